@@ -1,0 +1,36 @@
+import type { CodegenConfig } from "@graphql-codegen/cli";
+
+/**
+ * Typed resolvers from schema.graphql. Parents are our own types (Prisma models, domain
+ * results), so a resolver cannot return a shape the schema does not expect. Run by postinstall
+ * and `npm run codegen`; the output is generated, never committed.
+ */
+const config: CodegenConfig = {
+  schema: "schema.graphql",
+  emitLegacyCommonJSImports: false,
+  generates: {
+    "src/generated/graphql.ts": {
+      plugins: ["typescript", "typescript-resolvers"],
+      config: {
+        useTypeImports: true,
+        contextType: "../context/request-context#RequestContext",
+        mappers: {
+          Tenant: "../db/models#Tenant as TenantModel",
+          TenantConfig: "../db/models#Tenant as TenantConfigModel",
+          ApiKey: "../db/models#ApiKey as ApiKeyModel",
+          TenantUsage: "../tenants/usage.service#TenantUsage as TenantUsageModel",
+          CreatedApiKey: "../tenants/api-key.service#CreatedApiKey as CreatedApiKeyModel",
+          Viewer: "../graphql/viewer.resolvers#ViewerParent",
+        },
+        scalars: { DateTime: "Date", JSONObject: "Record<string, unknown>" },
+        strictScalars: true,
+        enumsAsTypes: true,
+        avoidOptionals: { field: true, inputValue: false, object: true, defaultValue: false },
+        maybeValue: "T | null",
+        inputMaybeValue: "T | null | undefined",
+      },
+    },
+  },
+};
+
+export default config;

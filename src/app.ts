@@ -1,0 +1,72 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { Config } from "./config";
+import type { Database } from "./db/database";
+import type { PubSub } from "./events/pubsub";
+import { buildSchema } from "./graphql/schema";
+import { registerGraphQL } from "./graphql/apollo";
+import { registerSubscriptions } from "./graphql/subscriptions";
+import { registerAuthentication } from "./http/authentication";
+import { registerErrorHandling } from "./http/error-handler";
+import { registerHealthRoutes } from "./http/health.routes";
+import { registerJsonBodyParser } from "./http/json-body";
+import { registerMetrics } from "./http/metrics";
+import { registerRateLimit } from "./http/rate-limit";
+import { requestIdFor } from "./http/request-id";
+import { registerUsageCounting } from "./http/usage-counting";
+import { registerAccessLog } from "./http/access-log";
+import "./http/fastify-types";
+import type { Logger } from "./logger";
+import { openApiDocument } from "./rest/openapi";
+import { registerRestRoutes } from "./rest/route";
+import { restRoutes } from "./rest/routes";
+import { createServices, type Services } from "./services";
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface App {
+  http: FastifyInstance;
+  services: Services;
+  /** Stops accepting, lets in-flight requests finish, closes sockets and flushes counters. */
+  close(): Promise<void>;
+}
+
+/**
+ * Everything served on the one port: REST under /v1, GraphQL over HTTP and WebSocket at
+ * /graphql, health, readiness, metrics and the OpenAPI document. Not yet listening.
+ */
+export async function buildApp(config: Config, db: Database, pubsub: PubSub, log: Logger): Promise<App> {
+  const services = await createServices(config, db, pubsub, log);
+  const http: FastifyInstance = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    // Our access log (http/access-log.ts) replaces Fastify's two lines per request.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "requestId" }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: requestIdFor,
+    return503OnClosing: true,
+  });
+  http.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  registerJsonBodyParser(http);
+  registerErrorHandling(http, log);
+  const registry = registerMetrics(http);
+  registerAuthentication(http, services);
+  registerRateLimit(http, config.RATE_LIMIT_RPS, config.RATE_LIMIT_BURST);
+  registerUsageCounting(http, services.usageMeter);
+  registerAccessLog(http);
+  registerHealthRoutes(http, db, registry);
+  http.get("/openapi.json", async () => openApiDocument(restRoutes));
+  registerRestRoutes(http, restRoutes);
+  const schema = buildSchema();
+  await registerGraphQL(http, schema, log);
+  const closeSubscriptions = registerSubscriptions(http.server, schema, services);
+  return {
+    http,
+    services,
+    async close() {
+      await closeSubscriptions();
+      await http.close();
+      await services.usageMeter.flush();
+    },
+  };
+}

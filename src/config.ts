@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0"])
+  .transform((value) => value === "true" || value === "1");
+
+const secondsList = z
+  .string()
+  .regex(/^\d+(,\d+)*$/, "a comma-separated list of whole seconds, e.g. 0,5,300")
+  .transform((value) => value.split(",").map(Number));
+
+/** Every environment variable the service reads, with its default. Parsed once, at start. */
+const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(file:|postgres(ql)?:\/\/)/, "must start with file: (SQLite) or postgresql:// (PostgreSQL)")
+    .default("file:./data/aerogate.db"),
+  OWNER_API_KEY: z
+    .string()
+    .regex(/^sk_owner_[A-Za-z0-9_-]{16,}$/, "must look like sk_owner_ followed by at least 16 characters")
+    .optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  OFFER_TTL_SECONDS: z.coerce.number().int().min(1).default(1800),
+  TICKETING_DELAY_MS: z.coerce.number().int().min(0).default(2000),
+  RATE_LIMIT_RPS: z.coerce.number().int().min(0).default(50),
+  RATE_LIMIT_BURST: z.coerce.number().int().min(0).default(100),
+  WEBHOOK_RETRY_SCHEDULE: secondsList.default([0, 5, 300, 1800, 7200, 18000, 36000, 36000]),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+  /** How often buffered usage counters are written to the database. */
+  USAGE_FLUSH_MS: z.coerce.number().int().min(10).default(2000),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+/**
+ * Parses the environment into a typed config. A bad value throws one error that names every
+ * offending variable, so a misconfigured deployment stops at start instead of misbehaving later.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${problems.join("\n")}`);
+  }
+  return parsed.data;
+}

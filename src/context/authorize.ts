@@ -1,0 +1,37 @@
+import { appError } from "../errors/app-error";
+import { operations, type Operation } from "./operations";
+import type { RequestContext, TenantScope } from "./request-context";
+
+/**
+ * The one guard: checks the permission table for `operation` and, for tenant data, resolves
+ * and stores the tenant scope on the context. Throws catalogued errors only:
+ * `forbidden`, `tenant_required`, `tenant_not_found`, `tenant_suspended`.
+ */
+export async function authorize(ctx: RequestContext, operation: Operation): Promise<void> {
+  const rule = operations[operation];
+  if (rule.audience === "owner") {
+    if (ctx.principal.kind !== "owner") throw appError("forbidden");
+    return;
+  }
+  const scope = await resolveTenantScope(ctx);
+  if (!scope && rule.audience === "tenant") throw appError("tenant_required");
+  if (scope && rule.effect === "write" && scope.tenant.status === "suspended") throw appError("tenant_suspended");
+  ctx.scope = scope;
+}
+
+async function resolveTenantScope(ctx: RequestContext): Promise<TenantScope | null> {
+  const { principal, serviceTenantId } = ctx;
+  if (principal.kind === "tenant") {
+    if (serviceTenantId !== null && serviceTenantId !== principal.tenantId) {
+      throw appError("forbidden", { reason: "A tenant key cannot act for another tenant." });
+    }
+    const tenant = await ctx.services.tenantDirectory.find(principal.tenantId);
+    // authenticate() already refused deleted and suspended tenants; this guards a race with deletion.
+    if (!tenant || tenant.status === "deleted") throw appError("unauthorized");
+    return { tenantId: tenant.id, tenant, actingAsOwner: false };
+  }
+  if (serviceTenantId === null) return null;
+  const tenant = await ctx.services.tenantDirectory.find(serviceTenantId);
+  if (!tenant || tenant.status === "deleted") throw appError("tenant_not_found", { field: "Service-Tenant" });
+  return { tenantId: tenant.id, tenant, actingAsOwner: true };
+}

@@ -1,0 +1,32 @@
+/**
+ * Who may call each operation: the one permission table, read by `authorize` for GraphQL root
+ * fields and REST routes alike. Names are the GraphQL root field names; REST routes name the
+ * operation they perform.
+ *
+ * - `owner`: the owner key only; `Service-Tenant` is ignored.
+ * - `tenant`: one tenant's data: a tenant key, or the owner naming the tenant in `Service-Tenant`.
+ * - `anyone`: any valid key; the tenant scope is resolved when there is one.
+ *
+ * `write` operations are refused for a suspended tenant even when the owner acts on its behalf.
+ */
+export const operations = {
+  viewer: { audience: "anyone", effect: "read" },
+  tenants: { audience: "owner", effect: "read" },
+  tenant: { audience: "owner", effect: "read" },
+  tenantApiKeys: { audience: "owner", effect: "read" },
+  tenantUsage: { audience: "owner", effect: "read" },
+  createTenant: { audience: "owner", effect: "write" },
+  updateTenant: { audience: "owner", effect: "write" },
+  updateTenantStatus: { audience: "owner", effect: "write" },
+  deleteTenant: { audience: "owner", effect: "write" },
+  createTenantApiKey: { audience: "owner", effect: "write" },
+  revokeTenantApiKey: { audience: "owner", effect: "write" },
+  tenantConfig: { audience: "tenant", effect: "read" },
+  updateTenantConfig: { audience: "tenant", effect: "write" },
+} as const satisfies Record<string, { audience: "owner" | "tenant" | "anyone"; effect: "read" | "write" }>;
+
+export type Operation = keyof typeof operations;
+
+export function isOperation(name: string): name is Operation {
+  return Object.hasOwn(operations, name);
+}

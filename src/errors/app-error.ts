@@ -1,0 +1,31 @@
+import { errorCatalogue, type ErrorCode } from "./catalogue";
+
+export interface AppErrorDetails {
+  /** The request field at fault, as the caller wrote it (e.g. `slices[0].origin`). */
+  field?: string;
+  /** A specific explanation, for humans; the catalogue message stays the generic one. */
+  reason?: string;
+  /** Overrides the catalogue message when the specific one reads better on its own. */
+  message?: string;
+  /** Seconds to wait before retrying (429). */
+  retryAfterSeconds?: number;
+}
+
+/** The only error domain code throws. Anything else reaching a boundary is a 500. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: AppErrorDetails;
+
+  constructor(code: ErrorCode, details: AppErrorDetails = {}) {
+    super(details.message ?? errorCatalogue[code].message);
+    this.name = "AppError";
+    this.code = code;
+    this.status = errorCatalogue[code].status;
+    this.details = details;
+  }
+}
+
+export function appError(code: ErrorCode, details?: AppErrorDetails): AppError {
+  return new AppError(code, details);
+}

@@ -1,0 +1,43 @@
+/**
+ * The one error catalogue. Each code maps to its HTTP status, whether a retry can help, and
+ * what the caller should do; REST bodies and GraphQL `extensions` are both rendered from it
+ * (render-error.ts), so a code means the same thing on every interface.
+ *
+ * Codes are written as the interface writes them (`invalid_search_params`, `INVALID_CURSOR`);
+ * the REST `errorCode` field is their upper-snake form.
+ */
+export const errorCatalogue = {
+  invalid_json: { status: 400, message: "The request body is not valid JSON.", action: "Send a well-formed JSON body with Content-Type: application/json." },
+  validation_failed: { status: 400, message: "The request is not valid.", action: "Correct the named field and send the request again." },
+  invalid_search_params: { status: 400, message: "The search parameters are not valid.", action: "Correct the named field and search again." },
+  INVALID_CURSOR: { status: 400, message: "The cursor is malformed or has expired.", action: "Restart from the first page, without a cursor." },
+  LIMIT_OUT_OF_RANGE: { status: 400, message: "limit must be between 1 and 100.", action: "Send a limit from 1 to 100." },
+  tenant_required: { status: 400, message: "This path acts on one tenant's data: name it with the Service-Tenant header.", action: "Send Service-Tenant: <tenantId>, or call with the tenant's own key." },
+  unauthorized: { status: 401, message: "A valid API key is required.", action: "Send Authorization: Bearer <API_KEY> or x-api-key: <API_KEY> with an active key." },
+  forbidden: { status: 403, message: "This key may not perform this operation.", action: "Use a key with the right role; tenant management needs the owner key." },
+  tenant_suspended: { status: 403, message: "The tenant is suspended.", action: "Ask the account owner to reactivate the tenant." },
+  not_found: { status: 404, message: "No such record.", action: "Check the identifier." },
+  tenant_not_found: { status: 404, message: "No such tenant.", action: "Check the tenant identifier." },
+  route_not_found: { status: 404, message: "No such route.", action: "Check the method and path; every path starts with /v1." },
+  tenant_deleted: { status: 409, message: "The tenant has been deleted.", action: "A deleted tenant cannot be changed; create a new one." },
+  payload_too_large: { status: 413, message: "The request body is larger than 1 MB.", action: "Send a smaller body." },
+  unsupported_media_type: { status: 415, message: "The request body must be JSON.", action: "Send Content-Type: application/json." },
+  invalid_field_value: { status: 422, message: "A field has an invalid value.", action: "Correct the named field and send the request again." },
+  rate_limit_exceeded: { status: 429, message: "Too many requests.", action: "Back off (start at 500 ms) and honour the Retry-After header." },
+  RATE_LIMIT_EXCEEDED: { status: 429, message: "Too many requests.", action: "Honour the Retry-After header before retrying." },
+  internal_server_error: { status: 500, message: "Something went wrong on our side.", action: "Retry later; quote the x-request-id if it persists." },
+  service_unavailable: { status: 503, message: "The service is not ready.", action: "Retry shortly." },
+} as const satisfies Record<string, { status: number; message: string; action: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** Retrying the same request can succeed: throttling, conflicts in flight, and server faults. */
+export function isRetryable(code: ErrorCode): boolean {
+  const status = errorCatalogue[code].status;
+  return status === 429 || status >= 500;
+}
+
+/** `invalid_search_params` → `INVALID_SEARCH_PARAMS`; already upper-snake codes stay. */
+export function upperSnake(code: string): string {
+  return code.toUpperCase();
+}

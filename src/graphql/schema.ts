@@ -1,0 +1,28 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { makeExecutableSchema } from "@graphql-tools/schema";
+import { mergeResolvers } from "@graphql-tools/merge";
+import { DateTimeResolver, JSONObjectResolver } from "graphql-scalars";
+import type { GraphQLSchema } from "graphql";
+import type { Resolvers } from "../generated/graphql";
+import { guardRootFields, type RootResolvers } from "./guard";
+import { tenantConfigResolvers } from "./tenant-config.resolvers";
+import { tenantResolvers } from "./tenants.resolvers";
+import { viewerResolvers } from "./viewer.resolvers";
+
+const SDL_PATH = fileURLToPath(new URL("../../schema.graphql", import.meta.url));
+
+/** The executable schema: schema.graphql, every domain's resolvers, and the guard on every root field. */
+export function buildSchema(): GraphQLSchema {
+  const merged = mergeResolvers([viewerResolvers, tenantResolvers, tenantConfigResolvers]) as Resolvers & Record<string, any>;
+  return makeExecutableSchema({
+    typeDefs: readFileSync(SDL_PATH, "utf8"),
+    resolvers: {
+      ...merged,
+      DateTime: DateTimeResolver,
+      JSONObject: JSONObjectResolver,
+      Query: guardRootFields("Query", (merged.Query ?? {}) as RootResolvers),
+      Mutation: guardRootFields("Mutation", (merged.Mutation ?? {}) as RootResolvers),
+    },
+  });
+}

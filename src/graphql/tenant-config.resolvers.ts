@@ -1,0 +1,31 @@
+import { tenantScope } from "../context/request-context";
+import type { Resolvers } from "../generated/graphql";
+import { asMetadata } from "../tenants/metadata";
+import { parseTenantConfigPatch } from "../tenants/tenant-config.inputs";
+import { configStatus } from "../rest/tenant.views";
+import { toGraphQLEnum } from "./enum-case";
+
+/** GraphQL field names of the configuration patch, as the domain (REST) spells them. */
+const PATCH_FIELDS = {
+  webhookUrl: "webhook_url",
+  webhookEnabled: "webhook_enabled",
+  defaultCurrency: "default_currency",
+  timezone: "timezone",
+  metadata: "metadata",
+} as const;
+
+export const tenantConfigResolvers: Resolvers = {
+  Mutation: {
+    updateTenantConfig: (_parent, { input }, ctx) => {
+      const patch = Object.fromEntries(
+        Object.entries(input).map(([field, value]) => [PATCH_FIELDS[field as keyof typeof PATCH_FIELDS] ?? field, value]),
+      );
+      return ctx.services.tenantConfig.update(tenantScope(ctx), parseTenantConfigPatch(patch));
+    },
+  },
+  TenantConfig: {
+    status: (tenant) => toGraphQLEnum(configStatus(tenant.status)),
+    environment: (tenant) => toGraphQLEnum(tenant.environment),
+    metadata: (tenant) => asMetadata(tenant.configMetadata),
+  },
+};

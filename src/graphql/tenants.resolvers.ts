@@ -1,0 +1,56 @@
+import type { Resolvers } from "../generated/graphql";
+import { asMetadata } from "../tenants/metadata";
+import { createApiKeyInput, createTenantInput } from "../tenants/tenant.inputs";
+import { parseInput } from "../validation/parse-input";
+import { pageRequestFromArgs, toConnection } from "./connection";
+import { AppError, appError } from "../errors/app-error";
+import { formatMinor } from "../money/format";
+import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";
+
+/** Owner-only tenant management; the guard (guard.ts) has already checked the owner key. */
+export const tenantResolvers: Resolvers = {
+  Query: {
+    tenants: async (_parent, args, ctx) => toConnection(await ctx.services.tenants.list(pageRequestFromArgs(args))),
+    tenant: async (_parent, { id }, ctx) => {
+      try {
+        return await ctx.services.tenants.get(id);
+      } catch (error) {
+        if (error instanceof AppError && error.code === "tenant_not_found") return null;
+        throw error;
+      }
+    },
+  },
+  Mutation: {
+    createTenant: (_parent, { input }, ctx) => {
+      const { environment, ...rest } = withoutNulls(input);
+      return ctx.services.tenants.create(parseInput(createTenantInput, { ...rest, environment: environment && fromGraphQLEnum(environment) }));
+    },
+    updateTenantStatus: (_parent, { id, status }, ctx) => ctx.services.tenants.update(id, { status: fromGraphQLEnum(status) }),
+    deleteTenant: (_parent, { id }, ctx) => ctx.services.tenants.delete(id),
+    createTenantApiKey: (_parent, { tenantId, label }, ctx) => ctx.services.apiKeys.create(tenantId, parseInput(createApiKeyInput, { label }).label),
+    revokeTenantApiKey: (_parent, { tenantId, keyId }, ctx) => ctx.services.apiKeys.revoke(tenantId, keyId),
+  },
+  Tenant: {
+    name: (tenant) => (tenant.status === "deleted" ? null : tenant.name),
+    email: (tenant) => (tenant.status === "deleted" ? null : tenant.email),
+    environment: (tenant) => toGraphQLEnum(tenant.environment),
+    status: (tenant) => toGraphQLEnum(tenant.status),
+    metadata: (tenant) => asMetadata(tenant.ownerMetadata),
+    apiKeys: async (tenant, args, ctx) => toConnection(await ctx.services.apiKeys.list(tenant.id, pageRequestFromArgs(args))),
+    usage: (tenant, _args, ctx) => ctx.services.usage.forTenant(tenant.id),
+  },
+  CreatedApiKey: {
+    apiKey: (created) => created.secret,
+  },
+  TenantUsage: {
+    ordersTotal: (usage) => usage.orders.total,
+    ordersByStatus: (usage) => Object.entries(usage.orders.byStatus).map(([status, count]) => ({ status, count })),
+    walletSpend: (usage) => ({ amount: formatMinor(usage.walletSpend.amountMinor, usage.walletSpend.currency), currency: usage.walletSpend.currency }),
+  },
+};
+
+/** GraphQL passes omitted optional inputs as null; the domain schemas mean "absent" by undefined. */
+export function withoutNulls<T extends object>(input: T): { [K in keyof T]: Exclude<T[K], null> } {
+  if (typeof input !== "object" || input === null) throw appError("validation_failed");
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null)) as { [K in keyof T]: Exclude<T[K], null> };
+}

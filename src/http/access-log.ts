@@ -1,0 +1,22 @@
+import type { FastifyInstance } from "fastify";
+
+/**
+ * One JSON line per answered request: request id, key and tenant ids, route, status, latency.
+ * Never a header or body, so no key or personal data reaches the log.
+ */
+export function registerAccessLog(app: FastifyInstance): void {
+  app.addHook("onResponse", async (request, reply) => {
+    const ctx = request.ctx;
+    const fields = {
+      requestId: request.id,
+      method: request.method,
+      route: request.routeOptions.url ?? "unmatched",
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      keyId: ctx?.principal.keyId,
+      tenantId: ctx?.scope?.tenantId ?? (ctx?.principal.kind === "tenant" ? ctx.principal.tenantId : undefined),
+    };
+    if (reply.statusCode >= 500) request.log.error(fields, "request failed");
+    else request.log.info(fields, "request completed");
+  });
+}

@@ -1,0 +1,30 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { buildRequestContext } from "../context/build-context";
+import type { Services } from "../services";
+
+/** The browser's GET of the GraphQL playground page needs no key; the queries it sends do. */
+function isPlaygroundPage(request: FastifyRequest): boolean {
+  return request.method === "GET" && (request.headers.accept ?? "").includes("text/html");
+}
+
+function needsCredentials(request: FastifyRequest): boolean {
+  const path = request.url;
+  if (path.startsWith("/v1/") || path === "/v1") return true;
+  return (path === "/graphql" || path.startsWith("/graphql?")) && !isPlaygroundPage(request);
+}
+
+/**
+ * Authenticates every `/v1` and `/graphql` request before its body is read, and attaches the
+ * request context. Health, readiness, metrics and the OpenAPI document are public.
+ */
+export function registerAuthentication(app: FastifyInstance, services: Services): void {
+  app.addHook("onRequest", async (request) => {
+    if (!needsCredentials(request)) return;
+    request.ctx = await buildRequestContext(services, {
+      requestId: request.id,
+      authorization: request.headers.authorization,
+      apiKey: request.headers["x-api-key"],
+      serviceTenant: request.headers["service-tenant"],
+    });
+  });
+}

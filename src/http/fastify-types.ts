@@ -1,0 +1,15 @@
+import type { RequestContext } from "../context/request-context";
+import type { Operation } from "../context/operations";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set by the authentication hook on every authenticated path. */
+    ctx?: RequestContext;
+  }
+  interface FastifyContextConfig {
+    /** The permission-table operation a REST route performs (context/operations.ts). */
+    operation?: Operation;
+    /** Which interface variant's names the route's errors use (429 code spelling). */
+    variant?: "A" | "B";
+  }
+}

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from "fastify";
+import secureJson from "secure-json-parse";
+import { appError } from "../errors/app-error";
+
+/**
+ * JSON bodies: an empty body reads as no body (clients often send `Content-Type: application/json`
+ * on a bodiless POST), malformed JSON is 400 `invalid_json`, and prototype-poisoning keys are refused.
+ */
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: "error", constructorAction: "error" }));
+    } catch {
+      done(appError("invalid_json"), undefined);
+    }
+  });
+}

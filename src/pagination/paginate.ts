@@ -1,0 +1,95 @@
+import { appError } from "../errors/app-error";
+import type { CursorCodec, Direction, Position } from "./cursor";
+
+export const MAX_PAGE_SIZE = 100;
+
+/**
+ * What a caller asked for: a page size and, past the first page, an opaque cursor to continue
+ * from. A `cursor` goes the way it was issued for (REST `nextCursor` / `prevCursor`, GraphQL
+ * `after`); `before` (GraphQL) always pages back towards newer items.
+ */
+export interface PageRequest {
+  limit: number;
+  cursor?: string;
+  before?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  hasMore: boolean;
+  hasPrevious: boolean;
+  nextCursor: string | null;
+  prevCursor: string | null;
+  /** A cursor that continues after `item` (GraphQL edge cursors). */
+  cursorOf(item: T): string;
+}
+
+/** The keyset query one page needs, in the shape Prisma's `findMany` takes. */
+export interface KeysetQuery {
+  where: object;
+  orderBy: Array<{ createdAt: "asc" | "desc" } | { id: "asc" | "desc" }>;
+  take: number;
+}
+
+export interface PaginateOptions<T extends Position> {
+  /** Names the list (and its filters) so a cursor cannot be replayed against another list. */
+  list: string;
+  request: PageRequest;
+  cursors: CursorCodec;
+  count: () => Promise<number>;
+  fetch: (query: KeysetQuery) => Promise<T[]>;
+}
+
+/** A page size from a query string or GraphQL argument: 1–100, else 400 `LIMIT_OUT_OF_RANGE`. */
+export function pageSize(limit: number | undefined, fallback: number): number {
+  if (limit === undefined) return fallback;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw appError("LIMIT_OUT_OF_RANGE", { field: "limit" });
+  return limit;
+}
+
+/**
+ * One keyset page, newest first (`createdAt` desc, then id desc), stable under concurrent
+ * inserts: a page is defined by the item it continues from, not by an offset.
+ */
+export async function paginate<T extends Position>(options: PaginateOptions<T>): Promise<Page<T>> {
+  const { request, list, cursors } = options;
+  const { backwards, anchor } = startingPoint(cursors, list, request);
+  const [rows, total] = await Promise.all([
+    options.fetch({
+      where: anchor ? keysetWhere(anchor, backwards ? "gt" : "lt") : {},
+      orderBy: backwards ? [{ createdAt: "asc" }, { id: "asc" }] : [{ createdAt: "desc" }, { id: "desc" }],
+      take: request.limit + 1,
+    }),
+    options.count(),
+  ]);
+  const overflow = rows.length > request.limit;
+  const items = rows.slice(0, request.limit);
+  if (backwards) items.reverse();
+  // Moving forward, newer items exist exactly when we continued from a cursor; moving back, older ones do.
+  const hasMore = backwards ? true : overflow;
+  const hasPrevious = backwards ? overflow : anchor !== undefined;
+  const cursorAt = (item: T | undefined, direction: Direction) => (item ? cursors.encode(list, item, direction) : null);
+  return {
+    items,
+    total,
+    limit: request.limit,
+    hasMore: hasMore && items.length > 0,
+    hasPrevious: hasPrevious && items.length > 0,
+    nextCursor: hasMore ? cursorAt(items.at(-1), "next") : null,
+    prevCursor: hasPrevious ? cursorAt(items[0], "prev") : null,
+    cursorOf: (item) => cursors.encode(list, item, "next"),
+  };
+}
+
+function keysetWhere(anchor: Position, op: "lt" | "gt"): object {
+  return { OR: [{ createdAt: { [op]: anchor.createdAt } }, { createdAt: anchor.createdAt, id: { [op]: anchor.id } }] };
+}
+
+function startingPoint(cursors: CursorCodec, list: string, request: PageRequest): { backwards: boolean; anchor?: Position } {
+  if (request.before !== undefined) return { backwards: true, anchor: cursors.decode(list, request.before).position };
+  if (request.cursor === undefined) return { backwards: false };
+  const { position, direction } = cursors.decode(list, request.cursor);
+  return { backwards: direction === "prev", anchor: position };
+}

@@ -1,0 +1,30 @@
+import { tenantScope } from "../context/request-context";
+import { parseTenantConfigPatch } from "../tenants/tenant-config.inputs";
+import { updateTenantConfigInput } from "../tenants/tenant-config.inputs";
+import { ok } from "./envelope";
+import { restRoute } from "./route";
+import { tenantConfigView } from "./tenant.views";
+
+const tag = "Tenant configuration";
+
+/** The calling tenant's own configuration (interface §4.2). */
+export const tenantConfigRoutes = [
+  restRoute({
+    method: "GET",
+    url: "/v1/tenant",
+    operation: "tenantConfig",
+    summary: "Read the calling tenant's configuration",
+    tag,
+    handle: async ({ ctx }) => ok(tenantConfigView(ctx.services.tenantConfig.get(tenantScope(ctx)))),
+  }),
+  restRoute({
+    method: "PATCH",
+    url: "/v1/tenant",
+    operation: "updateTenantConfig",
+    summary: "Change webhook_url, webhook_enabled, default_currency, timezone or metadata",
+    tag,
+    body: updateTenantConfigInput,
+    parseBody: parseTenantConfigPatch,
+    handle: async ({ ctx, body }) => ok(tenantConfigView(await ctx.services.tenantConfig.update(tenantScope(ctx), body)), "Tenant updated"),
+  }),
+];

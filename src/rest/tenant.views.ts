@@ -1,0 +1,68 @@
+import type { ApiKey, Tenant } from "../db/models";
+import { asMetadata } from "../tenants/metadata";
+import type { TenantUsage } from "../tenants/usage.service";
+import { formatMinor } from "../money/format";
+
+/** The owner's tenant object (2.1). A tombstone shows no personal data. */
+export function tenantView(tenant: Tenant) {
+  const deleted = tenant.status === "deleted";
+  return {
+    tenantId: tenant.id,
+    name: deleted ? null : tenant.name,
+    email: deleted ? null : tenant.email,
+    slug: tenant.slug,
+    environment: tenant.environment,
+    status: tenant.status,
+    metadata: asMetadata(tenant.ownerMetadata),
+    createdAt: tenant.createdAt.toISOString(),
+    updatedAt: tenant.updatedAt.toISOString(),
+    deletedAt: tenant.deletedAt?.toISOString() ?? null,
+  };
+}
+
+/** A key as listed: never its secret. */
+export function apiKeyView(key: ApiKey) {
+  return {
+    keyId: key.id,
+    tenantId: key.tenantId,
+    label: key.label,
+    prefix: key.prefix,
+    createdAt: key.createdAt.toISOString(),
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/** The tenant configuration (2.3): what the tenant itself reads at /v1/tenant. */
+export function tenantConfigView(tenant: Tenant) {
+  return {
+    id: tenant.id,
+    name: tenant.name,
+    slug: tenant.slug,
+    environment: tenant.environment,
+    status: configStatus(tenant.status),
+    default_currency: tenant.defaultCurrency,
+    timezone: tenant.timezone,
+    webhook_url: tenant.webhookUrl,
+    webhook_enabled: tenant.webhookEnabled,
+    metadata: asMetadata(tenant.configMetadata),
+    created_at: tenant.createdAt.toISOString(),
+    updated_at: tenant.updatedAt.toISOString(),
+  };
+}
+
+/** Configuration status mirrors the owner's: a tenant being deleted reads `disabled` (decisions §2). */
+export function configStatus(status: Tenant["status"]): "active" | "suspended" | "disabled" {
+  return status === "deleted" ? "disabled" : status;
+}
+
+export function usageView(usage: TenantUsage) {
+  return {
+    tenantId: usage.tenantId,
+    apiRequests: usage.apiRequests,
+    searches: usage.searches,
+    orders: usage.orders,
+    tickets: usage.tickets,
+    walletSpend: { amount: formatMinor(usage.walletSpend.amountMinor, usage.walletSpend.currency), currency: usage.walletSpend.currency },
+    webhookDeliveries: usage.webhookDeliveries,
+  };
+}

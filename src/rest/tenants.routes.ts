@@ -1,0 +1,93 @@
+import { ok, okPage } from "./envelope";
+import { listQuery, pageRequestFromQuery } from "./list-query";
+import { restRoute } from "./route";
+import { apiKeyView, tenantView, usageView } from "./tenant.views";
+import { createApiKeyInput, createTenantInput, updateTenantInput } from "../tenants/tenant.inputs";
+
+const tag = "Tenants (owner)";
+
+/** Owner-only tenant management (interface §4.1, decisions §2). */
+export const tenantRoutes = [
+  restRoute({
+    method: "POST",
+    url: "/v1/tenants",
+    operation: "createTenant",
+    summary: "Create a tenant",
+    tag,
+    body: createTenantInput,
+    status: 201,
+    handle: async ({ ctx, body }) => ok(tenantView(await ctx.services.tenants.create(body)), "Tenant created"),
+  }),
+  restRoute({
+    method: "GET",
+    url: "/v1/tenants",
+    operation: "tenants",
+    summary: "List tenants, newest first",
+    tag,
+    query: listQuery,
+    handle: async ({ ctx, query }) => okPage(await ctx.services.tenants.list(pageRequestFromQuery(query)), tenantView),
+  }),
+  restRoute({
+    method: "GET",
+    url: "/v1/tenants/:id",
+    operation: "tenant",
+    summary: "Read a tenant (or its tombstone)",
+    tag,
+    handle: async ({ ctx, params }) => ok(tenantView(await ctx.services.tenants.get(params.id!))),
+  }),
+  restRoute({
+    method: "PATCH",
+    url: "/v1/tenants/:id",
+    operation: "updateTenant",
+    summary: "Suspend, reactivate, rename or re-address a tenant",
+    tag,
+    body: updateTenantInput,
+    handle: async ({ ctx, params, body }) => ok(tenantView(await ctx.services.tenants.update(params.id!, body)), "Tenant updated"),
+  }),
+  restRoute({
+    method: "DELETE",
+    url: "/v1/tenants/:id",
+    operation: "deleteTenant",
+    summary: "Delete a tenant and all its data, keeping a tombstone",
+    tag,
+    handle: async ({ ctx, params }) => ok(tenantView(await ctx.services.tenants.delete(params.id!)), "Tenant deleted"),
+  }),
+  restRoute({
+    method: "POST",
+    url: "/v1/tenants/:id/keys",
+    operation: "createTenantApiKey",
+    summary: "Issue an API key; the secret is shown only in this response",
+    tag,
+    body: createApiKeyInput,
+    status: 201,
+    handle: async ({ ctx, params, body }) => {
+      const { key, secret } = await ctx.services.apiKeys.create(params.id!, body.label);
+      return ok({ ...apiKeyView(key), apiKey: secret }, "API key created");
+    },
+  }),
+  restRoute({
+    method: "GET",
+    url: "/v1/tenants/:id/keys",
+    operation: "tenantApiKeys",
+    summary: "List a tenant's keys (never their secrets)",
+    tag,
+    query: listQuery,
+    handle: async ({ ctx, params, query }) => okPage(await ctx.services.apiKeys.list(params.id!, pageRequestFromQuery(query)), apiKeyView),
+  }),
+  restRoute({
+    method: "DELETE",
+    url: "/v1/tenants/:id/keys/:keyId",
+    operation: "revokeTenantApiKey",
+    summary: "Revoke a key at once",
+    tag,
+    handle: async ({ ctx, params }) => ok(apiKeyView(await ctx.services.apiKeys.revoke(params.id!, params.keyId!)), "API key revoked"),
+  }),
+  restRoute({
+    method: "GET",
+    url: "/v1/tenants/:id/usage",
+    operation: "tenantUsage",
+    summary: "A tenant's usage since creation",
+    tag,
+    handle: async ({ ctx, params }) => ok(usageView(await ctx.services.usage.forTenant(params.id!))),
+  }),
+];

@@ -1,0 +1,54 @@
+import type { Config } from "./config";
+import { CredentialResolver } from "./context/credential-resolver";
+import { hashSecret } from "./context/api-key-secret";
+import { TenantDirectory } from "./context/tenant-directory";
+import type { Database } from "./db/database";
+import { sharedSetting } from "./db/settings";
+import type { PubSub } from "./events/pubsub";
+import type { Logger } from "./logger";
+import { CursorCodec } from "./pagination/cursor";
+import { ApiKeyService } from "./tenants/api-key.service";
+import { TenantConfigService } from "./tenants/tenant-config.service";
+import { TenantService } from "./tenants/tenant.service";
+import { UsageMeter } from "./tenants/usage-meter";
+import { UsageService } from "./tenants/usage.service";
+import { randomBytes } from "node:crypto";
+
+/** Every domain service, built once per process by `createServices` and reached through the request context. */
+export interface Services {
+  config: Config;
+  db: Database;
+  pubsub: PubSub;
+  log: Logger;
+  cursors: CursorCodec;
+  credentials: CredentialResolver;
+  tenantDirectory: TenantDirectory;
+  tenants: TenantService;
+  apiKeys: ApiKeyService;
+  tenantConfig: TenantConfigService;
+  usageMeter: UsageMeter;
+  usage: UsageService;
+}
+
+/** Wires the domain services over an open, migrated database. */
+export async function createServices(config: Config, db: Database, pubsub: PubSub, log: Logger): Promise<Services> {
+  // Every process must sign cursors with the same secret, so it lives in the shared database.
+  const { value: cursorSecret } = await sharedSetting(db, "cursor_secret", () => randomBytes(32).toString("hex"));
+  const cursors = new CursorCodec(cursorSecret);
+  const tenants = new TenantService(db, pubsub, cursors);
+  const usageMeter = new UsageMeter(db, log, config.USAGE_FLUSH_MS);
+  return {
+    config,
+    db,
+    pubsub,
+    log,
+    cursors,
+    credentials: new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null),
+    tenantDirectory: new TenantDirectory(db, pubsub),
+    tenants,
+    apiKeys: new ApiKeyService(db, pubsub, cursors, tenants),
+    tenantConfig: new TenantConfigService(db, tenants),
+    usageMeter,
+    usage: new UsageService(db, usageMeter, tenants),
+  };
+}

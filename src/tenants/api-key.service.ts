@@ -1,0 +1,83 @@
+import type { Database } from "../db/database";
+import type { ApiKey } from "../db/models";
+import { appError } from "../errors/app-error";
+import type { PubSub } from "../events/pubsub";
+import { generateSecret, hashSecret, secretPrefix } from "../context/api-key-secret";
+import type { AuthInvalidation } from "../context/invalidation";
+import { newId } from "../ids";
+import type { CursorCodec } from "../pagination/cursor";
+import { paginate, type Page, type PageRequest } from "../pagination/paginate";
+import { sharedSetting } from "../db/settings";
+import type { TenantService } from "./tenant.service";
+
+export interface CreatedApiKey {
+  key: ApiKey;
+  /** The full secret: returned once, never stored. */
+  secret: string;
+}
+
+/** Tenant API keys (owner-issued) and the owner key's first-start bootstrap. */
+export class ApiKeyService {
+  constructor(
+    private readonly db: Database,
+    private readonly pubsub: PubSub,
+    private readonly cursors: CursorCodec,
+    private readonly tenants: TenantService,
+  ) {}
+
+  /**
+   * Issues a key for the tenant's environment (`sk_test_…` sandbox, `sk_live_…` live). Only
+   * the hash is stored. 409 `tenant_deleted` for a tombstone.
+   */
+  async create(tenantId: string, label: string): Promise<CreatedApiKey> {
+    const tenant = await this.tenants.get(tenantId);
+    if (tenant.status === "deleted") throw appError("tenant_deleted");
+    const secret = generateSecret(tenant.environment);
+    const key = await this.db.prisma.apiKey.create({
+      data: { id: newId("key"), kind: "tenant", tenantId, label, prefix: secretPrefix(secret), secretHash: hashSecret(secret) },
+    });
+    return { key, secret };
+  }
+
+  /** The tenant's keys, newest first, revoked ones included (with `revokedAt`). */
+  async list(tenantId: string, request: PageRequest): Promise<Page<ApiKey>> {
+    await this.tenants.get(tenantId);
+    return paginate({
+      list: `keys:${tenantId}`,
+      request,
+      cursors: this.cursors,
+      count: () => this.db.prisma.apiKey.count({ where: { tenantId } }),
+      fetch: (query) => this.db.prisma.apiKey.findMany({ ...query, where: { AND: [{ tenantId }, query.where] } }),
+    });
+  }
+
+  /**
+   * Revokes a key at once, in every process; the tenant's other keys keep working. Revoking a
+   * revoked key returns it unchanged. 404 `not_found` for a key of another tenant.
+   */
+  async revoke(tenantId: string, keyId: string): Promise<ApiKey> {
+    const key = await this.db.prisma.apiKey.findFirst({ where: { id: keyId, tenantId } });
+    if (!key) throw appError("not_found", { field: "keyId" });
+    if (key.revokedAt !== null) return key;
+    const revoked = await this.db.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
+    const message: AuthInvalidation = { kind: "key", secretHash: key.secretHash };
+    await this.pubsub.publish("auth", message);
+    return revoked;
+  }
+
+  /**
+   * With no OWNER_API_KEY configured, the first process to start creates the owner key and
+   * returns its secret so it can be printed once; every later start returns null.
+   */
+  async bootstrapOwnerKey(): Promise<string | null> {
+    const secret = generateSecret("owner");
+    const keyId = newId("key");
+    const { created } = await sharedSetting(this.db, "owner_key_id", () => keyId, (tx) =>
+      tx.apiKey.create({
+        data: { id: keyId, kind: "owner", label: "owner", prefix: secretPrefix(secret), secretHash: hashSecret(secret) },
+      }),
+    );
+    if (!created) return null;
+    return secret;
+  }
+}

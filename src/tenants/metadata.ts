@@ -1,0 +1,18 @@
+import { z } from "zod";
+
+export const MAX_METADATA_PAIRS = 20;
+
+/**
+ * Key-value metadata, as Stripe's: at most 20 pairs, string keys up to 40 characters, string
+ * values up to 500. Strings only, so what a client stores is exactly what it reads back.
+ */
+export const metadataSchema = z
+  .record(z.string().min(1).max(40), z.string().max(500))
+  .refine((value) => Object.keys(value).length <= MAX_METADATA_PAIRS, { message: `at most ${MAX_METADATA_PAIRS} key-value pairs` });
+
+export type Metadata = z.infer<typeof metadataSchema>;
+
+/** Metadata read back from a JSON column. */
+export function asMetadata(value: unknown): Metadata {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Metadata) : {};
+}

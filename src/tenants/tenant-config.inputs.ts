@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { metadataSchema } from "./metadata";
+import { canonicalTimeZone, isIsoCurrency } from "./config-values";
+import { appError } from "../errors/app-error";
+import { parseInput } from "../validation/parse-input";
+
+/** Fields a tenant can read but never change; naming one in a PATCH is a 422, not a silent no-op. */
+const IMMUTABLE_CONFIG_FIELDS = ["id", "name", "slug", "environment", "status", "created_at", "updated_at"] as const;
+
+const webhookUrl = z
+  .url({ protocol: /^https?$/, message: "must be an http or https URL" })
+  .max(2048)
+  .nullable();
+
+/** PATCH /v1/tenant and Mutation.updateTenantConfig (decisions §9: every invalid field is a 422). */
+export const updateTenantConfigInput = z
+  .strictObject({
+    webhook_url: webhookUrl.optional(),
+    webhook_enabled: z.boolean().optional(),
+    default_currency: z
+      .string()
+      .refine(isIsoCurrency, { message: "must be an ISO 4217 currency code in use, e.g. EUR" })
+      .optional(),
+    timezone: z
+      .string()
+      .transform((zone, context) => {
+        const canonical = canonicalTimeZone(zone);
+        if (canonical === null) context.addIssue({ code: "custom", message: "must be an IANA time zone, e.g. Europe/Paris" });
+        return canonical ?? zone;
+      })
+      .optional(),
+    metadata: metadataSchema.optional(),
+  })
+  .refine((input) => Object.keys(input).length > 0, { message: "send at least one updatable field" });
+
+export type UpdateTenantConfigInput = z.infer<typeof updateTenantConfigInput>;
+
+/** Parses a configuration patch; any invalid field, wrong types included, is 422 `invalid_field_value`. */
+export function parseTenantConfigPatch(body: unknown): UpdateTenantConfigInput {
+  if (typeof body === "object" && body !== null) {
+    const immutable = IMMUTABLE_CONFIG_FIELDS.find((field) => Object.hasOwn(body, field));
+    if (immutable) throw appError("invalid_field_value", { field: immutable, message: `${immutable}: cannot be changed` });
+  }
+  return parseInput(updateTenantConfigInput, body, "invalid_field_value");
+}

@@ -1,0 +1,13 @@
+import type { Prisma } from "../db/models";
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Every table that holds rows belonging to a tenant, children before parents. Deleting a
+ * tenant empties each of them in one transaction; a module adding a tenant-owned table adds
+ * it here (the tenant-deletion test counts rows in every table with a tenantId column).
+ */
+export const tenantOwnedTables: ReadonlyArray<{ table: string; deleteFor: (tx: Tx, tenantId: string) => Promise<unknown> }> = [
+  { table: "ApiKey", deleteFor: (tx, tenantId) => tx.apiKey.deleteMany({ where: { tenantId } }) },
+  { table: "UsageCounter", deleteFor: (tx, tenantId) => tx.usageCounter.deleteMany({ where: { tenantId } }) },
+];

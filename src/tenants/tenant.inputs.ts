@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { metadataSchema } from "./metadata";
+
+/** Owner: create a tenant (POST /v1/tenants, Mutation.createTenant). */
+export const createTenantInput = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  email: z.email().max(320),
+  metadata: metadataSchema.optional(),
+  environment: z.enum(["sandbox", "live"]).optional(),
+});
+export type CreateTenantInput = z.infer<typeof createTenantInput>;
+
+/** Owner: change a tenant (PATCH /v1/tenants/:id). Deletion has its own operation. */
+export const updateTenantInput = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200).optional(),
+    email: z.email().max(320).optional(),
+    metadata: metadataSchema.optional(),
+    status: z.enum(["active", "suspended"]).optional(),
+  })
+  .refine((input) => Object.keys(input).length > 0, { message: "send at least one of name, email, metadata, status" });
+export type UpdateTenantInput = z.infer<typeof updateTenantInput>;
+
+/** Owner: issue a key (POST /v1/tenants/:id/keys). */
+export const createApiKeyInput = z.strictObject({
+  label: z.string().trim().min(1).max(100),
+});
+export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;

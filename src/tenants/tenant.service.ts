@@ -1,0 +1,116 @@
+import type { Database } from "../db/database";
+import type { Tenant } from "../db/models";
+import { appError } from "../errors/app-error";
+import type { PubSub } from "../events/pubsub";
+import type { AuthInvalidation } from "../context/invalidation";
+import { newId } from "../ids";
+import type { CursorCodec } from "../pagination/cursor";
+import { paginate, type Page, type PageRequest } from "../pagination/paginate";
+import { isUniqueViolation } from "../db/errors";
+import { disambiguatedSlug, slugify } from "./slug";
+import type { CreateTenantInput, UpdateTenantInput } from "./tenant.inputs";
+import { tenantOwnedTables } from "./tenant-owned-data";
+
+const SLUG_ATTEMPTS = 5;
+
+/** The owner's management of tenants: create, read, change status, delete. */
+export class TenantService {
+  constructor(
+    private readonly db: Database,
+    private readonly pubsub: PubSub,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /**
+   * Provisions an active tenant. The slug comes from the name; when it is taken a random
+   * suffix is added (the unique index settles races between concurrent creations).
+   */
+  async create(input: CreateTenantInput): Promise<Tenant> {
+    const base = slugify(input.name);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.db.prisma.tenant.create({
+          data: {
+            id: newId("ten"),
+            name: input.name,
+            email: input.email,
+            slug: attempt === 0 ? base : disambiguatedSlug(base),
+            environment: input.environment ?? "sandbox",
+            ownerMetadata: input.metadata ?? {},
+            configMetadata: {},
+          },
+        });
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= SLUG_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /** Tenants newest first, tombstones included so the owner keeps the history. */
+  list(request: PageRequest): Promise<Page<Tenant>> {
+    return paginate({
+      list: "tenants",
+      request,
+      cursors: this.cursors,
+      count: () => this.db.prisma.tenant.count(),
+      fetch: (query) => this.db.prisma.tenant.findMany(query),
+    });
+  }
+
+  /** The tenant or its tombstone; 404 `tenant_not_found` if it never existed. */
+  async get(tenantId: string): Promise<Tenant> {
+    const tenant = await this.db.prisma.tenant.findUnique({ where: { id: tenantId } });
+    if (!tenant) throw appError("tenant_not_found");
+    return tenant;
+  }
+
+  /**
+   * Renames, re-addresses, or suspends/reactivates a tenant. Suspension takes effect at once in
+   * every process: the invalidation is heard before this returns. 409 `tenant_deleted` on a tombstone.
+   */
+  async update(tenantId: string, input: UpdateTenantInput): Promise<Tenant> {
+    const current = await this.get(tenantId);
+    if (current.status === "deleted") throw appError("tenant_deleted");
+    const updated = await this.db.prisma.tenant.updateMany({
+      where: { id: tenantId, status: { not: "deleted" } },
+      data: { name: input.name, email: input.email, ownerMetadata: input.metadata, status: input.status },
+    });
+    if (updated.count === 0) throw appError("tenant_deleted");
+    await this.invalidate(tenantId);
+    return this.get(tenantId);
+  }
+
+  /**
+   * Deletes every row the tenant owns and blanks its personal fields, in one transaction,
+   * leaving a tombstone with status `deleted`. Its keys stop working at once. Deleting a
+   * tombstone again returns it unchanged.
+   */
+  async delete(tenantId: string): Promise<Tenant> {
+    const current = await this.get(tenantId);
+    if (current.status === "deleted") return current;
+    await this.db.prisma.$transaction(async (tx) => {
+      for (const { deleteFor } of tenantOwnedTables) await deleteFor(tx, tenantId);
+      await tx.tenant.update({
+        where: { id: tenantId },
+        data: {
+          status: "deleted",
+          deletedAt: new Date(),
+          name: "",
+          email: "",
+          ownerMetadata: {},
+          configMetadata: {},
+          webhookUrl: null,
+          webhookEnabled: false,
+        },
+      });
+    });
+    await this.invalidate(tenantId);
+    return this.get(tenantId);
+  }
+
+  /** Tells every process's caches that this tenant changed. */
+  invalidate(tenantId: string): Promise<void> {
+    const message: AuthInvalidation = { kind: "tenant", tenantId };
+    return this.pubsub.publish("auth", message);
+  }
+}

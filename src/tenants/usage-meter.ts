@@ -1,0 +1,54 @@
+import type { Database } from "../db/database";
+import type { Logger } from "../logger";
+
+export type UsageMetric = "api_requests" | "searches";
+
+/**
+ * Counts per-tenant usage in memory and writes it in batches, so counting a request never adds
+ * a database write to it. Counts still buffered when a process dies are lost (at most one flush
+ * interval); a clean shutdown flushes them.
+ */
+export class UsageMeter {
+  private pending = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Database,
+    private readonly log: Logger,
+    private readonly flushEveryMs: number,
+  ) {}
+
+  record(tenantId: string, metric: UsageMetric, amount = 1): void {
+    const key = `${tenantId} ${metric}`;
+    this.pending.set(key, (this.pending.get(key) ?? 0) + amount);
+    this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs).unref();
+  }
+
+  /** Writes every buffered count. Counts for tenants deleted meanwhile are dropped. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.pending;
+    this.pending = new Map();
+    this.flushing = this.flushing.then(() => this.write(batch));
+    return this.flushing;
+  }
+
+  private async write(batch: Map<string, number>): Promise<void> {
+    if (batch.size === 0) return;
+    try {
+      await this.db.prisma.$transaction(async (tx) => {
+        for (const [key, amount] of batch) {
+          const [tenantId, metric] = key.split(" ");
+          // One upsert on both providers; the SELECT skips tombstones so deletion stays complete.
+          await tx.$executeRaw`INSERT INTO "UsageCounter" ("tenantId", "metric", "count")
+            SELECT ${tenantId}, ${metric}, ${amount} FROM "Tenant" WHERE "id" = ${tenantId} AND "status" <> 'deleted'
+            ON CONFLICT ("tenantId", "metric") DO UPDATE SET "count" = "UsageCounter"."count" + excluded."count"`;
+        }
+      });
+    } catch (error) {
+      this.log.error({ err: error }, "usage counters could not be written");
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import type { z } from "zod";
+import { appError } from "../errors/app-error";
+import type { ErrorCode } from "../errors/catalogue";
+
+/**
+ * Parses input with a domain schema. The first problem names the field (`slices[0].origin`)
+ * and every problem is listed in `reason`, so one round trip shows all that is wrong.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, code: ErrorCode = "validation_failed"): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path;
+    const field = fieldPath(path);
+    const message = issue.code === "unrecognized_keys" ? "is not a known field" : issue.message;
+    return { field, message };
+  });
+  const first = problems[0];
+  const describe = (problem: { field: string; message: string }) => (problem.field ? `${problem.field}: ${problem.message}` : problem.message);
+  throw appError(code, {
+    ...(first?.field ? { field: first.field } : {}),
+    message: first ? describe(first) : undefined,
+    reason: problems.map(describe).join("; "),
+  });
+}
+
+/** `["slices", 0, "origin"]` → `slices[0].origin`. */
+export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>((text, part) => (typeof part === "number" ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), "");
+}

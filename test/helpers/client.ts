@@ -1,0 +1,66 @@
+import type { TestServer } from "./test-server";
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  /** Sent as `Authorization: Bearer <key>` unless `keyHeader` is "x-api-key". */
+  key?: string;
+  keyHeader?: "authorization" | "x-api-key";
+  body?: unknown;
+  /** A raw body string, sent as is (for malformed JSON). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP request to the test server, JSON in and out, as a client would send it. */
+export async function call<T = any>(server: TestServer, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) {
+    if (options.keyHeader === "x-api-key") headers["x-api-key"] = options.key;
+    else headers.authorization = `Bearer ${options.key}`;
+  }
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers["content-type"] ??= "application/json";
+  const response = await fetch(server.url + path, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON (metrics, HTML): tests read the text.
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+/** A GraphQL operation over HTTP POST. */
+export function graphql<T = any>(server: TestServer, query: string, variables: Record<string, unknown> = {}, options: Omit<RequestOptions, "body" | "rawBody"> = {}) {
+  return call<{ data?: T; errors?: Array<{ message: string; extensions: Record<string, any> }> }>(server, "POST", "/graphql", {
+    ...options,
+    body: { query, variables },
+  });
+}
+
+export interface TenantFixture {
+  tenantId: string;
+  key: string;
+  keyId: string;
+}
+
+/** Creates a tenant with one key through the owner API. */
+export async function createTenant(server: TestServer, fields: Record<string, unknown> = {}): Promise<TenantFixture> {
+  const created = await call(server, "POST", "/v1/tenants", {
+    key: server.ownerKey,
+    body: { name: "Test Agency", email: "ops@agency.test", ...fields },
+  });
+  if (created.status !== 201) throw new Error(`tenant creation failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const tenantId = created.body.data.tenantId as string;
+  const key = await call(server, "POST", `/v1/tenants/${tenantId}/keys`, { key: server.ownerKey, body: { label: "test" } });
+  if (key.status !== 201) throw new Error(`key creation failed: ${key.status} ${JSON.stringify(key.body)}`);
+  return { tenantId, key: key.body.data.apiKey, keyId: key.body.data.keyId };
+}

@@ -1,0 +1,66 @@
+import type { AddressInfo } from "node:net";
+import { buildApp, type App } from "../../src/app";
+import { loadConfig } from "../../src/config";
+import { generateSecret } from "../../src/context/api-key-secret";
+import { openDatabase, type Database } from "../../src/db/database";
+import { applyMigrations } from "../../src/db/migrate";
+import { LocalPubSub, PostgresPubSub, type PubSub } from "../../src/events/pubsub";
+import { createLogger } from "../../src/logger";
+import { createTestDatabase, type TestDatabase } from "./test-database";
+
+export interface TestServer {
+  /** e.g. http://127.0.0.1:54321 */
+  url: string;
+  /** e.g. ws://127.0.0.1:54321/graphql */
+  wsUrl: string;
+  ownerKey: string;
+  app: App;
+  db: Database;
+  provider: "sqlite" | "postgresql";
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Extra environment for loadConfig (e.g. RATE_LIMIT_RPS). */
+  env?: Record<string, string>;
+  /** Share an existing database (a second process on the same PostgreSQL), instead of a fresh one. */
+  database?: TestDatabase;
+  ownerKey?: string;
+}
+
+/**
+ * The real server, as `npm start` builds it, listening on a free port of 127.0.0.1 over its own
+ * fresh database. Tests talk to it over HTTP and WebSocket like any client.
+ */
+export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
+  const database = options.database ?? (await createTestDatabase());
+  const ownerKey = options.ownerKey ?? generateSecret("owner");
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    OWNER_API_KEY: ownerKey,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    RATE_LIMIT_RPS: "0",
+    ...options.env,
+  });
+  const log = createLogger(config.LOG_LEVEL);
+  const db = await openDatabase(config.DATABASE_URL);
+  await applyMigrations(db);
+  const pubsub: PubSub = db.provider === "postgresql" ? await PostgresPubSub.connect(config.DATABASE_URL, log) : new LocalPubSub();
+  const app = await buildApp(config, db, pubsub, log);
+  await app.http.listen({ port: 0, host: "127.0.0.1" });
+  const { port } = app.http.server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${port}/graphql`,
+    ownerKey,
+    app,
+    db,
+    provider: database.provider,
+    async close() {
+      await app.close();
+      await pubsub.close();
+      await db.close();
+      if (!options.database) await database.drop();
+    },
+  };
+}
