@@ -13,6 +13,10 @@ import { TenantService } from "./tenants/tenant.service";
 import { UsageMeter } from "./tenants/usage-meter";
 import { UsageService } from "./tenants/usage.service";
 import { randomBytes } from "node:crypto";
+import { airportIndex, type AirportIndex } from "./locations/airport-index";
+import { OfferService } from "./search/offer.service";
+import { SearchService } from "./search/search.service";
+import { SimulatedAirline } from "./search/supplier/simulated-airline";
 
 /** Every domain service, built once per process by `createServices` and reached through the request context. */
 export interface Services {
@@ -28,6 +32,9 @@ export interface Services {
   tenantConfig: TenantConfigService;
   usageMeter: UsageMeter;
   usage: UsageService;
+  airports: AirportIndex;
+  search: SearchService;
+  offers: OfferService;
 }
 
 /** Wires the domain services over an open, migrated database. */
@@ -37,6 +44,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const cursors = new CursorCodec(cursorSecret);
   const tenants = new TenantService(db, pubsub, cursors);
   const usageMeter = new UsageMeter(db, log, config.USAGE_FLUSH_MS);
+  const airports = airportIndex();
   return {
     config,
     db,
@@ -50,5 +58,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     tenantConfig: new TenantConfigService(db, tenants),
     usageMeter,
     usage: new UsageService(db, usageMeter, tenants),
+    airports,
+    search: new SearchService(db, new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code) }), airports, usageMeter, config.OFFER_TTL_SECONDS),
+    offers: new OfferService(db, cursors),
   };
 }

@@ -23,6 +23,11 @@ export const operations = {
   revokeTenantApiKey: { audience: "owner", effect: "write" },
   tenantConfig: { audience: "tenant", effect: "read" },
   updateTenantConfig: { audience: "tenant", effect: "write" },
+  locations: { audience: "anyone", effect: "read" },
+  searchFlights: { audience: "tenant", effect: "write" },
+  offer: { audience: "tenant", effect: "read" },
+  offers: { audience: "tenant", effect: "read" },
+  offerRequests: { audience: "tenant", effect: "read" },
 } as const satisfies Record<string, { audience: "owner" | "tenant" | "anyone"; effect: "read" | "write" }>;
 
 export type Operation = keyof typeof operations;

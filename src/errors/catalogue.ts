@@ -26,6 +26,7 @@ export const errorCatalogue = {
   rate_limit_exceeded: { status: 429, message: "Too many requests.", action: "Back off (start at 500 ms) and honour the Retry-After header." },
   RATE_LIMIT_EXCEEDED: { status: 429, message: "Too many requests.", action: "Honour the Retry-After header before retrying." },
   internal_server_error: { status: 500, message: "Something went wrong on our side.", action: "Retry later; quote the x-request-id if it persists." },
+  supplier_timeout: { status: 504, message: "The airline source did not answer in time.", action: "Search again, or allow a longer supplier_timeout." },
   service_unavailable: { status: 503, message: "The service is not ready.", action: "Retry shortly." },
 } as const satisfies Record<string, { status: number; message: string; action: string }>;
 

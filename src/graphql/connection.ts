@@ -1,4 +1,5 @@
 import type { Page, PageRequest } from "../pagination/paginate";
+import type { Position } from "../pagination/cursor";
 import { pageSize } from "../pagination/paginate";
 import { appError } from "../errors/app-error";
 
@@ -18,7 +19,7 @@ export function pageRequestFromArgs(args: ConnectionArgs, defaultSize = 20): Pag
 }
 
 /** A page as a Relay connection with `totalCount` (and `nodes`, for clients that skip edges). */
-export function toConnection<T>(page: Page<T>) {
+export function toConnection<T extends Position>(page: Page<T>) {
   const edges = page.items.map((node) => ({ cursor: page.cursorOf(node), node }));
   return {
     edges,

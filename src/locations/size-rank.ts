@@ -39,3 +39,8 @@ export function sizeRank(iataCode: string, sizeClass: number, longestRunwayFt: n
   if (traffic !== undefined) return BUSIEST_CLASS * CLASS_WEIGHT + traffic;
   return sizeClass * CLASS_WEIGHT + Math.min(Math.max(longestRunwayFt, 0), CLASS_WEIGHT - 1);
 }
+
+/** The size class a `sizeRank` was built from: 4 the busiest airports, then 3, 2, 1 for large, medium, small. */
+export function sizeClassOfRank(rank: number): number {
+  return Math.floor(rank / CLASS_WEIGHT);
+}

@@ -22,8 +22,8 @@ export interface Page<T> {
   hasPrevious: boolean;
   nextCursor: string | null;
   prevCursor: string | null;
-  /** A cursor that continues after `item` (GraphQL edge cursors). */
-  cursorOf(item: T): string;
+  /** A cursor that continues after this item (GraphQL edge cursors). */
+  cursorOf(item: Position): string;
 }
 
 /** The keyset query one page needs, in the shape Prisma's `findMany` takes. */

@@ -2,15 +2,20 @@ import { z } from "zod";
 import { appError } from "../errors/app-error";
 import { pageSize, type PageRequest } from "../pagination/paginate";
 
-/** `limit` and `cursor` of every paginated REST list (decisions §8). */
+/**
+ * `limit` and `cursor` of every paginated REST list (decisions §8). `after` is accepted as
+ * another name for `cursor`, and `before` pages back (Variant B listings).
+ */
 export const listQuery = z.object({
   limit: z.string().optional(),
   cursor: z.string().min(1).optional(),
+  after: z.string().min(1).optional(),
+  before: z.string().min(1).optional(),
 });
 
 /** A page request from `?limit=&cursor=`; a non-integer or out-of-range limit is `LIMIT_OUT_OF_RANGE`. */
 export function pageRequestFromQuery(query: z.infer<typeof listQuery>, defaultLimit = 20): PageRequest {
   const limit = query.limit === undefined ? undefined : /^-?\d+$/.test(query.limit) ? Number(query.limit) : Number.NaN;
   if (Number.isNaN(limit)) throw appError("LIMIT_OUT_OF_RANGE", { field: "limit" });
-  return { limit: pageSize(limit, defaultLimit), cursor: query.cursor };
+  return { limit: pageSize(limit, defaultLimit), cursor: query.cursor ?? query.after, before: query.before };
 }

@@ -1,6 +1,9 @@
 import type { RestRoute } from "./route";
 import { tenantConfigRoutes } from "./tenant-config.routes";
 import { tenantRoutes } from "./tenants.routes";
+import { locationRoutes } from "./locations.routes";
+import { offerRoutes } from "./offers.routes";
+import { searchRoutes } from "./search.routes";
 
 /** Every `/v1` route: registered by the app and described by /openapi.json from this one list. */
-export const restRoutes: ReadonlyArray<RestRoute<any, any>> = [...tenantRoutes, ...tenantConfigRoutes];
+export const restRoutes: ReadonlyArray<RestRoute<any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes];

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { metadataSchema } from "./metadata";
 import { canonicalTimeZone, isIsoCurrency } from "./config-values";
+import { USD_RATES, isPricingCurrency } from "../money/exchange-rates";
 import { appError } from "../errors/app-error";
 import { parseInput } from "../validation/parse-input";
 
@@ -19,7 +20,8 @@ export const updateTenantConfigInput = z
     webhook_enabled: z.boolean().optional(),
     default_currency: z
       .string()
-      .refine(isIsoCurrency, { message: "must be an ISO 4217 currency code in use, e.g. EUR" })
+      .refine(isIsoCurrency, { message: "must be an ISO 4217 currency code in use, e.g. EUR", abort: true })
+      .refine(isPricingCurrency, { message: `must be a currency offers can be priced in: ${Object.keys(USD_RATES).join(", ")}` })
       .optional(),
     timezone: z
       .string()

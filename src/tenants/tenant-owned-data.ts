@@ -10,4 +10,6 @@ type Tx = Prisma.TransactionClient;
 export const tenantOwnedTables: ReadonlyArray<{ table: string; deleteFor: (tx: Tx, tenantId: string) => Promise<unknown> }> = [
   { table: "ApiKey", deleteFor: (tx, tenantId) => tx.apiKey.deleteMany({ where: { tenantId } }) },
   { table: "UsageCounter", deleteFor: (tx, tenantId) => tx.usageCounter.deleteMany({ where: { tenantId } }) },
+  { table: "Offer", deleteFor: (tx, tenantId) => tx.offer.deleteMany({ where: { tenantId } }) },
+  { table: "OfferRequest", deleteFor: (tx, tenantId) => tx.offerRequest.deleteMany({ where: { tenantId } }) },
 ];

@@ -1,0 +1,117 @@
+import { tenantScope, type RequestContext } from "../context/request-context";
+import type { Airport } from "../locations/airport";
+import type { Resolvers } from "../generated/graphql";
+import { formatMinor } from "../money/format";
+import { availableServices } from "../search/available-services";
+import type { StoredOffer, StoredSegment, StoredSlice } from "../search/offer-payload";
+import { fromVariantA, searchInputA } from "../search/search.inputs";
+import type { PenaltyCondition } from "../search/supplier/supplier";
+import { formatIsoDuration } from "../search/supplier/time";
+import { parseInput } from "../validation/parse-input";
+import { pageRequestFromArgs, toConnection } from "./connection";
+import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";
+import { loadersFor } from "./loaders";
+
+/** Slices and segments resolve with their offer at hand (for currency and passengers). */
+export interface SliceParent {
+  slice: StoredSlice;
+  offer: StoredOffer;
+}
+
+export interface SegmentParent {
+  segment: StoredSegment;
+  offer: StoredOffer;
+}
+
+/** A stored offer names airports by code; the index always has them (they came from it). */
+function airport(ctx: RequestContext, code: string): Airport {
+  const found = ctx.services.airports.getByIata(code);
+  if (!found) throw new Error(`stored offer names unknown airport ${code}`);
+  return found;
+}
+
+const penalty = (condition: PenaltyCondition, currency: string) => ({
+  allowed: condition.allowed,
+  penaltyAmount: condition.penaltyAmount === null ? null : formatMinor(condition.penaltyAmount, currency),
+  penaltyCurrency: condition.penaltyAmount === null ? null : currency,
+});
+
+export const offerResolvers: Resolvers = {
+  Query: {
+    offer: (_parent, { id }, ctx) => loadersFor(ctx).offer.load(id),
+    offers: async (_parent, args, ctx) => toConnection(await ctx.services.offers.list(tenantScope(ctx), args.offerRequestId ?? undefined, pageRequestFromArgs(args))),
+  },
+  Mutation: {
+    searchFlights: (_parent, { input }, ctx) => {
+      // The REST Variant A schema is the one set of search rules; GraphQL names map onto it.
+      const body = {
+        slices: input.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departure_date: slice.departureDate })),
+        passengers: input.passengers.map((passenger) => ({ type: fromGraphQLEnum(passenger.type), ...(passenger.id == null ? {} : { id: passenger.id }) })),
+        ...(input.cabinClass == null ? {} : { cabin_class: fromGraphQLEnum(input.cabinClass) }),
+        ...(input.maxConnections == null ? {} : { max_connections: input.maxConnections }),
+      };
+      return ctx.services.search.search(tenantScope(ctx), fromVariantA(parseInput(searchInputA, body, "invalid_search_params")));
+    },
+  },
+  SearchResult: {
+    offerRequestId: (result) => result.offerRequest.id,
+    passengers: (result) => result.search.passengers.map((passenger) => ({ id: passenger.id, type: toGraphQLEnum(passenger.type) })),
+  },
+  Offer: {
+    totalAmount: (offer) => formatMinor(offer.totalAmount, offer.currency),
+    totalCurrency: (offer) => offer.currency,
+    expired: (offer) => offer.expiresAt.getTime() <= Date.now(),
+    owner: (offer) => offer.payload.owner,
+    slices: (offer) => offer.payload.slices.map((slice) => ({ slice, offer })),
+    passengers: (offer) =>
+      offer.payload.passengers.map((passenger) => ({ id: passenger.id, type: toGraphQLEnum(passenger.type), fareAmount: formatMinor(passenger.fareAmount, offer.currency) })),
+    passengerIdentityDocumentsRequired: (offer) => offer.payload.passengerIdentityDocumentsRequired,
+    conditions: (offer) => ({
+      changeBeforeDeparture: penalty(offer.payload.conditions.changeBeforeDeparture, offer.currency),
+      refundBeforeDeparture: penalty(offer.payload.conditions.refundBeforeDeparture, offer.currency),
+    }),
+    paymentRequirements: (offer) => ({ requiresInstantPayment: false, priceGuaranteeExpiresAt: offer.expiresAt }),
+    availableServices: (offer) =>
+      availableServices(offer).map((service) => ({
+        id: service.id,
+        type: service.type,
+        totalAmount: formatMinor(service.totalAmount, service.currency),
+        totalCurrency: service.currency,
+        maximumQuantity: service.maximumQuantity,
+        passengerIds: service.passengerIds,
+        segmentIds: service.segmentIds,
+      })),
+  },
+  Slice: {
+    id: ({ slice }) => slice.id,
+    origin: ({ slice }, _args, ctx) => airport(ctx, slice.origin),
+    destination: ({ slice }, _args, ctx) => airport(ctx, slice.destination),
+    departureDate: ({ slice }) => slice.departureDate,
+    duration: ({ slice }) => formatIsoDuration(slice.durationMinutes),
+    fareBrandName: ({ offer }) => offer.payload.fareBrandName,
+    segments: ({ slice, offer }) => slice.segments.map((segment) => ({ segment, offer })),
+  },
+  Segment: {
+    id: ({ segment }) => segment.id,
+    origin: ({ segment }, _args, ctx) => airport(ctx, segment.origin),
+    destination: ({ segment }, _args, ctx) => airport(ctx, segment.destination),
+    departingAt: ({ segment }) => segment.departingAt,
+    arrivingAt: ({ segment }) => segment.arrivingAt,
+    departingAtUtc: ({ segment }) => new Date(segment.departingAtUtc),
+    arrivingAtUtc: ({ segment }) => new Date(segment.arrivingAtUtc),
+    duration: ({ segment }) => formatIsoDuration(segment.durationMinutes),
+    distanceKm: ({ segment }) => segment.distanceKm,
+    marketingCarrier: ({ segment }) => segment.marketingCarrier,
+    marketingCarrierFlightNumber: ({ segment }) => segment.marketingCarrierFlightNumber,
+    operatingCarrier: ({ segment }) => segment.operatingCarrier,
+    operatingCarrierFlightNumber: ({ segment }) => segment.operatingCarrierFlightNumber,
+    aircraft: ({ segment }) => segment.aircraft,
+    cabinClass: ({ segment }) => toGraphQLEnum(segment.cabinClass),
+    passengers: ({ segment, offer }) =>
+      offer.payload.passengers.map((passenger) => ({
+        passengerId: passenger.id,
+        cabinClass: toGraphQLEnum(segment.cabinClass),
+        baggages: segment.baggageAllowances[passenger.type].map((bag) => ({ type: bag.type, quantity: bag.quantity })),
+      })),
+  },
+};

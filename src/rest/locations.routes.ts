@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { appError } from "../errors/app-error";
+import { toLocationView } from "../locations/location-view";
+import { ok } from "./envelope";
+import { restRoute } from "./route";
+
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 15;
+
+const locationsQuery = z.object({
+  query: z.string({ error: "is required" }).trim().min(2, "must be at least 2 characters"),
+  limit: z.string().optional(),
+});
+
+/** Airport lookup for origin and destination inputs (interface §4.3): `data` is the array. */
+export const locationRoutes = [
+  restRoute({
+    method: "GET",
+    url: "/v1/air/locations",
+    operation: "locations",
+    summary: "Find airports by IATA code, name or city (exact code first, then prefix, then substring)",
+    tag: "Locations",
+    query: locationsQuery,
+    handle: async ({ ctx, query }) => {
+      const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+        throw appError("LIMIT_OUT_OF_RANGE", { field: "limit", message: `limit must be between 1 and ${MAX_LIMIT}.` });
+      }
+      return ok(ctx.services.airports.search(query.query, limit).map(toLocationView));
+    },
+  }),
+];

@@ -1,0 +1,144 @@
+import type { OfferRequest } from "../db/models";
+import { airportIndex } from "../locations/airport-index";
+import { toLocationView } from "../locations/location-view";
+import { formatMinor } from "../money/format";
+import type { AvailableService } from "../search/available-services";
+import type { StoredOffer, StoredSegment } from "../search/offer-payload";
+import type { StoredSearch } from "../search/search.service";
+import { formatIsoDuration } from "../search/supplier/time";
+import type { PenaltyCondition } from "../search/supplier/supplier";
+
+function location(iataCode: string) {
+  const airport = airportIndex().getByIata(iataCode);
+  if (!airport) throw new Error(`stored offer names unknown airport ${iataCode}`);
+  return toLocationView(airport);
+}
+
+const carrier = (ref: { iataCode: string; name: string }) => ({ iata_code: ref.iataCode, name: ref.name });
+
+/** A local wall time with the offset it had at that instant: `2026-03-07T08:35:00-05:00`. */
+export function localWithOffset(local: string, utc: string): string {
+  const offsetMinutes = Math.round((Date.parse(`${local}Z`) - Date.parse(utc)) / 60_000);
+  const sign = offsetMinutes < 0 ? "-" : "+";
+  const absolute = Math.abs(offsetMinutes);
+  return `${local}${sign}${String(Math.floor(absolute / 60)).padStart(2, "0")}:${String(absolute % 60).padStart(2, "0")}`;
+}
+
+function segmentViewA(segment: StoredSegment, passengers: StoredOffer["payload"]["passengers"]) {
+  return {
+    id: segment.id,
+    origin: location(segment.origin),
+    destination: location(segment.destination),
+    departing_at: segment.departingAt,
+    arriving_at: segment.arrivingAt,
+    duration: formatIsoDuration(segment.durationMinutes),
+    distance: String(segment.distanceKm),
+    marketing_carrier: carrier(segment.marketingCarrier),
+    marketing_carrier_flight_number: segment.marketingCarrierFlightNumber,
+    operating_carrier: carrier(segment.operatingCarrier),
+    operating_carrier_flight_number: segment.operatingCarrierFlightNumber,
+    aircraft: carrier(segment.aircraft),
+    passengers: passengers.map((passenger) => ({
+      passenger_id: passenger.id,
+      cabin_class: segment.cabinClass,
+      baggages: segment.baggageAllowances[passenger.type].map((bag) => ({ type: bag.type, quantity: bag.quantity })),
+    })),
+  };
+}
+
+function penaltyView(condition: PenaltyCondition, currency: string) {
+  return {
+    allowed: condition.allowed,
+    penalty_amount: condition.penaltyAmount === null ? null : formatMinor(condition.penaltyAmount, currency),
+    penalty_currency: condition.penaltyAmount === null ? null : currency,
+  };
+}
+
+/** Variant A offer (Duffel's field names), as in search results and single-offer retrieval. */
+export function offerViewA(offer: StoredOffer) {
+  const { payload, currency } = offer;
+  return {
+    id: offer.id,
+    total_amount: formatMinor(offer.totalAmount, currency),
+    total_currency: currency,
+    expires_at: offer.expiresAt.toISOString(),
+    created_at: offer.createdAt.toISOString(),
+    owner: carrier(payload.owner),
+    slices: payload.slices.map((slice) => ({
+      id: slice.id,
+      origin: location(slice.origin),
+      destination: location(slice.destination),
+      departure_date: slice.departureDate,
+      duration: formatIsoDuration(slice.durationMinutes),
+      fare_brand_name: payload.fareBrandName,
+      segments: slice.segments.map((segment) => segmentViewA(segment, payload.passengers)),
+    })),
+    passengers: payload.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type, fare_amount: formatMinor(passenger.fareAmount, currency) })),
+    passenger_identity_documents_required: payload.passengerIdentityDocumentsRequired,
+    conditions: {
+      change_before_departure: penaltyView(payload.conditions.changeBeforeDeparture, currency),
+      refund_before_departure: penaltyView(payload.conditions.refundBeforeDeparture, currency),
+    },
+  };
+}
+
+/** Single-offer retrieval: Variant A plus payment requirements and, when asked, services. */
+export function offerDetailView(offer: StoredOffer, services: AvailableService[] | null) {
+  return {
+    ...offerViewA(offer),
+    payment_requirements: { requires_instant_payment: false, price_guarantee_expires_at: offer.expiresAt.toISOString() },
+    ...(services === null
+      ? {}
+      : {
+          available_services: services.map((service) => ({
+            id: service.id,
+            type: service.type,
+            total_amount: formatMinor(service.totalAmount, service.currency),
+            total_currency: service.currency,
+            maximum_quantity: service.maximumQuantity,
+            passenger_ids: service.passengerIds,
+            segment_ids: service.segmentIds,
+          })),
+        }),
+  };
+}
+
+/** Variant B offer: the seed's own names, airports as codes, times with their offsets. */
+export function offerViewB(offer: StoredOffer) {
+  const { payload, currency } = offer;
+  return {
+    id: offer.id,
+    object: "offer" as const,
+    total_amount: formatMinor(offer.totalAmount, currency),
+    currency,
+    expires_at: offer.expiresAt.toISOString(),
+    slices: payload.slices.map((slice) => ({
+      origin: slice.origin,
+      destination: slice.destination,
+      segments: slice.segments.map((segment) => ({
+        departure_airport: segment.origin,
+        arrival_airport: segment.destination,
+        departure_time: localWithOffset(segment.departingAt, segment.departingAtUtc),
+        arrival_time: localWithOffset(segment.arrivingAt, segment.arrivingAtUtc),
+        airline: segment.marketingCarrier.iataCode,
+        flight_number: `${segment.marketingCarrier.iataCode}${segment.marketingCarrierFlightNumber}`,
+      })),
+    })),
+    passengers: payload.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type, fare_amount: formatMinor(passenger.fareAmount, currency) })),
+  };
+}
+
+/** A Variant B offer request (`orq_`), as listed and as returned with `return_offers: false`. */
+export function offerRequestView(request: OfferRequest) {
+  const search = request.request as unknown as StoredSearch;
+  return {
+    id: request.id,
+    object: "offer_request" as const,
+    slices: search.slices,
+    passengers: search.passengers,
+    cabin_class: search.cabin_class,
+    max_connections: search.max_connections,
+    offer_count: request.offerCount,
+    created_at: request.createdAt.toISOString(),
+  };
+}

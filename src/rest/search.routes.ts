@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { tenantScope } from "../context/request-context";
+import { fromVariantA, fromVariantB, searchInputA, searchInputB, type SearchRequest } from "../search/search.inputs";
+import { parseInput } from "../validation/parse-input";
+import { ok, okPage } from "./envelope";
+import { listQuery, pageRequestFromQuery } from "./list-query";
+import { offerRequestView, offerViewA, offerViewB } from "./offer.views";
+import { restRoute } from "./route";
+
+const tag = "Search and offers";
+
+/** Decisions §4: a body with a top-level `data` object is Variant B, anything else Variant A. */
+function isVariantB(body: unknown): boolean {
+  return typeof body === "object" && body !== null && !Array.isArray(body) && typeof (body as { data?: unknown }).data === "object";
+}
+
+interface ParsedSearch {
+  variant: "A" | "B";
+  request: SearchRequest;
+}
+
+function parseSearch(body: unknown): ParsedSearch {
+  return isVariantB(body)
+    ? { variant: "B", request: fromVariantB(parseInput(searchInputB, body, "invalid_search_params")) }
+    : { variant: "A", request: fromVariantA(parseInput(searchInputA, body ?? {}, "invalid_search_params")) };
+}
+
+/** Flight search (interface §4.4) in both variants, and the offer-request and offer listings. */
+export const searchRoutes = [
+  restRoute({
+    method: "POST",
+    url: "/v1/air/search",
+    operation: "searchFlights",
+    summary: "Search flights (Variant A: fields at top level; Variant B: under `data`)",
+    tag,
+    body: z.union([searchInputA, searchInputB]) as unknown as z.ZodType<ParsedSearch>,
+    parseBody: parseSearch,
+    handle: async ({ ctx, body }) => {
+      const result = await ctx.services.search.search(tenantScope(ctx), body.request);
+      if (body.variant === "B") {
+        return body.request.returnOffers ? ok(result.offers.map(offerViewB)) : ok(offerRequestView(result.offerRequest));
+      }
+      return ok({
+        slices: body.request.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departure_date: slice.departureDate })),
+        passengers: result.search.passengers,
+        cabin_class: result.search.cabinClass,
+        offers: result.offers.map(offerViewA),
+      });
+    },
+  }),
+  restRoute({
+    method: "GET",
+    url: "/v1/air/search",
+    operation: "offerRequests",
+    summary: "List offer requests (searches), newest first",
+    tag,
+    variant: "B",
+    query: listQuery,
+    handle: async ({ ctx, query }) => okPage(await ctx.services.offers.listRequests(tenantScope(ctx), pageRequestFromQuery(query)), offerRequestView),
+  }),
+  restRoute({
+    method: "GET",
+    url: "/v1/air/offers",
+    operation: "offers",
+    summary: "List offers (Variant B shape), optionally of one offer request",
+    tag,
+    variant: "B",
+    query: listQuery.extend({ offer_request_id: z.string().min(1).optional() }),
+    handle: async ({ ctx, query }) =>
+      okPage(await ctx.services.offers.list(tenantScope(ctx), query.offer_request_id, pageRequestFromQuery(query)), offerViewB),
+  }),
+];

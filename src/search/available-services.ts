@@ -1,0 +1,60 @@
+import { createHash } from "node:crypto";
+import { convertFromUsdMinor } from "../money/exchange-rates";
+import type { StoredOffer } from "./offer-payload";
+
+export interface AvailableService {
+  id: string;
+  type: "baggage" | "seat";
+  totalAmount: number;
+  currency: string;
+  maximumQuantity: number;
+  passengerIds: string[];
+  segmentIds: string[];
+}
+
+const LONG_HAUL_KM = 3000;
+
+/** A service id that is the same on every read of the offer, so an order can name it later. */
+function serviceId(offerId: string, ...parts: string[]): string {
+  return `ase_${createHash("sha256").update([offerId, ...parts].join(":")).digest("hex").slice(0, 24)}`;
+}
+
+/**
+ * Optional extras the offer can be booked with (`return_available_services=true`), derived
+ * from the stored offer alone: up to two extra checked bags per passenger and slice (USD 35,
+ * 60 long-haul), and a seat selection per seated passenger and segment (USD 12 in economy,
+ * 20 in premium economy, included in business and first, so not offered there).
+ */
+export function availableServices(offer: StoredOffer): AvailableService[] {
+  const price = (usdMinor: number) => convertFromUsdMinor(usdMinor, offer.currency);
+  const services: AvailableService[] = [];
+  for (const passenger of offer.payload.passengers) {
+    for (const slice of offer.payload.slices) {
+      const distance = slice.segments.reduce((sum, segment) => sum + segment.distanceKm, 0);
+      services.push({
+        id: serviceId(offer.id, "baggage", passenger.id, slice.id),
+        type: "baggage",
+        totalAmount: price(distance >= LONG_HAUL_KM ? 6000 : 3500),
+        currency: offer.currency,
+        maximumQuantity: 2,
+        passengerIds: [passenger.id],
+        segmentIds: slice.segments.map((segment) => segment.id),
+      });
+      if (passenger.type === "infant_without_seat") continue;
+      for (const segment of slice.segments) {
+        const seatPrice = segment.cabinClass === "economy" ? 1200 : segment.cabinClass === "premium_economy" ? 2000 : null;
+        if (seatPrice === null) continue;
+        services.push({
+          id: serviceId(offer.id, "seat", passenger.id, segment.id),
+          type: "seat",
+          totalAmount: price(seatPrice),
+          currency: offer.currency,
+          maximumQuantity: 1,
+          passengerIds: [passenger.id],
+          segmentIds: [segment.id],
+        });
+      }
+    }
+  }
+  return services;
+}

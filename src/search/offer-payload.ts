@@ -1,0 +1,77 @@
+import type { Offer } from "../db/models";
+import type {
+  AircraftRef,
+  BaggageAllowance,
+  CabinClass,
+  CarrierRef,
+  OfferConditions,
+  PassengerType,
+} from "./supplier/supplier";
+
+/**
+ * The stored snapshot of an offer, everything a view or an order needs, priced in the tenant's
+ * currency (minor units). Airports are kept as IATA codes and rehydrated from the in-memory
+ * index, which keeps each row small: a search writes up to 50 of them.
+ */
+export interface OfferPayload {
+  owner: CarrierRef;
+  fareBrandName: string;
+  slices: StoredSlice[];
+  passengers: Array<{ id: string; type: PassengerType; fareAmount: number }>;
+  conditions: OfferConditions;
+  passengerIdentityDocumentsRequired: boolean;
+}
+
+export interface StoredSlice {
+  id: string;
+  origin: string;
+  destination: string;
+  departureDate: string;
+  durationMinutes: number;
+  segments: StoredSegment[];
+}
+
+export interface StoredSegment {
+  id: string;
+  flightKey: string;
+  marketingCarrier: CarrierRef;
+  marketingCarrierFlightNumber: string;
+  operatingCarrier: CarrierRef;
+  operatingCarrierFlightNumber: string;
+  aircraft: AircraftRef;
+  origin: string;
+  destination: string;
+  /** Local wall times, no offset. */
+  departingAt: string;
+  arrivingAt: string;
+  departingAtUtc: string;
+  arrivingAtUtc: string;
+  durationMinutes: number;
+  distanceKm: number;
+  cabinClass: CabinClass;
+  seatsLeft: number;
+  baggageAllowances: Readonly<Record<PassengerType, readonly BaggageAllowance[]>>;
+}
+
+/** An offer row with its payload typed. */
+export interface StoredOffer {
+  id: string;
+  offerRequestId: string;
+  totalAmount: number;
+  currency: string;
+  expiresAt: Date;
+  createdAt: Date;
+  payload: OfferPayload;
+}
+
+export function storedOffer(row: Offer): StoredOffer {
+  return {
+    id: row.id,
+    offerRequestId: row.offerRequestId,
+    totalAmount: row.totalAmount,
+    currency: row.currency,
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+    payload: row.payload as unknown as OfferPayload,
+  };
+}

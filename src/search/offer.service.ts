@@ -1,0 +1,62 @@
+import type { Database } from "../db/database";
+import type { OfferRequest } from "../db/models";
+import type { TenantScope } from "../context/request-context";
+import { appError } from "../errors/app-error";
+import type { CursorCodec } from "../pagination/cursor";
+import { paginate, type Page, type PageRequest } from "../pagination/paginate";
+import { storedOffer, type StoredOffer } from "./offer-payload";
+
+/** Reading stored offers and offer requests, always within the caller's tenant. */
+export class OfferService {
+  constructor(
+    private readonly db: Database,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /** The offer, expired or not; 404 `not_found` for an unknown id or another tenant's. */
+  async get(scope: TenantScope, offerId: string): Promise<StoredOffer> {
+    const [offer] = await this.getMany(scope, [offerId]);
+    if (!offer) throw appError("not_found", { field: "id" });
+    return offer;
+  }
+
+  /** Offers by id in one query, in the order asked, null where unknown (the GraphQL DataLoader). */
+  async getMany(scope: TenantScope, offerIds: readonly string[]): Promise<Array<StoredOffer | null>> {
+    const rows = await this.db.prisma.offer.findMany({ where: { tenantId: scope.tenantId, id: { in: [...offerIds] } } });
+    const byId = new Map(rows.map((row) => [row.id, storedOffer(row)]));
+    return offerIds.map((id) => byId.get(id) ?? null);
+  }
+
+  /** The tenant's offers, newest first, optionally of one offer request (404 if it is not the tenant's). */
+  async list(scope: TenantScope, offerRequestId: string | undefined, request: PageRequest): Promise<Page<StoredOffer>> {
+    if (offerRequestId !== undefined) await this.getRequest(scope, offerRequestId);
+    const where = { tenantId: scope.tenantId, ...(offerRequestId === undefined ? {} : { offerRequestId }) };
+    const page = await paginate({
+      list: `offers:${scope.tenantId}:${offerRequestId ?? "*"}`,
+      request,
+      cursors: this.cursors,
+      count: () => this.db.prisma.offer.count({ where }),
+      fetch: (query) => this.db.prisma.offer.findMany({ ...query, where: { AND: [where, query.where] } }),
+    });
+    return { ...page, items: page.items.map(storedOffer) };
+  }
+
+  /** The offer request; 404 `not_found` for an unknown id or another tenant's. */
+  async getRequest(scope: TenantScope, offerRequestId: string): Promise<OfferRequest> {
+    const found = await this.db.prisma.offerRequest.findFirst({ where: { id: offerRequestId, tenantId: scope.tenantId } });
+    if (!found) throw appError("not_found", { field: "offer_request_id" });
+    return found;
+  }
+
+  /** The tenant's offer requests (searches), newest first. */
+  listRequests(scope: TenantScope, request: PageRequest): Promise<Page<OfferRequest>> {
+    const where = { tenantId: scope.tenantId };
+    return paginate({
+      list: `offer-requests:${scope.tenantId}`,
+      request,
+      cursors: this.cursors,
+      count: () => this.db.prisma.offerRequest.count({ where }),
+      fetch: (query) => this.db.prisma.offerRequest.findMany({ ...query, where: { AND: [where, query.where] } }),
+    });
+  }
+}

@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { CABIN_CLASSES, type CabinClass, type PassengerType } from "./supplier/supplier";
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A real calendar date written `YYYY-MM-DD` (rejects 2026-02-30). */
+function isCalendarDate(value: string): boolean {
+  if (!DATE.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+const placeCode = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, "must be a three-letter IATA airport or city code")
+  .transform((code) => code.toUpperCase());
+
+const sliceInput = z.strictObject({
+  origin: placeCode,
+  destination: placeCode,
+  departure_date: z.string().refine(isCalendarDate, "must be a date written YYYY-MM-DD"),
+});
+
+const passengerInput = z.strictObject({
+  type: z.enum(["adult", "child", "infant_without_seat"]),
+  /** Optional client-chosen id, echoed back and named later by order passengers. */
+  id: z.string().min(1).max(64).optional(),
+  /** Accepted for Duffel compatibility; ages are not used for pricing. */
+  age: z.number().int().min(0).max(130).optional(),
+});
+
+const cabinClass = z.enum(CABIN_CLASSES as [CabinClass, ...CabinClass[]]);
+
+const searchCore = {
+  slices: z.array(sliceInput).min(1, "at least one slice").max(4, "at most 4 slices"),
+  passengers: z.array(passengerInput).min(1, "at least one passenger").max(9, "at most 9 passengers"),
+  max_connections: z.number().int().min(0).max(2).optional(),
+};
+
+/** Variant A: the search fields at the top level; `cabin_class` defaults to economy. */
+export const searchInputA = z.strictObject({ ...searchCore, cabin_class: cabinClass.optional() });
+
+/** Variant B: the search under `data` (cabin class required), plus delivery options. */
+export const searchInputB = z.strictObject({
+  data: z.strictObject({ ...searchCore, cabin_class: cabinClass }),
+  return_offers: z.boolean().optional(),
+  supplier_timeout: z.number().int().min(2, "must be at least 2 seconds").max(60).optional(),
+});
+
+/** A search in one shape whatever the variant it came in. Codes are upper-cased, not yet resolved. */
+export interface SearchRequest {
+  slices: Array<{ origin: string; destination: string; departureDate: string }>;
+  passengers: Array<{ id: string | undefined; type: PassengerType }>;
+  cabinClass: CabinClass;
+  maxConnections: number;
+  /** B: whether offers come back in the response (default true). */
+  returnOffers: boolean;
+  /** B: how long the supplier may take. */
+  supplierTimeoutMs: number;
+  /** Prefix of field names in errors: "" for A, "data." for B. */
+  fieldPrefix: string;
+}
+
+const DEFAULT_SUPPLIER_TIMEOUT_MS = 20_000;
+
+export function fromVariantA(input: z.output<typeof searchInputA>): SearchRequest {
+  return normalise(input, { returnOffers: true, supplierTimeoutMs: DEFAULT_SUPPLIER_TIMEOUT_MS, fieldPrefix: "" });
+}
+
+export function fromVariantB(input: z.output<typeof searchInputB>): SearchRequest {
+  return normalise(input.data, {
+    returnOffers: input.return_offers ?? true,
+    supplierTimeoutMs: input.supplier_timeout === undefined ? DEFAULT_SUPPLIER_TIMEOUT_MS : input.supplier_timeout * 1000,
+    fieldPrefix: "data.",
+  });
+}
+
+function normalise(
+  core: { slices: z.output<typeof sliceInput>[]; passengers: z.output<typeof passengerInput>[]; cabin_class?: CabinClass; max_connections?: number },
+  delivery: Pick<SearchRequest, "returnOffers" | "supplierTimeoutMs" | "fieldPrefix">,
+): SearchRequest {
+  return {
+    slices: core.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departureDate: slice.departure_date })),
+    passengers: core.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type })),
+    cabinClass: core.cabin_class ?? "economy",
+    maxConnections: core.max_connections ?? 1,
+    ...delivery,
+  };
+}

@@ -1,0 +1,136 @@
+import type { Airport } from "../../locations/airport";
+
+/**
+ * The contract between search and whatever sells flights: today the built-in simulated airline
+ * (simulated-airline.ts), later perhaps a real connector. A supplier prices in its own base
+ * currency (USD, integer minor units); conversion to the tenant's currency happens elsewhere.
+ */
+
+export type CabinClass = "economy" | "premium_economy" | "business" | "first";
+export type PassengerType = "adult" | "child" | "infant_without_seat";
+
+/** Cabins from lowest to highest. */
+export const CABIN_CLASSES: readonly CabinClass[] = ["economy", "premium_economy", "business", "first"];
+
+/** Passengers who occupy a seat: everyone but infants travelling on a lap. */
+export function passengersNeedingSeats(passengers: readonly SupplierSearchPassenger[]): number {
+  return passengers.filter((passenger) => passenger.type !== "infant_without_seat").length;
+}
+
+/** A search already validated and resolved by the caller: codes expanded to airports. */
+export interface SupplierSearch {
+  /** 1–4 slices, each departing on its own date, in travel order. */
+  slices: SupplierSearchSlice[];
+  /** 1–9 passengers; ids are echoed back on each offer's fares. */
+  passengers: SupplierSearchPassenger[];
+  cabinClass: CabinClass;
+  /** Connections allowed per slice, 0–2; 0 means direct flights only. */
+  maxConnections: number;
+}
+
+export interface SupplierSearchSlice {
+  /** Every airport the slice may start from (one airport, or all airports of a city code). */
+  origins: Airport[];
+  destinations: Airport[];
+  /** `YYYY-MM-DD`, the local date at the origin of every departure offered for this slice. */
+  departureDate: string;
+}
+
+export interface SupplierSearchPassenger {
+  id: string;
+  type: PassengerType;
+}
+
+export interface Supplier {
+  readonly name: string;
+  /** Offers for the search, at most 50, in no particular order (the simulated airline sorts by price). */
+  search(request: SupplierSearch): Promise<SupplierOffer[]>;
+}
+
+export interface CarrierRef {
+  iataCode: string;
+  name: string;
+}
+
+export interface AircraftRef {
+  iataCode: string;
+  name: string;
+}
+
+export interface BaggageAllowance {
+  type: "checked" | "carry_on";
+  quantity: number;
+}
+
+export interface SupplierSegment {
+  /**
+   * Identifies the flight instance for seat inventory: carrier, flight number, local departure
+   * date and route, e.g. `ZA102@2026-03-07:LHR-JFK`. The same flight has the same key in every search.
+   */
+  flightKey: string;
+  marketingCarrier: CarrierRef;
+  /** Digits only, as Duffel shows them (`102`); the carrier code is in `marketingCarrier`. */
+  marketingCarrierFlightNumber: string;
+  operatingCarrier: CarrierRef;
+  operatingCarrierFlightNumber: string;
+  aircraft: AircraftRef;
+  origin: Airport;
+  destination: Airport;
+  /** ISO 8601 instants (`2026-03-07T08:35:00Z`). */
+  departingAtUtc: string;
+  arrivingAtUtc: string;
+  /** Local wall times without offset (`2026-03-07T08:35:00`), in the origin's and destination's zones. */
+  departingAtLocal: string;
+  arrivingAtLocal: string;
+  durationMinutes: number;
+  distanceKm: number;
+  /** The cabin flown: the one searched for, or the best lower one when the aircraft has no such cabin. */
+  cabinClass: CabinClass;
+  /** Seats initially for sale on this flight in this cabin; orders subtract their holds from it. */
+  seatsLeft: number;
+  /** Free baggage per passenger type (shared, read-only objects). */
+  baggageAllowances: Readonly<Record<PassengerType, readonly BaggageAllowance[]>>;
+}
+
+export interface SupplierSlice {
+  origin: Airport;
+  destination: Airport;
+  /** Local date at the origin of the first segment's departure. */
+  departureDate: string;
+  /** First departure to last arrival, connections included. */
+  durationMinutes: number;
+  segments: SupplierSegment[];
+}
+
+export interface SupplierPassengerFare {
+  id: string;
+  type: PassengerType;
+  /** Minor units of `baseCurrency`. */
+  fareAmount: number;
+}
+
+export interface PenaltyCondition {
+  allowed: boolean;
+  /** Minor units for all passengers of the offer together (0 = free); null when not allowed. */
+  penaltyAmount: number | null;
+}
+
+export interface OfferConditions {
+  changeBeforeDeparture: PenaltyCondition;
+  refundBeforeDeparture: PenaltyCondition;
+}
+
+export interface SupplierOffer {
+  /** The airline fulfilling the itinerary; every segment is marketed by it. */
+  owner: CarrierRef;
+  /** The fare brand of the best cabin flown (e.g. "Business Flex"); it sets the conditions. */
+  fareBrandName: string;
+  slices: SupplierSlice[];
+  passengers: SupplierPassengerFare[];
+  /** Exactly the sum of `passengers[].fareAmount`. */
+  totalAmount: number;
+  baseCurrency: "USD";
+  conditions: OfferConditions;
+  /** True when any segment crosses a national border. */
+  passengerIdentityDocumentsRequired: boolean;
+}
