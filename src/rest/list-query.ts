@@ -8,9 +8,9 @@ import { pageSize, type PageRequest } from "../pagination/paginate";
  */
 export const listQuery = z.object({
   limit: z.string().optional(),
-  cursor: z.string().min(1).optional(),
-  after: z.string().min(1).optional(),
-  before: z.string().min(1).optional(),
+  cursor: z.string().optional(),
+  after: z.string().optional(),
+  before: z.string().optional(),
 });
 
 /** A page request from `?limit=&cursor=`; a non-integer or out-of-range limit is `LIMIT_OUT_OF_RANGE`. */

@@ -9,6 +9,7 @@ import type { StoredOffer } from "./offer-payload";
 import { priceOffer } from "./price-offer";
 import type { SearchRequest } from "./search.inputs";
 import { resolveSearch } from "./search-rules";
+import { writeForLiveTenant } from "../tenants/live-tenant";
 import type { Supplier, SupplierOffer, SupplierSearch } from "./supplier/supplier";
 
 export interface SearchResult {
@@ -59,11 +60,11 @@ export class SearchService {
       cabin_class: search.cabinClass,
       max_connections: search.maxConnections,
     };
-    const [offerRequest] = await this.db.prisma.$transaction([
-      this.db.prisma.offerRequest.create({
+    const offerRequest = await writeForLiveTenant(this.db, scope.tenantId, async (tx) => {
+      const created = await tx.offerRequest.create({
         data: { id: offerRequestId, tenantId: scope.tenantId, request: stored as object, offerCount: offers.length, createdAt: now },
-      }),
-      this.db.prisma.offer.createMany({
+      });
+      await tx.offer.createMany({
         data: offers.map((offer) => ({
           id: offer.id,
           tenantId: scope.tenantId,
@@ -74,8 +75,9 @@ export class SearchService {
           payload: offer.payload as object,
           createdAt: now,
         })),
-      }),
-    ]);
+      });
+      return created;
+    });
     this.usage.record(scope.tenantId, "searches");
     return { offerRequest, search, offers };
   }

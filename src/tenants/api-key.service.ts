@@ -53,9 +53,11 @@ export class ApiKeyService {
 
   /**
    * Revokes a key at once, in every process; the tenant's other keys keep working. Revoking a
-   * revoked key returns it unchanged. 404 `not_found` for a key of another tenant.
+   * revoked key returns it unchanged. 404 `tenant_not_found` for an unknown tenant, `not_found`
+   * for a key of another tenant.
    */
   async revoke(tenantId: string, keyId: string): Promise<ApiKey> {
+    await this.tenants.get(tenantId);
     const key = await this.db.prisma.apiKey.findFirst({ where: { id: keyId, tenantId } });
     if (!key) throw appError("not_found", { field: "keyId" });
     if (key.revokedAt !== null) return key;

@@ -89,7 +89,9 @@ export class TenantService {
     const current = await this.get(tenantId);
     if (current.status === "deleted") return current;
     await this.db.prisma.$transaction(async (tx) => {
-      for (const { deleteFor } of tenantOwnedTables) await deleteFor(tx, tenantId);
+      // The tenant row first: writers that lock it (the usage meter's FOR SHARE) then wait for
+      // this commit and see the tombstone, and the lock order (tenant, then its rows) is theirs too,
+      // so they cannot deadlock with a deletion.
       await tx.tenant.update({
         where: { id: tenantId },
         data: {
@@ -103,6 +105,7 @@ export class TenantService {
           webhookEnabled: false,
         },
       });
+      for (const { deleteFor } of tenantOwnedTables) await deleteFor(tx, tenantId);
     });
     await this.invalidate(tenantId);
     return this.get(tenantId);

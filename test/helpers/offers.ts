@@ -1,0 +1,23 @@
+import { call } from "./client";
+import type { TestServer } from "./test-server";
+
+/** A date `days` ahead, as `YYYY-MM-DD`. */
+export function daysAhead(days: number): string {
+  return new Date(Date.now() + days * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+}
+
+/**
+ * Runs one Variant A search (LHR → JFK, one adult, a month ahead) with `key` and returns the
+ * offer ids: a quick way to give a tenant stored, tenant-owned records.
+ */
+export async function searchOffers(server: TestServer, key: string, headers: Record<string, string> = {}): Promise<string[]> {
+  const response = await call(server, "POST", "/v1/air/search", {
+    key,
+    headers,
+    body: { slices: [{ origin: "LHR", destination: "JFK", departure_date: daysAhead(30) }], passengers: [{ type: "adult" }] },
+  });
+  if (response.status !== 200) throw new Error(`search failed: ${response.status} ${JSON.stringify(response.body)}`);
+  const ids = (response.body.data.offers as Array<{ id: string }>).map((offer) => offer.id);
+  if (ids.length === 0) throw new Error("search returned no offers");
+  return ids;
+}
