@@ -1,0 +1,172 @@
+import { serverAudits } from "graphql-http";
+import { createClient, type Client } from "graphql-ws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { call, createTenant, type TenantFixture } from "../helpers/client";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+/** GraphQL over HTTP (the graphql-http audit suite), the playground page, and graphql-ws. */
+describe("GraphQL protocols", () => {
+  let server: TestServer;
+  let tenant: TenantFixture;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    tenant = await createTenant(server);
+  });
+  afterAll(() => server.close());
+
+  describe("GraphQL over HTTP: every MUST audit of graphql-http passes", () => {
+    const audits = serverAudits({
+      url: () => `${server.url}/graphql`,
+      fetchFn: (input: RequestInfo | URL, init: RequestInit = {}) => {
+        const headers = new Headers(init.headers);
+        headers.set("authorization", `Bearer ${server.ownerKey}`);
+        return fetch(input, { ...init, headers });
+      },
+    });
+    const mustAudits = audits.filter((audit) => audit.name.startsWith("MUST"));
+
+    it("the suite has MUST audits to run", () => {
+      expect(mustAudits.length).toBeGreaterThan(10);
+    });
+
+    for (const audit of mustAudits) {
+      it(`${audit.id}: ${audit.name}`, async () => {
+        const result = await audit.fn();
+        if (result.status !== "ok") {
+          const body = await result.response.text().catch(() => "(unreadable)");
+          expect.fail(`${result.status}: ${result.reason}\nresponse ${result.response.status}: ${body.slice(0, 500)}`);
+        }
+        expect(result.status).toBe("ok");
+      });
+    }
+  });
+
+  describe("playground", () => {
+    let page: Awaited<ReturnType<typeof call<string>>>;
+    beforeAll(async () => {
+      page = await call<string>(server, "GET", "/graphql", { headers: { accept: "text/html" } });
+    });
+
+    it("GET /graphql with Accept: text/html serves the playground HTML without a key", () => {
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(typeof page.body).toBe("string");
+      expect(page.body).toMatch(/<html/i);
+      expect(page.body).toContain("GraphiQL");
+    });
+
+    it("loads nothing from outside the server: no external script, style, font or worker URL", () => {
+      const html = page.body;
+      // The page inlines GraphiQL's bundle, whose source text mentions documentation links
+      // (github.com, w3.org namespaces…) in comments and strings. What matters is that no URL
+      // is in a position the browser would fetch: src/href attributes, CSS @import / url(),
+      // dynamic import(), importScripts, workers, and the usual CDN hosts.
+      const loaders = [
+        /\bsrc\s*=\s*["']?\s*(?:https?:)?\/\//gi,
+        /<link\b[^>]*\bhref\s*=\s*["']?\s*(?:https?:)?\/\//gi,
+        /@import\s+(?:url\()?\s*["']?\s*(?:https?:)?\/\//gi,
+        /url\(\s*["']?\s*(?:https?:)?\/\//gi,
+        /\bimport\(\s*["'`]\s*(?:https?:)?\/\//gi,
+        /importScripts\(\s*["'`]\s*(?:https?:)?\/\//gi,
+        /new\s+(?:Shared)?Worker\(\s*["'`]\s*(?:https?:)?\/\//gi,
+      ];
+      for (const loader of loaders) expect(html.match(loader) ?? [], String(loader)).toEqual([]);
+      for (const host of ["fonts.googleapis", "fonts.gstatic", "unpkg.com", "cdn.jsdelivr", "cdnjs.", "//cdn.", "embeddable-sandbox.cdn.apollographql", "apollo-server-landing-page"]) {
+        expect(html.includes(host), host).toBe(false);
+      }
+      expect(html).not.toMatch(/src="http/);
+      expect(html).not.toMatch(/href="http/);
+      // Every <script> is inline.
+      const scriptTags = html.match(/<script\b[^>]*>/gi) ?? [];
+      expect(scriptTags.length).toBeGreaterThan(0);
+      for (const tag of scriptTags) expect(tag).not.toMatch(/\bsrc\s*=/i);
+    });
+
+    it("without text/html, GET /graphql still needs a key", async () => {
+      const response = await call(server, "GET", "/graphql?query=%7Bviewer%7Bkind%7D%7D", { headers: { accept: "application/json" } });
+      expect(response.status).toBe(401);
+      expect(response.body.errors[0].extensions.code).toBe("unauthorized");
+    });
+  });
+
+  describe("graphql-ws", () => {
+    const clients: Client[] = [];
+    afterAll(async () => {
+      await Promise.all(clients.map((client) => client.dispose()));
+    });
+
+    function wsClient(connectionParams: Record<string, unknown> | undefined): Client {
+      const client = createClient({ url: server.wsUrl, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true });
+      clients.push(client);
+      return client;
+    }
+
+    /** Runs one operation; resolves with its single result or rejects with what closed the socket. */
+    function execute(client: Client, query: string): Promise<{ data?: any; errors?: any[] }> {
+      return new Promise((resolve, reject) => {
+        let result: { data?: any; errors?: any[] } | undefined;
+        client.subscribe(
+          { query },
+          {
+            next: (value) => {
+              result = value as typeof result;
+            },
+            error: reject,
+            complete: () => (result ? resolve(result) : reject(new Error("completed without a result"))),
+          },
+        );
+      });
+    }
+
+    /** The close code when the server refuses the connection. */
+    async function closeCode(connectionParams: Record<string, unknown> | undefined): Promise<number> {
+      const failure = await execute(wsClient(connectionParams), "{ viewer { kind } }").then(
+        (result) => {
+          throw new Error(`connection was accepted: ${JSON.stringify(result)}`);
+        },
+        (error: unknown) => error,
+      );
+      expect(failure).toHaveProperty("code");
+      return (failure as { code: number }).code;
+    }
+
+    it("connectionParams { authorization: Bearer <key> } runs { viewer { kind } } as TENANT", async () => {
+      const result = await execute(wsClient({ authorization: `Bearer ${tenant.key}` }), "{ viewer { kind keyId tenant { id } } }");
+      expect(result.errors).toBeUndefined();
+      expect(result.data).toEqual({ viewer: { kind: "TENANT", keyId: tenant.keyId, tenant: { id: tenant.tenantId } } });
+    });
+
+    it('connectionParams { "x-api-key": key } works too', async () => {
+      const result = await execute(wsClient({ "x-api-key": tenant.key }), "{ viewer { kind } }");
+      expect(result).toEqual({ data: { viewer: { kind: "TENANT" } } });
+    });
+
+    it("the owner key connects as OWNER", async () => {
+      const result = await execute(wsClient({ authorization: `Bearer ${server.ownerKey}` }), "{ viewer { kind } }");
+      expect(result).toEqual({ data: { viewer: { kind: "OWNER" } } });
+    });
+
+    it("no key, an empty payload or an invalid key closes the socket with 4403", async () => {
+      expect(await closeCode(undefined)).toBe(4403);
+      expect(await closeCode({})).toBe(4403);
+      expect(await closeCode({ authorization: "Bearer sk_test_00000000000000000000000000000000" })).toBe(4403);
+      expect(await closeCode({ "x-api-key": "not-a-key" })).toBe(4403);
+      expect(await closeCode({ authorization: 42 })).toBe(4403);
+    });
+
+    it("a revoked key can no longer open a connection", async () => {
+      const created = await call(server, "POST", `/v1/tenants/${tenant.tenantId}/keys`, { key: server.ownerKey, body: { label: "ws" } });
+      expect(created.status).toBe(201);
+      const key = created.body.data.apiKey as string;
+      expect(await execute(wsClient({ authorization: `Bearer ${key}` }), "{ viewer { kind } }")).toEqual({ data: { viewer: { kind: "TENANT" } } });
+
+      const revoked = await call(server, "DELETE", `/v1/tenants/${tenant.tenantId}/keys/${created.body.data.keyId}`, { key: server.ownerKey });
+      expect(revoked.status).toBe(200);
+      expect(await closeCode({ authorization: `Bearer ${key}` })).toBe(4403);
+      // The tenant's other key is unaffected.
+      expect(await execute(wsClient({ "x-api-key": tenant.key }), "{ viewer { kind } }")).toEqual({ data: { viewer: { kind: "TENANT" } } });
+    });
+  });
+});

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, createTenant, type TenantFixture } from "../helpers/client";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+/** The public operational endpoints: liveness, readiness, Prometheus metrics, the OpenAPI document. */
+describe("health, readiness, metrics, OpenAPI", () => {
+  let server: TestServer;
+  let tenant: TenantFixture;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    tenant = await createTenant(server);
+  });
+  afterAll(() => server.close());
+
+  it("/healthz answers 200 with no key", async () => {
+    const response = await call(server, "GET", "/healthz");
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: "ok" });
+  });
+
+  it("/readyz answers 200: database ok, no pending migrations", async () => {
+    const response = await call(server, "GET", "/readyz");
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ status: "ready", database: "ok", pendingMigrations: [] });
+  });
+
+  describe("/metrics", () => {
+    let text: string;
+    beforeAll(async () => {
+      const first = await call(server, "GET", "/v1/tenant", { key: tenant.key });
+      expect(first.status).toBe(200);
+      const second = await call(server, "GET", "/v1/tenant", { key: tenant.key });
+      expect(second.status).toBe(200);
+      const unknown = await call(server, "GET", `/v1/tenants/ten_missing${Date.now()}`, { key: server.ownerKey });
+      expect(unknown.status).toBe(404);
+      const response = await call<string>(server, "GET", "/metrics");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+      text = response.body;
+    });
+
+    /** The samples of one metric as label maps with their values. */
+    function samples(name: string): Array<{ labels: Record<string, string>; value: number }> {
+      const pattern = new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, "gm");
+      return [...text.matchAll(pattern)].map((match) => ({
+        labels: Object.fromEntries([...match[1]!.matchAll(/(\w+)="([^"]*)"/g)].map((label) => [label[1]!, label[2]!])),
+        value: Number(match[2]),
+      }));
+    }
+
+    it("is Prometheus text exposition with HELP and TYPE lines", () => {
+      expect(text).toMatch(/^# HELP http_requests_total .+$/m);
+      expect(text).toMatch(/^# TYPE http_requests_total counter$/m);
+      expect(text).toMatch(/^# TYPE http_request_duration_seconds histogram$/m);
+      // Every non-comment line is `name{labels} value`.
+      for (const line of text.split("\n").filter((l) => l && !l.startsWith("#"))) {
+        expect(line).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{.*\})? [-+0-9.eEInfa]+$/);
+      }
+    });
+
+    it('counts http_requests_total by route template: route="/v1/tenant", status="200"', () => {
+      const tenantReads = samples("http_requests_total").find(
+        (s) => s.labels.route === "/v1/tenant" && s.labels.status === "200" && s.labels.method === "GET",
+      );
+      expect(tenantReads?.value).toBeGreaterThanOrEqual(2);
+      // The route template, never the raw URL: the unknown tenant id is not a label value.
+      const notFound = samples("http_requests_total").find((s) => s.labels.route === "/v1/tenants/:id" && s.labels.status === "404");
+      expect(notFound?.value).toBeGreaterThanOrEqual(1);
+      expect(text).not.toContain("ten_missing");
+    });
+
+    it("has the latency histogram http_request_duration_seconds_bucket", () => {
+      const buckets = samples("http_request_duration_seconds_bucket").filter((s) => s.labels.route === "/v1/tenant");
+      expect(buckets.length).toBeGreaterThan(1);
+      const infinite = buckets.find((s) => s.labels.le === "+Inf");
+      expect(infinite?.value).toBeGreaterThanOrEqual(2);
+      // Cumulative buckets never decrease.
+      const values = buckets.map((s) => s.value);
+      expect(values).toEqual([...values].sort((a, b) => a - b));
+      expect(samples("http_request_duration_seconds_count").find((s) => s.labels.route === "/v1/tenant")?.value).toBe(infinite?.value);
+    });
+  });
+
+  describe("/openapi.json", () => {
+    let document: any;
+    beforeAll(async () => {
+      const response = await call(server, "GET", "/openapi.json");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      document = response.body;
+    });
+
+    it("is OpenAPI 3.1", () => {
+      expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+      expect(document.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+    });
+
+    it("lists /v1/tenants and /v1/tenant with their operations", () => {
+      expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/v1/tenants", "/v1/tenant", "/v1/tenants/{id}", "/v1/tenants/{id}/keys"]));
+      expect(Object.keys(document.paths["/v1/tenants"]).sort()).toEqual(["get", "post"]);
+      expect(Object.keys(document.paths["/v1/tenant"]).sort()).toEqual(["get", "patch"]);
+      expect(document.paths["/v1/tenants"].post.requestBody.content["application/json"].schema).toBeDefined();
+      for (const path of Object.keys(document.paths)) expect(path.startsWith("/v1/")).toBe(true);
+    });
+
+    it("describes the error body of decisions §7", () => {
+      const error = document.components.schemas.Error;
+      expect(Object.keys(error.properties)).toEqual(
+        expect.arrayContaining(["errors", "success", "statusCode", "errorCode", "message", "fault", "retryable", "suggestedAction", "reason", "environment", "apiVersion", "requestId"]),
+      );
+    });
+  });
+});
