@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
  * take effect on the other before the change's response returns. Only meaningful on PostgreSQL:
  * SQLite serves one process.
  */
-describe.runIf(process.env.TEST_DATABASE_URL)("two servers on one PostgreSQL database", () => {
+describe("two servers on one PostgreSQL database", () => {
   let database: TestDatabase;
   let a: TestServer;
   let b: TestServer;
