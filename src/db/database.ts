@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
-import { PrismaClient } from "../generated/prisma-sqlite/client";
+import { PrismaClient, type Prisma } from "../generated/prisma-sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "../generated/prisma-postgres/client";
 
 /** An open database: one Prisma client, whichever provider `DATABASE_URL` selected. */
@@ -17,6 +17,14 @@ export interface Database {
   provider: "sqlite" | "postgresql";
   url: string;
   close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /**
+   * Called with each SQL statement the client sends (tests count queries with it). Without it
+   * Prisma emits no query events at all, so production pays nothing.
+   */
+  onQuery?: (sql: string) => void;
 }
 
 /** Per-connection SQLite settings. WAL lets readers run beside the single writer. */
@@ -64,23 +72,31 @@ function withPragmas(factory: PrismaBetterSqlite3): SqlDriverAdapterFactory {
  * created), `postgresql://` or `postgres://` is PostgreSQL through a `pg` pool. Connects at once so
  * a wrong URL fails at start. Does not migrate: see `applyMigrations` in ./migrate.
  */
-export async function openDatabase(url: string): Promise<Database> {
+export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
+  const log = queryLogOptions(options);
   if (url.startsWith("file:")) {
     const path = sqliteFilePath(url);
     mkdirSync(dirname(path), { recursive: true });
     const adapter = withPragmas(new PrismaBetterSqlite3({ url: path }));
-    return connected(new PrismaClient({ adapter }), "sqlite", url);
+    return connected(new PrismaClient({ adapter, ...log }), "sqlite", url, options);
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     const adapter = new PrismaPg({ connectionString: url });
     // Same models, same API: the two generated clients differ only in their provider internals.
-    const prisma = new PostgresPrismaClient({ adapter }) as unknown as PrismaClient;
-    return connected(prisma, "postgresql", url);
+    const prisma = new PostgresPrismaClient({ adapter, ...log }) as unknown as PrismaClient;
+    return connected(prisma, "postgresql", url, options);
   }
   throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL), got ${url}`);
 }
 
-async function connected(prisma: PrismaClient, provider: Database["provider"], url: string): Promise<Database> {
+/** Query events only when someone listens for them. */
+function queryLogOptions(options: DatabaseOptions): Pick<Prisma.PrismaClientOptions, "log"> {
+  return options.onQuery ? { log: [{ emit: "event", level: "query" }] } : {};
+}
+
+async function connected(prisma: PrismaClient, provider: Database["provider"], url: string, options: DatabaseOptions): Promise<Database> {
+  const { onQuery } = options;
+  if (onQuery) (prisma as unknown as PrismaClient<"query">).$on("query", (event) => onQuery(event.query));
   await prisma.$connect();
   return { prisma, provider, url, close: () => prisma.$disconnect() };
 }

@@ -22,7 +22,8 @@ export const locationRoutes = [
     tag: "Locations",
     query: locationsQuery,
     handle: async ({ ctx, query }) => {
-      const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
+      // Digits only, as on every list: Number() would also take "1e1", "0x0A" or "10.0" for 10.
+      const limit = query.limit === undefined ? DEFAULT_LIMIT : /^\d+$/.test(query.limit) ? Number(query.limit) : Number.NaN;
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
         throw appError("LIMIT_OUT_OF_RANGE", { field: "limit", message: `limit must be between 1 and ${MAX_LIMIT}.` });
       }

@@ -17,6 +17,11 @@ export interface TestServer {
   app: App;
   db: Database;
   provider: "sqlite" | "postgresql";
+  /**
+   * Runs `work` and returns the SQL statements this server's Prisma client sent meanwhile (all
+   * of them, including any background work of the server in that window). One at a time.
+   */
+  recordQueries<T>(work: () => Promise<T>): Promise<{ result: T; queries: string[] }>;
   close(): Promise<void>;
 }
 
@@ -43,7 +48,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...options.env,
   });
   const log = createLogger(config.LOG_LEVEL);
-  const db = await openDatabase(config.DATABASE_URL);
+  let recording: string[] | null = null;
+  const db = await openDatabase(config.DATABASE_URL, { onQuery: (sql) => recording?.push(sql) });
   await applyMigrations(db);
   const pubsub: PubSub = db.provider === "postgresql" ? await PostgresPubSub.connect(config.DATABASE_URL, log) : new LocalPubSub();
   const app = await buildApp(config, db, pubsub, log);
@@ -56,6 +62,16 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     app,
     db,
     provider: database.provider,
+    async recordQueries(work) {
+      if (recording) throw new Error("recordQueries: already recording");
+      const queries: string[] = [];
+      recording = queries;
+      try {
+        return { result: await work(), queries };
+      } finally {
+        recording = null;
+      }
+    },
     async close() {
       await app.close();
       await pubsub.close();
