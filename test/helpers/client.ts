@@ -1,4 +1,4 @@
-import type { TestServer } from "./test-server";
+import { startTestServer, type TestServer } from "./test-server";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -63,4 +63,10 @@ export async function createTenant(server: TestServer, fields: Record<string, un
   const key = await call(server, "POST", `/v1/tenants/${tenantId}/keys`, { key: server.ownerKey, body: { label: "test" } });
   if (key.status !== 201) throw new Error(`key creation failed: ${key.status} ${JSON.stringify(key.body)}`);
   return { tenantId, key: key.body.data.apiKey, keyId: key.body.data.keyId };
+}
+
+/** A fresh test server with one tenant, the usual start of a suite. */
+export async function startServerWithTenant(): Promise<{ server: TestServer; tenant: TenantFixture }> {
+  const server = await startTestServer();
+  return { server, tenant: await createTenant(server) };
 }

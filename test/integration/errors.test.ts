@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asAppError, graphqlErrorExtensions, restErrorBody } from "../../src/errors/render-error";
-import { call, createTenant, graphql, type ApiResponse, type TenantFixture } from "../helpers/client";
+import { type ApiResponse, type TenantFixture, call, createTenant, graphql, startServerWithTenant } from "../helpers/client";
 import { expectCatalogueError } from "../helpers/error-shape";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -9,10 +9,7 @@ describe("error catalogue", () => {
   let server: TestServer;
   let tenant: TenantFixture;
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    tenant = await createTenant(server);
-  });
+  beforeAll(async () => ({ server, tenant } = await startServerWithTenant()));
   afterAll(() => server.close());
 
   describe("REST error body", () => {

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTenant, type ApiResponse, type TenantFixture } from "../helpers/client";
+import { type ApiResponse, type TenantFixture, call, startServerWithTenant } from "../helpers/client";
 import { expectCatalogueError } from "../helpers/error-shape";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import type { TestServer } from "../helpers/test-server";
 
 /**
  * Property-based: whatever a client sends to the two write paths of the platform, the answer
@@ -115,10 +115,7 @@ describe("fuzzing the write paths", () => {
   let server: TestServer;
   let tenant: TenantFixture;
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    tenant = await createTenant(server);
-  });
+  beforeAll(async () => ({ server, tenant } = await startServerWithTenant()));
   afterAll(() => server.close());
 
   /** Tenants in the database, tombstones included: what a create would change. */

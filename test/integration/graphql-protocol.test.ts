@@ -2,18 +2,15 @@ import { serverAudits } from "graphql-http";
 import { createClient, type Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { call, createTenant, type TenantFixture } from "../helpers/client";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { type TenantFixture, call, startServerWithTenant } from "../helpers/client";
+import type { TestServer } from "../helpers/test-server";
 
 /** GraphQL over HTTP (the graphql-http audit suite), the playground page, and graphql-ws. */
 describe("GraphQL protocols", () => {
   let server: TestServer;
   let tenant: TenantFixture;
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    tenant = await createTenant(server);
-  });
+  beforeAll(async () => ({ server, tenant } = await startServerWithTenant()));
   afterAll(() => server.close());
 
   describe("GraphQL over HTTP: every MUST audit of graphql-http passes", () => {

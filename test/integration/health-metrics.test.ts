@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTenant, type TenantFixture } from "../helpers/client";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import { type TenantFixture, call, startServerWithTenant } from "../helpers/client";
+import type { TestServer } from "../helpers/test-server";
 
 /** The public operational endpoints: liveness, readiness, Prometheus metrics, the OpenAPI document. */
 describe("health, readiness, metrics, OpenAPI", () => {
   let server: TestServer;
   let tenant: TenantFixture;
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    tenant = await createTenant(server);
-  });
+  beforeAll(async () => ({ server, tenant } = await startServerWithTenant()));
   afterAll(() => server.close());
 
   it("/healthz answers 200 with no key", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
+import { type TenantFixture, call, graphql, startServerWithTenant } from "../helpers/client";
 import { expectError, expectGraphQLError } from "../helpers/expect-error";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import type { TestServer } from "../helpers/test-server";
 
 /** Airport lookup (interface §2.4, §4.3; decisions §3) over REST and GraphQL. */
 
@@ -63,10 +63,7 @@ const fold = (text: string) => text.normalize("NFD").replace(/\p{Diacritic}/gu, 
 describe("locations", () => {
   let server: TestServer;
   let tenant: TenantFixture;
-  beforeAll(async () => {
-    server = await startTestServer();
-    tenant = await createTenant(server);
-  });
+  beforeAll(async () => ({ server, tenant } = await startServerWithTenant()));
   afterAll(() => server.close());
 
   const find = (query: Record<string, string>, key = tenant.key) => call(server, "GET", `/v1/air/locations?${new URLSearchParams(query)}`, { key });

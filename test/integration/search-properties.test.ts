@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTenant, type TenantFixture } from "../helpers/client";
+import { type TenantFixture, call, startServerWithTenant } from "../helpers/client";
 import { expectChainedSlices, expectTotalIsSumOfFares, toMinor } from "../helpers/flight-checks";
 import { daysAhead } from "../helpers/offers";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import type { TestServer } from "../helpers/test-server";
 
 /**
  * Property-based, through the HTTP API: any valid search among big airports succeeds, and
@@ -55,10 +55,7 @@ const searchArbitrary = fc
 describe("search properties", () => {
   let server: TestServer;
   let tenant: TenantFixture;
-  beforeAll(async () => {
-    server = await startTestServer();
-    tenant = await createTenant(server);
-  });
+  beforeAll(async () => ({ server, tenant } = await startServerWithTenant()));
   afterAll(() => server.close());
 
   it(
