@@ -44,8 +44,9 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
     genReqId: requestIdFor,
     return503OnClosing: true,
   });
-  http.addHook("onRequest", async (request, reply) => {
+  http.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
   registerJsonBodyParser(http);
   registerErrorHandling(http, log);

@@ -17,6 +17,8 @@ import { airportIndex, type AirportIndex } from "./locations/airport-index";
 import { OfferService } from "./search/offer.service";
 import { SearchService } from "./search/search.service";
 import { SimulatedAirline } from "./search/supplier/simulated-airline";
+import { CachingSupplier } from "./search/supplier/caching-supplier";
+import { OfferCache } from "./search/offer-cache";
 
 /** Every domain service, built once per process by `createServices` and reached through the request context. */
 export interface Services {
@@ -45,6 +47,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const tenants = new TenantService(db, pubsub, cursors);
   const usageMeter = new UsageMeter(db, log, config.USAGE_FLUSH_MS);
   const airports = airportIndex();
+  const offerCache = new OfferCache();
   return {
     config,
     db,
@@ -59,7 +62,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     usageMeter,
     usage: new UsageService(db, usageMeter, tenants),
     airports,
-    search: new SearchService(db, new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code) }), airports, usageMeter, config.OFFER_TTL_SECONDS),
-    offers: new OfferService(db, cursors),
+    search: new SearchService(db, new CachingSupplier(new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code) })), airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache),
+    offers: new OfferService(db, cursors, offerCache),
   };
 }

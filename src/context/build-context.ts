@@ -16,7 +16,6 @@ export async function buildRequestContext(services: Services, source: ContextSou
   const serviceTenantId = typeof source.serviceTenant === "string" && source.serviceTenant.length > 0 ? source.serviceTenant : null;
   return {
     requestId: source.requestId,
-    log: services.log.child({ requestId: source.requestId, keyId: principal.keyId, tenantId: principal.kind === "tenant" ? principal.tenantId : serviceTenantId }),
     principal,
     serviceTenantId,
     services,

@@ -1,5 +1,4 @@
 import type { Tenant } from "../db/models";
-import type { Logger } from "../logger";
 import type { Services } from "../services";
 import type { Principal } from "./principal";
 
@@ -18,7 +17,6 @@ export interface TenantScope {
  */
 export interface RequestContext {
   requestId: string;
-  log: Logger;
   principal: Principal;
   /** The Service-Tenant header as sent, if any. */
   serviceTenantId: string | null;

@@ -1,4 +1,5 @@
-import { ApolloServer } from "@apollo/server";
+import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
+import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from "@as-integrations/fastify";
 import type { FastifyInstance } from "fastify";
 import type { GraphQLSchema } from "graphql";
@@ -11,6 +12,25 @@ import { playgroundPlugin } from "./playground";
 const MAX_TOKENS = 5000;
 
 /**
+ * Every GraphQL answer is for one caller's key, so none may be cached: `Cache-Control: no-store`,
+ * the header Apollo's default cache-control plugin computed for us (the schema has no
+ * `@cacheControl` hints). That plugin did it by hooking every resolved field (~8 µs on the
+ * smallest query, growing with the result), so it is disabled and this sets the header directly.
+ * Adding `@cacheControl` hints would need `ApolloServerPluginCacheControl` back.
+ */
+function noStorePlugin(): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          response.http.headers.set("cache-control", "no-store");
+        },
+      };
+    },
+  };
+}
+
+/**
  * Serves GraphQL over HTTP at /graphql (POST and GET) with Apollo Server. The request context
  * was built by the authentication hook; Apollo only passes it on.
  */
@@ -19,8 +39,11 @@ export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchem
     schema,
     formatError: formatGraphQLError(log),
     includeStacktraceInErrorResponses: false,
+    // The schema is public documentation (the playground reads it); Apollo would turn this off
+    // under NODE_ENV=production, which `npm start` sets.
+    introspection: true,
     parseOptions: { maxTokens: MAX_TOKENS },
-    plugins: [fastifyApolloDrainPlugin(app), playgroundPlugin()],
+    plugins: [fastifyApolloDrainPlugin(app), playgroundPlugin(), ApolloServerPluginCacheControlDisabled(), noStorePlugin()],
   });
   await apollo.start();
   app.route({

@@ -56,6 +56,7 @@ export interface StoredSegment {
 /** An offer row with its payload typed. */
 export interface StoredOffer {
   id: string;
+  tenantId: string;
   offerRequestId: string;
   totalAmount: number;
   currency: string;
@@ -67,6 +68,7 @@ export interface StoredOffer {
 export function storedOffer(row: Offer): StoredOffer {
   return {
     id: row.id,
+    tenantId: row.tenantId,
     offerRequestId: row.offerRequestId,
     totalAmount: row.totalAmount,
     currency: row.currency,

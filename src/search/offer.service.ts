@@ -5,12 +5,14 @@ import { appError } from "../errors/app-error";
 import type { CursorCodec } from "../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import { storedOffer, type StoredOffer } from "./offer-payload";
+import type { OfferCache } from "./offer-cache";
 
 /** Reading stored offers and offer requests, always within the caller's tenant. */
 export class OfferService {
   constructor(
     private readonly db: Database,
     private readonly cursors: CursorCodec,
+    private readonly cache: OfferCache,
   ) {}
 
   /** The offer, expired or not; 404 `not_found` for an unknown id or another tenant's. */
@@ -20,11 +22,18 @@ export class OfferService {
     return offer;
   }
 
-  /** Offers by id in one query, in the order asked, null where unknown (the GraphQL DataLoader). */
+  /**
+   * Offers by id, in the order asked, null where unknown or another tenant's: cached ones from
+   * memory, the rest in one query (the GraphQL DataLoader batches through here).
+   */
   async getMany(scope: TenantScope, offerIds: readonly string[]): Promise<Array<StoredOffer | null>> {
-    const rows = await this.db.prisma.offer.findMany({ where: { tenantId: scope.tenantId, id: { in: [...offerIds] } } });
-    const byId = new Map(rows.map((row) => [row.id, storedOffer(row)]));
-    return offerIds.map((id) => byId.get(id) ?? null);
+    const mine = (offer: StoredOffer | undefined) => (offer?.tenantId === scope.tenantId ? offer : undefined);
+    const missing = offerIds.filter((id) => this.cache.get(id) === undefined);
+    if (missing.length > 0) {
+      const rows = await this.db.prisma.offer.findMany({ where: { tenantId: scope.tenantId, id: { in: missing } } });
+      this.cache.add(rows.map(storedOffer));
+    }
+    return offerIds.map((id) => mine(this.cache.get(id)) ?? null);
   }
 
   /** The tenant's offers, newest first, optionally of one offer request (404 if it is not the tenant's). */

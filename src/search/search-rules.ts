@@ -4,11 +4,7 @@ import { appError } from "../errors/app-error";
 import { newId } from "../ids";
 import type { SearchRequest } from "./search.inputs";
 import type { SupplierSearch } from "./supplier/supplier";
-
-/** Today's date (`YYYY-MM-DD`) in an IANA zone. */
-function localDate(now: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
-}
+import { instantToLocalDate } from "./supplier/time";
 
 /**
  * Checks what the shape cannot (decisions §4) and resolves codes to airports: codes exist
@@ -31,7 +27,7 @@ export function resolveSearch(request: SearchRequest, airports: AirportIndex, no
     if (origins.some((airport) => destinations.includes(airport))) {
       throw fail(`slices[${index}].destination`, "must differ from the origin");
     }
-    const today = localDate(now, origins[0]!.timeZone);
+    const today = instantToLocalDate(origins[0]!.timeZone, now.getTime());
     if (slice.departureDate < today) throw fail(`slices[${index}].departure_date`, `is in the past (today is ${today} at the origin)`);
     const previous = request.slices[index - 1];
     if (previous && slice.departureDate < previous.departureDate) {

@@ -10,6 +10,8 @@ import { priceOffer } from "./price-offer";
 import type { SearchRequest } from "./search.inputs";
 import { resolveSearch } from "./search-rules";
 import { writeForLiveTenant } from "../tenants/live-tenant";
+import { insertOffers } from "./offer-rows";
+import type { OfferCache } from "./offer-cache";
 import type { Supplier, SupplierOffer, SupplierSearch } from "./supplier/supplier";
 
 export interface SearchResult {
@@ -35,6 +37,7 @@ export class SearchService {
     private readonly airports: AirportIndex,
     private readonly usage: UsageMeter,
     private readonly offerTtlSeconds: number,
+    private readonly cache: OfferCache,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -52,7 +55,7 @@ export class SearchService {
     const offerRequestId = newId("orq");
     const offers: StoredOffer[] = supplierOffers.map((offer) => {
       const { payload, totalAmount } = priceOffer(offer, currency);
-      return { id: newId("off"), offerRequestId, totalAmount, currency, expiresAt, createdAt: now, payload };
+      return { id: newId("off"), tenantId: scope.tenantId, offerRequestId, totalAmount, currency, expiresAt, createdAt: now, payload };
     });
     const stored: StoredSearch = {
       slices: request.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departure_date: slice.departureDate })),
@@ -64,20 +67,10 @@ export class SearchService {
       const created = await tx.offerRequest.create({
         data: { id: offerRequestId, tenantId: scope.tenantId, request: stored as object, offerCount: offers.length, createdAt: now },
       });
-      await tx.offer.createMany({
-        data: offers.map((offer) => ({
-          id: offer.id,
-          tenantId: scope.tenantId,
-          offerRequestId,
-          totalAmount: offer.totalAmount,
-          currency,
-          expiresAt,
-          payload: offer.payload as object,
-          createdAt: now,
-        })),
-      });
+      await insertOffers(tx, this.db.provider, offers);
       return created;
     });
+    this.cache.add(offers);
     this.usage.record(scope.tenantId, "searches");
     return { offerRequest, search, offers };
   }

@@ -1,0 +1,99 @@
+import autocannon, { type Instance, type Result } from "autocannon";
+import type { BenchRequest } from "./scenarios";
+
+export interface LoadOptions {
+  connections: number;
+  pipelining: number;
+  /** Seconds. */
+  duration: number;
+}
+
+export interface LoadResult {
+  /** Mean of the per-second request counts (autocannon's headline figure). */
+  rps: number;
+  completed: number;
+  /** Latency percentiles in ms, from every response's own timing (autocannon's histogram rounds to whole ms). */
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  autocannon: Pick<Result, "latency" | "requests" | "throughput" | "duration">;
+}
+
+/** Latencies as they arrive, in a growable typed array (millions of samples stay cheap). */
+class Samples {
+  private values = new Float64Array(1 << 16);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const bigger = new Float64Array(this.values.length * 2);
+      bigger.set(this.values);
+      this.values = bigger;
+    }
+    this.values[this.length++] = value;
+  }
+
+  percentiles(...ps: number[]): number[] {
+    if (this.length === 0) return ps.map(() => 0);
+    const sorted = this.values.slice(0, this.length).sort();
+    return ps.map((p) => sorted[Math.min(this.length - 1, Math.max(0, Math.ceil((p / 100) * this.length) - 1))]!);
+  }
+}
+
+let running: Instance | null = null;
+
+/** Stops the run in progress, if any (its promise then resolves with what was measured). */
+export function stopRunningLoad(): void {
+  running?.stop();
+}
+
+/** Drives `request` against `baseUrl` from this process for `duration` seconds. */
+export function runLoad(baseUrl: string, request: BenchRequest, options: LoadOptions): Promise<LoadResult> {
+  const headers = { ...request.headers };
+  let body: string | undefined;
+  if (request.body !== undefined) {
+    body = typeof request.body === "string" ? request.body : JSON.stringify(request.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const latencies = new Samples();
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: baseUrl + request.path,
+        method: request.method,
+        headers,
+        body,
+        connections: options.connections,
+        pipelining: options.pipelining,
+        duration: options.duration,
+        timeout: 10,
+      },
+      (error, result) => {
+        running = null;
+        if (error) return reject(error);
+        const [p50, p90, p99, max] = latencies.percentiles(50, 90, 99, 100);
+        const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
+        resolve({
+          rps: result.requests.average,
+          completed: latencies.length,
+          p50Ms: p50!,
+          p90Ms: p90!,
+          p99Ms: p99!,
+          maxMs: max!,
+          non2xx: result.non2xx,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          statusCodes,
+          autocannon: { latency: result.latency, requests: result.requests, throughput: result.throughput, duration: result.duration },
+        });
+      },
+    );
+    running = instance;
+    instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
+  });
+}

@@ -1,0 +1,141 @@
+import type { ApiClient, ApiResponse, Fixtures } from "./fixtures";
+
+/**
+ * What a scenario must reach:
+ * - `minRatio`: its req/s at least this fraction of the bare Fastify route's (same run, same machine);
+ * - `maxP50Ms` + `minRps`: an absolute latency and throughput floor, for endpoints that do real work.
+ * With no target a scenario is only checked for errors.
+ */
+export type Target = { minRatio: number } | { maxP50Ms: number; minRps: number };
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** One request, sent over and over by every connection during the run. */
+export interface BenchRequest {
+  method: Method;
+  path: string;
+  headers?: Record<string, string>;
+  /** Sent as JSON (`content-type: application/json` is added); a string is sent as is. */
+  body?: unknown;
+}
+
+/** Handed to `setup` and `check`: a client for the server under test and the shared fixtures. */
+export interface ScenarioContext {
+  api: ApiClient;
+  fixtures: Fixtures;
+}
+
+export interface Scenario {
+  name: string;
+  /** Which process answers: the real server (default) or the bare Fastify baseline. */
+  server?: "app" | "bare";
+  /** The scenario every ratio is computed against (exactly one). */
+  baseline?: boolean;
+  /** A static request; `auth` adds `Authorization: Bearer <key>` from the fixtures. */
+  method?: Method;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  auth?: "tenant" | "owner";
+  /**
+   * For scenarios that need data first (e.g. a search needing a schedule): runs once, through
+   * the API, before the warm-up, and returns the request to load-test. Overrides the static fields.
+   */
+  setup?: (ctx: ScenarioContext) => Promise<BenchRequest> | BenchRequest;
+  /**
+   * Checks one answer, sent once before the warm-up and once after the measured run (a
+   * GraphQL error still answers 200). Returns a problem description, or nothing when fine.
+   */
+  check?: (response: ApiResponse, ctx: ScenarioContext) => string | undefined;
+  target?: Target;
+}
+
+const viewerQuery = "{ viewer { kind tenant { id name } } }";
+
+/** A date `days` from today, `YYYY-MM-DD` (searches must not be in the past). */
+function daysAhead(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The one-way search the search and offer scenarios use: London (all airports) to New York, ≤ 50 offers. */
+function oneWaySearch() {
+  return { slices: [{ origin: "LON", destination: "NYC", departure_date: daysAhead(30) }], passengers: [{ type: "adult" }], max_connections: 1 };
+}
+
+/** Run in this order, one after another. Add new scenarios here, one entry each. */
+export const scenarios: Scenario[] = [
+  {
+    name: "bare Fastify JSON route",
+    server: "bare",
+    baseline: true,
+    method: "GET",
+    path: "/bare",
+  },
+  {
+    name: "GET /healthz",
+    method: "GET",
+    path: "/healthz",
+  },
+  {
+    name: "GET /v1/tenant",
+    method: "GET",
+    path: "/v1/tenant",
+    auth: "tenant",
+    check: ({ body }, { fixtures }) => (body?.data?.id === fixtures.tenant.id ? undefined : `unexpected body ${JSON.stringify(body)}`),
+    target: { minRatio: 0.3 },
+  },
+  {
+    name: "POST /graphql { viewer { kind tenant { id name } } }",
+    method: "POST",
+    path: "/graphql",
+    auth: "tenant",
+    body: { query: viewerQuery },
+    check: ({ body }, { fixtures }) =>
+      body?.errors === undefined && body?.data?.viewer?.kind === "TENANT" && body.data.viewer.tenant?.id === fixtures.tenant.id
+        ? undefined
+        : `unexpected body ${JSON.stringify(body)}`,
+    target: { minRatio: 0.2 },
+  },
+  {
+    name: "GET /v1/air/locations?query=lon",
+    method: "GET",
+    path: "/v1/air/locations?query=lon",
+    auth: "tenant",
+    check: ({ body }) => (body?.data?.[0]?.iata_city_code === "LON" ? undefined : `expected a London airport first, got ${JSON.stringify(body).slice(0, 300)}`),
+    target: { minRatio: 0.5 },
+  },
+  {
+    name: "POST /v1/air/search LON→NYC one-way",
+    method: "POST",
+    path: "/v1/air/search",
+    auth: "tenant",
+    body: oneWaySearch(),
+    check: ({ body }) => {
+      const count = body?.data?.offers?.length;
+      return typeof count === "number" && count > 0 && count <= 50 ? undefined : `expected 1–50 offers, got ${JSON.stringify(body).slice(0, 300)}`;
+    },
+    target: { maxP50Ms: 10, minRps: 500 },
+  },
+  {
+    name: "GET /v1/air/offers/:id",
+    setup: async ({ api, fixtures }) => {
+      const headers = { authorization: `Bearer ${fixtures.tenantKey}` };
+      const found = await api.expectOk<{ data: { offers: Array<{ id: string }> } }>("POST", "/v1/air/search", { headers, body: oneWaySearch() });
+      const offer = found.data.offers[0];
+      if (!offer) throw new Error("the search returned no offers");
+      return { method: "GET", path: `/v1/air/offers/${offer.id}`, headers };
+    },
+    check: ({ body }) => (typeof body?.data?.id === "string" && body.data.payment_requirements ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
+    target: { minRatio: 0.3 },
+  },
+];
+
+/** The request a scenario load-tests: its `setup` hook's, or its static fields plus auth. */
+export async function requestFor(scenario: Scenario, ctx: ScenarioContext): Promise<BenchRequest> {
+  if (scenario.setup) return scenario.setup(ctx);
+  if (!scenario.method || !scenario.path) throw new Error(`scenario "${scenario.name}" needs method and path, or a setup hook`);
+  const headers = { ...scenario.headers };
+  if (scenario.auth === "tenant") headers.authorization = `Bearer ${ctx.fixtures.tenantKey}`;
+  if (scenario.auth === "owner") headers.authorization = `Bearer ${ctx.fixtures.ownerKey}`;
+  return { method: scenario.method, path: scenario.path, headers, body: scenario.body };
+}

@@ -1,0 +1,48 @@
+import type { Supplier, SupplierOffer, SupplierSearch } from "./supplier";
+
+const MAX_ENTRIES = 1000;
+const TTL_MS = 60_000;
+
+/**
+ * Remembers a supplier's answers for a minute, as flight APIs cache availability: the same
+ * itinerary search (same airports, dates, passenger types, cabin, connections) is answered
+ * from memory. Passenger ids differ between searches, so cached fares are re-labelled with
+ * the new search's ids, position by position.
+ */
+export class CachingSupplier implements Supplier {
+  readonly name: string;
+  private readonly entries = new Map<string, { offers: SupplierOffer[]; storedAt: number }>();
+
+  constructor(
+    private readonly inner: Supplier,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.name = inner.name;
+  }
+
+  async search(request: SupplierSearch): Promise<SupplierOffer[]> {
+    const key = searchKey(request);
+    const hit = this.entries.get(key);
+    if (hit && this.now() - hit.storedAt < TTL_MS) return relabel(hit.offers, request);
+    const offers = await this.inner.search(request);
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { offers, storedAt: this.now() });
+    return offers;
+  }
+}
+
+function searchKey(request: SupplierSearch): string {
+  return JSON.stringify([
+    request.slices.map((slice) => [slice.origins.map((a) => a.iataCode), slice.destinations.map((a) => a.iataCode), slice.departureDate]),
+    request.passengers.map((passenger) => passenger.type),
+    request.cabinClass,
+    request.maxConnections,
+  ]);
+}
+
+function relabel(offers: SupplierOffer[], request: SupplierSearch): SupplierOffer[] {
+  return offers.map((offer) => ({
+    ...offer,
+    passengers: offer.passengers.map((fare, index) => ({ ...fare, id: request.passengers[index]!.id })),
+  }));
+}
