@@ -1,12 +1,5 @@
 import type { Offer } from "../db/models";
-import type {
-  AircraftRef,
-  BaggageAllowance,
-  CabinClass,
-  CarrierRef,
-  OfferConditions,
-  PassengerType,
-} from "./supplier/supplier";
+import type { CarrierRef, OfferConditions, PassengerType, SupplierSegment } from "./supplier/supplier";
 
 /**
  * The stored snapshot of an offer, everything a view or an order needs, priced in the tenant's
@@ -31,27 +24,15 @@ export interface StoredSlice {
   segments: StoredSegment[];
 }
 
-export interface StoredSegment {
+/** A supplier segment as stored: with an id, airports as IATA codes, local times named as Duffel names them. */
+export type StoredSegment = Omit<SupplierSegment, "origin" | "destination" | "departingAtLocal" | "arrivingAtLocal"> & {
   id: string;
-  flightKey: string;
-  marketingCarrier: CarrierRef;
-  marketingCarrierFlightNumber: string;
-  operatingCarrier: CarrierRef;
-  operatingCarrierFlightNumber: string;
-  aircraft: AircraftRef;
   origin: string;
   destination: string;
   /** Local wall times, no offset. */
   departingAt: string;
   arrivingAt: string;
-  departingAtUtc: string;
-  arrivingAtUtc: string;
-  durationMinutes: number;
-  distanceKm: number;
-  cabinClass: CabinClass;
-  seatsLeft: number;
-  baggageAllowances: Readonly<Record<PassengerType, readonly BaggageAllowance[]>>;
-}
+};
 
 /** An offer row with its payload typed. */
 export interface StoredOffer {

@@ -111,6 +111,47 @@ function describeBody(body: RawBody): string {
   return `${body.contentType} ${body.text.length > 300 ? `${body.text.slice(0, 300)}… (${body.text.length} chars)` : body.text}`;
 }
 
+interface WriteCheck<S> {
+  bodies: fc.Arbitrary<RawBody>;
+  send: (body: RawBody) => Promise<ApiResponse>;
+  /** What a write would change, read before and after each request. */
+  snapshot: () => Promise<S>;
+  /** Assertions on an accepted write. */
+  whenAccepted: (response: ApiResponse, body: RawBody, before: S, after: S) => void;
+}
+
+/**
+ * The write-path property: never a 5xx; every 4xx in the catalogue's shape and with the data
+ * unchanged; accepted writes as `whenAccepted` says. Both outcomes must occur, so neither half
+ * of the property is vacuous.
+ */
+async function checkWrites<S>({ bodies, send: sendBody, snapshot, whenAccepted }: WriteCheck<S>): Promise<void> {
+  let accepted = 0;
+  let rejected = 0;
+  let current = await snapshot();
+  await fc.assert(
+    fc.asyncProperty(bodies, async (body) => {
+      const before = current;
+      const response = await sendBody(body);
+      const context = `${describeBody(body)} → ${response.status} ${JSON.stringify(response.body)?.slice(0, 300)}`;
+      const after = (current = await snapshot());
+      expect(response.status, context).toBeLessThan(500);
+      if (response.status >= 400) {
+        rejected++;
+        expectCatalogueError(response);
+        expect(after, `a rejected write changed data: ${context}`).toEqual(before);
+      } else {
+        accepted++;
+        whenAccepted(response, body, before, after);
+      }
+    }),
+    { numRuns: NUM_RUNS },
+  );
+  expect(rejected).toBeGreaterThan(NUM_RUNS / 2);
+  expect(accepted).toBeGreaterThan(0);
+  expect(accepted + rejected).toBe(NUM_RUNS);
+}
+
 describe("fuzzing the write paths", () => {
   let server: TestServer;
   let tenant: TenantFixture;
@@ -146,38 +187,21 @@ describe("fuzzing the write paths", () => {
         },
         { requiredKeys: ["name", "email"] },
       ));
-      let accepted = 0;
-      let rejected = 0;
-      // Only this property creates tenants here, so each run's "after" is the next run's "before".
-      let count = await tenantCount();
-      await fc.assert(
-        fc.asyncProperty(bodies, async (body) => {
-          const before = count;
-          const response = await send(server, "POST", "/v1/tenants", server.ownerKey, body);
-          const context = `${describeBody(body)} → ${response.status} ${JSON.stringify(response.body)?.slice(0, 300)}`;
-          const after = (count = await tenantCount());
-          expect(response.status, context).toBeLessThan(500);
-          if (response.status >= 400) {
-            rejected++;
-            expectCatalogueError(response);
-            expect(after, `rejected create changed the tenant count: ${context}`).toBe(before);
-          } else {
-            accepted++;
-            expect(response.status, context).toBe(201);
-            expect(response.body.data.tenantId).toMatch(/^ten_/);
-            expect(response.body.data.status).toBe("active");
-            const sent = JSON.parse(body.text) as { name: string; email: string };
-            expect(response.body.data.name).toBe(sent.name.trim());
-            expect(response.body.data.email).toBe(sent.email);
-            expect(after).toBe(before + 1);
-          }
-        }),
-        { numRuns: NUM_RUNS },
-      );
-      // The generators reach both outcomes, so neither half of the property is vacuous.
-      expect(rejected).toBeGreaterThan(NUM_RUNS / 2);
-      expect(accepted).toBeGreaterThan(0);
-      expect(accepted + rejected).toBe(NUM_RUNS);
+      await checkWrites({
+        bodies,
+        send: (body) => send(server, "POST", "/v1/tenants", server.ownerKey, body),
+        // Only this property creates tenants here, so each run's "after" is the next run's "before".
+        snapshot: tenantCount,
+        whenAccepted: (response, body, before, after) => {
+          expect(response.status).toBe(201);
+          expect(response.body.data.tenantId).toMatch(/^ten_/);
+          expect(response.body.data.status).toBe("active");
+          const sent = JSON.parse(body.text) as { name: string; email: string };
+          expect(response.body.data.name).toBe(sent.name.trim());
+          expect(response.body.data.email).toBe(sent.email);
+          expect(after).toBe(before + 1);
+        },
+      });
     },
     60_000,
   );
@@ -207,42 +231,26 @@ describe("fuzzing the write paths", () => {
         },
         { requiredKeys: [] },
       ).filter((patch) => Object.keys(patch).length > 0));
-      let accepted = 0;
-      let rejected = 0;
-      // Only this property changes the configuration, so each run's "after" is the next run's "before".
-      let config = await tenantConfig();
-      await fc.assert(
-        fc.asyncProperty(bodies, async (body) => {
-          const before = config;
-          const response = await send(server, "PATCH", "/v1/tenant", tenant.key, body);
-          const context = `${describeBody(body)} → ${response.status} ${JSON.stringify(response.body)?.slice(0, 300)}`;
-          const after = (config = await tenantConfig());
-          expect(response.status, context).toBeLessThan(500);
-          if (response.status >= 400) {
-            rejected++;
-            expectCatalogueError(response);
-            expect(after, `rejected patch changed the configuration: ${context}`).toEqual(before);
-          } else {
-            accepted++;
-            expect(response.status, context).toBe(200);
-            // The PATCH answer may add the webhook secret (shown once); the rest is what GET reads.
-            const { webhook_secret: _secret, ...shown } = response.body.data as Record<string, unknown>;
-            expect(after).toEqual(shown);
-            // Immutable fields never move, whatever was accepted.
-            for (const field of ["id", "name", "slug", "environment", "status", "created_at"]) {
-              expect(after[field], field).toEqual(before[field]);
-            }
-            const sent = JSON.parse(body.text) as Record<string, unknown>;
-            for (const field of ["webhook_url", "webhook_enabled", "default_currency", "metadata"]) {
-              if (Object.hasOwn(sent, field)) expect(after[field], field).toEqual(sent[field]);
-            }
+      await checkWrites({
+        bodies,
+        send: (body) => send(server, "PATCH", "/v1/tenant", tenant.key, body),
+        // Only this property changes the configuration, so each run's "after" is the next run's "before".
+        snapshot: tenantConfig,
+        whenAccepted: (response, body, before, after) => {
+          expect(response.status).toBe(200);
+          // The PATCH answer may add the webhook secret (shown once); the rest is what GET reads.
+          const { webhook_secret: _secret, ...shown } = response.body.data as Record<string, unknown>;
+          expect(after).toEqual(shown);
+          // Immutable fields never move, whatever was accepted.
+          for (const field of ["id", "name", "slug", "environment", "status", "created_at"]) {
+            expect(after[field], field).toEqual(before[field]);
           }
-        }),
-        { numRuns: NUM_RUNS },
-      );
-      expect(rejected).toBeGreaterThan(NUM_RUNS / 2);
-      expect(accepted).toBeGreaterThan(0);
-      expect(accepted + rejected).toBe(NUM_RUNS);
+          const sent = JSON.parse(body.text) as Record<string, unknown>;
+          for (const field of ["webhook_url", "webhook_enabled", "default_currency", "metadata"]) {
+            if (Object.hasOwn(sent, field)) expect(after[field], field).toEqual(sent[field]);
+          }
+        },
+      });
     },
     60_000,
   );
