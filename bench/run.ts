@@ -244,6 +244,7 @@ async function main(): Promise<number> {
   console.log(`fixtures: tenant ${fixtures.tenant.id}, one sandbox key\n`);
 
   const loadOptions: LoadOptions = { connections: settings.connections, pipelining: settings.pipelining, duration: settings.seconds };
+  const loadOptionsFor = (scenario: Scenario): LoadOptions => ({ ...loadOptions, connections: scenario.connections ?? loadOptions.connections });
   const loadBefore = loadavg();
   // The baseline first in every round, so each ratio has a denominator measured minutes, not ages, before.
   const ordered = [...list.filter((s) => s.baseline), ...list.filter((s) => !s.baseline)];
@@ -293,9 +294,9 @@ async function main(): Promise<number> {
       process.stdout.write(`▶ ${label}${entry.scenario.name} (${describeTarget(entry.outcome.target, entry.outcome.baseline)}) … `);
       try {
         if (round === 1 && settings.warmupSeconds > 0) {
-          await runLoad(entry.server.url, entry.request, { ...loadOptions, duration: settings.warmupSeconds });
+          await runLoad(entry.server.url, entry.request, { ...loadOptionsFor(entry.scenario), duration: settings.warmupSeconds });
         }
-        const measured = await measure(entry.server, entry.request, loadOptions);
+        const measured = await measure(entry.server, entry.request, loadOptionsFor(entry.scenario));
         entry.measured.push(measured);
         if (entry.scenario.baseline) baselineRps = measured.load.rps;
         if (baselineRps) entry.ratios.push(measured.load.rps / baselineRps);
