@@ -3,9 +3,13 @@ import { appError } from "../errors/app-error";
 import { toLocationView } from "../locations/location-view";
 import { ok } from "./envelope";
 import { restRoute } from "./route";
+import { RenderedResponses } from "./rendered-responses";
 
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 15;
+
+/** Lookups are pure functions of the query over reference data, so their bodies are kept. */
+const renderedLookups = new RenderedResponses(2000);
 
 const locationsQuery = z.object({
   query: z.string({ error: "is required" }).trim().min(2, "must be at least 2 characters"),
@@ -27,7 +31,8 @@ export const locationRoutes = [
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
         throw appError("LIMIT_OUT_OF_RANGE", { field: "limit", message: `limit must be between 1 and ${MAX_LIMIT}.` });
       }
-      return ok(ctx.services.airports.search(query.query, limit).map(toLocationView));
+      const key = `${limit} ${query.query.toLowerCase()}`;
+      return renderedLookups.get(key, () => ok(ctx.services.airports.search(query.query, limit).map(toLocationView)));
     },
   }),
 ];

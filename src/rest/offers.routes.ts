@@ -4,6 +4,9 @@ import { availableServices } from "../search/available-services";
 import { ok } from "./envelope";
 import { offerDetailView } from "./offer.views";
 import { restRoute } from "./route";
+import { RenderedResponses } from "./rendered-responses";
+
+const renderedOffers = new RenderedResponses(2000);
 
 /** Single-offer retrieval (interface §4.5); an expired offer stays readable. */
 export const offerRoutes = [
@@ -15,8 +18,10 @@ export const offerRoutes = [
     tag: "Search and offers",
     query: z.object({ return_available_services: z.enum(["true", "false"]).optional() }),
     handle: async ({ ctx, params, query }) => {
+      // The tenant check is the service's; the body of an immutable offer is then always the same.
       const offer = await ctx.services.offers.get(tenantScope(ctx), params.id!);
-      return ok(offerDetailView(offer, query.return_available_services === "true" ? availableServices(offer) : null));
+      const withServices = query.return_available_services === "true";
+      return renderedOffers.get(`${offer.id} ${withServices}`, () => ok(offerDetailView(offer, withServices ? availableServices(offer) : null)));
     },
   }),
 ];

@@ -5,6 +5,7 @@ import type { Operation } from "../context/operations";
 import type { RequestContext } from "../context/request-context";
 import type { ErrorCode } from "../errors/catalogue";
 import { parseInput } from "../validation/parse-input";
+import { JsonText } from "./rendered-responses";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -60,6 +61,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
         const query = route.query ? parseInput(route.query, request.query) : {};
         const result = await route.handle({ ctx, body, query, params: request.params as Record<string, string> });
         reply.code(route.status ?? 200);
+        if (result instanceof JsonText) return reply.type("application/json; charset=utf-8").send(result.text);
         return result;
       },
     });

@@ -1,0 +1,26 @@
+/** A response body already serialised to JSON: sent as is, not serialised again. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * Serialised bodies of responses that never change for a key: location lookups (airports are
+ * reference data) and offer retrievals (offers are immutable). Rendering them again costs more
+ * than the rest of the request; the most recent `capacity` are kept.
+ */
+export class RenderedResponses {
+  private readonly bodies = new Map<string, JsonText>();
+
+  constructor(private readonly capacity: number) {}
+
+  /** The cached body for `key`, or `render()` serialised and kept. */
+  get(key: string, render: () => unknown): JsonText {
+    let body = this.bodies.get(key);
+    if (!body) {
+      body = new JsonText(JSON.stringify(render()));
+      this.bodies.set(key, body);
+      if (this.bodies.size > this.capacity) this.bodies.delete(this.bodies.keys().next().value!);
+    }
+    return body;
+  }
+}
