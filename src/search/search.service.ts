@@ -1,5 +1,4 @@
 import type { Database } from "../db/database";
-import type { OfferRequest } from "../db/models";
 import type { TenantScope } from "../context/request-context";
 import { appError } from "../errors/app-error";
 import { newId } from "../ids";
@@ -9,13 +8,12 @@ import type { StoredOffer } from "./offer-payload";
 import { priceOffer } from "./price-offer";
 import type { SearchRequest } from "./search.inputs";
 import { resolveSearch } from "./search-rules";
-import { writeForLiveTenant } from "../tenants/live-tenant";
-import { insertOffers } from "./offer-rows";
+import { insertSearch, type OfferRequestRow } from "./search-rows";
 import type { OfferCache } from "./offer-cache";
 import type { Supplier, SupplierOffer, SupplierSearch } from "./supplier/supplier";
 
 export interface SearchResult {
-  offerRequest: OfferRequest;
+  offerRequest: OfferRequestRow;
   /** The search as resolved: passengers carry their ids (client-chosen or assigned). */
   search: SupplierSearch;
   offers: StoredOffer[];
@@ -63,13 +61,8 @@ export class SearchService {
       cabin_class: search.cabinClass,
       max_connections: search.maxConnections,
     };
-    const offerRequest = await writeForLiveTenant(this.db, scope.tenantId, async (tx) => {
-      const created = await tx.offerRequest.create({
-        data: { id: offerRequestId, tenantId: scope.tenantId, request: stored as object, offerCount: offers.length, createdAt: now },
-      });
-      await insertOffers(tx, this.db.provider, offers);
-      return created;
-    });
+    const offerRequest = { id: offerRequestId, tenantId: scope.tenantId, request: stored as object, offerCount: offers.length, createdAt: now };
+    if (!(await insertSearch(this.db, offerRequest, offers))) throw appError("tenant_not_found");
     this.cache.add(offers);
     this.usage.record(scope.tenantId, "searches");
     return { offerRequest, search, offers };
