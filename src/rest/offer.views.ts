@@ -1,6 +1,6 @@
 import type { OfferRequest } from "../db/models";
 import { airportIndex } from "../locations/airport-index";
-import { toLocationView } from "../locations/location-view";
+import { toLocationView, type LocationView } from "../locations/location-view";
 import { formatMinor } from "../money/format";
 import type { AvailableService } from "../search/available-services";
 import type { StoredOffer, StoredSegment } from "../search/offer-payload";
@@ -8,10 +8,18 @@ import type { StoredSearch } from "../search/search.service";
 import { formatIsoDuration } from "../search/supplier/time";
 import type { PenaltyCondition } from "../search/supplier/supplier";
 
-function location(iataCode: string) {
-  const airport = airportIndex().getByIata(iataCode);
-  if (!airport) throw new Error(`stored offer names unknown airport ${iataCode}`);
-  return toLocationView(airport);
+/** Airports are reference data: each one's view is built once and shared by every offer. */
+const locationViews = new Map<string, LocationView>();
+
+function location(iataCode: string): LocationView {
+  let view = locationViews.get(iataCode);
+  if (!view) {
+    const airport = airportIndex().getByIata(iataCode);
+    if (!airport) throw new Error(`stored offer names unknown airport ${iataCode}`);
+    view = Object.freeze(toLocationView(airport));
+    locationViews.set(iataCode, view);
+  }
+  return view;
 }
 
 const carrier = (ref: { iataCode: string; name: string }) => ({ iata_code: ref.iataCode, name: ref.name });
