@@ -29,3 +29,8 @@ export function tenantScope(ctx: RequestContext): TenantScope {
   if (!ctx.scope) throw new Error("tenantScope() called for an operation without a tenant scope");
   return ctx.scope;
 }
+
+/** The tenant a request is for, if any: the scope `authorize` resolved, else the key's own tenant. */
+export function requestTenantId(ctx: RequestContext): string | null {
+  return ctx.scope?.tenantId ?? (ctx.principal.kind === "tenant" ? ctx.principal.tenantId : null);
+}

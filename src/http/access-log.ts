@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { requestTenantId } from "../context/request-context";
 import type { Logger } from "../logger";
 
 /**
@@ -18,7 +19,7 @@ export function registerAccessLog(app: FastifyInstance): void {
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
         keyId: ctx?.principal.keyId,
-        tenantId: ctx?.scope?.tenantId ?? (ctx?.principal.kind === "tenant" ? ctx.principal.tenantId : undefined),
+        tenantId: ctx ? (requestTenantId(ctx) ?? undefined) : undefined,
       };
       if (failed) request.log.error(fields, "request failed");
       else request.log.info(fields, "request completed");

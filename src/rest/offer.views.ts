@@ -62,6 +62,11 @@ function penaltyView(condition: PenaltyCondition, currency: string) {
   };
 }
 
+/** Each passenger's fare, as both variants show it. */
+function passengerFares({ payload, currency }: StoredOffer) {
+  return payload.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type, fare_amount: formatMinor(passenger.fareAmount, currency) }));
+}
+
 /** Variant A offer (Duffel's field names), as in search results and single-offer retrieval. */
 export function offerViewA(offer: StoredOffer) {
   const { payload, currency } = offer;
@@ -81,7 +86,7 @@ export function offerViewA(offer: StoredOffer) {
       fare_brand_name: payload.fareBrandName,
       segments: slice.segments.map((segment) => segmentViewA(segment, payload.passengers)),
     })),
-    passengers: payload.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type, fare_amount: formatMinor(passenger.fareAmount, currency) })),
+    passengers: passengerFares(offer),
     passenger_identity_documents_required: payload.passengerIdentityDocumentsRequired,
     conditions: {
       change_before_departure: penaltyView(payload.conditions.changeBeforeDeparture, currency),
@@ -132,7 +137,7 @@ export function offerViewB(offer: StoredOffer) {
         flight_number: `${segment.marketingCarrier.iataCode}${segment.marketingCarrierFlightNumber}`,
       })),
     })),
-    passengers: payload.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type, fare_amount: formatMinor(passenger.fareAmount, currency) })),
+    passengers: passengerFares(offer),
   };
 }
 

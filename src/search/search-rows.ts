@@ -1,6 +1,7 @@
 import type { Database } from "../db/database";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import type { StoredOffer } from "./offer-payload";
+import { fromLiveTenant } from "../tenants/live-tenant";
 
 /** An offer request as written (Prisma reads it back as an `OfferRequest`). */
 export interface OfferRequestRow {
@@ -30,12 +31,11 @@ function timestamp(provider: Database["provider"], date: Date) {
  */
 export async function insertSearch(db: Database, request: OfferRequestRow, offers: StoredOffer[]): Promise<boolean> {
   const postgres = db.provider === "postgresql";
-  const lock = postgres ? Sql.sql`FOR SHARE` : Sql.empty;
   const json = (text: string) => (postgres ? Sql.sql`${text}::jsonb` : Sql.sql`${text}`);
   const created = timestamp(db.provider, request.createdAt);
   const insertRequest = db.prisma.$executeRaw`INSERT INTO "OfferRequest" ("id", "tenantId", "request", "offerCount", "createdAt")
     SELECT ${request.id}, "id", ${json(JSON.stringify(request.request))}, ${request.offerCount}, ${created}
-    FROM "Tenant" WHERE "id" = ${request.tenantId} AND "status" <> 'deleted' ${lock}`;
+    ${fromLiveTenant(db.provider, request.tenantId)}`;
   const [first] = offers;
   if (!first) {
     const [inserted] = await db.prisma.$transaction([insertRequest]);

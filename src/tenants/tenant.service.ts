@@ -89,7 +89,7 @@ export class TenantService {
     const current = await this.get(tenantId);
     if (current.status === "deleted") return current;
     await this.db.prisma.$transaction(async (tx) => {
-      // The tenant row first: writers that lock it (the usage meter's FOR SHARE) then wait for
+      // The tenant row first: writers that lock it (live-tenant.ts, FOR SHARE) then wait for
       // this commit and see the tombstone, and the lock order (tenant, then its rows) is theirs too,
       // so they cannot deadlock with a deletion.
       await tx.tenant.update({

@@ -1,5 +1,5 @@
 import type { Database } from "../db/database";
-import { Prisma } from "../generated/prisma-sqlite/client";
+import { fromLiveTenant } from "./live-tenant";
 import type { Logger } from "../logger";
 
 export type UsageMetric = "api_requests" | "searches";
@@ -14,21 +14,11 @@ export class UsageMeter {
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
-  /**
-   * PostgreSQL: `FOR SHARE` makes the SELECT wait for a tenant deletion in progress and then
-   * re-read the status, so a flush racing a deletion cannot re-create a counter for the
-   * tombstone after the deletion removed them (READ COMMITTED would otherwise insert from its
-   * stale snapshot). SQLite runs one writer at a time, so there is no race and no such clause.
-   */
-  private readonly lockTenant: Prisma.Sql;
-
   constructor(
     private readonly db: Database,
     private readonly log: Logger,
     private readonly flushEveryMs: number,
-  ) {
-    this.lockTenant = db.provider === "postgresql" ? Prisma.sql`FOR SHARE` : Prisma.empty;
-  }
+  ) {}
 
   record(tenantId: string, metric: UsageMetric, amount = 1): void {
     const key = `${tenantId} ${metric}`;
@@ -52,9 +42,9 @@ export class UsageMeter {
       await this.db.prisma.$transaction(async (tx) => {
         for (const [key, amount] of batch) {
           const [tenantId, metric] = key.split(" ");
-          // One upsert on both providers; the SELECT skips tombstones so deletion stays complete.
+          // One upsert on both providers; nothing is counted for a deleted tenant.
           await tx.$executeRaw`INSERT INTO "UsageCounter" ("tenantId", "metric", "count")
-            SELECT ${tenantId}, ${metric}, ${amount} FROM "Tenant" WHERE "id" = ${tenantId} AND "status" <> 'deleted' ${this.lockTenant}
+            SELECT ${tenantId}, ${metric}, ${amount} ${fromLiveTenant(this.db.provider, tenantId!)}
             ON CONFLICT ("tenantId", "metric") DO UPDATE SET "count" = "UsageCounter"."count" + excluded."count"`;
         }
       });
