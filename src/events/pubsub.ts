@@ -42,7 +42,10 @@ export class LocalPubSub implements PubSub {
 }
 
 const PG_CHANNEL = "aerogate";
-const ECHO_TIMEOUT_MS = 2000;
+/** Names the listener sessions in pg_stat_activity, so a publisher can count the processes. */
+const LISTENER_APPLICATION_NAME = "aerogate-listener";
+/** A process that died after being counted must not hold a publish for long. */
+const ACK_TIMEOUT_MS = 2000;
 
 interface Envelope {
   id: string;
@@ -50,16 +53,23 @@ interface Envelope {
   payload: unknown;
 }
 
+/** A listener's receipt: it has run its handlers for message `ack`. */
+interface Ack {
+  ack: string;
+}
+
 /**
  * Several processes on PostgreSQL: LISTEN/NOTIFY on a dedicated connection.
  *
- * `publish` waits until this process's own listener hears the message back. PostgreSQL hands
- * a notification to every listening session at the same moment, so when our echo arrives the
- * other processes have it too: a revoked key is refused everywhere before the revoke returns.
+ * `publish` resolves once every listening process has run its handlers for the message: each
+ * listener answers a message with a receipt, and the publisher waits for as many receipts as
+ * there are listener sessions (counted in pg_stat_activity). So a revoked key is refused by
+ * every process before the revoke returns, not merely sent to it.
  */
 export class PostgresPubSub implements PubSub {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
-  private readonly awaitingEcho = new Map<string, () => void>();
+  /** Per message published here: called with each receipt. */
+  private readonly awaitingReceipts = new Map<string, () => void>();
   private readonly resyncHandlers: Array<() => void> = [];
   private listener: pg.Client | null = null;
   private closed = false;
@@ -76,7 +86,7 @@ export class PostgresPubSub implements PubSub {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new pg.Client({ connectionString: this.url, application_name: LISTENER_APPLICATION_NAME });
     client.on("notification", (message) => this.receive(message.payload));
     client.on("error", (error) => {
       this.log.warn({ err: error }, "pubsub listener lost its connection; reconnecting");
@@ -104,26 +114,39 @@ export class PostgresPubSub implements PubSub {
 
   private receive(raw: string | undefined): void {
     if (!raw) return;
-    const envelope = JSON.parse(raw) as Envelope;
-    this.emitter.emit(envelope.channel, envelope.payload);
-    this.awaitingEcho.get(envelope.id)?.();
+    const message = JSON.parse(raw) as Envelope | Ack;
+    if ("ack" in message) {
+      this.awaitingReceipts.get(message.ack)?.();
+      return;
+    }
+    this.emitter.emit(message.channel, message.payload);
+    const receipt: Ack = { ack: message.id };
+    this.listener?.query("SELECT pg_notify($1, $2)", [PG_CHANNEL, JSON.stringify(receipt)]).catch(() => undefined);
   }
 
   async publish(channel: PubSubChannel, payload: unknown): Promise<void> {
     const listener = this.listener;
     if (!listener) throw new Error("pubsub is not connected");
     const envelope: Envelope = { id: randomUUID(), channel, payload };
-    const echoed = new Promise<void>((resolve) => {
-      const timer = setTimeout(() => settle(), ECHO_TIMEOUT_MS);
+    const { rows } = await listener.query<{ listeners: number }>(
+      "SELECT count(*)::int AS listeners FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()",
+      [LISTENER_APPLICATION_NAME],
+    );
+    let awaited = rows[0]?.listeners ?? 1;
+    const received = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => settle(), ACK_TIMEOUT_MS);
       const settle = () => {
         clearTimeout(timer);
-        this.awaitingEcho.delete(envelope.id);
+        this.awaitingReceipts.delete(envelope.id);
         resolve();
       };
-      this.awaitingEcho.set(envelope.id, settle);
+      // A listener that connected after the count may answer too; enough receipts is enough.
+      this.awaitingReceipts.set(envelope.id, () => {
+        if (--awaited <= 0) settle();
+      });
     });
     await listener.query("SELECT pg_notify($1, $2)", [PG_CHANNEL, JSON.stringify(envelope)]);
-    await echoed;
+    await received;
   }
 
   subscribe(channel: PubSubChannel, handler: PubSubHandler): () => void {
