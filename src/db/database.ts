@@ -3,6 +3,8 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import SqliteDriver, { type Database as SqliteConnection } from "better-sqlite3";
+import { SqliteCheckpointer } from "./sqlite-checkpointer";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient, type Prisma } from "../generated/prisma-sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "../generated/prisma-postgres/client";
@@ -16,6 +18,11 @@ export interface Database {
   prisma: PrismaClient;
   provider: "sqlite" | "postgresql";
   url: string;
+  /**
+   * SQLite only: the better-sqlite3 connection Prisma's adapter is using now, for hot writes
+   * that run between Prisma's statements (see `writeBatch`); null on PostgreSQL.
+   */
+  sqliteConnection(): SqliteConnection | null;
   close(): Promise<void>;
 }
 
@@ -53,15 +60,19 @@ export function sqliteFilePath(url: string): string {
 
 /**
  * Wraps the adapter factory so every connection it makes gets the pragmas, including a
- * connection Prisma reopens after `$disconnect()`.
+ * connection Prisma reopens after `$disconnect()`, and is reported to `onConnection`.
  */
-function withPragmas(factory: PrismaBetterSqlite3): SqlDriverAdapterFactory {
+function withPragmas(factory: PrismaBetterSqlite3, onConnection: (connection: SqliteConnection | null) => void): SqlDriverAdapterFactory {
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
     connect: async (): Promise<SqlDriverAdapter> => {
       const adapter = await factory.connect();
       await adapter.executeScript(sqlitePragmas);
+      // The adapter keeps its better-sqlite3 handle in `client`; if a release ever hides it,
+      // writes simply stay on Prisma's path.
+      const client = (adapter as unknown as { client?: unknown }).client;
+      onConnection(client instanceof SqliteDriver ? client : null);
       return adapter;
     },
   };
@@ -73,20 +84,45 @@ function withPragmas(factory: PrismaBetterSqlite3): SqlDriverAdapterFactory {
  * a wrong URL fails at start. Does not migrate: see `applyMigrations` in ./migrate.
  */
 export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
-  const log = queryLogOptions(options);
-  if (url.startsWith("file:")) {
-    const path = sqliteFilePath(url);
-    mkdirSync(dirname(path), { recursive: true });
-    const adapter = withPragmas(new PrismaBetterSqlite3({ url: path }));
-    return connected(new PrismaClient({ adapter, ...log }), "sqlite", url, options);
-  }
+  if (url.startsWith("file:")) return openSqlite(url, options);
   if (/^postgres(ql)?:\/\//.test(url)) {
     const adapter = new PrismaPg({ connectionString: url });
     // Same models, same API: the two generated clients differ only in their provider internals.
-    const prisma = new PostgresPrismaClient({ adapter, ...log }) as unknown as PrismaClient;
-    return connected(prisma, "postgresql", url, options);
+    const prisma = new PostgresPrismaClient({ adapter, ...queryLogOptions(options) }) as unknown as PrismaClient;
+    return connected(prisma, "postgresql", url, options, () => null);
   }
   throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL), got ${url}`);
+}
+
+/**
+ * SQLite through Prisma's better-sqlite3 adapter, with WAL checkpoints moved off the event loop
+ * to a `SqliteCheckpointer` thread (back on the connection if that thread fails).
+ */
+async function openSqlite(url: string, options: DatabaseOptions): Promise<Database> {
+  const path = sqliteFilePath(url);
+  mkdirSync(dirname(path), { recursive: true });
+  let connection: SqliteConnection | null = null;
+  let checkpointer: SqliteCheckpointer | null = null;
+  const setCheckpointMode = () => connection?.open && connection.pragma(`wal_autocheckpoint = ${checkpointer?.running ? 0 : 1000}`);
+  const adapter = withPragmas(new PrismaBetterSqlite3({ url: path }), (opened) => {
+    connection = opened;
+    setCheckpointMode();
+  });
+  const db = await connected(new PrismaClient({ adapter, ...queryLogOptions(options) }), "sqlite", url, options, () => connection);
+  if (!connection) return db;
+  const started = SqliteCheckpointer.start(path, (error) => {
+    process.emitWarning(`SQLite checkpoint thread failed, checkpointing on the connection again: ${error.message}`);
+    setCheckpointMode();
+  });
+  checkpointer = started;
+  setCheckpointMode();
+  return {
+    ...db,
+    close: async () => {
+      await started.stop();
+      await db.close();
+    },
+  };
 }
 
 /** Query events only when someone listens for them. */
@@ -94,9 +130,15 @@ function queryLogOptions(options: DatabaseOptions): Pick<Prisma.PrismaClientOpti
   return options.onQuery ? { log: [{ emit: "event", level: "query" }] } : {};
 }
 
-async function connected(prisma: PrismaClient, provider: Database["provider"], url: string, options: DatabaseOptions): Promise<Database> {
+async function connected(
+  prisma: PrismaClient,
+  provider: Database["provider"],
+  url: string,
+  options: DatabaseOptions,
+  sqliteConnection: () => SqliteConnection | null,
+): Promise<Database> {
   const { onQuery } = options;
   if (onQuery) (prisma as unknown as PrismaClient<"query">).$on("query", (event) => onQuery(event.query));
   await prisma.$connect();
-  return { prisma, provider, url, close: () => prisma.$disconnect() };
+  return { prisma, provider, url, sqliteConnection, close: () => prisma.$disconnect() };
 }

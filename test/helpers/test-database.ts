@@ -36,6 +36,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       },
     };
   }
+  return createSqliteTestDatabase(name);
+}
+
+/** A temporary SQLite file, whatever TEST_DATABASE_URL says (for SQLite-only tests). */
+export function createSqliteTestDatabase(name = `aerogate_t_${randomBytes(6).toString("hex")}`): TestDatabase {
   const file = join(tmpdir(), `${name}.db`);
   return {
     url: `file:${file}`,
