@@ -1,7 +1,7 @@
 import { newId } from "../ids";
 import { convertFromUsdMinor } from "../money/exchange-rates";
-import type { OfferPayload } from "./offer-payload";
-import type { PenaltyCondition, SupplierOffer } from "./supplier/supplier";
+import type { OfferPayload, StoredSegment } from "./offer-payload";
+import type { PenaltyCondition, SupplierOffer, SupplierSegment } from "./supplier/supplier";
 
 /**
  * A supplier offer as the snapshot we store: fares converted passenger by passenger into the
@@ -26,15 +26,32 @@ export function priceOffer(offer: SupplierOffer, currency: string): { payload: O
       destination: slice.destination.iataCode,
       departureDate: slice.departureDate,
       durationMinutes: slice.durationMinutes,
-      segments: slice.segments.map(({ origin, destination, departingAtLocal, arrivingAtLocal, ...flight }) => ({
-        ...flight,
-        id: newId("seg"),
-        origin: origin.iataCode,
-        destination: destination.iataCode,
-        departingAt: departingAtLocal,
-        arrivingAt: arrivingAtLocal,
-      })),
+      segments: slice.segments.map(storedSegment),
     })),
   };
   return { payload, totalAmount: passengers.reduce((sum, passenger) => sum + passenger.fareAmount, 0) };
+}
+
+/** Field by field: an object rest/spread here cost ~10 µs an offer, a fifth of a 50-offer search. */
+function storedSegment(segment: SupplierSegment): StoredSegment {
+  return {
+    id: newId("seg"),
+    flightKey: segment.flightKey,
+    marketingCarrier: segment.marketingCarrier,
+    marketingCarrierFlightNumber: segment.marketingCarrierFlightNumber,
+    operatingCarrier: segment.operatingCarrier,
+    operatingCarrierFlightNumber: segment.operatingCarrierFlightNumber,
+    aircraft: segment.aircraft,
+    origin: segment.origin.iataCode,
+    destination: segment.destination.iataCode,
+    departingAtUtc: segment.departingAtUtc,
+    arrivingAtUtc: segment.arrivingAtUtc,
+    departingAt: segment.departingAtLocal,
+    arrivingAt: segment.arrivingAtLocal,
+    durationMinutes: segment.durationMinutes,
+    distanceKm: segment.distanceKm,
+    cabinClass: segment.cabinClass,
+    seatsLeft: segment.seatsLeft,
+    baggageAllowances: segment.baggageAllowances,
+  };
 }
