@@ -2,6 +2,8 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
 const CHECKPOINT_INTERVAL_MS = 100;
+/** 16 MB of 4 KB pages: past this the writer's connection is asked to let the WAL start over. */
+const WAL_RESTART_FRAMES = 4096;
 
 /**
  * The thread's code, plain CommonJS so it runs the same under tsx, node and vitest. PASSIVE
@@ -11,7 +13,10 @@ const threadSource = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Driver = require(workerData.driver);
 const db = new Driver(workerData.path, { fileMustExist: true });
-const timer = setInterval(() => db.pragma("wal_checkpoint(PASSIVE)"), workerData.intervalMs);
+const timer = setInterval(() => {
+  const [{ log }] = db.pragma("wal_checkpoint(PASSIVE)");
+  if (log >= workerData.restartFrames) parentPort.postMessage(log);
+}, workerData.intervalMs);
 parentPort.once("message", () => {
   clearInterval(timer);
   db.close();
@@ -27,6 +32,11 @@ parentPort.once("message", () => {
  * 50-offer search. SQLite's documentation suggests turning it off and checkpointing from a
  * separate thread instead, which this does every 100 ms with its own connection. If the
  * thread ever fails, `onFailure` lets the connection go back to checkpointing itself.
+ *
+ * The WAL only starts over from its beginning when a write begins after a checkpoint that
+ * copied every frame, which a thread racing a busy writer never manages: the file grew without
+ * bound (3 GB after 12,000 searches). So once the WAL holds `WAL_RESTART_FRAMES`, `onLongWal`
+ * asks the writer's connection to checkpoint the last few frames itself, between two writes.
  */
 export class SqliteCheckpointer {
   private failed = false;
@@ -34,18 +44,20 @@ export class SqliteCheckpointer {
   private constructor(
     private readonly worker: Worker,
     onFailure: (error: Error) => void,
+    onLongWal: () => void,
   ) {
     worker.unref(); // never what keeps a process alive
+    worker.on("message", onLongWal);
     worker.once("error", (error) => {
       this.failed = true;
       onFailure(error);
     });
   }
 
-  static start(path: string, onFailure: (error: Error) => void): SqliteCheckpointer {
+  static start(path: string, events: { onFailure: (error: Error) => void; onLongWal: () => void }): SqliteCheckpointer {
     const driver = createRequire(import.meta.url).resolve("better-sqlite3");
-    const worker = new Worker(threadSource, { eval: true, workerData: { path, driver, intervalMs: CHECKPOINT_INTERVAL_MS } });
-    return new SqliteCheckpointer(worker, onFailure);
+    const workerData = { path, driver, intervalMs: CHECKPOINT_INTERVAL_MS, restartFrames: WAL_RESTART_FRAMES };
+    return new SqliteCheckpointer(new Worker(threadSource, { eval: true, workerData }), events.onFailure, events.onLongWal);
   }
 
   /** False once the thread has failed. */
