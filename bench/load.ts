@@ -60,6 +60,10 @@ export function runLoad(baseUrl: string, request: BenchRequest, options: LoadOpt
     body = typeof request.body === "string" ? request.body : JSON.stringify(request.body);
     headers["content-type"] ??= "application/json";
   }
+  const bodies = request.bodies?.map((each) => (typeof each === "string" ? each : JSON.stringify(each)));
+  let next = 0;
+  // One request template whose body changes each time it is sent.
+  const requests = bodies && [{ setupRequest: (sent: { body?: string }) => ({ ...sent, body: bodies[next++ % bodies.length] }) }];
   const latencies = new Samples();
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -68,6 +72,7 @@ export function runLoad(baseUrl: string, request: BenchRequest, options: LoadOpt
         method: request.method,
         headers,
         body,
+        ...(requests && { requests }),
         connections: options.connections,
         pipelining: options.pipelining,
         duration: options.duration,
