@@ -74,12 +74,12 @@ function oneWaySearch(origin = "LON", destination = "NYC", days = 30, cabin_clas
 }
 
 /**
- * 1,200 different searches (4 cabins × 300 dates), sent in a cycle: more than the supplier
- * cache's 1,000 entries, which it evicts oldest first, so every one of them is computed afresh.
+ * 2,400 different searches (4 cabins × 600 dates), sent in a cycle: more than the supplier
+ * cache ever holds (at most 2,000, oldest dropped first), so every one is computed afresh.
  */
 function uncachedSearches(origin: string, destination: string) {
   const cabins = ["economy", "premium_economy", "business", "first"];
-  return Array.from({ length: 300 }, (_, day) => cabins.map((cabin) => oneWaySearch(origin, destination, 20 + day, cabin))).flat();
+  return Array.from({ length: 600 }, (_, day) => cabins.map((cabin) => oneWaySearch(origin, destination, 20 + day, cabin))).flat();
 }
 
 /** A search answer with 1–50 offers, or what is wrong with it. */
@@ -141,7 +141,7 @@ export const scenarios: Scenario[] = [
     connections: 5,
   },
   {
-    name: "POST /v1/air/search LHR→JFK, 1,200 searches in turn (supplier cache missed)",
+    name: "POST /v1/air/search LHR→JFK, 2,400 searches in turn (supplier cache missed)",
     method: "POST",
     path: "/v1/air/search",
     auth: "tenant",

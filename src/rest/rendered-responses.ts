@@ -1,3 +1,5 @@
+import { RecentMap } from "../recent-map";
+
 /** A response body already serialised to JSON: sent as is, not serialised again. */
 export class JsonText {
   constructor(readonly text: string) {}
@@ -6,12 +8,14 @@ export class JsonText {
 /**
  * Serialised bodies of responses that never change for a key: location lookups (airports are
  * reference data) and offer retrievals (offers are immutable). Rendering them again costs more
- * than the rest of the request; the most recent `capacity` are kept.
+ * than the rest of the request; at least the `capacity` most recent are kept.
  */
 export class RenderedResponses {
-  private readonly bodies = new Map<string, JsonText>();
+  private readonly bodies: RecentMap<string, JsonText>;
 
-  constructor(private readonly capacity: number) {}
+  constructor(capacity: number) {
+    this.bodies = new RecentMap(capacity);
+  }
 
   /** The cached body for `key`, or `render()` serialised and kept. */
   get(key: string, render: () => unknown): JsonText {
@@ -19,7 +23,6 @@ export class RenderedResponses {
     if (!body) {
       body = new JsonText(JSON.stringify(render()));
       this.bodies.set(key, body);
-      if (this.bodies.size > this.capacity) this.bodies.delete(this.bodies.keys().next().value!);
     }
     return body;
   }

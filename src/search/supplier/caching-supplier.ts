@@ -1,6 +1,8 @@
+import { RecentMap } from "../../recent-map";
 import type { Supplier, SupplierOffer, SupplierSearch } from "./supplier";
 
-const MAX_ENTRIES = 1000;
+/** Searches remembered: at least the 1,000 most recent (see RecentMap). */
+const RECENT_SEARCHES = 1000;
 const TTL_MS = 60_000;
 
 /**
@@ -11,7 +13,7 @@ const TTL_MS = 60_000;
  */
 export class CachingSupplier implements Supplier {
   readonly name: string;
-  private readonly entries = new Map<string, { offers: SupplierOffer[]; storedAt: number }>();
+  private readonly entries = new RecentMap<string, { offers: SupplierOffer[]; storedAt: number }>(RECENT_SEARCHES);
 
   constructor(
     private readonly inner: Supplier,
@@ -25,7 +27,6 @@ export class CachingSupplier implements Supplier {
     const hit = this.entries.get(key);
     if (hit && this.now() - hit.storedAt < TTL_MS) return relabel(hit.offers, request);
     const offers = await this.inner.search(request);
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { offers, storedAt: this.now() });
     return offers;
   }
