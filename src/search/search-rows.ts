@@ -36,7 +36,7 @@ export async function insertSearch(db: Database, request: OfferRequestRow, offer
   const insertRequest = Sql.sql`INSERT INTO "OfferRequest" ("id", "tenantId", "request", "offerCount", "createdAt")
     SELECT ${request.id}, "id", ${json(db.provider, JSON.stringify(request.request))}, ${request.offerCount}, ${created}
     ${fromLiveTenant(db.provider, request.tenantId)}`;
-  const insertOffers = db.provider === "postgresql" ? offersFromRecordset(request, offers, created) : offers.map((offer) => offerRow(offer, created));
+  const insertOffers = db.provider === "postgresql" ? offersFromRecordset(request, offers, created) : offerRows(offers, created);
   const [inserted] = await writeBatch(db, [insertRequest, ...insertOffers]);
   return inserted === 1;
 }
@@ -57,8 +57,14 @@ function offersFromRecordset(request: OfferRequestRow, offers: StoredOffer[], cr
   ];
 }
 
-function offerRow(offer: StoredOffer, created: Sql.Sql): Sql.Sql {
-  return Sql.sql`INSERT INTO "Offer" ("id", "tenantId", "offerRequestId", "totalAmount", "currency", "expiresAt", "payload", "createdAt")
-    SELECT ${offer.id}, ${offer.tenantId}, ${offer.offerRequestId}, ${offer.totalAmount}, ${offer.currency}, ${timestamp("sqlite", offer.expiresAt)}, ${JSON.stringify(offer.payload)}, ${created}
-    WHERE EXISTS (SELECT 1 FROM "OfferRequest" WHERE "id" = ${offer.offerRequestId})`;
+/** One insert per offer; a search's offers all expire together, so that timestamp is formatted once. */
+function offerRows(offers: StoredOffer[], created: Sql.Sql): Sql.Sql[] {
+  const [first] = offers;
+  if (!first) return [];
+  const expires = timestamp("sqlite", first.expiresAt);
+  return offers.map(
+    (offer) => Sql.sql`INSERT INTO "Offer" ("id", "tenantId", "offerRequestId", "totalAmount", "currency", "expiresAt", "payload", "createdAt")
+      SELECT ${offer.id}, ${offer.tenantId}, ${offer.offerRequestId}, ${offer.totalAmount}, ${offer.currency}, ${expires}, ${JSON.stringify(offer.payload)}, ${created}
+      WHERE EXISTS (SELECT 1 FROM "OfferRequest" WHERE "id" = ${offer.offerRequestId})`,
+  );
 }
