@@ -3,9 +3,9 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import SqliteDriver, { type Database as SqliteConnection } from "better-sqlite3";
+import type { Database as SqliteConnection } from "better-sqlite3";
 import { SqliteCheckpointer } from "./sqlite-checkpointer";
-import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { gatedSqliteAdapterFactory, type SqliteGate } from "./sqlite-gate";
 import { PrismaClient, type Prisma } from "../generated/prisma-sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "../generated/prisma-postgres/client";
 
@@ -18,12 +18,19 @@ export interface Database {
   prisma: PrismaClient;
   provider: "sqlite" | "postgresql";
   url: string;
-  /**
-   * SQLite only: the better-sqlite3 connection Prisma's adapter is using now, for hot writes
-   * that run between Prisma's statements (see `writeBatch`); null on PostgreSQL.
-   */
-  sqliteConnection(): SqliteConnection | null;
+  /** SQLite only (null on PostgreSQL): direct use of the connection Prisma uses, for hot paths. */
+  sqlite: SqliteAccess | null;
   close(): Promise<void>;
+}
+
+/**
+ * The better-sqlite3 connection behind Prisma, shared by every request of the process. Prisma's
+ * own statements and these pass the same gate (sqlite-gate.ts), so none of them ever runs inside
+ * another request's transaction.
+ */
+export interface SqliteAccess {
+  /** Runs synchronous `work` on the connection as soon as no transaction holds it (at once when free). */
+  run<T>(work: (connection: SqliteConnection) => T): Promise<T>;
 }
 
 export interface DatabaseOptions {
@@ -60,26 +67,6 @@ export function sqliteFilePath(url: string): string {
 }
 
 /**
- * Wraps the adapter factory so every connection it makes gets the pragmas, including a
- * connection Prisma reopens after `$disconnect()`, and is reported to `onConnection`.
- */
-function withPragmas(factory: PrismaBetterSqlite3, onConnection: (connection: SqliteConnection | null) => void): SqlDriverAdapterFactory {
-  return {
-    provider: factory.provider,
-    adapterName: factory.adapterName,
-    connect: async (): Promise<SqlDriverAdapter> => {
-      const adapter = await factory.connect();
-      await adapter.executeScript(sqlitePragmas);
-      // The adapter keeps its better-sqlite3 handle in `client`; if a release ever hides it,
-      // writes simply stay on Prisma's path.
-      const client = (adapter as unknown as { client?: unknown }).client;
-      onConnection(client instanceof SqliteDriver ? client : null);
-      return adapter;
-    },
-  };
-}
-
-/**
  * Opens the database `url` names: `file:…` is SQLite through better-sqlite3 (the file's directory is
  * created), `postgresql://` or `postgres://` is PostgreSQL through a `pg` pool. Connects at once so
  * a wrong URL fails at start. Does not migrate: see `applyMigrations` in ./migrate.
@@ -90,7 +77,7 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
     const adapter = new PrismaPg({ connectionString: url });
     // Same models, same API: the two generated clients differ only in their provider internals.
     const prisma = new PostgresPrismaClient({ adapter, ...queryLogOptions(options) }) as unknown as PrismaClient;
-    return connected(prisma, "postgresql", url, options, () => null);
+    return connected(prisma, "postgresql", url, options, null);
   }
   throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL), got ${url}`);
 }
@@ -102,23 +89,29 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
 async function openSqlite(url: string, options: DatabaseOptions): Promise<Database> {
   const path = sqliteFilePath(url);
   mkdirSync(dirname(path), { recursive: true });
-  let connection: SqliteConnection | null = null;
+  let current: { connection: SqliteConnection; gate: SqliteGate } | null = null;
   let checkpointer: SqliteCheckpointer | null = null;
-  const setCheckpointMode = () => connection?.open && connection.pragma(`wal_autocheckpoint = ${checkpointer?.running ? 0 : 1000}`);
-  const adapter = withPragmas(new PrismaBetterSqlite3({ url: path }), (opened) => {
-    connection = opened;
+  const setCheckpointMode = () => current?.connection.open && current.connection.pragma(`wal_autocheckpoint = ${checkpointer?.running ? 0 : 1000}`);
+  const adapter = gatedSqliteAdapterFactory(new PrismaBetterSqlite3({ url: path }), sqlitePragmas, (connection, gate) => {
+    current = { connection, gate };
     setCheckpointMode();
   });
-  const db = await connected(new PrismaClient({ adapter, ...queryLogOptions(options) }), "sqlite", url, options, () => connection);
-  if (!connection) return db;
+  const sqlite: SqliteAccess = {
+    run: (work) => {
+      if (!current) return Promise.reject(new Error("the SQLite connection is not open"));
+      const { connection, gate } = current;
+      return gate.run(() => work(connection));
+    },
+  };
+  const db = await connected(new PrismaClient({ adapter, ...queryLogOptions(options) }), "sqlite", url, options, sqlite);
   const started = SqliteCheckpointer.start(path, {
     onFailure: (error) => {
       process.emitWarning(`SQLite checkpoint thread failed, checkpointing on the connection again: ${error.message}`);
       setCheckpointMode();
     },
     // Between two writes nothing is appended, so this checkpoint completes and the next write
-    // starts the WAL over; in a transaction it waits for the thread's next report.
-    onLongWal: () => connection?.open && !connection.inTransaction && connection.pragma("wal_checkpoint(PASSIVE)"),
+    // starts the WAL over; the gate keeps it out of any open transaction.
+    onLongWal: () => void sqlite.run((connection) => connection.open && connection.pragma("wal_checkpoint(PASSIVE)")).catch(() => undefined),
   });
   checkpointer = started;
   setCheckpointMode();
@@ -141,10 +134,10 @@ async function connected(
   provider: Database["provider"],
   url: string,
   options: DatabaseOptions,
-  sqliteConnection: () => SqliteConnection | null,
+  sqlite: SqliteAccess | null,
 ): Promise<Database> {
   const { onQuery } = options;
   if (onQuery) (prisma as unknown as PrismaClient<"query">).$on("query", (event) => onQuery(event.query));
   await prisma.$connect();
-  return { prisma, provider, url, sqliteConnection, close: () => prisma.$disconnect() };
+  return { prisma, provider, url, sqlite, close: () => prisma.$disconnect() };
 }
