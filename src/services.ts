@@ -16,8 +16,8 @@ import { randomBytes } from "node:crypto";
 import { airportIndex, type AirportIndex } from "./locations/airport-index";
 import { OfferService } from "./search/offer.service";
 import { SearchService } from "./search/search.service";
-import { SimulatedAirline } from "./search/supplier/simulated-airline";
-import { CachingSupplier } from "./search/supplier/caching-supplier";
+import { SimulatedAirline } from "./supplier/simulated-airline";
+import { CachingSupplier } from "./supplier/caching-supplier";
 import { OfferCache } from "./search/offer-cache";
 
 /** Every domain service, built once per process by `createServices` and reached through the request context. */

@@ -5,8 +5,8 @@ import { formatMinor } from "../money/format";
 import type { AvailableService } from "../search/available-services";
 import type { StoredOffer, StoredSegment } from "../search/offer-payload";
 import type { StoredSearch } from "../search/search.service";
-import { formatIsoDuration } from "../search/supplier/time";
-import type { PenaltyCondition } from "../search/supplier/supplier";
+import { formatIsoDuration } from "../supplier/time";
+import type { PenaltyCondition } from "../supplier/supplier";
 
 /** Airports are reference data: each one's view is built once and shared by every offer. */
 const locationViews = new Map<string, LocationView>();

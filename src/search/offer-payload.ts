@@ -1,5 +1,5 @@
 import type { Offer } from "../db/models";
-import type { CarrierRef, OfferConditions, PassengerType, SupplierSegment } from "./supplier/supplier";
+import type { CarrierRef, OfferConditions, PassengerType, SupplierSegment } from "../supplier/supplier";
 
 /**
  * The stored snapshot of an offer, everything a view or an order needs, priced in the tenant's

@@ -1,7 +1,7 @@
 import { newId } from "../ids";
 import { convertFromUsdMinor } from "../money/exchange-rates";
 import type { OfferPayload, StoredSegment } from "./offer-payload";
-import type { PenaltyCondition, SupplierOffer, SupplierSegment } from "./supplier/supplier";
+import type { PenaltyCondition, SupplierOffer, SupplierSegment } from "../supplier/supplier";
 
 /**
  * A supplier offer as the snapshot we store: fares converted passenger by passenger into the

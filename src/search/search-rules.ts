@@ -3,8 +3,8 @@ import type { AirportIndex } from "../locations/airport-index";
 import { appError } from "../errors/app-error";
 import { newId } from "../ids";
 import type { SearchRequest } from "./search.inputs";
-import type { SupplierSearch } from "./supplier/supplier";
-import { instantToLocalDate } from "./supplier/time";
+import type { SupplierSearch } from "../supplier/supplier";
+import { instantToLocalDate } from "../supplier/time";
 
 /**
  * Checks what the shape cannot (decisions §4) and resolves codes to airports: codes exist

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CABIN_CLASSES, type CabinClass, type PassengerType } from "./supplier/supplier";
+import { CABIN_CLASSES, type CabinClass, type PassengerType } from "../supplier/supplier";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

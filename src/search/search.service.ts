@@ -10,7 +10,7 @@ import type { SearchRequest } from "./search.inputs";
 import { resolveSearch } from "./search-rules";
 import { insertSearch, type OfferRequestRow } from "./search-rows";
 import type { OfferCache } from "./offer-cache";
-import type { Supplier, SupplierOffer, SupplierSearch } from "./supplier/supplier";
+import type { Supplier, SupplierOffer, SupplierSearch } from "../supplier/supplier";
 
 export interface SearchResult {
   offerRequest: OfferRequestRow;

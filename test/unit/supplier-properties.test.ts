@@ -2,16 +2,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Airport } from "../../src/locations/airport";
 import { airportIndex } from "../../src/locations/airport-index";
-import { CARRIERS } from "../../src/search/supplier/carriers";
-import { MIN_STOPOVER_MINUTES } from "../../src/search/supplier/journeys";
-import { MAX_LAYOVER_MINUTES } from "../../src/search/supplier/routing";
-import { MAX_OFFERS_PER_SEARCH, SimulatedAirline } from "../../src/search/supplier/simulated-airline";
+import { CARRIERS } from "../../src/supplier/carriers";
+import { MIN_STOPOVER_MINUTES } from "../../src/supplier/journeys";
+import { MAX_LAYOVER_MINUTES } from "../../src/supplier/routing";
+import { MAX_OFFERS_PER_SEARCH, SimulatedAirline } from "../../src/supplier/simulated-airline";
 import {
   CABIN_CLASSES,
   type PassengerType,
   type SupplierOffer,
   type SupplierSearch,
-} from "../../src/search/supplier/supplier";
+} from "../../src/supplier/supplier";
 
 const index = airportIndex();
 const airline = new SimulatedAirline({ airportByIata: (code) => index.getByIata(code) });

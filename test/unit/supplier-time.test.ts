@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { greatCircleKm } from "../../src/search/supplier/geo";
+import { greatCircleKm } from "../../src/supplier/geo";
 import {
   formatIsoDuration,
   instantToLocalDate,
@@ -7,7 +7,7 @@ import {
   localToInstant,
   parseIsoDate,
   zoneOffsetMinutes,
-} from "../../src/search/supplier/time";
+} from "../../src/supplier/time";
 
 const at = (iso: string) => Date.parse(iso);
 

@@ -1,4 +1,4 @@
-import type { Airport } from "../../locations/airport";
+import type { Airport } from "../locations/airport";
 
 /**
  * The contract between search and whatever sells flights: today the built-in simulated airline

@@ -1,4 +1,4 @@
-import type { Airport } from "../../locations/airport";
+import type { Airport } from "../locations/airport";
 import { CARRIERS } from "./carriers";
 import { combineSlices, priceSliceOption, type Journey, type SliceOption } from "./journeys";
 import { resolveCarriers, type Carrier } from "./network";

@@ -1,4 +1,4 @@
-import type { Airport } from "../../locations/airport";
+import type { Airport } from "../locations/airport";
 import { aircraftForRoute, type AircraftType } from "./aircraft";
 import { eastwardComponent, greatCircleKm } from "./geo";
 import { airportTier, isLargeAirport, type Carrier } from "./network";

@@ -1,4 +1,4 @@
-import type { Airport } from "../../locations/airport";
+import type { Airport } from "../locations/airport";
 import { greatCircleKm } from "./geo";
 import { fliesNonstop, minimumConnectionMinutes, type Carrier, type Hub } from "./network";
 import type { Flight, FlightSchedule } from "./schedule";

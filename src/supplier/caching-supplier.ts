@@ -1,4 +1,4 @@
-import { RecentMap } from "../../recent-map";
+import { RecentMap } from "../recent-map";
 import type { Supplier, SupplierOffer, SupplierSearch } from "./supplier";
 
 /** Searches remembered: at least the 1,000 most recent (see RecentMap). */

@@ -1,10 +1,10 @@
-import type { Airport } from "../../locations/airport";
+import type { Airport } from "../locations/airport";
 import { NARROWBODY_MAX_KM, NONSTOP_MAX_KM } from "./aircraft";
 import type { CarrierProfile, FareFamily } from "./carriers";
 import { greatCircleKm } from "./geo";
 import { unitHash } from "./random";
 import type { CarrierRef } from "./supplier";
-import { sizeClassOfRank } from "../../locations/size-rank";
+import { sizeClassOfRank } from "../locations/size-rank";
 
 /**
  * Which carrier flies which airport pair nonstop, and where it connects. A route exists when it
