@@ -69,6 +69,9 @@ export class SqliteCheckpointer {
   async stop(): Promise<void> {
     if (this.failed) return;
     const exited = new Promise<void>((resolve) => this.worker.once("exit", () => resolve()));
+    // Referenced while stopping: otherwise a process with nothing else to do exits before the
+    // thread's exit arrives, leaving this promise (and a caller's shutdown) unsettled.
+    this.worker.ref();
     this.worker.postMessage("stop");
     await exited;
   }
