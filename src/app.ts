@@ -20,19 +20,21 @@ import { openApiDocument } from "./rest/openapi";
 import { registerRestRoutes } from "./rest/route";
 import { restRoutes } from "./rest/routes";
 import { createServices, type Services } from "./services";
+import { startBackgroundWork } from "./background-work";
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface App {
   http: FastifyInstance;
   services: Services;
-  /** Stops accepting, lets in-flight requests finish, closes sockets and flushes counters. */
+  /** Stops accepting, lets in-flight requests finish, closes sockets, stops the job worker and flushes counters. */
   close(): Promise<void>;
 }
 
 /**
  * Everything served on the one port: REST under /v1, GraphQL over HTTP and WebSocket at
- * /graphql, health, readiness, metrics and the OpenAPI document. Not yet listening.
+ * /graphql, health, readiness, metrics and the OpenAPI document; and the background work (the
+ * order job worker). Not yet listening.
  */
 export async function buildApp(config: Config, db: Database, pubsub: PubSub, log: Logger): Promise<App> {
   const services = await createServices(config, db, pubsub, log);
@@ -61,12 +63,14 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   const schema = buildSchema();
   await registerGraphQL(http, schema, log);
   const closeSubscriptions = registerSubscriptions(http.server, schema, services);
+  const stopBackgroundWork = await startBackgroundWork(services);
   return {
     http,
     services,
     async close() {
       await closeSubscriptions();
       await http.close();
+      await stopBackgroundWork();
       await services.usageMeter.flush();
     },
   };

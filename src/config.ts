@@ -24,6 +24,10 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   OFFER_TTL_SECONDS: z.coerce.number().int().min(1).default(1800),
   TICKETING_DELAY_MS: z.coerce.number().int().min(0).default(2000),
+  /** How long a claimed ticketing or refund job is leased; a job of a process that died runs again after it. */
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** How often each process reads the job queue without being woken (others' jobs, expired leases). */
+  JOB_POLL_MS: z.coerce.number().int().min(10).default(1000),
   RATE_LIMIT_RPS: z.coerce.number().int().min(0).default(50),
   RATE_LIMIT_BURST: z.coerce.number().int().min(0).default(100),
   WEBHOOK_RETRY_SCHEDULE: secondsList.default([0, 5, 300, 1800, 7200, 18000, 36000, 36000]),

@@ -1,6 +1,6 @@
 import { randomFillSync } from "node:crypto";
 
-export type IdPrefix = "ten" | "key" | "off" | "orq" | "ord" | "pas" | "evt" | "whd" | "wtx" | "req" | "sli" | "seg" | "ase";
+export type IdPrefix = "ten" | "key" | "off" | "orq" | "ord" | "pas" | "evt" | "whd" | "wtx" | "req" | "sli" | "seg" | "ase" | "job" | "doc";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 const RANDOM_CHARS = 16;

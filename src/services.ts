@@ -19,6 +19,13 @@ import { SearchService } from "./search/search.service";
 import { SimulatedAirline } from "./supplier/simulated-airline";
 import { CachingSupplier } from "./supplier/caching-supplier";
 import { OfferCache } from "./search/offer-cache";
+import { IdempotencyService } from "./idempotency/idempotency.service";
+import { WalletService } from "./wallet/wallet.service";
+import { OrderService } from "./orders/order.service";
+import { OrderJobQueue } from "./orders/order-job-queue";
+import { OrderJobRunner } from "./orders/order-job-runner";
+import { JobWorker } from "./orders/job-worker";
+import { TicketingService } from "./orders/ticketing.service";
 
 /** Every domain service, built once per process by `createServices` and reached through the request context. */
 export interface Services {
@@ -37,6 +44,12 @@ export interface Services {
   airports: AirportIndex;
   search: SearchService;
   offers: OfferService;
+  idempotency: IdempotencyService;
+  wallets: WalletService;
+  orders: OrderService;
+  ticketing: TicketingService;
+  jobQueue: OrderJobQueue;
+  jobWorker: JobWorker;
 }
 
 /** Wires the domain services over an open, migrated database. */
@@ -48,6 +61,12 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const usageMeter = new UsageMeter(db, log, config.USAGE_FLUSH_MS);
   const airports = airportIndex();
   const offerCache = new OfferCache();
+  const wallets = new WalletService(db, cursors);
+  const supplier = new CachingSupplier(new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code), db }));
+  const offers = new OfferService(db, cursors, offerCache);
+  const orders = new OrderService(db, cursors, offers, wallets, supplier);
+  const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
+  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue), log, { pollMs: config.JOB_POLL_MS });
   return {
     config,
     db,
@@ -58,11 +77,17 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     tenantDirectory: new TenantDirectory(db, pubsub),
     tenants,
     apiKeys: new ApiKeyService(db, pubsub, cursors, tenants),
-    tenantConfig: new TenantConfigService(db, tenants),
+    tenantConfig: new TenantConfigService(db, tenants, wallets),
     usageMeter,
     usage: new UsageService(db, usageMeter, tenants),
     airports,
-    search: new SearchService(db, new CachingSupplier(new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code) })), airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache),
-    offers: new OfferService(db, cursors, offerCache),
+    search: new SearchService(db, supplier, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache),
+    offers,
+    idempotency: new IdempotencyService(db, log),
+    wallets,
+    orders,
+    ticketing: new TicketingService(db, orders, wallets, jobQueue, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS),
+    jobQueue,
+    jobWorker,
   };
 }

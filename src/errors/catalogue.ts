@@ -12,30 +12,41 @@ export const errorCatalogue = {
   invalid_search_params: { status: 400, message: "The search parameters are not valid.", action: "Correct the named field and search again." },
   INVALID_CURSOR: { status: 400, message: "The cursor is malformed or has expired.", action: "Restart from the first page, without a cursor." },
   LIMIT_OUT_OF_RANGE: { status: 400, message: "limit must be between 1 and 100.", action: "Send a limit from 1 to 100." },
+  idempotency_key_required: { status: 400, message: "This request needs an Idempotency-Key header.", action: "Send Idempotency-Key: <a unique value per intent>, and reuse it on every retry of that intent." },
+  TB_AUTH_101: { status: 400, message: "Insufficient balance: the wallet cannot cover the order total.", action: "Top up the wallet, then ticket again with a new Idempotency-Key." },
   tenant_required: { status: 400, message: "This path acts on one tenant's data: name it with the Service-Tenant header.", action: "Send Service-Tenant: <tenantId>, or call with the tenant's own key." },
+  insufficient_balance: { status: 402, message: "The wallet cannot cover the order total.", action: "Top up the wallet, then try again with a new Idempotency-Key." },
   unauthorized: { status: 401, message: "A valid API key is required.", action: "Send Authorization: Bearer <API_KEY> or x-api-key: <API_KEY> with an active key." },
   forbidden: { status: 403, message: "This key may not perform this operation.", action: "Use a key with the right role; tenant management needs the owner key." },
   tenant_suspended: { status: 403, message: "The tenant is suspended.", action: "Ask the account owner to reactivate the tenant." },
   not_found: { status: 404, message: "No such record.", action: "Check the identifier." },
   tenant_not_found: { status: 404, message: "No such tenant.", action: "Check the tenant identifier." },
   route_not_found: { status: 404, message: "No such route.", action: "Check the method and path; every path starts with /v1." },
+  order_state_conflict: { status: 409, message: "The order is not in a state that allows this.", action: "Read the order's current status; only the transitions of its lifecycle are allowed." },
+  idempotency_request_in_progress: { status: 409, message: "A request with this Idempotency-Key is still being processed.", action: "Retry shortly with the same key to receive its response.", retryable: true },
   tenant_deleted: { status: 409, message: "The tenant has been deleted.", action: "A deleted tenant cannot be changed; create a new one." },
   payload_too_large: { status: 413, message: "The request body is larger than 1 MB.", action: "Send a smaller body." },
   unsupported_media_type: { status: 415, message: "The request body must be JSON.", action: "Send Content-Type: application/json." },
   invalid_field_value: { status: 422, message: "A field has an invalid value.", action: "Correct the named field and send the request again." },
+  offer_no_longer_available: { status: 422, message: "The offer can no longer be booked.", action: "Search again and book a current offer." },
+  payment_amount_mismatch: { status: 422, message: "The payment does not match the order total.", action: "Pay exactly the offer total plus services, in the offer's currency." },
+  idempotency_key_reused: { status: 422, message: "This Idempotency-Key was used for a different request.", action: "Use a new key for a new request; reuse a key only to retry the same one." },
+  currency_locked: { status: 422, message: "The default currency cannot change while the wallet holds money or an order is pending or processing.", action: "Settle or cancel open orders and empty the wallet first." },
+  currency_mismatch: { status: 422, message: "The currency is not the wallet's.", action: "Send the amount in the wallet's currency." },
+  refund_not_allowed: { status: 422, message: "The order cannot be refunded.", action: "Check the fare's refund conditions and the departure time." },
   rate_limit_exceeded: { status: 429, message: "Too many requests.", action: "Back off (start at 500 ms) and honour the Retry-After header." },
   RATE_LIMIT_EXCEEDED: { status: 429, message: "Too many requests.", action: "Honour the Retry-After header before retrying." },
   internal_server_error: { status: 500, message: "Something went wrong on our side.", action: "Retry later; quote the x-request-id if it persists." },
   supplier_timeout: { status: 504, message: "The airline source did not answer in time.", action: "Search again, or allow a longer supplier_timeout." },
   service_unavailable: { status: 503, message: "The service is not ready.", action: "Retry shortly." },
-} as const satisfies Record<string, { status: number; message: string; action: string }>;
+} as const satisfies Record<string, { status: number; message: string; action: string; retryable?: boolean }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
-/** Retrying the same request can succeed: throttling, conflicts in flight, and server faults. */
+/** Retrying the same request can succeed: throttling, a request still in flight, and server faults. */
 export function isRetryable(code: ErrorCode): boolean {
-  const status = errorCatalogue[code].status;
-  return status === 429 || status >= 500;
+  const entry: { status: number; retryable?: boolean } = errorCatalogue[code];
+  return entry.retryable ?? (entry.status === 429 || entry.status >= 500);
 }
 
 /** `invalid_search_params` → `INVALID_SEARCH_PARAMS`; already upper-snake codes stay. */

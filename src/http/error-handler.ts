@@ -33,9 +33,14 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   if (request.url.startsWith("/graphql")) {
     return reply.send({ errors: [{ message: error.message, extensions: graphqlErrorExtensions(error) }] });
   }
+  return reply.send(restErrorFor(request, error));
+}
+
+/** The REST error body for this request: the environment is the tenant's in scope, if any. */
+export function restErrorFor(request: FastifyRequest, error: AppError) {
   const principal = request.ctx?.principal;
   const environment = request.ctx?.scope?.tenant.environment ?? (principal?.kind === "tenant" ? principal.environment : null);
-  return reply.send(restErrorBody(error, { requestId: request.id, environment }));
+  return restErrorBody(error, { requestId: request.id, environment });
 }
 
 /** Every error and unknown route leaves in the catalogue's shape; a 500 never shows its cause. */

@@ -18,9 +18,16 @@ export function isPricingCurrency(code: string): boolean {
   return Object.hasOwn(USD_RATES, code);
 }
 
-/** USD minor units (cents) as minor units of `currency`, rounded half up to its minor unit. */
+/** Minor units of `from` as minor units of `to` at the static table, rounded half up to `to`'s minor unit. */
+export function convertMinor(amountMinor: number, from: string, to: string): number {
+  if (from === to) return amountMinor;
+  const fromRate = USD_RATES[from];
+  const toRate = USD_RATES[to];
+  if (fromRate === undefined || toRate === undefined) throw new Error(`no exchange rate for ${fromRate === undefined ? from : to}`);
+  return Math.round((amountMinor / 10 ** minorDigits(from) / fromRate) * toRate * 10 ** minorDigits(to));
+}
+
+/** USD minor units (cents) as minor units of `currency`: how supplier prices reach the tenant. */
 export function convertFromUsdMinor(usdMinor: number, currency: string): number {
-  const rate = USD_RATES[currency];
-  if (rate === undefined) throw new Error(`no exchange rate for ${currency}`);
-  return Math.round((usdMinor / 100) * rate * 10 ** minorDigits(currency));
+  return convertMinor(usdMinor, "USD", currency);
 }

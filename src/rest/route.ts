@@ -1,9 +1,14 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { authorize } from "../context/authorize";
 import type { Operation } from "../context/operations";
-import type { RequestContext } from "../context/request-context";
+import { requestTenantId, type RequestContext } from "../context/request-context";
+import { AppError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/catalogue";
+import { restErrorFor } from "../http/error-handler";
+import { requestFingerprint } from "../idempotency/fingerprint";
+import { idempotencyKey } from "../idempotency/idempotency-key";
+import { OWNER_SCOPE, type StoredResponse } from "../idempotency/idempotency.service";
 import { parseInput } from "../validation/parse-input";
 import { JsonText } from "./rendered-responses";
 
@@ -34,6 +39,11 @@ export interface RestRoute<Body = unknown, Query = unknown> {
   query?: z.ZodType<Query>;
   /** Status of a success (default 200). */
   status?: number;
+  /**
+   * POST routes honour an `Idempotency-Key` header (decisions §5); `true` makes it required
+   * (400 `idempotency_key_required` without it).
+   */
+  idempotencyKeyRequired?: boolean;
   handle(input: RouteInput<Body, Query>): Promise<unknown>;
 }
 
@@ -42,7 +52,11 @@ export function restRoute<Body = undefined, Query = Record<string, never>>(route
   return route;
 }
 
-/** Registers routes on the app: authorize, parse, handle; errors flow to the catalogue handler. */
+/**
+ * Registers routes on the app: authorize, parse, handle; errors flow to the catalogue handler.
+ * A POST with an `Idempotency-Key` runs once per key (after authorisation, so a refused caller
+ * claims nothing), and its answer, success or catalogued error, is what every repeat receives.
+ */
 export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<RestRoute<any, any>>): void {
   for (const route of routes) {
     app.route({
@@ -53,17 +67,46 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
         const ctx = request.ctx;
         if (!ctx) throw new Error(`route ${route.url} reached without a request context`);
         await authorize(ctx, route.operation);
+        const key = route.method === "POST" ? idempotencyKey(request.headers["idempotency-key"], route.idempotencyKeyRequired ?? false, "Idempotency-Key") : null;
         const body = route.parseBody
           ? route.parseBody(request.body)
           : route.body
             ? parseInput(route.body, request.body ?? {}, route.bodyErrorCode)
             : undefined;
         const query = route.query ? parseInput(route.query, request.query) : {};
-        const result = await route.handle({ ctx, body, query, params: request.params as Record<string, string> });
-        reply.code(route.status ?? 200);
-        if (result instanceof JsonText) return reply.type("application/json; charset=utf-8").send(result.text);
-        return result;
+        const input = { ctx, body, query, params: request.params as Record<string, string> };
+        if (key === null) {
+          const result = await route.handle(input);
+          reply.code(route.status ?? 200);
+          if (result instanceof JsonText) return reply.type("application/json; charset=utf-8").send(result.text);
+          return result;
+        }
+        const tenantId = requestTenantId(ctx);
+        const outcome = await ctx.services.idempotency.run(
+          { scope: tenantId ?? OWNER_SCOPE, tenantId, key, fingerprint: requestFingerprint(`${request.method} ${request.url}`, request.body) },
+          () => respondOnce(route, input, request),
+        );
+        if (outcome.replayed) reply.header("idempotent-replayed", "true");
+        return sendStored(reply, outcome);
       },
     });
   }
+}
+
+/**
+ * The route's answer as it will be stored: its success, or a catalogued client error. A server
+ * error is thrown instead, which releases the key so a retry can run.
+ */
+async function respondOnce(route: RestRoute<any, any>, input: RouteInput<unknown, unknown>, request: FastifyRequest): Promise<StoredResponse> {
+  try {
+    const result = await route.handle(input);
+    return { status: route.status ?? 200, body: result instanceof JsonText ? result.text : JSON.stringify(result) };
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500) return { status: error.status, body: JSON.stringify(restErrorFor(request, error)) };
+    throw error;
+  }
+}
+
+function sendStored(reply: FastifyReply, response: StoredResponse): FastifyReply {
+  return reply.code(response.status).type("application/json; charset=utf-8").send(response.body);
 }

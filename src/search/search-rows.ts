@@ -3,6 +3,7 @@ import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import type { StoredOffer } from "./offer-payload";
 import { fromLiveTenant } from "../tenants/live-tenant";
 import { writeBatch } from "../db/write-batch";
+import { sqlTimestamp as timestamp, sqlJson } from "../db/sql-values";
 
 /** An offer request as written (Prisma reads it back as an `OfferRequest`). */
 export interface OfferRequestRow {
@@ -11,12 +12,6 @@ export interface OfferRequestRow {
   request: object;
   offerCount: number;
   createdAt: Date;
-}
-
-/** DateTime as Prisma writes it: ISO text with `+00:00` on SQLite, `timestamp(3)` on PostgreSQL. */
-function timestamp(provider: Database["provider"], date: Date) {
-  const text = date.toISOString().replace("Z", "+00:00");
-  return provider === "postgresql" ? Sql.sql`${text}::timestamp(3)` : Sql.sql`${text}`;
 }
 
 /**
@@ -34,15 +29,11 @@ function timestamp(provider: Database["provider"], date: Date) {
 export async function insertSearch(db: Database, request: OfferRequestRow, offers: StoredOffer[]): Promise<boolean> {
   const created = timestamp(db.provider, request.createdAt);
   const insertRequest = Sql.sql`INSERT INTO "OfferRequest" ("id", "tenantId", "request", "offerCount", "createdAt")
-    SELECT ${request.id}, "id", ${json(db.provider, JSON.stringify(request.request))}, ${request.offerCount}, ${created}
+    SELECT ${request.id}, "id", ${sqlJson(db.provider, request.request)}, ${request.offerCount}, ${created}
     ${fromLiveTenant(db.provider, request.tenantId)}`;
   const insertOffers = db.provider === "postgresql" ? offersFromRecordset(request, offers, created) : offerRows(offers, created);
   const [inserted] = await writeBatch(db, [insertRequest, ...insertOffers]);
   return inserted === 1;
-}
-
-function json(provider: Database["provider"], text: string) {
-  return provider === "postgresql" ? Sql.sql`${text}::jsonb` : Sql.sql`${text}`;
 }
 
 function offersFromRecordset(request: OfferRequestRow, offers: StoredOffer[], created: Sql.Sql): Sql.Sql[] {

@@ -1,14 +1,6 @@
 import { z } from "zod";
+import { isCalendarDate } from "../validation/calendar-date";
 import { CABIN_CLASSES, type CabinClass, type PassengerType } from "../supplier/supplier";
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A real calendar date written `YYYY-MM-DD` (rejects 2026-02-30). */
-function isCalendarDate(value: string): boolean {
-  if (!DATE.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
 
 const placeCode = z
   .string()

@@ -1,5 +1,5 @@
 import { RecentMap } from "../recent-map";
-import type { Supplier, SupplierOffer, SupplierSearch } from "./supplier";
+import type { Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 
 /** Searches remembered: at least the 1,000 most recent (see RecentMap). */
 const RECENT_SEARCHES = 1000;
@@ -9,7 +9,7 @@ const TTL_MS = 60_000;
  * Remembers a supplier's answers for a minute, as flight APIs cache availability: the same
  * itinerary search (same airports, dates, passenger types, cabin, connections) is answered
  * from memory. Passenger ids differ between searches, so cached fares are re-labelled with
- * the new search's ids, position by position.
+ * the new search's ids, position by position. Bookings are never cached: they go straight through.
  */
 export class CachingSupplier implements Supplier {
   readonly name: string;
@@ -29,6 +29,22 @@ export class CachingSupplier implements Supplier {
     const offers = await this.inner.search(request);
     this.entries.set(key, { offers, storedAt: this.now() });
     return offers;
+  }
+
+  holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }> {
+    return this.inner.holdSeats(booking);
+  }
+
+  releaseSeats(bookingId: string): Promise<void> {
+    return this.inner.releaseSeats(bookingId);
+  }
+
+  issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
+    return this.inner.issueTickets(booking);
+  }
+
+  refundTickets(bookingId: string): Promise<void> {
+    return this.inner.refundTickets(bookingId);
   }
 }
 

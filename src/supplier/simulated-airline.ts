@@ -1,60 +1,47 @@
+import type { Database } from "../db/database";
 import type { Airport } from "../locations/airport";
-import { CARRIERS } from "./carriers";
-import { combineSlices, priceSliceOption, type Journey, type SliceOption } from "./journeys";
-import { resolveCarriers, type Carrier } from "./network";
-import { buildOffer } from "./offers";
-import { sellsCabin } from "./pricing";
-import { flightChains } from "./routing";
-import { FlightSchedule } from "./schedule";
-import { pickBestMix } from "./selection";
-import { passengersNeedingSeats, type Supplier, type SupplierOffer, type SupplierSearch } from "./supplier";
-
-/** Most offers one search returns: the best mix of cheap, fast and direct. */
-export const MAX_OFFERS_PER_SEARCH = 50;
+import { SimulatedBookings } from "./simulated-bookings";
+import { SimulatedTimetable } from "./simulated-timetable";
+import type { Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 
 export interface SimulatedAirlineOptions {
   /** Resolves the carriers' hub codes, e.g. `(code) => airportIndex().getByIata(code)`. */
   airportByIata: (iataCode: string) => Airport | undefined;
+  /** Where its reservations live: the shared database, so every server process sees them. */
+  db: Database;
 }
 
 /**
- * The built-in supplier: a network of fictional carriers (carriers.ts) whose timetables, seats
- * and fares are pure functions of carrier, route and date, so the same search returns the same
- * offers in every process. In memory, no I/O.
+ * The built-in supplier: searches its timetable (simulated-timetable.ts, in memory) and keeps
+ * its reservations in the database (simulated-bookings.ts).
  */
 export class SimulatedAirline implements Supplier {
   readonly name = "simulated-airline";
-  readonly #carriers: readonly Carrier[];
-  readonly #schedule = new FlightSchedule();
+  readonly #timetable: SimulatedTimetable;
+  readonly #bookings: SimulatedBookings;
 
-  /** @throws Error when a hub airport is missing from the location data. */
   constructor(options: SimulatedAirlineOptions) {
-    this.#carriers = resolveCarriers(CARRIERS, options.airportByIata);
+    this.#timetable = new SimulatedTimetable(options);
+    this.#bookings = new SimulatedBookings(options.db);
   }
 
-  /**
-   * Offers for an already validated search, cheapest first. Each offer is one carrier's
-   * itinerary for every slice; each slice departs on its own date and after the previous one
-   * lands. Flights without enough seats for the passengers who need one are left out.
-   */
-  async search(request: SupplierSearch): Promise<SupplierOffer[]> {
-    const seatsNeeded = passengersNeedingSeats(request.passengers);
-    const journeys: Journey[] = [];
-    for (const carrier of this.#carriers) {
-      if (!sellsCabin(carrier.fareFamily, request.cabinClass)) continue;
-      const optionsPerSlice = request.slices.map((slice) => {
-        const query = { ...slice, maxConnections: request.maxConnections };
-        const options: SliceOption[] = [];
-        for (const chain of flightChains(this.#schedule, carrier, query)) {
-          const option = priceSliceOption(chain, request.cabinClass, seatsNeeded);
-          if (option) options.push(option);
-        }
-        return options;
-      });
-      journeys.push(...combineSlices(optionsPerSlice));
-    }
-    return pickBestMix(journeys, MAX_OFFERS_PER_SEARCH)
-      .sort((a, b) => a.price - b.price || (a.key < b.key ? -1 : 1))
-      .map((journey) => buildOffer(journey, request));
+  search(request: SupplierSearch): Promise<SupplierOffer[]> {
+    return this.#timetable.search(request);
+  }
+
+  holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }> {
+    return this.#bookings.holdSeats(booking);
+  }
+
+  releaseSeats(bookingId: string): Promise<void> {
+    return this.#bookings.releaseSeats(bookingId);
+  }
+
+  issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
+    return this.#bookings.issueTickets(booking);
+  }
+
+  refundTickets(bookingId: string): Promise<void> {
+    return this.#bookings.refundTickets(bookingId);
   }
 }

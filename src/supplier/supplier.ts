@@ -13,7 +13,7 @@ export type PassengerType = "adult" | "child" | "infant_without_seat";
 export const CABIN_CLASSES: readonly CabinClass[] = ["economy", "premium_economy", "business", "first"];
 
 /** Passengers who occupy a seat: everyone but infants travelling on a lap. */
-export function passengersNeedingSeats(passengers: readonly SupplierSearchPassenger[]): number {
+export function passengersNeedingSeats(passengers: ReadonlyArray<{ type: PassengerType }>): number {
   return passengers.filter((passenger) => passenger.type !== "infant_without_seat").length;
 }
 
@@ -41,10 +41,54 @@ export interface SupplierSearchPassenger {
   type: PassengerType;
 }
 
+/**
+ * Everything search, booking, ticketing and refunds ask of an airline. Booking calls name the
+ * booking by our order id, so each is safe to repeat: the same booking gets the same answer.
+ */
 export interface Supplier {
   readonly name: string;
   /** Offers for the search, at most 50, in no particular order (the simulated airline sorts by price). */
   search(request: SupplierSearch): Promise<SupplierOffer[]>;
+  /**
+   * Holds a seat on every segment for each passenger who needs one, all or nothing, and returns
+   * the airline's booking reference. @throws SeatsUnavailable when a flight has too few left.
+   */
+  holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }>;
+  /** Gives the booking's held seats back (cancellation); nothing happens if none are held. */
+  releaseSeats(bookingId: string): Promise<void>;
+  /** Asks the airline to ticket the booking. A rejection also gives its seats back. */
+  issueTickets(booking: SupplierBooking): Promise<TicketingAnswer>;
+  /** Refunds the booking's tickets; their seats go back on sale. */
+  refundTickets(bookingId: string): Promise<void>;
+}
+
+/** A booking as the airline sees it: whose, which seats on which flights, and who travels. */
+export interface SupplierBooking {
+  /** Our order id; the airline keys the booking by it. */
+  id: string;
+  tenantId: string;
+  /** Sandbox bookings answer the sandbox triggers (decisions §5); live ones never do. */
+  environment: "sandbox" | "live";
+  segments: Array<{
+    flightKey: string;
+    cabinClass: CabinClass;
+    marketingCarrier: CarrierRef;
+    /** Seats the flight was offered with (SupplierSegment.seatsLeft): the airline's capacity for sale. */
+    seatsForSale: number;
+  }>;
+  passengers: Array<{ id: string; type: PassengerType; familyName: string }>;
+}
+
+export type TicketingAnswer =
+  | { outcome: "ticketed"; tickets: Array<{ passengerId: string; number: string }> }
+  | { outcome: "rejected"; reason: "airline_rejected" | "airline_timeout" };
+
+/** A flight of the booking has fewer seats left than the booking needs. */
+export class SeatsUnavailable extends Error {
+  override name = "SeatsUnavailable";
+  constructor(readonly flightKey: string) {
+    super(`not enough seats left on ${flightKey}`);
+  }
 }
 
 export interface CarrierRef {

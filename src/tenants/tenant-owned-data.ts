@@ -10,6 +10,14 @@ type Tx = Prisma.TransactionClient;
 export const tenantOwnedTables: ReadonlyArray<{ table: string; deleteFor: (tx: Tx, tenantId: string) => Promise<unknown> }> = [
   { table: "ApiKey", deleteFor: (tx, tenantId) => tx.apiKey.deleteMany({ where: { tenantId } }) },
   { table: "UsageCounter", deleteFor: (tx, tenantId) => tx.usageCounter.deleteMany({ where: { tenantId } }) },
+  { table: "IdempotencyRecord", deleteFor: (tx, tenantId) => tx.idempotencyRecord.deleteMany({ where: { tenantId } }) },
+  { table: "SeatHold", deleteFor: (tx, tenantId) => tx.seatHold.deleteMany({ where: { tenantId } }) },
+  { table: "OrderJob", deleteFor: (tx, tenantId) => tx.orderJob.deleteMany({ where: { tenantId } }) },
+  { table: "OrderDocument", deleteFor: (tx, tenantId) => tx.orderDocument.deleteMany({ where: { tenantId } }) },
+  { table: "OrderPassenger", deleteFor: (tx, tenantId) => tx.orderPassenger.deleteMany({ where: { tenantId } }) },
+  { table: "Order", deleteFor: (tx, tenantId) => tx.order.deleteMany({ where: { tenantId } }) },
+  { table: "LedgerEntry", deleteFor: (tx, tenantId) => tx.ledgerEntry.deleteMany({ where: { tenantId } }) },
+  { table: "Wallet", deleteFor: (tx, tenantId) => tx.wallet.deleteMany({ where: { tenantId } }) },
   { table: "Offer", deleteFor: (tx, tenantId) => tx.offer.deleteMany({ where: { tenantId } }) },
   { table: "OfferRequest", deleteFor: (tx, tenantId) => tx.offerRequest.deleteMany({ where: { tenantId } }) },
 ];

@@ -10,8 +10,11 @@ import { isUniqueViolation } from "../db/errors";
 import { disambiguatedSlug, slugify } from "./slug";
 import type { CreateTenantInput, UpdateTenantInput } from "./tenant.inputs";
 import { tenantOwnedTables } from "./tenant-owned-data";
+import { openingWallet } from "../wallet/opening-balance";
 
 const SLUG_ATTEMPTS = 5;
+/** Every tenant starts in USD; it may change its `default_currency` later. */
+const DEFAULT_CURRENCY = "USD";
 
 /** The owner's management of tenants: create, read, change status, delete. */
 export class TenantService {
@@ -22,22 +25,29 @@ export class TenantService {
   ) {}
 
   /**
-   * Provisions an active tenant. The slug comes from the name; when it is taken a random
-   * suffix is added (the unique index settles races between concurrent creations).
+   * Provisions an active tenant with its wallet (sandbox: 100000.00 of play money). The slug
+   * comes from the name; when it is taken a random suffix is added (the unique index settles
+   * races between concurrent creations).
    */
   async create(input: CreateTenantInput): Promise<Tenant> {
     const base = slugify(input.name);
     for (let attempt = 0; ; attempt++) {
+      const environment = input.environment ?? "sandbox";
+      const now = new Date();
       try {
         return await this.db.prisma.tenant.create({
           data: {
-            id: newId("ten"),
+            id: newId("ten", now.getTime()),
             name: input.name,
             email: input.email,
             slug: attempt === 0 ? base : disambiguatedSlug(base),
-            environment: input.environment ?? "sandbox",
+            environment,
             ownerMetadata: input.metadata ?? {},
             configMetadata: {},
+            defaultCurrency: DEFAULT_CURRENCY,
+            createdAt: now,
+            // Created with its wallet, in the same transaction: every tenant has one.
+            ...openingWallet(environment, DEFAULT_CURRENCY, now),
           },
         });
       } catch (error) {

@@ -5,7 +5,7 @@ import { airportIndex } from "../../src/locations/airport-index";
 import { CARRIERS } from "../../src/supplier/carriers";
 import { MIN_STOPOVER_MINUTES } from "../../src/supplier/journeys";
 import { MAX_LAYOVER_MINUTES } from "../../src/supplier/routing";
-import { MAX_OFFERS_PER_SEARCH, SimulatedAirline } from "../../src/supplier/simulated-airline";
+import { MAX_OFFERS_PER_SEARCH, SimulatedTimetable } from "../../src/supplier/simulated-timetable";
 import {
   CABIN_CLASSES,
   type PassengerType,
@@ -14,7 +14,7 @@ import {
 } from "../../src/supplier/supplier";
 
 const index = airportIndex();
-const airline = new SimulatedAirline({ airportByIata: (code) => index.getByIata(code) });
+const airline = new SimulatedTimetable({ airportByIata: (code) => index.getByIata(code) });
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { airportIndex } from "../../src/locations/airport-index";
 import { MIN_STOPOVER_MINUTES } from "../../src/supplier/journeys";
 import { pickBestMix, type Rankable } from "../../src/supplier/selection";
-import { MAX_OFFERS_PER_SEARCH, SimulatedAirline } from "../../src/supplier/simulated-airline";
+import { MAX_OFFERS_PER_SEARCH, SimulatedTimetable } from "../../src/supplier/simulated-timetable";
 import type {
   CabinClass,
   PassengerType,
@@ -14,7 +14,7 @@ import type {
 } from "../../src/supplier/supplier";
 
 const index = airportIndex();
-const airline = new SimulatedAirline({ airportByIata: (code) => index.getByIata(code) });
+const airline = new SimulatedTimetable({ airportByIata: (code) => index.getByIata(code) });
 const MINUTE_MS = 60_000;
 
 interface SearchOptions {
@@ -60,16 +60,16 @@ describe("simulated airline: determinism", () => {
     const first = await airline.search(roundTrip);
     expect(first.length).toBeGreaterThan(0);
     expect(await airline.search(roundTrip)).toEqual(first);
-    const another = new SimulatedAirline({ airportByIata: (code) => index.getByIata(code) });
+    const another = new SimulatedTimetable({ airportByIata: (code) => index.getByIata(code) });
     expect(await another.search(roundTrip)).toEqual(first);
   });
 
   it("gives the same offers after the modules are loaded afresh, as after a restart", async () => {
     const first = await airline.search(roundTrip);
     vi.resetModules();
-    const fresh = await import("../../src/supplier/simulated-airline");
+    const fresh = await import("../../src/supplier/simulated-timetable");
     const freshIndex = (await import("../../src/locations/airport-index")).airportIndex();
-    const restarted = new fresh.SimulatedAirline({ airportByIata: (code) => freshIndex.getByIata(code) });
+    const restarted = new fresh.SimulatedTimetable({ airportByIata: (code) => freshIndex.getByIata(code) });
     const slices = roundTrip.slices.map((slice) => ({
       ...slice,
       origins: slice.origins.map((airport) => freshIndex.getByIata(airport.iataCode)!),
@@ -81,9 +81,9 @@ describe("simulated airline: determinism", () => {
   it("gives the same offers in another process", async () => {
     const script = `
       import { airportIndex } from "./src/locations/airport-index.ts";
-      import { SimulatedAirline } from "./src/supplier/simulated-airline.ts";
+      import { SimulatedTimetable } from "./src/supplier/simulated-timetable.ts";
       const index = airportIndex();
-      const airline = new SimulatedAirline({ airportByIata: (code) => index.getByIata(code) });
+      const airline = new SimulatedTimetable({ airportByIata: (code) => index.getByIata(code) });
       const request = JSON.parse(process.argv[1]);
       for (const slice of request.slices) {
         slice.origins = index.airportsForCode(slice.origins);

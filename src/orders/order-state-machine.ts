@@ -1,0 +1,76 @@
+import type { Database } from "../db/database";
+import { sqlEnum } from "../db/sql-enum";
+import { sqlTimestamp } from "../db/sql-values";
+import { guarded, type GuardedStatement } from "../db/write-batch";
+import { appError, type AppError } from "../errors/app-error";
+import { Prisma as Sql } from "../generated/prisma-sqlite/client";
+import type { OrderStatus } from "./order";
+
+/**
+ * The order lifecycle (interface §3.1) as data: each trigger, the one state it applies to, and
+ * the state it leads to. Every state change goes through `transition`, so an order moves only
+ * along these rows.
+ */
+export const orderTransitions = {
+  ticket: { from: "PENDING", to: "PROCESSING" },
+  ticketed: { from: "PROCESSING", to: "TICKETED" },
+  fail: { from: "PROCESSING", to: "FAILED" },
+  cancel: { from: "PENDING", to: "CANCELED" },
+  refund: { from: "TICKETED", to: "REFUNDED" },
+} as const satisfies Record<string, { from: OrderStatus; to: OrderStatus }>;
+
+export type OrderTrigger = keyof typeof orderTransitions;
+
+/** Passengers can be changed only before ticketing begins (§3.1 rule 1). */
+export const EDITABLE_STATUS: OrderStatus = "PENDING";
+
+export const TERMINAL_STATUSES: readonly OrderStatus[] = ["TICKETED", "FAILED", "CANCELED", "REFUNDED"];
+
+/** Names the guard of a transition in `GuardFailed`: the order was no longer in the trigger's state. */
+export const ORDER_GUARD = "order";
+
+/** What a client asked that the order's state refuses, as the error names it. */
+const ACTIONS: Record<OrderTrigger | "updatePassengers" | "requestRefund", string> = {
+  ticket: "be ticketed",
+  ticketed: "be ticketed",
+  fail: "fail ticketing",
+  cancel: "be cancelled",
+  refund: "be refunded",
+  requestRefund: "be refunded",
+  updatePassengers: "have its passengers changed",
+};
+
+/**
+ * The compare-and-set that performs `trigger`, as a guarded batch statement: the order moves to
+ * the trigger's state (its version bumped, `set` applied too) only if it is still in the state
+ * the trigger applies to; otherwise the batch rolls back with `GuardFailed(ORDER_GUARD)`. The
+ * writes that go with the change (debit, job, documents, reversal) ride in the same batch.
+ */
+export function transition(db: Database, order: { id: string; tenantId: string }, trigger: OrderTrigger, at: Date, set: Sql.Sql = Sql.empty): GuardedStatement {
+  const { from, to } = orderTransitions[trigger];
+  return guarded(
+    Sql.sql`UPDATE "Order" SET "status" = ${sqlEnum(db.provider, "OrderStatus", to)}, "version" = "version" + 1,
+      "updatedAt" = ${sqlTimestamp(db.provider, at)} ${set}
+      WHERE "id" = ${order.id} AND "tenantId" = ${order.tenantId} AND "status" = ${sqlEnum(db.provider, "OrderStatus", from)}`,
+    ORDER_GUARD,
+  );
+}
+
+/**
+ * A change within a state (passengers edited, a refund asked for): the order's version is bumped
+ * only if it is in `status` and `condition` holds, guarded like a transition.
+ */
+export function touchIn(db: Database, order: { id: string; tenantId: string }, status: OrderStatus, at: Date, set: Sql.Sql = Sql.empty, condition: Sql.Sql = Sql.empty): GuardedStatement {
+  return guarded(
+    Sql.sql`UPDATE "Order" SET "version" = "version" + 1, "updatedAt" = ${sqlTimestamp(db.provider, at)} ${set}
+      WHERE "id" = ${order.id} AND "tenantId" = ${order.tenantId} AND "status" = ${sqlEnum(db.provider, "OrderStatus", status)} ${condition}`,
+    ORDER_GUARD,
+  );
+}
+
+/** 409 `order_state_conflict`, naming the state the order is in and what was refused. */
+export function stateConflict(order: { id: string; status: OrderStatus }, action: keyof typeof ACTIONS, detail?: string): AppError {
+  const allowedFrom = action === "updatePassengers" ? EDITABLE_STATUS : action === "requestRefund" ? "TICKETED" : orderTransitions[action].from;
+  const message = `Order ${order.id} is ${order.status}; only a ${allowedFrom} order can ${ACTIONS[action]}${detail ? ` (${detail})` : ""}.`;
+  return appError("order_state_conflict", { message, reason: message });
+}

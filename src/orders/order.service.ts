@@ -1,0 +1,246 @@
+import type { TenantScope } from "../context/request-context";
+import type { Database } from "../db/database";
+import { isUniqueViolation } from "../db/errors";
+import { queryRows } from "../db/query-rows";
+import { GuardFailed, writeBatch } from "../db/write-batch";
+import { appError } from "../errors/app-error";
+import { newId } from "../ids";
+import { convertMinor } from "../money/exchange-rates";
+import { formatMinor, parseMinor } from "../money/format";
+import type { CursorCodec } from "../pagination/cursor";
+import { paginate, type Page, type PageRequest } from "../pagination/paginate";
+import type { OfferService } from "../search/offer.service";
+import { Prisma as Sql } from "../generated/prisma-sqlite/client";
+import { SeatsUnavailable, type Supplier } from "../supplier/supplier";
+import type { WalletService } from "../wallet/wallet.service";
+import { documentFrom, orderFrom, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
+import type { CreateOrderRequest, PassengerInput, PassengerUpdate } from "./order.inputs";
+import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
+import { EDITABLE_STATUS, ORDER_GUARD, stateConflict, touchIn, transition } from "./order-state-machine";
+import { checkPassengers, type BookedPassenger } from "./passenger-rules";
+import { selectServices } from "./service-selection";
+import { supplierBooking } from "./supplier-booking";
+
+/**
+ * Orders of one tenant: booking an offer, reading, listing, changing passengers, cancelling.
+ * Ticketing and refunds are in ticketing.service.ts. Every read and write is scoped to the
+ * caller's tenant: another tenant's order is `not_found`, exactly like an unknown id.
+ */
+export class OrderService {
+  constructor(
+    private readonly db: Database,
+    private readonly cursors: CursorCodec,
+    private readonly offers: OfferService,
+    private readonly wallets: WalletService,
+    private readonly supplier: Supplier,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Books an offer (interface §4.6, decisions §5): a PENDING order holding the seats, keeping a
+   * snapshot of the exact offer. 404 `not_found` for an unknown or another tenant's offer; 422
+   * `offer_no_longer_available` when it expired, a flight has too few seats left, or it is booked
+   * already; 400 `validation_failed` for passengers or services that do not fit the offer; 422
+   * `payment_amount_mismatch` when a payment is not exactly the total; 402
+   * `insufficient_balance` when the wallet cannot cover it. Nothing is charged until ticketing.
+   */
+  async create(scope: TenantScope, request: CreateOrderRequest): Promise<OrderDetail> {
+    const field = request.offerField;
+    const [offer] = await this.offers.getMany(scope, [request.offerId]);
+    if (!offer) throw appError("not_found", { field, message: `${field}: no such offer` });
+    const now = this.now();
+    if (offer.expiresAt <= now) {
+      throw appError("offer_no_longer_available", { field, reason: `The offer expired at ${offer.expiresAt.toISOString()}.` });
+    }
+    const passengers = checkPassengers(request.passengers, offer, now.toISOString().slice(0, 10));
+    const { services, amount } = selectServices(request.services, offer);
+    const totalAmount = offer.totalAmount + amount;
+    if (request.payment) checkPayment(request.payment, totalAmount, offer.currency);
+    await this.requireBalance(scope.tenantId, totalAmount, offer.currency);
+
+    const pending: Order = {
+      id: newId("ord", now.getTime()),
+      tenantId: scope.tenantId,
+      offerId: offer.id,
+      status: "PENDING",
+      totalAmount,
+      currency: offer.currency,
+      offer,
+      services,
+      metadata: request.metadata,
+      bookingReference: "",
+      failureReason: null,
+      refundRequestedAt: null,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const order = { ...pending, bookingReference: await this.holdSeats(pending, passengers, scope, field) };
+    try {
+      await writeBatch(this.db, insertOrder(this.db, order, passengers));
+    } catch (error) {
+      // The airline holds seats for an order that does not exist: give them back.
+      await this.supplier.releaseSeats(order.id);
+      if (isUniqueViolation(error)) throw appError("offer_no_longer_available", { field, reason: "The offer is booked already by another order." });
+      if (error instanceof GuardFailed && error.guard === TENANT_GUARD) throw appError("tenant_not_found");
+      throw error;
+    }
+    return { ...order, passengers: passengers.map((passenger) => ({ ...passenger, orderId: order.id })), documents: [] };
+  }
+
+  /** The order; 404 `not_found` for an unknown id or another tenant's. */
+  async get(scope: TenantScope, orderId: string): Promise<Order> {
+    const row = await this.db.prisma.order.findFirst({ where: { id: orderId, tenantId: scope.tenantId } });
+    if (!row) throw appError("not_found", { field: "id" });
+    return orderFrom(row);
+  }
+
+  /** The order with its passengers and documents; 404 as `get`. */
+  async detail(scope: TenantScope, orderId: string): Promise<OrderDetail> {
+    const [detail] = await this.withChildren(scope, [await this.get(scope, orderId)]);
+    return detail!;
+  }
+
+  /**
+   * The order's version, which every change bumps: one indexed read, so an unchanged order's
+   * rendered view can be served again. 404 as `get`.
+   */
+  async version(scope: TenantScope, orderId: string): Promise<number> {
+    const [row] = await queryRows<{ version: number }>(this.db, Sql.sql`SELECT "version" FROM "Order" WHERE "id" = ${orderId} AND "tenantId" = ${scope.tenantId}`);
+    if (!row) throw appError("not_found", { field: "id" });
+    return row.version;
+  }
+
+  /** Orders by id, in the order asked, null where unknown or another tenant's (one query, for DataLoaders). */
+  async getMany(scope: TenantScope, orderIds: readonly string[]): Promise<Array<Order | null>> {
+    const rows = await this.db.prisma.order.findMany({ where: { tenantId: scope.tenantId, id: { in: [...orderIds] } } });
+    const byId = new Map(rows.map((row) => [row.id, orderFrom(row)]));
+    return orderIds.map((id) => byId.get(id) ?? null);
+  }
+
+  /** Passengers of each order, in offer order (one query for any number of orders). */
+  async passengersOf(scope: TenantScope, orderIds: readonly string[]): Promise<OrderPassenger[][]> {
+    const rows = await this.db.prisma.orderPassenger.findMany({ where: { tenantId: scope.tenantId, orderId: { in: [...orderIds] } }, orderBy: { position: "asc" } });
+    return groupBy(orderIds, rows.map(passengerFrom));
+  }
+
+  /** Documents of each order (one query for any number of orders). */
+  async documentsOf(scope: TenantScope, orderIds: readonly string[]): Promise<OrderDocument[][]> {
+    const rows = await this.db.prisma.orderDocument.findMany({ where: { tenantId: scope.tenantId, orderId: { in: [...orderIds] } }, orderBy: { passengerId: "asc" } });
+    return groupBy(orderIds, rows.map(documentFrom));
+  }
+
+  /** The tenant's orders, newest first, optionally in one status; with passengers and documents. */
+  async list(scope: TenantScope, status: OrderStatus | undefined, request: PageRequest): Promise<Page<OrderDetail>> {
+    const where = { tenantId: scope.tenantId, ...(status === undefined ? {} : { status }) };
+    const page = await paginate({
+      list: `orders:${scope.tenantId}:${status ?? "*"}`,
+      request,
+      cursors: this.cursors,
+      count: () => this.db.prisma.order.count({ where }),
+      fetch: (query) => this.db.prisma.order.findMany({ ...query, where: { AND: [where, query.where] } }),
+    });
+    return { ...page, items: await this.withChildren(scope, page.items.map(orderFrom)) };
+  }
+
+  /**
+   * Changes passengers' details while the order is PENDING (409 `order_state_conflict` once
+   * ticketing began). Each update names a passenger of the order by id; the passengers as
+   * changed are checked again as at booking (400 `validation_failed`).
+   */
+  async updatePassengers(scope: TenantScope, orderId: string, updates: readonly PassengerUpdate[]): Promise<OrderDetail> {
+    const detail = await this.detail(scope, orderId);
+    if (detail.status !== EDITABLE_STATUS) throw stateConflict(detail, "updatePassengers");
+    const current = new Map(detail.passengers.map((passenger) => [passenger.id, passenger]));
+    const seen = new Set<string>();
+    const changed: PassengerInput[] = updates.map((update, index) => {
+      const passenger = current.get(update.id);
+      if (!passenger || seen.has(update.id)) {
+        const message = passenger ? `${update.id} is given twice` : `${update.id} is not a passenger of this order`;
+        throw appError("validation_failed", { field: `passengers[${index}].id`, message: `passengers[${index}].id: ${message}` });
+      }
+      seen.add(update.id);
+      return { ...passenger, ...update, type: passenger.type };
+    });
+    // Changed passengers first, so an error's index is the one the client sent.
+    const unchanged = detail.passengers.filter((passenger) => !seen.has(passenger.id));
+    const now = this.now();
+    const passengers = checkPassengers([...changed, ...unchanged], detail.offer, now.toISOString().slice(0, 10));
+    try {
+      await writeBatch(this.db, [
+        touchIn(this.db, detail, EDITABLE_STATUS, now),
+        ...passengers.filter((passenger) => seen.has(passenger.id)).map((passenger) => updatePassenger(this.db, orderId, passenger.id, passenger)),
+      ]);
+    } catch (error) {
+      if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "updatePassengers");
+      throw error;
+    }
+    return { ...detail, version: detail.version + 1, updatedAt: now, passengers: passengers.map((passenger) => ({ ...passenger, orderId })) };
+  }
+
+  /** Cancels a PENDING order and gives its seats back (409 `order_state_conflict` otherwise). */
+  async cancel(scope: TenantScope, orderId: string): Promise<OrderDetail> {
+    const order = await this.get(scope, orderId);
+    if (order.status !== "PENDING") throw stateConflict(order, "cancel");
+    try {
+      await writeBatch(this.db, [transition(this.db, order, "cancel", this.now())]);
+    } catch (error) {
+      if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "cancel");
+      throw error;
+    }
+    await this.supplier.releaseSeats(order.id);
+    return this.detail(scope, orderId);
+  }
+
+  /** Orders with their passengers and documents: two queries whatever the number of orders. */
+  async withChildren(scope: TenantScope, orders: Order[]): Promise<OrderDetail[]> {
+    if (orders.length === 0) return [];
+    const ids = orders.map((order) => order.id);
+    const [passengers, documents] = await Promise.all([this.passengersOf(scope, ids), this.documentsOf(scope, ids)]);
+    return orders.map((order, index) => ({ ...order, passengers: passengers[index]!, documents: documents[index]! }));
+  }
+
+  /** 402 `insufficient_balance` when the wallet cannot cover `amount` (converted if the wallet was re-denominated). */
+  private async requireBalance(tenantId: string, amount: number, currency: string): Promise<void> {
+    const wallet = await this.wallets.get(tenantId);
+    const needed = convertMinor(amount, currency, wallet.currency);
+    if (needed > wallet.balance) {
+      throw appError("insufficient_balance", {
+        reason: `The order costs ${formatMinor(needed, wallet.currency)} ${wallet.currency}; the wallet holds ${formatMinor(wallet.balance, wallet.currency)}.`,
+      });
+    }
+  }
+
+  /** Holds the seats at the airline and returns its booking reference; 422 when a flight is short of seats. */
+  private async holdSeats(order: Order, passengers: readonly BookedPassenger[], scope: TenantScope, field: string): Promise<string> {
+    try {
+      const { bookingReference } = await this.supplier.holdSeats(supplierBooking(order, passengers, scope.tenant.environment));
+      return bookingReference;
+    } catch (error) {
+      if (error instanceof SeatsUnavailable) {
+        throw appError("offer_no_longer_available", { field, reason: `Flight ${error.flightKey} has too few seats left.` });
+      }
+      throw error;
+    }
+  }
+}
+
+/** Variant A's payment must be exactly the total, in the offer's currency (422 `payment_amount_mismatch`). */
+function checkPayment(payment: { currency: string; amount: string }, total: number, currency: string): void {
+  const amount = parseMinor(payment.amount, payment.currency);
+  if (amount === null) {
+    throw appError("validation_failed", { field: "payments[0].amount", message: "payments[0].amount: must be a decimal amount, e.g. 123.45" });
+  }
+  if (payment.currency !== currency || amount !== total) {
+    throw appError("payment_amount_mismatch", {
+      field: "payments[0].amount",
+      reason: `The order total is ${formatMinor(total, currency)} ${currency}; the payment is ${payment.amount} ${payment.currency}.`,
+    });
+  }
+}
+
+function groupBy<T extends { orderId: string }>(orderIds: readonly string[], items: T[]): T[][] {
+  const groups = new Map<string, T[]>(orderIds.map((id) => [id, []]));
+  for (const item of items) groups.get(item.orderId)?.push(item);
+  return orderIds.map((id) => groups.get(id)!);
+}

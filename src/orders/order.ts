@@ -1,0 +1,142 @@
+import type { Order as OrderRow, OrderDocument as OrderDocumentRow, OrderPassenger as OrderPassengerRow, OrderStatus } from "../db/models";
+import type { StoredOffer } from "../search/offer-payload";
+import type { PassengerType } from "../supplier/supplier";
+import { asMetadata, type Metadata } from "../tenants/metadata";
+
+export type { OrderStatus };
+
+/** A service booked with the order, priced when it was booked. */
+export interface SelectedService {
+  id: string;
+  type: "baggage" | "seat";
+  quantity: number;
+  /** Minor units of the order's currency, per unit. */
+  unitAmount: number;
+  passengerIds: string[];
+  segmentIds: string[];
+}
+
+/** An order (decisions §5): the offer as booked, its services, and where it is in its lifecycle. */
+export interface Order {
+  id: string;
+  tenantId: string;
+  offerId: string;
+  status: OrderStatus;
+  /** The offer's total plus the services, minor units of `currency`. */
+  totalAmount: number;
+  currency: string;
+  /** The exact offer booked: its itinerary and prices at booking time. */
+  offer: StoredOffer;
+  services: SelectedService[];
+  metadata: Metadata;
+  bookingReference: string;
+  failureReason: string | null;
+  refundRequestedAt: Date | null;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface IdentityDocument {
+  type: "passport" | "national_identity_card";
+  number: string;
+  issuingCountryCode: string;
+  /** YYYY-MM-DD */
+  expiresOn: string;
+}
+
+/** A traveller as booked: the identity the airline tickets. */
+export interface PassengerDetails {
+  title: "mr" | "ms" | "mrs" | "dr" | null;
+  givenName: string;
+  familyName: string;
+  /** YYYY-MM-DD */
+  bornOn: string;
+  gender: "m" | "f";
+  email: string;
+  phoneNumber: string;
+  identityDocuments: IdentityDocument[];
+}
+
+export interface OrderPassenger extends PassengerDetails {
+  orderId: string;
+  /** The id the search gave the passenger. */
+  id: string;
+  type: PassengerType;
+}
+
+export interface OrderDocument {
+  id: string;
+  orderId: string;
+  passengerId: string;
+  type: "electronic_ticket";
+  /** The e-ticket number. */
+  uniqueIdentifier: string;
+  createdAt: Date;
+}
+
+/** An order with its passengers and documents, as the REST views show it. */
+export interface OrderDetail extends Order {
+  passengers: OrderPassenger[];
+  documents: OrderDocument[];
+}
+
+/** The snapshot is stored as JSON, so its dates come back as ISO text. */
+type StoredSnapshot = Omit<StoredOffer, "expiresAt" | "createdAt"> & { expiresAt: string; createdAt: string };
+
+export function orderFrom(row: OrderRow): Order {
+  const snapshot = row.offerSnapshot as unknown as StoredSnapshot;
+  return {
+    id: row.id,
+    tenantId: row.tenantId,
+    offerId: row.offerId,
+    status: row.status,
+    totalAmount: row.totalAmount,
+    currency: row.currency,
+    offer: { ...snapshot, expiresAt: new Date(snapshot.expiresAt), createdAt: new Date(snapshot.createdAt) },
+    services: row.services as unknown as SelectedService[],
+    metadata: asMetadata(row.metadata),
+    bookingReference: row.bookingReference,
+    failureReason: row.failureReason,
+    refundRequestedAt: row.refundRequestedAt,
+    version: row.version,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export function passengerFrom(row: OrderPassengerRow): OrderPassenger {
+  return {
+    orderId: row.orderId,
+    id: row.id,
+    type: row.type as PassengerType,
+    title: row.title as PassengerDetails["title"],
+    givenName: row.givenName,
+    familyName: row.familyName,
+    bornOn: row.bornOn,
+    gender: row.gender as PassengerDetails["gender"],
+    email: row.email,
+    phoneNumber: row.phoneNumber,
+    identityDocuments: row.identityDocuments as unknown as IdentityDocument[],
+  };
+}
+
+export function documentFrom(row: OrderDocumentRow): OrderDocument {
+  return {
+    id: row.id,
+    orderId: row.orderId,
+    passengerId: row.passengerId,
+    type: row.type as OrderDocument["type"],
+    uniqueIdentifier: row.uniqueIdentifier,
+    createdAt: row.createdAt,
+  };
+}
+
+/** Departure of the first flight and arrival of the last, as local dates and the first as an instant. */
+export function itineraryDates(offer: StoredOffer): { firstDeparture: string; firstDepartureUtc: Date; lastArrival: string } {
+  const segments = offer.payload.slices.flatMap((slice) => slice.segments);
+  const first = segments[0];
+  const last = segments.at(-1);
+  if (!first || !last) throw new Error(`offer ${offer.id} has no segments`);
+  return { firstDeparture: first.departingAt.slice(0, 10), firstDepartureUtc: new Date(first.departingAtUtc), lastArrival: last.arrivingAt.slice(0, 10) };
+}

@@ -1,0 +1,102 @@
+import { createHash } from "node:crypto";
+import type { Database } from "../db/database";
+import { sqlTimestamp } from "../db/sql-values";
+import { GuardFailed, guarded, writeBatch, type BatchStatement } from "../db/write-batch";
+import { Prisma as Sql } from "../generated/prisma-sqlite/client";
+import { passengersNeedingSeats, SeatsUnavailable, type SupplierBooking, type TicketingAnswer } from "./supplier";
+
+/** Family names that make a sandbox booking fail at the airline (decisions §5). */
+const SANDBOX_TRIGGERS: Readonly<Record<string, "airline_rejected" | "airline_timeout">> = {
+  rejected: "airline_rejected",
+  timeout: "airline_timeout",
+};
+
+const REFERENCE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+/** 6 characters without look-alikes (no I, O, 0, 1), as airlines write record locators. */
+function bookingReference(bookingId: string): string {
+  const digest = createHash("sha256").update(`pnr:${bookingId}`).digest();
+  let reference = "";
+  for (let i = 0; i < 6; i++) reference += REFERENCE_ALPHABET[digest[i]! % REFERENCE_ALPHABET.length];
+  return reference;
+}
+
+/** A 13-digit e-ticket number: the carrier's 3-digit accounting code, then 10 digits. */
+function ticketNumber(carrierCode: string, bookingId: string, passengerId: string): string {
+  const accounting = 100 + (createHash("sha256").update(`carrier:${carrierCode}`).digest().readUInt16BE(0) % 900);
+  const serial = createHash("sha256").update(`ticket:${bookingId}:${passengerId}`).digest().readBigUInt64BE(0) % 10_000_000_000n;
+  return `${accounting}${serial.toString().padStart(10, "0")}`;
+}
+
+/**
+ * The simulated airline's reservations: seat holds per flight and cabin, stored in the shared
+ * database so that every server process sees the same inventory, and its answers to ticketing.
+ *
+ * Seats left on a flight are the seats it was offered with minus every hold on it; a hold is
+ * written only if it still fits, inside one transaction per booking. On PostgreSQL each flight
+ * is locked (a transaction-level advisory lock, taken in flight order so two bookings never
+ * deadlock) while its holds are summed; SQLite runs one transaction at a time.
+ *
+ * Answers are pure functions of the booking: the same booking always gets the same reference,
+ * the same verdict and the same ticket numbers, so a ticketing job run twice (a crash between
+ * the airline's answer and our commit) sees one outcome.
+ */
+export class SimulatedBookings {
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }> {
+    const seats = passengersNeedingSeats(booking.passengers);
+    const createdAt = sqlTimestamp(this.db.provider, this.now());
+    const segments = [...booking.segments].sort((a, b) => (a.flightKey < b.flightKey ? -1 : a.flightKey > b.flightKey ? 1 : 0));
+    const statements: BatchStatement[] = segments.flatMap((segment) => {
+      const hold = guarded(
+        Sql.sql`INSERT INTO "SeatHold" ("holdId", "flightKey", "cabinClass", "tenantId", "seats", "createdAt")
+          SELECT ${booking.id}, ${segment.flightKey}, ${segment.cabinClass}, ${booking.tenantId}, ${seats}, ${createdAt}
+          WHERE (SELECT COALESCE(SUM("seats"), 0) FROM "SeatHold" WHERE "flightKey" = ${segment.flightKey} AND "cabinClass" = ${segment.cabinClass})
+            + ${seats} <= ${segment.seatsForSale}`,
+        segment.flightKey,
+      );
+      if (this.db.provider !== "postgresql") return [hold];
+      return [Sql.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${segment.flightKey}|${segment.cabinClass}`}, 0))`, hold];
+    });
+    try {
+      await writeBatch(this.db, statements);
+    } catch (error) {
+      if (error instanceof GuardFailed) throw new SeatsUnavailable(error.guard);
+      throw error;
+    }
+    return { bookingReference: bookingReference(booking.id) };
+  }
+
+  async releaseSeats(bookingId: string): Promise<void> {
+    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" = ${bookingId}`]);
+  }
+
+  /**
+   * Tickets every passenger, or, for a sandbox booking with a passenger named `Rejected` or
+   * `Timeout`, fails with `airline_rejected` or `airline_timeout` and gives the seats back.
+   */
+  async issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
+    if (booking.environment === "sandbox") {
+      for (const passenger of booking.passengers) {
+        const reason = SANDBOX_TRIGGERS[passenger.familyName.trim().toLowerCase()];
+        if (reason) {
+          await this.releaseSeats(booking.id);
+          return { outcome: "rejected", reason };
+        }
+      }
+    }
+    const carrier = booking.segments[0]?.marketingCarrier.iataCode ?? "ZZ";
+    return {
+      outcome: "ticketed",
+      tickets: booking.passengers.map((passenger) => ({ passengerId: passenger.id, number: ticketNumber(carrier, booking.id, passenger.id) })),
+    };
+  }
+
+  async refundTickets(bookingId: string): Promise<void> {
+    await this.releaseSeats(bookingId);
+  }
+}

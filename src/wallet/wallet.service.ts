@@ -1,0 +1,112 @@
+import type { Database } from "../db/database";
+import type { Prisma, Tenant } from "../db/models";
+import { queryRows } from "../db/query-rows";
+import { dateFrom } from "../db/sql-values";
+import { Prisma as Sql } from "../generated/prisma-sqlite/client";
+import { GuardFailed, writeBatch } from "../db/write-batch";
+import { appError } from "../errors/app-error";
+import { newId } from "../ids";
+import { convertMinor } from "../money/exchange-rates";
+import type { CursorCodec } from "../pagination/cursor";
+import { paginate, type Page, type PageRequest } from "../pagination/paginate";
+import { ledgerEntryFrom, walletFrom, type LedgerEntry, type Wallet } from "./wallet";
+import { walletChange } from "./wallet-change";
+
+export interface WalletCredit {
+  /** Minor units of `currency`, positive. */
+  amount: number;
+  currency: string;
+  reference: string | null;
+}
+
+/**
+ * Each tenant's prepaid wallet and its ledger (decisions §5). Every change of a balance is a
+ * ledger entry written in the same transaction (wallet-change.ts), so a balance is always the
+ * sum of its entries in its currency.
+ */
+export class WalletService {
+  constructor(
+    private readonly db: Database,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /** The tenant's wallet. Every live tenant has one, created with it. */
+  async get(tenantId: string): Promise<Wallet> {
+    const [row] = await queryRows<{ currency: string; balance: number; updatedAt: unknown }>(
+      this.db,
+      Sql.sql`SELECT "currency", "balance", "updatedAt" FROM "Wallet" WHERE "tenantId" = ${tenantId}`,
+    );
+    if (!row) throw appError("tenant_not_found");
+    return walletFrom({ tenantId, currency: row.currency, balance: row.balance, updatedAt: dateFrom(row.updatedAt) });
+  }
+
+  /** The tenant's ledger, newest first. */
+  async transactions(tenantId: string, request: PageRequest): Promise<Page<LedgerEntry>> {
+    const where = { tenantId };
+    const page = await paginate({
+      list: `wallet-transactions:${tenantId}`,
+      request,
+      cursors: this.cursors,
+      count: () => this.db.prisma.ledgerEntry.count({ where }),
+      fetch: (query) => this.db.prisma.ledgerEntry.findMany({ ...query, where: { AND: [where, query.where] } }),
+    });
+    return { ...page, items: page.items.map(ledgerEntryFrom) };
+  }
+
+  /**
+   * The owner credits a tenant's wallet (`owner_credit`). 422 `currency_mismatch` unless the
+   * amount is in the wallet's currency.
+   */
+  async credit(tenant: Tenant, credit: WalletCredit): Promise<{ entry: LedgerEntry; wallet: Wallet }> {
+    if (tenant.status === "deleted") throw appError("tenant_deleted");
+    const change = walletChange(this.db, { tenantId: tenant.id, type: "owner_credit", ...credit, at: new Date() });
+    try {
+      await writeBatch(this.db, change.statements);
+    } catch (error) {
+      if (!(error instanceof GuardFailed)) throw error;
+      const wallet = await this.get(tenant.id);
+      throw appError("currency_mismatch", { field: "currency", message: `currency: the wallet holds ${wallet.currency}, not ${credit.currency}` });
+    }
+    const entry = await this.db.prisma.ledgerEntry.findUniqueOrThrow({ where: { id: change.entryId } });
+    return { entry: ledgerEntryFrom(entry), wallet: await this.get(tenant.id) };
+  }
+
+  /**
+   * Runs inside the transaction that changes the tenant's `default_currency` (decisions §9): a
+   * live tenant's currency is locked (422 `currency_locked`) while its wallet holds money or an
+   * order is pending or processing; a sandbox tenant's play money is re-denominated at the
+   * static rate table, recorded as a closing entry in the old currency and an opening one in
+   * the new, so each currency's entries still sum to what the wallet held in it.
+   */
+  async changeCurrency(tx: Prisma.TransactionClient, tenant: Tenant, currency: string): Promise<void> {
+    // The wallet row is locked on PostgreSQL so no debit or credit slips in between; SQLite runs
+    // one transaction at a time.
+    const lock = this.db.provider === "postgresql" ? Sql.sql`FOR UPDATE` : Sql.empty;
+    const [row] = await tx.$queryRaw<Array<{ currency: string; balance: bigint | number }>>(
+      Sql.sql`SELECT "currency", "balance" FROM "Wallet" WHERE "tenantId" = ${tenant.id} ${lock}`,
+    );
+    if (!row) throw appError("tenant_not_found");
+    if (row.currency === currency) return;
+    const balance = Number(row.balance);
+    const now = new Date();
+    if (tenant.environment === "live") {
+      const open = await tx.order.count({ where: { tenantId: tenant.id, status: { in: ["PENDING", "PROCESSING"] } } });
+      if (balance > 0 || open > 0) throw appError("currency_locked", { field: "default_currency" });
+      await tx.wallet.update({ where: { tenantId: tenant.id }, data: { currency, updatedAt: now } });
+      return;
+    }
+    const converted = convertMinor(balance, row.currency, currency);
+    await tx.wallet.update({ where: { tenantId: tenant.id }, data: { currency, balance: converted, updatedAt: now } });
+    const entry = (amount: number, entryCurrency: string, balanceAfter: number) => ({
+      id: newId("wtx", now.getTime()),
+      tenantId: tenant.id,
+      type: "redenomination" as const,
+      amount,
+      currency: entryCurrency,
+      balanceAfter,
+      reference: `${row.currency} → ${currency}`,
+      createdAt: now,
+    });
+    await tx.ledgerEntry.createMany({ data: [entry(-balance, row.currency, 0), entry(converted, currency, converted)] });
+  }
+}
