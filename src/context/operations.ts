@@ -28,6 +28,17 @@ export const operations = {
   offer: { audience: "tenant", effect: "read" },
   offers: { audience: "tenant", effect: "read" },
   offerRequests: { audience: "tenant", effect: "read" },
+  orders: { audience: "tenant", effect: "read" },
+  order: { audience: "tenant", effect: "read" },
+  bookings: { audience: "tenant", effect: "read" },
+  createOrder: { audience: "tenant", effect: "write" },
+  updateOrderPassengers: { audience: "tenant", effect: "write" },
+  ticketOrder: { audience: "tenant", effect: "write" },
+  cancelOrder: { audience: "tenant", effect: "write" },
+  refundOrder: { audience: "tenant", effect: "write" },
+  wallet: { audience: "tenant", effect: "read" },
+  walletTransactions: { audience: "tenant", effect: "read" },
+  creditWallet: { audience: "owner", effect: "write" },
 } as const satisfies Record<string, { audience: "owner" | "tenant" | "anyone"; effect: "read" | "write" }>;
 
 export type Operation = keyof typeof operations;

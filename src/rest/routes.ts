@@ -4,6 +4,8 @@ import { tenantRoutes } from "./tenants.routes";
 import { locationRoutes } from "./locations.routes";
 import { offerRoutes } from "./offers.routes";
 import { searchRoutes } from "./search.routes";
+import { orderRoutes } from "./orders.routes";
+import { walletRoutes } from "./wallet.routes";
 
 /** Every `/v1` route: registered by the app and described by /openapi.json from this one list. */
-export const restRoutes: ReadonlyArray<RestRoute<any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes];
+export const restRoutes: ReadonlyArray<RestRoute<any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...orderRoutes, ...walletRoutes];

@@ -1,0 +1,134 @@
+import type { OrderDetail, OrderDocument, OrderPassenger, OrderStatus } from "../orders/order";
+import { formatMinor } from "../money/format";
+import { offerViewA } from "./offer.views";
+
+/** How Variant A names each state (decisions §5): PROCESSING is `pending` with ticketing `in_progress`. */
+const VARIANT_A_STATES: Record<OrderStatus, { status: string; ticketing_status: string }> = {
+  PENDING: { status: "pending", ticketing_status: "not_started" },
+  PROCESSING: { status: "pending", ticketing_status: "in_progress" },
+  TICKETED: { status: "confirmed", ticketing_status: "ticketed" },
+  FAILED: { status: "failed", ticketing_status: "failed" },
+  CANCELED: { status: "cancelled", ticketing_status: "not_started" },
+  REFUNDED: { status: "refunded", ticketing_status: "ticketed" },
+};
+
+/** Variant A status names as a list filter may spell them, mapped to the lifecycle's. */
+const STATUS_FILTER_NAMES: Record<string, OrderStatus> = {
+  pending: "PENDING",
+  processing: "PROCESSING",
+  ticketed: "TICKETED",
+  confirmed: "TICKETED",
+  failed: "FAILED",
+  canceled: "CANCELED",
+  cancelled: "CANCELED",
+  refunded: "REFUNDED",
+};
+
+/** `?status=` of an order list, in either variant's spelling; undefined when not recognised. */
+export function statusFilter(value: string): OrderStatus | undefined {
+  return STATUS_FILTER_NAMES[value.toLowerCase()];
+}
+
+export const STATUS_FILTER_VALUES = Object.keys(STATUS_FILTER_NAMES);
+
+/** A document's address on this API. */
+export function documentPath(document: Pick<OrderDocument, "orderId" | "id">): string {
+  return `/v1/air/orders/${document.orderId}/documents/${document.id}`;
+}
+
+function passengerView(passenger: OrderPassenger) {
+  return {
+    id: passenger.id,
+    type: passenger.type,
+    title: passenger.title,
+    given_name: passenger.givenName,
+    family_name: passenger.familyName,
+    born_on: passenger.bornOn,
+    gender: passenger.gender,
+    email: passenger.email,
+    phone_number: passenger.phoneNumber,
+    identity_documents: passenger.identityDocuments.map((document) => ({
+      type: document.type,
+      unique_identifier: document.number,
+      issuing_country_code: document.issuingCountryCode,
+      expires_on: document.expiresOn,
+    })),
+  };
+}
+
+export function documentView(document: OrderDocument) {
+  return {
+    id: document.id,
+    type: document.type,
+    unique_identifier: document.uniqueIdentifier,
+    passenger_id: document.passengerId,
+    url: documentPath(document),
+    issued_at: document.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Variant A order (Duffel's names), as created, listed and read: status in Variant A's terms,
+ * the booked itinerary, passengers, services and, once ticketed, the e-tickets.
+ */
+export function orderViewA(order: OrderDetail) {
+  const { currency } = order;
+  return {
+    id: order.id,
+    booking_reference: order.bookingReference,
+    ...VARIANT_A_STATES[order.status],
+    refund_status: order.status === "REFUNDED" ? "refunded" : order.refundRequestedAt ? "in_progress" : null,
+    failure_reason: order.failureReason,
+    offer_id: order.offerId,
+    total_amount: formatMinor(order.totalAmount, currency),
+    total_currency: currency,
+    passengers: order.passengers.map(passengerView),
+    slices: offerViewA(order.offer).slices,
+    services: order.services.map((service) => ({
+      id: service.id,
+      type: service.type,
+      quantity: service.quantity,
+      total_amount: formatMinor(service.unitAmount * service.quantity, currency),
+      total_currency: currency,
+      passenger_ids: service.passengerIds,
+      segment_ids: service.segmentIds,
+    })),
+    documents: order.documents.map(documentView),
+    metadata: order.metadata,
+    created_at: order.createdAt.toISOString(),
+    updated_at: order.updatedAt.toISOString(),
+  };
+}
+
+/** Variant B's order (interface §2.6): its lifecycle status, uppercase. */
+export function orderViewB(order: Pick<OrderDetail, "id" | "status" | "currency">) {
+  return { id: order.id, status: order.status, currency: order.currency };
+}
+
+/** Variant B's create response, unwrapped (interface §2.6). */
+export function createdOrderViewB(order: OrderDetail) {
+  return {
+    id: order.id,
+    status: order.status,
+    totalCents: order.totalAmount,
+    currency: order.currency,
+    createdAt: order.createdAt.toISOString(),
+    offerId: order.offerId,
+    bookingReference: order.bookingReference,
+  };
+}
+
+/**
+ * GET /v1/air/orders/:id serves both variants at once (decisions §9): `data` is the Variant A
+ * order with the offer as booked at `data.offer`; `order` and `offer` are Variant B's view.
+ */
+export function orderDetailView(order: OrderDetail) {
+  const offer = offerViewA(order.offer);
+  return {
+    success: true as const,
+    message: "OK",
+    data: { ...orderViewA(order), offer },
+    order: orderViewB(order),
+    offer: { id: offer.id, total_amount: offer.total_amount },
+  };
+}

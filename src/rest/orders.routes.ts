@@ -1,0 +1,181 @@
+import { z } from "zod";
+import type { Operation } from "../context/operations";
+import { tenantScope, type RequestContext } from "../context/request-context";
+import { AppError, appError } from "../errors/app-error";
+import type { OrderDetail, OrderStatus } from "../orders/order";
+import {
+  createOrderInputA,
+  createOrderInputB,
+  fromOrderInputA,
+  fromOrderInputB,
+  fromUpdatePassengersInput,
+  updatePassengersInput,
+  type CreateOrderRequest,
+} from "../orders/order.inputs";
+import { parseInput } from "../validation/parse-input";
+import { ok, okPage } from "./envelope";
+import { listQuery, pageRequestFromQuery } from "./list-query";
+import { createdOrderViewB, documentView, orderDetailView, orderViewA, orderViewB, statusFilter, STATUS_FILTER_VALUES } from "./order.views";
+import { RenderedResponses } from "./rendered-responses";
+import { restRoute, type RestRoute } from "./route";
+
+const tag = "Orders";
+
+/** Rendered order bodies by order id and version: an unchanged order is served without being read again. */
+const renderedOrders = new RenderedResponses(2000);
+
+/** Decisions §4's rule for orders: a body with `offerId` is Variant B, anything else Variant A. */
+function parseCreateOrder(body: unknown): { variant: "A" | "B"; request: CreateOrderRequest } {
+  if (typeof body === "object" && body !== null && !Array.isArray(body) && Object.hasOwn(body, "offerId")) {
+    return { variant: "B", request: fromOrderInputB(parseInput(createOrderInputB, body)) };
+  }
+  return { variant: "A", request: fromOrderInputA(parseInput(createOrderInputA, body ?? {})) };
+}
+
+const orderListQuery = listQuery.extend({ status: z.string().optional() });
+
+function statusOf(value: string | undefined): OrderStatus | undefined {
+  if (value === undefined) return undefined;
+  const status = statusFilter(value);
+  if (!status) throw appError("validation_failed", { field: "status", message: `status: must be one of ${STATUS_FILTER_VALUES.join(", ")}` });
+  return status;
+}
+
+/**
+ * An order action on both path styles (decisions §5): Variant A's `/actions/<name>` answers the
+ * Variant A order in `data`; Variant B's `/<name>` answers `{ order }`. `forB` turns an error
+ * into Variant B's name for it.
+ */
+function orderAction(
+  name: "ticket" | "cancel" | "refund",
+  operation: Operation,
+  summary: string,
+  run: (ctx: RequestContext, orderId: string) => Promise<OrderDetail>,
+  options: { idempotencyKeyRequired?: boolean; forB?: (error: AppError) => AppError } = {},
+): RestRoute<undefined, Record<string, never>>[] {
+  return [
+    restRoute({
+      method: "POST",
+      url: `/v1/air/orders/:id/actions/${name}`,
+      operation,
+      summary: `${summary} (Variant A)`,
+      tag,
+      idempotencyKeyRequired: options.idempotencyKeyRequired,
+      handle: async ({ ctx, params }) => ok(orderViewA(await run(ctx, params.id!))),
+    }),
+    restRoute({
+      method: "POST",
+      url: `/v1/air/orders/:id/${name}`,
+      operation,
+      summary: `${summary} (Variant B)`,
+      tag,
+      variant: "B",
+      idempotencyKeyRequired: options.idempotencyKeyRequired,
+      handle: async ({ ctx, params }) => {
+        try {
+          return { order: orderViewB(await run(ctx, params.id!)) };
+        } catch (error) {
+          throw error instanceof AppError && options.forB ? options.forB(error) : error;
+        }
+      },
+    }),
+  ];
+}
+
+/** Variant B names insufficient balance at ticketing `TB_AUTH_101`, a 400 (interface §7). */
+function insufficientBalanceAsB(error: AppError): AppError {
+  return error.code === "insufficient_balance" ? appError("TB_AUTH_101", { reason: error.details.reason }) : error;
+}
+
+const passengerUpdate = (method: "POST" | "PUT") =>
+  restRoute({
+    method,
+    url: "/v1/air/orders/:id/passengers",
+    operation: "updateOrderPassengers",
+    summary: "Change passengers' details while the order is pending",
+    tag,
+    body: updatePassengersInput,
+    handle: async ({ ctx, params, body }) => ok(orderViewA(await ctx.services.orders.updatePassengers(tenantScope(ctx), params.id!, fromUpdatePassengersInput(body))), "Passengers updated"),
+  });
+
+/** Orders (interface §4.6, §4.7; decisions §5, §9), both variants. */
+export const orderRoutes = [
+  restRoute({
+    method: "POST",
+    url: "/v1/air/orders",
+    operation: "createOrder",
+    summary: "Book an offer (Variant A: selected_offers, passengers, payments; Variant B: offerId, passengers, services, metadata)",
+    tag,
+    body: z.union([createOrderInputA, createOrderInputB]) as unknown as z.ZodType<ReturnType<typeof parseCreateOrder>>,
+    parseBody: parseCreateOrder,
+    status: 201,
+    idempotencyKeyRequired: true,
+    handle: async ({ ctx, body }) => {
+      const order = await ctx.services.orders.create(tenantScope(ctx), body.request);
+      return body.variant === "B" ? createdOrderViewB(order) : ok(orderViewA(order), "Order created");
+    },
+  }),
+  restRoute({
+    method: "GET",
+    url: "/v1/air/orders",
+    operation: "orders",
+    summary: "List orders, newest first, optionally in one status",
+    tag,
+    query: orderListQuery,
+    handle: async ({ ctx, query }) => okPage(await ctx.services.orders.list(tenantScope(ctx), statusOf(query.status), pageRequestFromQuery(query, 25)), orderViewA),
+  }),
+  restRoute({
+    method: "GET",
+    url: "/v1/air/orders/:id",
+    operation: "order",
+    summary: "Read an order with the offer as booked (data: Variant A; order and offer: Variant B)",
+    tag,
+    handle: async ({ ctx, params }) => {
+      const scope = tenantScope(ctx);
+      const version = await ctx.services.orders.version(scope, params.id!);
+      const rendered = renderedOrders.find(`${params.id} ${version}`);
+      if (rendered) return rendered;
+      const order = await ctx.services.orders.detail(scope, params.id!);
+      return renderedOrders.get(`${order.id} ${order.version}`, () => orderDetailView(order));
+    },
+  }),
+  passengerUpdate("POST"),
+  passengerUpdate("PUT"),
+  ...orderAction("ticket", "ticketOrder", "Ticket a pending order: debits the wallet; the outcome arrives later", (ctx, id) => ctx.services.ticketing.ticket(tenantScope(ctx), id), {
+    idempotencyKeyRequired: true,
+    forB: insufficientBalanceAsB,
+  }),
+  ...orderAction("cancel", "cancelOrder", "Cancel a pending order and release its seats", (ctx, id) => ctx.services.orders.cancel(tenantScope(ctx), id)),
+  ...orderAction("refund", "refundOrder", "Refund a ticketed order (the fare's penalty is kept); completes after the airline confirms", (ctx, id) =>
+    ctx.services.ticketing.requestRefund(tenantScope(ctx), id),
+  ),
+  restRoute({
+    method: "GET",
+    url: "/v1/air/orders/:id/documents/:documentId",
+    operation: "order",
+    summary: "Read a document of the order (an electronic ticket)",
+    tag,
+    handle: async ({ ctx, params }) => {
+      const order = await ctx.services.orders.detail(tenantScope(ctx), params.id!);
+      const document = order.documents.find((candidate) => candidate.id === params.documentId);
+      if (!document) throw appError("not_found", { field: "documentId" });
+      const passenger = order.passengers.find((candidate) => candidate.id === document.passengerId);
+      return ok({
+        ...documentView(document),
+        order_id: order.id,
+        booking_reference: order.bookingReference,
+        passenger_name: passenger ? `${passenger.givenName} ${passenger.familyName}` : null,
+        slices: orderViewA(order).slices,
+      });
+    },
+  }),
+  restRoute({
+    method: "GET",
+    url: "/v1/bookings",
+    operation: "bookings",
+    summary: "List bookings (orders, Variant A), newest first",
+    tag,
+    query: orderListQuery,
+    handle: async ({ ctx, query }) => okPage(await ctx.services.orders.list(tenantScope(ctx), statusOf(query.status), pageRequestFromQuery(query)), orderViewA),
+  }),
+];

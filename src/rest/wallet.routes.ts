@@ -1,0 +1,43 @@
+import { tenantScope } from "../context/request-context";
+import { creditWalletInput, walletCredit } from "../wallet/wallet.inputs";
+import { ok, okPage } from "./envelope";
+import { listQuery, pageRequestFromQuery } from "./list-query";
+import { restRoute } from "./route";
+import { ledgerEntryView, walletView } from "./wallet.views";
+
+const tag = "Wallet";
+
+/** The tenant's prepaid wallet and ledger, and the owner's credits (decisions §5). */
+export const walletRoutes = [
+  restRoute({
+    method: "GET",
+    url: "/v1/wallet",
+    operation: "wallet",
+    summary: "The wallet's balance and currency",
+    tag,
+    handle: async ({ ctx }) => ok(walletView(await ctx.services.wallets.get(tenantScope(ctx).tenantId))),
+  }),
+  restRoute({
+    method: "GET",
+    url: "/v1/wallet/transactions",
+    operation: "walletTransactions",
+    summary: "The wallet's ledger, newest first: every debit, reversal, refund and credit",
+    tag,
+    query: listQuery,
+    handle: async ({ ctx, query }) => okPage(await ctx.services.wallets.transactions(tenantScope(ctx).tenantId, pageRequestFromQuery(query)), ledgerEntryView),
+  }),
+  restRoute({
+    method: "POST",
+    url: "/v1/tenants/:id/wallet/credits",
+    operation: "creditWallet",
+    summary: "Owner: credit a tenant's wallet (amount in the wallet's currency)",
+    tag,
+    body: creditWalletInput,
+    status: 201,
+    handle: async ({ ctx, params, body }) => {
+      const tenant = await ctx.services.tenants.get(params.id!);
+      const { entry, wallet } = await ctx.services.wallets.credit(tenant, walletCredit(body));
+      return ok({ transaction: ledgerEntryView(entry), wallet: walletView(wallet) }, "Wallet credited");
+    },
+  }),
+];
