@@ -1,5 +1,5 @@
 import { tenantScope, type RequestContext } from "../context/request-context";
-import { AppError } from "../errors/app-error";
+import { inGraphQLFieldNames } from "./field-names";
 import type { Airport } from "../locations/airport";
 import type { Resolvers } from "../generated/graphql";
 import { formatMinor } from "../money/format";
@@ -32,19 +32,11 @@ function airport(ctx: RequestContext, code: string): Airport {
 }
 
 /** The REST input names the search rules report, as the GraphQL input spells them. */
-const GRAPHQL_INPUT_NAMES: Readonly<Record<string, string>> = {
+const SEARCH_FIELD_NAMES: Readonly<Record<string, string>> = {
   departure_date: "departureDate",
   cabin_class: "cabinClass",
   max_connections: "maxConnections",
 };
-const renameFields = (text: string | undefined) => text?.replace(/\b(departure_date|cabin_class|max_connections)\b/g, (name) => GRAPHQL_INPUT_NAMES[name]!);
-
-/** An error naming a search field names it as the GraphQL caller wrote it (`slices[0].departureDate`). */
-function withGraphQLFieldNames(error: unknown): unknown {
-  if (!(error instanceof AppError) || error.details.field === undefined) return error;
-  const { details } = error;
-  return new AppError(error.code, { ...details, field: renameFields(details.field), message: renameFields(details.message), reason: renameFields(details.reason) });
-}
 
 const penalty = (condition: PenaltyCondition, currency: string) => ({
   allowed: condition.allowed,
@@ -66,11 +58,9 @@ export const offerResolvers: Resolvers = {
         ...(input.cabinClass == null ? {} : { cabin_class: fromGraphQLEnum(input.cabinClass) }),
         ...(input.maxConnections == null ? {} : { max_connections: input.maxConnections }),
       };
-      try {
-        return await ctx.services.search.search(tenantScope(ctx), fromVariantA(parseInput(searchInputA, body, "invalid_search_params")));
-      } catch (error) {
-        throw withGraphQLFieldNames(error);
-      }
+      return inGraphQLFieldNames(SEARCH_FIELD_NAMES, () =>
+        ctx.services.search.search(tenantScope(ctx), fromVariantA(parseInput(searchInputA, body, "invalid_search_params"))),
+      );
     },
   },
   SearchResult: {

@@ -11,12 +11,14 @@ import { tenantResolvers } from "./tenants.resolvers";
 import { viewerResolvers } from "./viewer.resolvers";
 import { locationResolvers } from "./locations.resolvers";
 import { offerResolvers } from "./offers.resolvers";
+import { orderResolvers } from "./orders.resolvers";
+import { walletResolvers } from "./wallet.resolvers";
 
 const SDL_PATH = fileURLToPath(new URL("../../schema.graphql", import.meta.url));
 
 /** The executable schema: schema.graphql, every domain's resolvers, and the guard on every root field. */
 export function buildSchema(): GraphQLSchema {
-  const merged = mergeResolvers([viewerResolvers, tenantResolvers, tenantConfigResolvers, locationResolvers, offerResolvers]) as Resolvers & Record<string, any>;
+  const merged = mergeResolvers([viewerResolvers, tenantResolvers, tenantConfigResolvers, locationResolvers, offerResolvers, orderResolvers, walletResolvers]) as Resolvers & Record<string, any>;
   return makeExecutableSchema({
     typeDefs: readFileSync(SDL_PATH, "utf8"),
     resolvers: {

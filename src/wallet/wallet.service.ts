@@ -19,6 +19,12 @@ export interface WalletCredit {
   reference: string | null;
 }
 
+/** What a credit did: its ledger entry, and the wallet after it. */
+export interface WalletCreditResult {
+  entry: LedgerEntry;
+  wallet: Wallet;
+}
+
 /**
  * Each tenant's prepaid wallet and its ledger (decisions §5). Every change of a balance is a
  * ledger entry written in the same transaction (wallet-change.ts), so a balance is always the
@@ -57,7 +63,7 @@ export class WalletService {
    * The owner credits a tenant's wallet (`owner_credit`). 422 `currency_mismatch` unless the
    * amount is in the wallet's currency.
    */
-  async credit(tenant: Tenant, credit: WalletCredit): Promise<{ entry: LedgerEntry; wallet: Wallet }> {
+  async credit(tenant: Tenant, credit: WalletCredit): Promise<WalletCreditResult> {
     if (tenant.status === "deleted") throw appError("tenant_deleted");
     const change = walletChange(this.db, { tenantId: tenant.id, type: "owner_credit", ...credit, at: new Date() });
     try {
@@ -69,6 +75,13 @@ export class WalletService {
     }
     const entry = await this.db.prisma.ledgerEntry.findUniqueOrThrow({ where: { id: change.entryId } });
     return { entry: ledgerEntryFrom(entry), wallet: await this.get(tenant.id) };
+  }
+
+  /** A credit made earlier, as it is now (a repeated idempotent credit returns it). */
+  async creditById(tenantId: string, entryId: string): Promise<WalletCreditResult> {
+    const entry = await this.db.prisma.ledgerEntry.findFirst({ where: { id: entryId, tenantId } });
+    if (!entry) throw appError("not_found");
+    return { entry: ledgerEntryFrom(entry), wallet: await this.get(tenantId) };
   }
 
   /**

@@ -1,0 +1,52 @@
+import { requestTenantId, type RequestContext } from "../context/request-context";
+import { AppError, type AppErrorDetails } from "../errors/app-error";
+import { errorCatalogue, type ErrorCode } from "../errors/catalogue";
+import { requestFingerprint } from "../idempotency/fingerprint";
+import { idempotencyKey } from "../idempotency/idempotency-key";
+import { OWNER_SCOPE } from "../idempotency/idempotency.service";
+
+type Stored = { result: string } | { error: { code: ErrorCode; details: AppErrorDetails } };
+
+export interface IdempotentMutation<T> {
+  /** The root field, which with `args` (the key left out) identifies the request. */
+  field: string;
+  args: Record<string, unknown> & { idempotencyKey?: string | null };
+  required: boolean;
+  run: () => Promise<T>;
+  /** What identifies the result (an order id), kept with the key. */
+  idOf: (result: T) => string;
+  /** The result a repeat returns: the same record, as it is now. */
+  load: (id: string) => Promise<T>;
+}
+
+/**
+ * A mutation under an `idempotencyKey`, with the REST rules (decisions §5) and the same key
+ * space: the first call runs; a repeat with the same input returns the same record (as it is
+ * now: a GraphQL client chooses its fields, so there is no byte-for-byte body to replay) or the
+ * same catalogued error; 409 while the first still runs; 422 for another input.
+ */
+export async function idempotentMutation<T>(ctx: RequestContext, mutation: IdempotentMutation<T>): Promise<T> {
+  const { idempotencyKey: given, ...input } = mutation.args;
+  const key = idempotencyKey(given, mutation.required, "idempotencyKey");
+  if (key === null) return mutation.run();
+  const tenantId = requestTenantId(ctx);
+  let fresh: { result: T } | null = null;
+  const outcome = await ctx.services.idempotency.run(
+    { scope: tenantId ?? OWNER_SCOPE, tenantId, key, fingerprint: requestFingerprint(`graphql ${mutation.field}`, input) },
+    async () => {
+      let stored: Stored;
+      try {
+        const result = await mutation.run();
+        fresh = { result };
+        stored = { result: mutation.idOf(result) };
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        stored = { error: { code: error.code, details: error.details } };
+      }
+      return { status: "error" in stored ? errorCatalogue[stored.error.code].status : 200, body: JSON.stringify(stored) };
+    },
+  );
+  const stored = JSON.parse(outcome.body) as Stored;
+  if ("error" in stored) throw new AppError(stored.error.code, stored.error.details);
+  return fresh ? (fresh as { result: T }).result : mutation.load(stored.result);
+}

@@ -1,0 +1,120 @@
+import { tenantScope, type RequestContext } from "../context/request-context";
+import type { Resolvers, OrderPassengerInput, PassengerUpdateInput, IdentityDocumentInput } from "../generated/graphql";
+import { formatMinor } from "../money/format";
+import type { Order, SelectedService } from "../orders/order";
+import { createOrderInputA, fromOrderInputA, fromUpdatePassengersInput, updatePassengersInput } from "../orders/order.inputs";
+import { documentPath } from "../rest/order.views";
+import { parseInput } from "../validation/parse-input";
+import { pageRequestFromArgs, toConnection } from "./connection";
+import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";
+import { inGraphQLFieldNames } from "./field-names";
+import { idempotentMutation } from "./idempotent-mutation";
+import { loadersFor } from "./loaders";
+
+/** A booked service with its order's currency at hand. */
+export type OrderServiceParent = SelectedService & { currency: string };
+
+/** The REST names the order rules report, as the GraphQL inputs spell them. */
+const ORDER_FIELD_NAMES: Readonly<Record<string, string>> = {
+  "selected_offers[0]": "offerId",
+  "payments[0]": "payment",
+  given_name: "givenName",
+  family_name: "familyName",
+  born_on: "bornOn",
+  phone_number: "phoneNumber",
+  identity_documents: "identityDocuments",
+  issuing_country_code: "issuingCountryCode",
+  expires_on: "expiresOn",
+};
+
+const withoutNull = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
+
+const identityDocument = (document: IdentityDocumentInput) => ({
+  type: fromGraphQLEnum(document.type),
+  number: document.number,
+  issuing_country_code: document.issuingCountryCode,
+  expires_on: document.expiresOn,
+});
+
+/** A GraphQL passenger in the REST input's names, so one set of rules checks both. */
+function passengerBody(passenger: OrderPassengerInput | PassengerUpdateInput) {
+  return {
+    id: passenger.id,
+    ...("type" in passenger && passenger.type != null ? { type: fromGraphQLEnum(passenger.type) } : {}),
+    title: passenger.title == null ? withoutNull(passenger.title) : fromGraphQLEnum(passenger.title),
+    given_name: withoutNull(passenger.givenName),
+    family_name: withoutNull(passenger.familyName),
+    born_on: withoutNull(passenger.bornOn),
+    gender: passenger.gender == null ? undefined : fromGraphQLEnum(passenger.gender),
+    email: withoutNull(passenger.email),
+    phone_number: withoutNull(passenger.phoneNumber),
+    identity_documents: passenger.identityDocuments?.map(identityDocument),
+  };
+}
+
+/** Order mutations return the order; a repeat of an idempotent one returns it as it is now. */
+function orderMutation(ctx: RequestContext, field: string, args: Record<string, unknown> & { idempotencyKey?: string | null }, required: boolean, run: () => Promise<Order>) {
+  return idempotentMutation(ctx, {
+    field,
+    args,
+    required,
+    run: () => inGraphQLFieldNames(ORDER_FIELD_NAMES, run),
+    idOf: (order) => order.id,
+    load: (id) => ctx.services.orders.get(tenantScope(ctx), id),
+  });
+}
+
+export const orderResolvers: Resolvers = {
+  Query: {
+    order: (_parent, { id }, ctx) => loadersFor(ctx).order.load(id),
+    orders: async (_parent, args, ctx) => toConnection(await ctx.services.orders.list(tenantScope(ctx), args.status ?? undefined, pageRequestFromArgs(args, 25))),
+  },
+  Mutation: {
+    createOrder: (_parent, args, ctx) =>
+      orderMutation(ctx, "createOrder", args, true, () => {
+        const { input } = args;
+        const body = {
+          selected_offers: [input.offerId],
+          passengers: input.passengers.map(passengerBody),
+          ...(input.payment == null ? {} : { payments: [{ type: fromGraphQLEnum(input.payment.type), currency: input.payment.currency, amount: input.payment.amount }] }),
+          ...(input.services == null ? {} : { services: input.services.map((service) => ({ id: service.id, ...(service.quantity == null ? {} : { quantity: service.quantity }) })) }),
+          ...(input.metadata == null ? {} : { metadata: input.metadata }),
+        };
+        const request = { ...fromOrderInputA(parseInput(createOrderInputA, body)), offerField: "offerId" };
+        return ctx.services.orders.create(tenantScope(ctx), request);
+      }),
+    updateOrderPassengers: (_parent, args, ctx) =>
+      orderMutation(ctx, "updateOrderPassengers", args, false, () => {
+        const updates = fromUpdatePassengersInput(parseInput(updatePassengersInput, { passengers: args.passengers.map(passengerBody) }));
+        return ctx.services.orders.updatePassengers(tenantScope(ctx), args.orderId, updates);
+      }),
+    ticketOrder: (_parent, args, ctx) => orderMutation(ctx, "ticketOrder", args, true, () => ctx.services.ticketing.ticket(tenantScope(ctx), args.orderId)),
+    cancelOrder: (_parent, args, ctx) => orderMutation(ctx, "cancelOrder", args, false, () => ctx.services.orders.cancel(tenantScope(ctx), args.orderId)),
+    refundOrder: (_parent, args, ctx) => orderMutation(ctx, "refundOrder", args, false, () => ctx.services.ticketing.requestRefund(tenantScope(ctx), args.orderId)),
+  },
+  Order: {
+    totalAmount: (order) => formatMinor(order.totalAmount, order.currency),
+    totalCurrency: (order) => order.currency,
+    passengers: (order, _args, ctx) => loadersFor(ctx).orderPassengers.load(order.id),
+    documents: (order, _args, ctx) => loadersFor(ctx).orderDocuments.load(order.id),
+    services: (order) => order.services.map((service) => ({ ...service, currency: order.currency })),
+    refundInProgress: (order) => order.status === "TICKETED" && order.refundRequestedAt !== null,
+  },
+  OrderPassenger: {
+    type: (passenger) => toGraphQLEnum(passenger.type),
+    title: (passenger) => (passenger.title === null ? null : toGraphQLEnum(passenger.title)),
+    gender: (passenger) => toGraphQLEnum(passenger.gender),
+  },
+  IdentityDocument: {
+    type: (document) => toGraphQLEnum(document.type),
+    uniqueIdentifier: (document) => document.number,
+  },
+  OrderService: {
+    totalAmount: (service) => formatMinor(service.unitAmount * service.quantity, service.currency),
+    totalCurrency: (service) => service.currency,
+  },
+  OrderDocument: {
+    url: (document) => documentPath(document),
+    issuedAt: (document) => document.createdAt,
+  },
+};
