@@ -8,9 +8,9 @@ const BATCH = 50;
 export interface JobWorkerOptions {
   /** How often the queue is read without being woken: picks up other processes' jobs and expired leases. */
   pollMs: number;
-  /** Called with each claimed job (metrics: how late it ran). */
-  onClaimed?: (job: ClaimedJob, claimedAt: Date) => void;
 }
+
+export type ClaimListener = (job: ClaimedJob, claimedAt: Date) => void;
 
 /**
  * Runs due order jobs. A process wakes its worker for the jobs it queues (at their due time),
@@ -25,6 +25,7 @@ export class JobWorker {
   #round: Promise<void> | null = null;
   #again = false;
   #stopped = true;
+  readonly #claimListeners = new Set<ClaimListener>();
 
   constructor(
     private readonly queue: OrderJobQueue,
@@ -32,6 +33,12 @@ export class JobWorker {
     private readonly log: Logger,
     private readonly options: JobWorkerOptions,
   ) {}
+
+  /** Calls `listener` with every job this worker claims (metrics: how late it ran); returns what unsubscribes. */
+  onClaimed(listener: ClaimListener): () => void {
+    this.#claimListeners.add(listener);
+    return () => this.#claimListeners.delete(listener);
+  }
 
   start(): void {
     this.#stopped = false;
@@ -89,7 +96,7 @@ export class JobWorker {
       const claimedAt = new Date();
       await Promise.all(
         claimed.map(async (job) => {
-          this.options.onClaimed?.(job, claimedAt);
+          for (const listener of this.#claimListeners) listener(job, claimedAt);
           try {
             await this.runner.run(job);
           } catch (error) {
