@@ -1,13 +1,13 @@
 import { expect } from "vitest";
-import { call, type ApiResponse } from "./client";
+import { call, type ApiResponse, type Endpoint } from "./client";
 import { toMinor } from "./flight-checks";
 import { daysAhead } from "./offers";
-import type { TestServer } from "./test-server";
 
 /** A search to book from: LHR → JFK (international) by default. */
 export interface SearchOptions {
   origin?: string;
   destination?: string;
+  /** Days ahead; by default each search takes the next date, so tests do not share flights' seats. */
   days?: number;
   cabin?: "economy" | "premium_economy" | "business" | "first";
   /** Passenger types, ids p1, p2, … in order. */
@@ -15,14 +15,21 @@ export interface SearchOptions {
   headers?: Record<string, string>;
 }
 
+let searchDay = 20 + (process.pid % 40);
+/** A date for the next search: bookings of different tests land on different flights. */
+function nextSearchDay(): number {
+  searchDay = searchDay >= 330 ? 20 : searchDay + 1;
+  return searchDay;
+}
+
 /** Runs a Variant A search and returns its offers (with their passengers' ids). */
-export async function searchForBooking(server: TestServer, key: string, options: SearchOptions = {}): Promise<any[]> {
+export async function searchForBooking(server: Endpoint, key: string, options: SearchOptions = {}): Promise<any[]> {
   const types = options.passengers ?? ["adult"];
   const response = await call(server, "POST", "/v1/air/search", {
     key,
     headers: options.headers,
     body: {
-      slices: [{ origin: options.origin ?? "LHR", destination: options.destination ?? "JFK", departure_date: daysAhead(options.days ?? 30) }],
+      slices: [{ origin: options.origin ?? "LHR", destination: options.destination ?? "JFK", departure_date: daysAhead(options.days ?? nextSearchDay()) }],
       passengers: types.map((type, index) => ({ type, id: `p${index + 1}` })),
       cabin_class: options.cabin ?? "economy",
     },
@@ -65,7 +72,7 @@ export function newKey(label = "k"): string {
 }
 
 /** POST /v1/air/orders in Variant A for `offer`, paying its total. */
-export function createOrderA(server: TestServer, key: string, offer: any, options: { idempotencyKey?: string; passengers?: unknown[]; headers?: Record<string, string>; body?: Record<string, unknown> } = {}): Promise<ApiResponse> {
+export function createOrderA(server: Endpoint, key: string, offer: any, options: { idempotencyKey?: string; passengers?: unknown[]; headers?: Record<string, string>; body?: Record<string, unknown> } = {}): Promise<ApiResponse> {
   return call(server, "POST", "/v1/air/orders", {
     key,
     headers: { "idempotency-key": options.idempotencyKey ?? newKey("order"), ...options.headers },
@@ -79,19 +86,19 @@ export function createOrderA(server: TestServer, key: string, offer: any, option
 }
 
 /** Books `offer` and returns the created Variant A order (asserting 201). */
-export async function bookOffer(server: TestServer, key: string, offer: any, options: Parameters<typeof createOrderA>[3] = {}): Promise<any> {
+export async function bookOffer(server: Endpoint, key: string, offer: any, options: Parameters<typeof createOrderA>[3] = {}): Promise<any> {
   const response = await createOrderA(server, key, offer, options);
   expect(response.status, JSON.stringify(response.body).slice(0, 500)).toBe(201);
   return response.body.data;
 }
 
 /** POST /v1/air/orders/:id/actions/ticket with a fresh key. */
-export function ticketOrder(server: TestServer, key: string, orderId: string, headers: Record<string, string> = {}): Promise<ApiResponse> {
+export function ticketOrder(server: Endpoint, key: string, orderId: string, headers: Record<string, string> = {}): Promise<ApiResponse> {
   return call(server, "POST", `/v1/air/orders/${orderId}/actions/ticket`, { key, headers: { "idempotency-key": newKey("ticket"), ...headers } });
 }
 
 /** GET /v1/air/orders/:id. */
-export function getOrder(server: TestServer, key: string, orderId: string, headers: Record<string, string> = {}): Promise<ApiResponse> {
+export function getOrder(server: Endpoint, key: string, orderId: string, headers: Record<string, string> = {}): Promise<ApiResponse> {
   return call(server, "GET", `/v1/air/orders/${orderId}`, { key, headers });
 }
 
@@ -99,7 +106,7 @@ export function getOrder(server: TestServer, key: string, orderId: string, heade
  * Polls the order until its lifecycle status is one of `statuses` (Variant B names), failing
  * after `deadlineMs`. Returns the last GET answer.
  */
-export async function waitForStatus(server: TestServer, key: string, orderId: string, statuses: string[], deadlineMs = 15_000): Promise<ApiResponse> {
+export async function waitForStatus(server: Endpoint, key: string, orderId: string, statuses: string[], deadlineMs = 15_000): Promise<ApiResponse> {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     const response = await getOrder(server, key, orderId);
@@ -111,7 +118,7 @@ export async function waitForStatus(server: TestServer, key: string, orderId: st
 }
 
 /** The wallet's balance as integer minor units, with its currency. */
-export async function walletBalance(server: TestServer, key: string): Promise<{ minor: number; currency: string; balance: string }> {
+export async function walletBalance(server: Endpoint, key: string): Promise<{ minor: number; currency: string; balance: string }> {
   const response = await call(server, "GET", "/v1/wallet", { key });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   const { balance, currency } = response.body.data;
@@ -119,7 +126,7 @@ export async function walletBalance(server: TestServer, key: string): Promise<{ 
 }
 
 /** Every ledger entry of the tenant, walking all pages. */
-export async function allTransactions(server: TestServer, key: string): Promise<any[]> {
+export async function allTransactions(server: Endpoint, key: string): Promise<any[]> {
   const entries: any[] = [];
   let cursor: string | null = null;
   do {

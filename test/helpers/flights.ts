@@ -1,0 +1,60 @@
+import { expect } from "vitest";
+import type { TestServer } from "./test-server";
+import { searchForBooking, type SearchOptions } from "./orders";
+
+/** A direct flight as a client identifies it: carrier, flight number and local departure. */
+export interface FlightChoice {
+  days: number;
+  flight: string;
+  /** Seats it is offered with (read from the stored offer: the API does not show it). */
+  capacity: number;
+  /** The airline's key of the flight, as seat holds name it. */
+  flightKey: string;
+}
+
+const flightOf = (offer: any) => {
+  const [segment] = offer.slices[0].segments;
+  return `${segment.marketing_carrier.iata_code}${segment.marketing_carrier_flight_number}@${segment.departing_at}`;
+};
+
+/** The stored offer's only segment: its seats for sale and flight key (test setup reads the database). */
+async function storedSegment(server: TestServer, offerId: string): Promise<{ seatsLeft: number; flightKey: string }> {
+  const row = await server.db.prisma.offer.findUniqueOrThrow({ where: { id: offerId } });
+  return (row.payload as any).slices[0].segments[0];
+}
+
+/**
+ * A direct flight (LHR → JFK by default) with between `min` and `max` seats left, found by
+ * searching successive dates: for races over the last seats, or over many bookings of one flight.
+ */
+export async function findFlight(server: TestServer, key: string, min: number, max: number, options: SearchOptions = {}): Promise<FlightChoice> {
+  for (let days = 20; days < 120; days++) {
+    const offers = await searchForBooking(server, key, { ...options, days });
+    for (const offer of offers.filter((candidate) => candidate.slices[0].segments.length === 1)) {
+      const { seatsLeft: capacity, flightKey } = await storedSegment(server, offer.id);
+      const choice = { days, flight: flightOf(offer), capacity, flightKey };
+      const left = await seatsLeft(server, choice);
+      if (left >= min && left <= max) return choice;
+    }
+  }
+  throw new Error(`no direct flight with ${min}–${max} seats found`);
+}
+
+/** A fresh offer (offers are booked once) on the chosen flight. */
+export async function offerOnFlight(server: TestServer, key: string, choice: FlightChoice, options: SearchOptions = {}): Promise<any> {
+  const offers = await searchForBooking(server, key, { ...options, days: choice.days });
+  const offer = offers.find((candidate) => candidate.slices[0].segments.length === 1 && flightOf(candidate) === choice.flight);
+  expect(offer, `flight ${choice.flight} offered again`).toBeDefined();
+  return offer;
+}
+
+/** Seats of the flight no booking holds now (economy, as searched). */
+export async function seatsLeft(server: TestServer, choice: FlightChoice): Promise<number> {
+  const held = await server.db.prisma.seatHold.aggregate({ where: { flightKey: choice.flightKey }, _sum: { seats: true } });
+  return choice.capacity - (held._sum.seats ?? 0);
+}
+
+/** Seat holds the airline keeps for an order (0 once released). */
+export async function seatHoldsOf(server: TestServer, orderId: string): Promise<number> {
+  return server.db.prisma.seatHold.count({ where: { holdId: orderId } });
+}
