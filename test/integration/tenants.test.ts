@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqliteFilePath } from "../../src/db/database";
 import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { expectError } from "../helpers/expect-error";
-import { searchOffers } from "../helpers/offers";
+import { bookOffer, searchForBooking, ticketOrder, waitForStatus } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /** Owner-managed tenants (interface §4.1, decisions §2): creation, reads, status, keys, usage, deletion. */
 describe("tenant management (owner)", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ env: { TICKETING_DELAY_MS: "0" } });
   });
   afterAll(() => server.close());
 
@@ -300,13 +300,21 @@ describe("tenant management (owner)", () => {
     const total = (counts: Record<string, number>) => Object.values(counts).reduce((sum, n) => sum + n, 0);
     const zeroes = (counts: Record<string, number>) => Object.fromEntries(Object.keys(counts).map((table) => [table, 0]));
 
-    /** A tenant with two keys, stored offers and flushed usage counters, so it owns rows in several tables. */
+    /**
+     * A tenant with two keys, stored offers, flushed usage counters, its wallet and ledger, a
+     * ticketed order (passengers, e-tickets, seats held, idempotency keys) and a pending one, so
+     * it owns rows in every kind of table.
+     */
     async function busyTenant(): Promise<TenantFixture & { secondKey: string }> {
       const tenant = await createTenant(server);
       const secondKey = (await issueKey(tenant.tenantId)).body.data.apiKey as string;
-      await searchOffers(server, tenant.key);
+      const [ticketed, pending] = await searchForBooking(server, tenant.key);
       await readConfig(secondKey);
       expect((await usageOf(tenant.tenantId)).apiRequests).toBe(2);
+      const order = await bookOffer(server, tenant.key, ticketed);
+      expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
+      await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);
+      await bookOffer(server, tenant.key, pending);
       return { ...tenant, secondKey };
     }
 
@@ -320,9 +328,9 @@ describe("tenant management (owner)", () => {
       const before = await rowCounts(doomed.tenantId);
       const bystanderBefore = await rowCounts(bystander.tenantId);
       expect(before.ApiKey).toBe(2);
-      expect(before.UsageCounter).toBeGreaterThan(0);
-      expect(before.Offer).toBeGreaterThan(0);
-      expect(total(before)).toBeGreaterThan(0);
+      for (const table of ["UsageCounter", "Offer", "OfferRequest", "Order", "OrderPassenger", "OrderDocument", "SeatHold", "Wallet", "LedgerEntry", "IdempotencyRecord"]) {
+        expect(before[table], table).toBeGreaterThan(0);
+      }
 
       const deleted = await asOwner("DELETE", `/v1/tenants/${doomed.tenantId}`);
       expect(deleted.status).toBe(200);
