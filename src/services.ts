@@ -79,7 +79,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     apiKeys: new ApiKeyService(db, pubsub, cursors, tenants),
     tenantConfig: new TenantConfigService(db, tenants, wallets),
     usageMeter,
-    usage: new UsageService(db, usageMeter, tenants),
+    usage: new UsageService(db, usageMeter, tenants, orders, wallets),
     airports,
     search: new SearchService(db, supplier, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache),
     offers,

@@ -13,7 +13,7 @@ import type { OfferService } from "../search/offer.service";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { SeatsUnavailable, type Supplier } from "../supplier/supplier";
 import type { WalletService } from "../wallet/wallet.service";
-import { documentFrom, orderFrom, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
+import { documentFrom, ORDER_STATUSES, orderFrom, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
 import type { CreateOrderRequest, PassengerInput, PassengerUpdate } from "./order.inputs";
 import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
 import { EDITABLE_STATUS, ORDER_GUARD, stateConflict, touchIn, transition } from "./order-state-machine";
@@ -190,6 +190,18 @@ export class OrderService {
     }
     await this.supplier.releaseSeats(order.id);
     return this.detail(scope, orderId);
+  }
+
+  /** Orders by status: the tenant's, or every tenant's (metrics). */
+  async countByStatus(tenantId?: string): Promise<Record<OrderStatus, number>> {
+    const groups = await this.db.prisma.order.groupBy({ by: ["status"], where: tenantId === undefined ? {} : { tenantId }, _count: { _all: true } });
+    return Object.fromEntries(ORDER_STATUSES.map((status) => [status, groups.find((group) => group.status === status)?._count._all ?? 0])) as Record<OrderStatus, number>;
+  }
+
+  /** The tenant's orders by status, and the e-tickets issued to it (usage). */
+  async usage(tenantId: string): Promise<{ orders: { total: number; byStatus: Record<OrderStatus, number> }; tickets: number }> {
+    const [byStatus, tickets] = await Promise.all([this.countByStatus(tenantId), this.db.prisma.orderDocument.count({ where: { tenantId } })]);
+    return { orders: { total: Object.values(byStatus).reduce((sum, count) => sum + count, 0), byStatus }, tickets };
   }
 
   /** Orders with their passengers and documents: two queries whatever the number of orders. */

@@ -5,6 +5,8 @@ import { asMetadata, type Metadata } from "../tenants/metadata";
 
 export type { OrderStatus };
 
+export const ORDER_STATUSES: readonly OrderStatus[] = ["PENDING", "PROCESSING", "TICKETED", "FAILED", "CANCELED", "REFUNDED"];
+
 /** A service booked with the order, priced when it was booked. */
 export interface SelectedService {
   id: string;

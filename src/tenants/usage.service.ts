@@ -1,4 +1,6 @@
 import type { Database } from "../db/database";
+import type { OrderService } from "../orders/order.service";
+import type { WalletService } from "../wallet/wallet.service";
 import type { UsageMeter } from "./usage-meter";
 import type { TenantService } from "./tenant.service";
 
@@ -12,17 +14,17 @@ export interface TenantUsage {
   webhookDeliveries: { succeeded: number; failed: number; pending: number };
 }
 
-const ORDER_STATUSES = ["PENDING", "PROCESSING", "TICKETED", "FAILED", "CANCELED", "REFUNDED"] as const;
-
 /**
- * Per-tenant usage since creation. Orders, tickets, wallet spend and webhook deliveries read
- * zero until their modules exist; each module fills in its own figure here.
+ * Per-tenant usage since creation: counted requests and searches, and each module's own figure
+ * (orders and tickets, wallet spend). Webhook deliveries read zero until that module exists.
  */
 export class UsageService {
   constructor(
     private readonly db: Database,
     private readonly meter: UsageMeter,
     private readonly tenants: TenantService,
+    private readonly orders: OrderService,
+    private readonly wallets: WalletService,
   ) {}
 
   async forTenant(tenantId: string): Promise<TenantUsage> {
@@ -34,9 +36,8 @@ export class UsageService {
       tenantId,
       apiRequests: count("api_requests"),
       searches: count("searches"),
-      orders: { total: 0, byStatus: Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) },
-      tickets: 0,
-      walletSpend: { amountMinor: 0, currency: tenant.defaultCurrency },
+      ...(await this.orders.usage(tenantId)),
+      walletSpend: tenant.status === "deleted" ? { amountMinor: 0, currency: tenant.defaultCurrency } : await this.wallets.spend(tenantId),
       webhookDeliveries: { succeeded: 0, failed: 0, pending: 0 },
     };
   }

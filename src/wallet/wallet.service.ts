@@ -77,6 +77,19 @@ export class WalletService {
     return { entry: ledgerEntryFrom(entry), wallet: await this.get(tenant.id) };
   }
 
+  /**
+   * What the tenant spent on tickets, in the wallet's currency: debits less reversals and refunds
+   * (entries in another currency, from before a re-denomination, are left out).
+   */
+  async spend(tenantId: string): Promise<{ amountMinor: number; currency: string }> {
+    const { currency } = await this.get(tenantId);
+    const sum = await this.db.prisma.ledgerEntry.aggregate({
+      where: { tenantId, currency, type: { in: ["ticketing_debit", "ticketing_reversal", "refund_credit"] } },
+      _sum: { amount: true },
+    });
+    return { amountMinor: -Number(sum._sum.amount ?? 0), currency };
+  }
+
   /** A credit made earlier, as it is now (a repeated idempotent credit returns it). */
   async creditById(tenantId: string, entryId: string): Promise<WalletCreditResult> {
     const entry = await this.db.prisma.ledgerEntry.findFirst({ where: { id: entryId, tenantId } });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqliteFilePath } from "../../src/db/database";
 import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { expectError } from "../helpers/expect-error";
-import { bookOffer, searchForBooking, ticketOrder, waitForStatus } from "../helpers/orders";
+import { bookOffer, passengersOf, searchForBooking, ticketOrder, waitForStatus } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /** Owner-managed tenants (interface §4.1, decisions §2): creation, reads, status, keys, usage, deletion. */
@@ -252,6 +252,24 @@ describe("tenant management (owner)", () => {
       // The owner acting for the tenant counts against it too; owner management calls do not.
       await asOwner("GET", "/v1/tenant", undefined, { "service-tenant": tenant.tenantId });
       expect((await usageOf(tenant.tenantId)).apiRequests).toBe(4);
+    });
+
+    it("counts orders by status, e-tickets issued and the wallet spent on tickets", async () => {
+      const tenant = await createTenant(server);
+      const [ticketed, cancelled, rejected] = await searchForBooking(server, tenant.key, { passengers: ["adult", "adult"] });
+      const first = await bookOffer(server, tenant.key, ticketed);
+      expect((await ticketOrder(server, tenant.key, first.id)).status).toBe(200);
+      const second = await bookOffer(server, tenant.key, cancelled);
+      expect((await call(server, "POST", `/v1/air/orders/${second.id}/cancel`, { key: tenant.key })).status).toBe(200);
+      const third = await bookOffer(server, tenant.key, rejected, { passengers: passengersOf(rejected, { family_name: "Rejected" }) });
+      expect((await ticketOrder(server, tenant.key, third.id)).status).toBe(200);
+      await waitForStatus(server, tenant.key, first.id, ["TICKETED"]);
+      await waitForStatus(server, tenant.key, third.id, ["FAILED"]);
+      const usage = await usageOf(tenant.tenantId);
+      expect(usage.orders).toEqual({ total: 3, byStatus: { PENDING: 0, PROCESSING: 0, TICKETED: 1, FAILED: 1, CANCELED: 1, REFUNDED: 0 } });
+      expect(usage.tickets).toBe(2);
+      // The rejected order's debit was reversed: only the ticketed one is spent.
+      expect(usage.walletSpend).toEqual({ amount: ticketed.total_amount, currency: "USD" });
     });
 
     it("does not count requests refused before authentication", async () => {
