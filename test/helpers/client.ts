@@ -66,7 +66,7 @@ export async function createTenant(server: TestServer, fields: Record<string, un
 }
 
 /** A fresh test server with one tenant, the usual start of a suite. */
-export async function startServerWithTenant(): Promise<{ server: TestServer; tenant: TenantFixture }> {
-  const server = await startTestServer();
+export async function startServerWithTenant(env: Record<string, string> = {}): Promise<{ server: TestServer; tenant: TenantFixture }> {
+  const server = await startTestServer({ env });
   return { server, tenant: await createTenant(server) };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TenantFixture, call, startServerWithTenant } from "../helpers/client";
+import { bookOffer, searchForBooking, ticketOrder, waitForStatus } from "../helpers/orders";
 import type { TestServer } from "../helpers/test-server";
 
 /** The public operational endpoints: liveness, readiness, Prometheus metrics, the OpenAPI document. */
@@ -7,7 +8,7 @@ describe("health, readiness, metrics, OpenAPI", () => {
   let server: TestServer;
   let tenant: TenantFixture;
 
-  beforeAll(async () => ({ server, tenant } = await startServerWithTenant()));
+  beforeAll(async () => ({ server, tenant } = await startServerWithTenant({ TICKETING_DELAY_MS: "0" })));
   afterAll(() => server.close());
 
   it("/healthz answers 200 with no key", async () => {
@@ -31,6 +32,12 @@ describe("health, readiness, metrics, OpenAPI", () => {
       expect(second.status).toBe(200);
       const unknown = await call(server, "GET", `/v1/tenants/ten_missing${Date.now()}`, { key: server.ownerKey });
       expect(unknown.status).toBe(404);
+      // One order ticketed and one pending, for the order metrics.
+      const [ticketed, pending] = await searchForBooking(server, tenant.key);
+      const order = await bookOffer(server, tenant.key, ticketed);
+      expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
+      await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);
+      await bookOffer(server, tenant.key, pending);
       const response = await call<string>(server, "GET", "/metrics");
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
@@ -65,6 +72,18 @@ describe("health, readiness, metrics, OpenAPI", () => {
       const notFound = samples("http_requests_total").find((s) => s.labels.route === "/v1/tenants/:id" && s.labels.status === "404");
       expect(notFound?.value).toBeGreaterThanOrEqual(1);
       expect(text).not.toContain("ten_missing");
+    });
+
+    it("counts orders by status and how late ticketing jobs were claimed", () => {
+      const orders = Object.fromEntries(samples("aerogate_orders").map((s) => [s.labels.status, s.value]));
+      expect(orders).toEqual({ PENDING: 1, PROCESSING: 0, TICKETED: 1, FAILED: 0, CANCELED: 0, REFUNDED: 0 });
+      expect(samples("aerogate_order_job_lag_seconds_count").find((s) => s.labels.kind === "ticket")?.value).toBe(1);
+      expect(samples("aerogate_order_jobs_due").map((s) => [s.labels.kind, s.value])).toEqual([
+        ["ticket", 0],
+        ["refund", 0],
+      ]);
+      expect(text).toMatch(/^# TYPE aerogate_order_job_lag_seconds histogram$/m);
+      expect(samples("aerogate_order_job_oldest_due_seconds").every((s) => s.value === 0)).toBe(true);
     });
 
     it("has the latency histogram http_request_duration_seconds_bucket", () => {
