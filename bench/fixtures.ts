@@ -1,3 +1,5 @@
+import { BookableOffers } from "./order-fixtures";
+
 /** A JSON call to the server under test, as a client would make it. */
 export interface ApiResponse<T = any> {
   status: number;
@@ -42,6 +44,8 @@ export interface Fixtures {
   ownerKey: string;
   tenant: { id: string; name: string };
   tenantKey: string;
+  /** Offers that can always be booked (order scenarios share it, so no two book one flight). */
+  offers: BookableOffers;
 }
 
 export async function createFixtures(api: ApiClient, ownerKey: string): Promise<Fixtures> {
@@ -55,5 +59,6 @@ export async function createFixtures(api: ApiClient, ownerKey: string): Promise<
     key: ownerKey,
     body: { label: "bench" },
   });
-  return { ownerKey, tenant: { id: tenantId, name }, tenantKey: issued.data.apiKey };
+  const fixtures: Omit<Fixtures, "offers"> = { ownerKey, tenant: { id: tenantId, name }, tenantKey: issued.data.apiKey };
+  return { ...fixtures, offers: new BookableOffers(api, fixtures) };
 }

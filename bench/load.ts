@@ -62,8 +62,10 @@ export function runLoad(baseUrl: string, request: BenchRequest, options: LoadOpt
   }
   const bodies = request.bodies?.map((each) => (typeof each === "string" ? each : JSON.stringify(each)));
   let next = 0;
-  // One request template whose body changes each time it is sent.
-  const requests = bodies && [{ setupRequest: (sent: { body?: string }) => ({ ...sent, body: bodies[next++ % bodies.length] }) }];
+  // One request template whose body (or, for `once` lists, path and headers too) changes each time it is sent.
+  const requests = request.once
+    ? [{ setupRequest: (sent: object) => onceRequest(sent, request.once![next++]!, headers) }]
+    : bodies && [{ setupRequest: (sent: { body?: string }) => ({ ...sent, body: bodies[next++ % bodies.length] }) }];
   const latencies = new Samples();
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -73,9 +75,11 @@ export function runLoad(baseUrl: string, request: BenchRequest, options: LoadOpt
         headers,
         body,
         ...(requests && { requests }),
-        connections: options.connections,
+        connections: Math.min(options.connections, request.once?.length ?? options.connections),
         pipelining: options.pipelining,
         duration: options.duration,
+        // A `once` list is sent exactly, however long it takes.
+        ...(request.once && { amount: request.once.length }),
         timeout: 10,
       },
       (error, result) => {
@@ -84,7 +88,8 @@ export function runLoad(baseUrl: string, request: BenchRequest, options: LoadOpt
         const [p50, p90, p99, max] = latencies.percentiles(50, 90, 99, 100);
         const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
         resolve({
-          rps: result.requests.average,
+          // A `once` run ends when its list is done: its rate is what it did over the time it took.
+          rps: request.once ? latencies.length / result.duration : result.requests.average,
           completed: latencies.length,
           p50Ms: p50!,
           p90Ms: p90!,
@@ -101,4 +106,10 @@ export function runLoad(baseUrl: string, request: BenchRequest, options: LoadOpt
     running = instance;
     instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
   });
+}
+
+/** A `once` request as autocannon sends it: the template with its own path, headers and JSON body. */
+function onceRequest(sent: object, next: { path: string; headers?: Record<string, string>; body?: unknown }, headers: Record<string, string>) {
+  const body = next.body === undefined ? undefined : typeof next.body === "string" ? next.body : JSON.stringify(next.body);
+  return { ...sent, path: next.path, headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }), ...next.headers }, body };
 }

@@ -80,13 +80,18 @@ interface MeasuredLoad {
   clientCoreShare: number;
 }
 
-/** One measured run, with the CPU the server and this process used during it. */
-async function measure(server: ServerProcess, request: BenchRequest, options: LoadOptions): Promise<MeasuredLoad> {
+/**
+ * One measured run, with the CPU the server and this process used during it. With `settle`, the
+ * run lasts until the work it started is done, and req/s counts over that whole time.
+ */
+async function measure(server: ServerProcess, request: BenchRequest, options: LoadOptions, settle?: () => Promise<void>): Promise<MeasuredLoad> {
   const serverBefore = server.cpuSeconds();
   const clientBefore = process.cpuUsage();
   const started = performance.now();
-  const load = await runLoad(server.url, request, options);
+  const run = await runLoad(server.url, request, options);
+  if (settle) await settle();
   const elapsedS = (performance.now() - started) / 1000;
+  const load = settle ? { ...run, rps: run.completed / elapsedS } : run;
   const serverAfter = server.cpuSeconds();
   const client = process.cpuUsage(clientBefore);
   const serverCpu =
@@ -130,6 +135,12 @@ async function checkOnce(entry: Prepared, ctx: ScenarioContext, when: string): P
   if (response.status < 200 || response.status > 299) return `${when}: answered ${response.status} ${JSON.stringify(response.body)}`;
   const problem = entry.scenario.check?.(response, ctx);
   return problem ? `${when}: ${problem}` : undefined;
+}
+
+/** The requests of one run: a `once` scenario gets fresh ones for `seconds` of load; others reuse theirs. */
+async function requestForRun(entry: Prepared, ctx: ScenarioContext, seconds: number): Promise<BenchRequest> {
+  const { once } = entry.scenario;
+  return once ? requestFor(entry.scenario, ctx, Math.ceil(once.perSecond * seconds)) : entry.request!;
 }
 
 function median(values: number[]): number {
@@ -218,6 +229,8 @@ async function main(): Promise<number> {
         OWNER_API_KEY: ownerKey,
         RATE_LIMIT_RPS: "0",
         LOG_LEVEL: "warn",
+        // The ticketing scenario measures our side of ticketing, not the simulated airline's wait.
+        TICKETING_DELAY_MS: "0",
         // As `npm start` runs it.
         NODE_ENV: "production",
       },
@@ -294,9 +307,11 @@ async function main(): Promise<number> {
       process.stdout.write(`▶ ${label}${entry.scenario.name} (${describeTarget(entry.outcome.target, entry.outcome.baseline)}) … `);
       try {
         if (round === 1 && settings.warmupSeconds > 0) {
-          await runLoad(entry.server.url, entry.request, { ...loadOptionsFor(entry.scenario), duration: settings.warmupSeconds });
+          await runLoad(entry.server.url, await requestForRun(entry, ctx, settings.warmupSeconds), { ...loadOptionsFor(entry.scenario), duration: settings.warmupSeconds });
+          await entry.scenario.settle?.(ctx);
         }
-        const measured = await measure(entry.server, entry.request, loadOptionsFor(entry.scenario));
+        const { settle } = entry.scenario;
+        const measured = await measure(entry.server, await requestForRun(entry, ctx, settings.seconds), loadOptionsFor(entry.scenario), settle && (() => settle(ctx)));
         entry.measured.push(measured);
         if (entry.scenario.baseline) baselineRps = measured.load.rps;
         if (baselineRps) entry.ratios.push(measured.load.rps / baselineRps);

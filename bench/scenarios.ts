@@ -1,12 +1,14 @@
 import type { ApiClient, ApiResponse, Fixtures } from "./fixtures";
+import { allTicketed, bookAll, fundTickets, orderBody, withFreshKey } from "./order-fixtures";
 
 /**
  * What a scenario must reach:
  * - `minRatio`: its req/s at least this fraction of the bare Fastify route's (same run, same machine);
- * - `maxP50Ms` + `minRps`: an absolute latency and throughput floor, for endpoints that do real work.
+ * - `maxP50Ms` + `minRps`: an absolute latency and throughput floor, for endpoints that do real work;
+ * - `minRps` alone: a throughput floor (with `settle`, of work finished end to end).
  * With no target a scenario is only checked for errors.
  */
-export type Target = { minRatio: number } | { maxP50Ms: number; minRps: number };
+export type Target = { minRatio: number } | { maxP50Ms: number; minRps: number } | { minRps: number };
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -22,6 +24,18 @@ export interface BenchRequest {
    * repeat, such as searches past the supplier cache. `body` is then the first of them (for checks).
    */
   bodies?: unknown[];
+  /**
+   * Requests sent once each, in order, for work that must never repeat (booking an offer,
+   * ticketing an order): the run sends exactly these and ends when they are done.
+   */
+  once?: OnceRequest[];
+}
+
+/** One request of a `once` list: its own path, headers and body. */
+export interface OnceRequest {
+  path: string;
+  headers?: Record<string, string>;
+  body?: unknown;
 }
 
 /** Handed to `setup` and `check`: a client for the server under test and the shared fixtures. */
@@ -59,6 +73,16 @@ export interface Scenario {
    * p50 of 10 ms at 500 req/s means about 5 requests in flight, not 50.
    */
   connections?: number;
+  /**
+   * For work that cannot repeat: before the check, the warm-up and each measured run, `prepare`
+   * makes `count` fresh requests (`perSecond` × the run's seconds; the check takes one).
+   */
+  once?: { perSecond: number; prepare: (ctx: ScenarioContext, count: number) => Promise<OnceRequest[]> };
+  /**
+   * Waits, after the measured requests, until the work they started is done (e.g. until every
+   * ticketed order is TICKETED); req/s then counts requests over the load time plus this wait.
+   */
+  settle?: (ctx: ScenarioContext) => Promise<void>;
 }
 
 const viewerQuery = "{ viewer { kind tenant { id name } } }";
@@ -172,11 +196,55 @@ export const scenarios: Scenario[] = [
     check: ({ body }) => (typeof body?.data?.id === "string" && body.data.payment_requirements ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
     target: { minRatio: 0.3 },
   },
+  {
+    name: "POST /v1/air/orders (book an offer, Variant A)",
+    method: "POST",
+    once: {
+      perSecond: 700,
+      prepare: async ({ fixtures }, count) =>
+        (await fixtures.offers.take(count)).map((offer) => ({ path: "/v1/air/orders", headers: withFreshKey(fixtures), body: orderBody(offer) })),
+    },
+    check: ({ body }) => (body?.data?.status === "pending" && typeof body.data.booking_reference === "string" ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
+    target: { minRps: 400 },
+  },
+  {
+    name: "GET /v1/air/orders/:id",
+    setup: async ({ api, fixtures }) => {
+      const [id] = await bookAll(api, fixtures, await fixtures.offers.take(1));
+      return { method: "GET", path: `/v1/air/orders/${id}`, headers: { authorization: `Bearer ${fixtures.tenantKey}` } };
+    },
+    check: ({ body }) => (body?.order?.status === "PENDING" && body.data?.offer?.id ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
+    target: { minRatio: 0.3 },
+  },
+  {
+    name: "ticketing end to end: POST …/actions/ticket until TICKETED (TICKETING_DELAY_MS=0)",
+    method: "POST",
+    once: {
+      perSecond: 500,
+      prepare: async ({ api, fixtures }, count) => {
+        await fundTickets(api, fixtures, count);
+        const ids = await bookAll(api, fixtures, await fixtures.offers.take(count));
+        return ids.map((id) => ({ path: `/v1/air/orders/${id}/actions/ticket`, headers: withFreshKey(fixtures) }));
+      },
+    },
+    settle: ({ api, fixtures }) => allTicketed(api, fixtures),
+    check: ({ body }) => (["in_progress", "ticketed"].includes(body?.data?.ticketing_status) ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
+    target: { minRps: 300 },
+  },
 ];
 
-/** The request a scenario load-tests: its `setup` hook's, or its static fields plus auth. */
-export async function requestFor(scenario: Scenario, ctx: ScenarioContext): Promise<BenchRequest> {
+/**
+ * The request a scenario load-tests: its `setup` hook's, or `count` fresh `once` requests (the
+ * first standing for the list in the check), or its static fields plus auth.
+ */
+export async function requestFor(scenario: Scenario, ctx: ScenarioContext, count = 1): Promise<BenchRequest> {
   if (scenario.setup) return scenario.setup(ctx);
+  if (scenario.once) {
+    const once = await scenario.once.prepare(ctx, count);
+    const [first] = once;
+    if (!first) throw new Error(`scenario "${scenario.name}" prepared no requests`);
+    return { method: scenario.method ?? "POST", ...first, once };
+  }
   if (!scenario.method || !scenario.path) throw new Error(`scenario "${scenario.name}" needs method and path, or a setup hook`);
   const headers = { ...scenario.headers };
   if (scenario.auth === "tenant") headers.authorization = `Bearer ${ctx.fixtures.tenantKey}`;
