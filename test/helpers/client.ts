@@ -1,5 +1,8 @@
 import { startTestServer, type TestServer } from "./test-server";
 
+/** Where requests go: a test server, or anything else listening (a child process running src/main.ts). */
+export type Endpoint = Pick<TestServer, "url">;
+
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
@@ -17,7 +20,7 @@ export interface RequestOptions {
 }
 
 /** One HTTP request to the test server, JSON in and out, as a client would send it. */
-export async function call<T = any>(server: TestServer, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+export async function call<T = any>(server: Endpoint, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) {
     if (options.keyHeader === "x-api-key") headers["x-api-key"] = options.key;
@@ -39,7 +42,7 @@ export async function call<T = any>(server: TestServer, method: string, path: st
 }
 
 /** A GraphQL operation over HTTP POST. */
-export function graphql<T = any>(server: TestServer, query: string, variables: Record<string, unknown> = {}, options: Omit<RequestOptions, "body" | "rawBody"> = {}) {
+export function graphql<T = any>(server: Endpoint, query: string, variables: Record<string, unknown> = {}, options: Omit<RequestOptions, "body" | "rawBody"> = {}) {
   return call<{ data?: T; errors?: Array<{ message: string; extensions: Record<string, any> }> }>(server, "POST", "/graphql", {
     ...options,
     body: { query, variables },
@@ -53,7 +56,7 @@ export interface TenantFixture {
 }
 
 /** Creates a tenant with one key through the owner API. */
-export async function createTenant(server: TestServer, fields: Record<string, unknown> = {}): Promise<TenantFixture> {
+export async function createTenant(server: Pick<TestServer, "url" | "ownerKey">, fields: Record<string, unknown> = {}): Promise<TenantFixture> {
   const created = await call(server, "POST", "/v1/tenants", {
     key: server.ownerKey,
     body: { name: "Test Agency", email: "ops@agency.test", ...fields },

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { call, type ApiResponse, type Endpoint } from "./client";
+import { eventually } from "./eventually";
 import { toMinor } from "./flight-checks";
 import { daysAhead } from "./offers";
 
@@ -107,14 +108,16 @@ export function getOrder(server: Endpoint, key: string, orderId: string, headers
  * after `deadlineMs`. Returns the last GET answer.
  */
 export async function waitForStatus(server: Endpoint, key: string, orderId: string, statuses: string[], deadlineMs = 15_000): Promise<ApiResponse> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const response = await getOrder(server, key, orderId);
-    expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(200);
-    if (statuses.includes(response.body.order.status)) return response;
-    if (Date.now() > deadline) throw new Error(`order ${orderId} still ${response.body.order.status} after ${deadlineMs} ms (waiting for ${statuses.join("/")})`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  let last: ApiResponse | undefined;
+  return eventually(
+    async () => {
+      last = await getOrder(server, key, orderId);
+      expect(last.status, JSON.stringify(last.body).slice(0, 300)).toBe(200);
+      return statuses.includes(last.body.order.status) ? last : undefined;
+    },
+    () => `order ${orderId} still ${last?.body.order.status} (waiting for ${statuses.join("/")})`,
+    deadlineMs,
+  );
 }
 
 /** The wallet's balance as integer minor units, with its currency. */
