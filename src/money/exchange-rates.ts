@@ -18,13 +18,23 @@ export function isPricingCurrency(code: string): boolean {
   return Object.hasOwn(USD_RATES, code);
 }
 
-/** Minor units of `from` as minor units of `to` at the static table, rounded half up to `to`'s minor unit. */
+/** Millionths of a unit per 1 USD, as exact integers (every rate above has at most 6 decimals). */
+const MICRO_RATES = new Map(Object.entries(USD_RATES).map(([code, rate]) => [code, BigInt(Math.round(rate * 1_000_000))]));
+
+/**
+ * Minor units of `from` as minor units of `to` at the static table, rounded half away from zero
+ * to `to`'s minor unit. Exact: integer arithmetic, so an exact half (41 US cents = 61.5 yen)
+ * always rounds the same way, which floating point does not promise.
+ */
 export function convertMinor(amountMinor: number, from: string, to: string): number {
   if (from === to) return amountMinor;
-  const fromRate = USD_RATES[from];
-  const toRate = USD_RATES[to];
+  const fromRate = MICRO_RATES.get(from);
+  const toRate = MICRO_RATES.get(to);
   if (fromRate === undefined || toRate === undefined) throw new Error(`no exchange rate for ${fromRate === undefined ? from : to}`);
-  return Math.round((amountMinor / 10 ** minorDigits(from) / fromRate) * toRate * 10 ** minorDigits(to));
+  const numerator = BigInt(Math.abs(amountMinor)) * toRate * 10n ** BigInt(minorDigits(to));
+  const denominator = fromRate * 10n ** BigInt(minorDigits(from));
+  const rounded = Number((2n * numerator + denominator) / (2n * denominator));
+  return amountMinor < 0 ? -rounded : rounded;
 }
 
 /** USD minor units (cents) as minor units of `currency`: how supplier prices reach the tenant. */
