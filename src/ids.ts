@@ -12,23 +12,47 @@ const RANDOM_CHARS = 16;
 const randomPool = Buffer.allocUnsafe(RANDOM_CHARS * 256);
 let randomPoolOffset = randomPool.length;
 
+/** The time and random digits of the last id made, for ids made within one millisecond. */
+let lastTime = -1;
+const lastTail = new Uint8Array(RANDOM_CHARS);
+
 /**
  * A new opaque id such as `ten_01jd3k…`: 10 characters of millisecond time then 16 random
  * ones (Crockford base32, like a ULID), so ids created later sort later and never collide.
+ * Within one process they strictly increase, as monotonic ULIDs do: an id made in the same
+ * millisecond as the last one (or with an earlier `now`) takes the last one's time and its
+ * random part plus one. So two rows written in one transaction list in the order written.
  */
 export function newId(prefix: IdPrefix, now = Date.now()): string {
+  if (now > lastTime) {
+    lastTime = now;
+    if (randomPoolOffset + RANDOM_CHARS > randomPool.length) {
+      randomFillSync(randomPool);
+      randomPoolOffset = 0;
+    }
+    for (let i = 0; i < RANDOM_CHARS; i++) lastTail[i] = randomPool[randomPoolOffset + i]! % 32;
+    randomPoolOffset += RANDOM_CHARS;
+  } else {
+    increment(lastTail);
+  }
   let time = "";
-  let remaining = now;
+  let remaining = lastTime;
   for (let i = 0; i < 10; i++) {
     time = CROCKFORD[remaining % 32] + time;
     remaining = Math.floor(remaining / 32);
   }
-  if (randomPoolOffset + RANDOM_CHARS > randomPool.length) {
-    randomFillSync(randomPool);
-    randomPoolOffset = 0;
-  }
   let tail = "";
-  for (let i = randomPoolOffset; i < randomPoolOffset + RANDOM_CHARS; i++) tail += CROCKFORD[randomPool[i]! % 32];
-  randomPoolOffset += RANDOM_CHARS;
+  for (const digit of lastTail) tail += CROCKFORD[digit];
   return `${prefix}_${time}${tail}`;
+}
+
+/** Adds one to base-32 digits (80 random bits never run out within a millisecond). */
+function increment(digits: Uint8Array): void {
+  for (let i = digits.length - 1; i >= 0; i--) {
+    if (digits[i]! < 31) {
+      digits[i] = digits[i]! + 1;
+      return;
+    }
+    digits[i] = 0;
+  }
 }
