@@ -27,8 +27,6 @@ const ORDER_FIELD_NAMES: Readonly<Record<string, string>> = {
   expires_on: "expiresOn",
 };
 
-const withoutNull = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
-
 const identityDocument = (document: IdentityDocumentInput) => ({
   type: fromGraphQLEnum(document.type),
   number: document.number,
@@ -36,19 +34,25 @@ const identityDocument = (document: IdentityDocumentInput) => ({
   expires_on: document.expiresOn,
 });
 
-/** A GraphQL passenger in the REST input's names, so one set of rules checks both. */
+/** An enum value in the domain's case; null (clear it) and absent pass through. */
+const domainEnum = <T extends string>(value: T | null | undefined) => (value == null ? value : fromGraphQLEnum(value));
+
+/**
+ * A GraphQL passenger in the REST input's names, so one set of rules checks both. An explicit
+ * null is kept: it clears `title`, and is refused for a field that cannot be empty.
+ */
 function passengerBody(passenger: OrderPassengerInput | PassengerUpdateInput) {
   return {
     id: passenger.id,
     ...("type" in passenger && passenger.type != null ? { type: fromGraphQLEnum(passenger.type) } : {}),
-    title: passenger.title == null ? withoutNull(passenger.title) : fromGraphQLEnum(passenger.title),
-    given_name: withoutNull(passenger.givenName),
-    family_name: withoutNull(passenger.familyName),
-    born_on: withoutNull(passenger.bornOn),
-    gender: passenger.gender == null ? undefined : fromGraphQLEnum(passenger.gender),
-    email: withoutNull(passenger.email),
-    phone_number: withoutNull(passenger.phoneNumber),
-    identity_documents: passenger.identityDocuments?.map(identityDocument),
+    title: domainEnum(passenger.title),
+    given_name: passenger.givenName,
+    family_name: passenger.familyName,
+    born_on: passenger.bornOn,
+    gender: domainEnum(passenger.gender),
+    email: passenger.email,
+    phone_number: passenger.phoneNumber,
+    identity_documents: passenger.identityDocuments == null ? passenger.identityDocuments : passenger.identityDocuments.map(identityDocument),
   };
 }
 

@@ -1,7 +1,9 @@
 import type { TenantScope } from "../context/request-context";
 import type { Database } from "../db/database";
 import { isUniqueViolation } from "../db/errors";
+import type { Prisma } from "../db/models";
 import { queryRows } from "../db/query-rows";
+import { readSnapshot } from "../db/snapshot";
 import { GuardFailed, writeBatch } from "../db/write-batch";
 import { appError } from "../errors/app-error";
 import { newId } from "../ids";
@@ -20,6 +22,9 @@ import { EDITABLE_STATUS, ORDER_GUARD, stateConflict, touchIn, transition } from
 import { checkPassengers, type BookedPassenger } from "./passenger-rules";
 import { selectServices } from "./service-selection";
 import { supplierBooking } from "./supplier-booking";
+
+/** Where reads go: the database, or the transaction of a snapshot. */
+type Reader = Prisma.TransactionClient;
 
 /**
  * Orders of one tenant: booking an offer, reading, listing, changing passengers, cancelling.
@@ -89,16 +94,15 @@ export class OrderService {
   }
 
   /** The order; 404 `not_found` for an unknown id or another tenant's. */
-  async get(scope: TenantScope, orderId: string): Promise<Order> {
-    const row = await this.db.prisma.order.findFirst({ where: { id: orderId, tenantId: scope.tenantId } });
+  async get(scope: TenantScope, orderId: string, reader: Reader = this.db.prisma): Promise<Order> {
+    const row = await reader.order.findFirst({ where: { id: orderId, tenantId: scope.tenantId } });
     if (!row) throw appError("not_found", { field: "id" });
     return orderFrom(row);
   }
 
-  /** The order with its passengers and documents; 404 as `get`. */
+  /** The order with its passengers and documents, as one state of it; 404 as `get`. */
   async detail(scope: TenantScope, orderId: string): Promise<OrderDetail> {
-    const [detail] = await this.withChildren(scope, [await this.get(scope, orderId)]);
-    return detail!;
+    return readSnapshot(this.db, async (tx) => (await this.withChildren(scope, [await this.get(scope, orderId, tx)], tx))[0]!);
   }
 
   /**
@@ -119,28 +123,35 @@ export class OrderService {
   }
 
   /** Passengers of each order, in offer order (one query for any number of orders). */
-  async passengersOf(scope: TenantScope, orderIds: readonly string[]): Promise<OrderPassenger[][]> {
-    const rows = await this.db.prisma.orderPassenger.findMany({ where: { tenantId: scope.tenantId, orderId: { in: [...orderIds] } }, orderBy: { position: "asc" } });
+  async passengersOf(scope: TenantScope, orderIds: readonly string[], reader: Reader = this.db.prisma): Promise<OrderPassenger[][]> {
+    const rows = await reader.orderPassenger.findMany({ where: { tenantId: scope.tenantId, orderId: { in: [...orderIds] } }, orderBy: { position: "asc" } });
     return groupBy(orderIds, rows.map(passengerFrom));
   }
 
   /** Documents of each order (one query for any number of orders). */
-  async documentsOf(scope: TenantScope, orderIds: readonly string[]): Promise<OrderDocument[][]> {
-    const rows = await this.db.prisma.orderDocument.findMany({ where: { tenantId: scope.tenantId, orderId: { in: [...orderIds] } }, orderBy: { passengerId: "asc" } });
+  async documentsOf(scope: TenantScope, orderIds: readonly string[], reader: Reader = this.db.prisma): Promise<OrderDocument[][]> {
+    const rows = await reader.orderDocument.findMany({ where: { tenantId: scope.tenantId, orderId: { in: [...orderIds] } }, orderBy: { passengerId: "asc" } });
     return groupBy(orderIds, rows.map(documentFrom));
   }
 
-  /** The tenant's orders, newest first, optionally in one status; with passengers and documents. */
-  async list(scope: TenantScope, status: OrderStatus | undefined, request: PageRequest): Promise<Page<OrderDetail>> {
+  /** The tenant's orders, newest first, optionally in one status. */
+  list(scope: TenantScope, status: OrderStatus | undefined, request: PageRequest, reader: Reader = this.db.prisma): Promise<Page<Order>> {
     const where = { tenantId: scope.tenantId, ...(status === undefined ? {} : { status }) };
-    const page = await paginate({
+    return paginate({
       list: `orders:${scope.tenantId}:${status ?? "*"}`,
       request,
       cursors: this.cursors,
-      count: () => this.db.prisma.order.count({ where }),
-      fetch: (query) => this.db.prisma.order.findMany({ ...query, where: { AND: [where, query.where] } }),
+      count: () => reader.order.count({ where }),
+      fetch: async (query) => (await reader.order.findMany({ ...query, where: { AND: [where, query.where] } })).map(orderFrom),
     });
-    return { ...page, items: await this.withChildren(scope, page.items.map(orderFrom)) };
+  }
+
+  /** A page of `list` with each order's passengers and documents, all as one state. */
+  listDetails(scope: TenantScope, status: OrderStatus | undefined, request: PageRequest): Promise<Page<OrderDetail>> {
+    return readSnapshot(this.db, async (tx) => {
+      const page = await this.list(scope, status, request, tx);
+      return { ...page, items: await this.withChildren(scope, page.items, tx) };
+    });
   }
 
   /**
@@ -205,10 +216,10 @@ export class OrderService {
   }
 
   /** Orders with their passengers and documents: two queries whatever the number of orders. */
-  async withChildren(scope: TenantScope, orders: Order[]): Promise<OrderDetail[]> {
+  private async withChildren(scope: TenantScope, orders: Order[], reader: Reader): Promise<OrderDetail[]> {
     if (orders.length === 0) return [];
     const ids = orders.map((order) => order.id);
-    const [passengers, documents] = await Promise.all([this.passengersOf(scope, ids), this.documentsOf(scope, ids)]);
+    const [passengers, documents] = await Promise.all([this.passengersOf(scope, ids, reader), this.documentsOf(scope, ids, reader)]);
     return orders.map((order, index) => ({ ...order, passengers: passengers[index]!, documents: documents[index]! }));
   }
 

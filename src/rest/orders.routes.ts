@@ -122,7 +122,7 @@ export const orderRoutes = [
     summary: "List orders, newest first, optionally in one status",
     tag,
     query: orderListQuery,
-    handle: async ({ ctx, query }) => okPage(await ctx.services.orders.list(tenantScope(ctx), statusOf(query.status), pageRequestFromQuery(query, 25)), orderViewA),
+    handle: async ({ ctx, query }) => okPage(await ctx.services.orders.listDetails(tenantScope(ctx), statusOf(query.status), pageRequestFromQuery(query, 25)), orderViewA),
   }),
   restRoute({
     method: "GET",
@@ -176,6 +176,6 @@ export const orderRoutes = [
     summary: "List bookings (orders, Variant A), newest first",
     tag,
     query: orderListQuery,
-    handle: async ({ ctx, query }) => okPage(await ctx.services.orders.list(tenantScope(ctx), statusOf(query.status), pageRequestFromQuery(query)), orderViewA),
+    handle: async ({ ctx, query }) => okPage(await ctx.services.orders.listDetails(tenantScope(ctx), statusOf(query.status), pageRequestFromQuery(query)), orderViewA),
   }),
 ];
