@@ -47,9 +47,16 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
     genReqId: requestIdFor,
     return503OnClosing: true,
   });
+  let closing = false;
   http.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
     done();
+  });
+  // An answer sent while shutting down (a request in flight when it began) ends its keep-alive
+  // connection; otherwise closing would wait for that connection's idle timeout (72 s).
+  http.addHook("onSend", (_request, reply, payload, done) => {
+    if (closing) reply.header("connection", "close");
+    done(null, payload);
   });
   registerJsonBodyParser(http);
   registerErrorHandling(http, log);
@@ -70,6 +77,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
     http,
     services,
     async close() {
+      closing = true;
       await closeSubscriptions();
       await http.close();
       await stopBackgroundWork();

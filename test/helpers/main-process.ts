@@ -1,0 +1,98 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { once } from "node:events";
+import net, { type AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+
+/**
+ * The real entry point (`src/main.ts`, what `npm start` runs) as a child process, for suites
+ * that start, signal, kill and restart it: startMain, then pollUntil / waitUntilHealthy /
+ * exitCode, each with a deadline so a stuck process fails the suite instead of hanging it.
+ */
+
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Each start compiles the whole app with tsx: several seconds, far more on a loaded machine. */
+export const STARTUP_DEADLINE_MS = 45_000;
+
+/** A port nothing listens on right now: bind to 0, read the port, release it. */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  probe.listen(0, "127.0.0.1");
+  await once(probe, "listening");
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+export interface Running {
+  child: ChildProcessWithoutNullStreams;
+  port: number;
+  baseUrl: string;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal name) once the process has exited. */
+  exited: Promise<number | string>;
+}
+
+/** Starts `node --import tsx src/main.ts` with the given environment; OWNER_API_KEY is never inherited. */
+export function startMain(env: Record<string, string>, port: number): Running {
+  const inherited = { ...process.env };
+  delete inherited.OWNER_API_KEY;
+  delete inherited.DATABASE_URL;
+  delete inherited.PORT;
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: repoRoot,
+    env: { ...inherited, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "info", RATE_LIMIT_RPS: "0", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
+  const exited = new Promise<number | string>((resolve) => {
+    child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown"));
+  });
+  return { child, port, baseUrl: `http://127.0.0.1:${port}`, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Polls until `check` returns a value, the process exits, or the deadline passes. */
+export async function pollUntil<T>(running: Running, what: string, check: () => Promise<T | undefined>, deadlineMs = STARTUP_DEADLINE_MS): Promise<T> {
+  const deadline = Date.now() + deadlineMs;
+  let exitedWith: number | string | undefined;
+  void running.exited.then((code) => (exitedWith = code));
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (exitedWith !== undefined) throw new Error(`process exited (${exitedWith}) before ${what}\nstdout:\n${running.stdout()}\nstderr:\n${running.stderr()}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\nstdout:\n${running.stdout()}\nstderr:\n${running.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Waits until /healthz answers 200. */
+export function waitUntilHealthy(running: Running): Promise<true> {
+  return pollUntil(running, "/healthz", async () => ((await fetch(`${running.baseUrl}/healthz`)).status === 200 ? true : undefined));
+}
+
+/** Waits for the process to exit, failing after a deadline instead of hanging the suite. */
+export async function exitCode(running: Running, deadlineMs = STARTUP_DEADLINE_MS): Promise<number | string> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`process did not exit within ${deadlineMs} ms\nstdout:\n${running.stdout()}\nstderr:\n${running.stderr()}`)), deadlineMs);
+  });
+  try {
+    return await Promise.race([running.exited, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** SIGKILLs those of `started` still running and waits for them to exit (a suite's afterAll). */
+export async function killStillRunning(started: readonly Running[]): Promise<void> {
+  for (const running of started) {
+    if (running.child.exitCode === null && running.child.signalCode === null) {
+      running.child.kill("SIGKILL");
+      await running.exited;
+    }
+  }
+}
