@@ -1,0 +1,35 @@
+import { expect } from "vitest";
+import { call, type ApiResponse } from "./client";
+import { signedMinor } from "./orders";
+import type { TestServer } from "./test-server";
+
+/** POST /v1/tenants/:id/wallet/credits with the owner key (or `options.key`), as sent: no checks. */
+export function creditWallet(
+  server: TestServer,
+  tenantId: string,
+  body: Record<string, unknown>,
+  options: { key?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse> {
+  return call(server, "POST", `/v1/tenants/${tenantId}/wallet/credits`, { key: options.key ?? server.ownerKey, headers: options.headers, body });
+}
+
+/** Credits `amount` (a decimal string) in `currency`, asserting 201; returns the response's data. */
+export async function credit(server: TestServer, tenantId: string, amount: string, currency = "USD"): Promise<any> {
+  const response = await creditWallet(server, tenantId, { amount, currency });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body.data;
+}
+
+/** GET /v1/wallet's data, asserting 200. */
+export async function getWallet(server: TestServer, key: string): Promise<{ tenant_id: string; balance: string; currency: string; updated_at: string }> {
+  const response = await call(server, "GET", "/v1/wallet", { key });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body.data;
+}
+
+/** The ledger's signed amounts summed per currency, in integer minor units. */
+export function sumsByCurrency(entries: Array<{ amount: string; currency: string }>): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const entry of entries) sums[entry.currency] = (sums[entry.currency] ?? 0) + signedMinor(entry.amount, entry.currency);
+  return sums;
+}
