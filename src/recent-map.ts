@@ -23,4 +23,19 @@ export class RecentMap<K, V> {
     }
     this.current.set(key, value);
   }
+
+  delete(key: K): void {
+    this.current.delete(key);
+    this.previous.delete(key);
+  }
+
+  /** Deletes every entry whose value matches. */
+  deleteWhere(predicate: (value: V) => boolean): void {
+    for (const map of [this.current, this.previous]) for (const [key, value] of map) if (predicate(value)) map.delete(key);
+  }
+
+  clear(): void {
+    this.current.clear();
+    this.previous.clear();
+  }
 }

@@ -26,6 +26,7 @@ import { OrderJobQueue } from "./orders/order-job-queue";
 import { OrderJobRunner } from "./orders/order-job-runner";
 import { JobWorker } from "./orders/job-worker";
 import { TicketingService } from "./orders/ticketing.service";
+import { OrderChanges } from "./orders/order-changes";
 
 /** Every domain service, built once per process by `createServices` and reached through the request context. */
 export interface Services {
@@ -64,9 +65,10 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const wallets = new WalletService(db, cursors);
   const supplier = new CachingSupplier(new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code), db }));
   const offers = new OfferService(db, cursors, offerCache);
-  const orders = new OrderService(db, cursors, offers, wallets, supplier);
+  const orderChanges = new OrderChanges(db, pubsub);
+  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges);
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
-  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue), log, { pollMs: config.JOB_POLL_MS });
+  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges), log, { pollMs: config.JOB_POLL_MS });
   return {
     config,
     db,
@@ -86,7 +88,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     idempotency: new IdempotencyService(db, log),
     wallets,
     orders,
-    ticketing: new TicketingService(db, orders, wallets, jobQueue, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS),
+    ticketing: new TicketingService(db, orders, wallets, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS),
     jobQueue,
     jobWorker,
   };

@@ -3,7 +3,7 @@ import type { PubSub } from "../events/pubsub";
 import { hashSecret, sameHash } from "./api-key-secret";
 import { isAuthInvalidation } from "./invalidation";
 import type { Principal } from "./principal";
-import { VersionedCache } from "./versioned-cache";
+import { VersionedCache } from "../versioned-cache";
 
 const MAX_AGE_MS = 60_000;
 /** The keyId reported for the owner key given by OWNER_API_KEY, which has no database row. */

@@ -2,7 +2,7 @@ import type { Database } from "../db/database";
 import type { Tenant } from "../db/models";
 import type { PubSub } from "../events/pubsub";
 import { isAuthInvalidation } from "./invalidation";
-import { VersionedCache } from "./versioned-cache";
+import { VersionedCache } from "../versioned-cache";
 
 const MAX_AGE_MS = 60_000;
 

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { Logger } from "../logger";
 
-export type PubSubChannel = "auth";
+export type PubSubChannel = "auth" | "orders";
 export type PubSubHandler = (payload: unknown) => void;
 
 /**

@@ -8,6 +8,7 @@ import { convertMinor } from "../money/exchange-rates";
 import type { Supplier, TicketingAnswer } from "../supplier/supplier";
 import { walletChange } from "../wallet/wallet-change";
 import { orderFrom, passengerFrom, type Order, type OrderPassenger } from "./order";
+import type { OrderChanges } from "./order-changes";
 import type { ClaimedJob, OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, transition } from "./order-state-machine";
 import { refundAmount } from "./refund-rules";
@@ -31,6 +32,7 @@ export class OrderJobRunner {
     private readonly db: Database,
     private readonly supplier: Supplier,
     private readonly queue: OrderJobQueue,
+    private readonly changes: OrderChanges,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -44,39 +46,40 @@ export class OrderJobRunner {
 
   /** PROCESSING → TICKETED with e-tickets, or → FAILED with the debit reversed (the airline released the seats). */
   private async ticket(job: ClaimedJob, { order, passengers, environment }: JobSubject): Promise<void> {
-    if (order.status !== "PROCESSING") return this.finish(job, []);
+    if (order.status !== "PROCESSING") return this.finish(job, order, []);
     const answer = await this.supplier.issueTickets(supplierBooking(order, passengers, environment));
     const now = this.now();
     if (answer.outcome === "ticketed") {
-      return this.finish(job, [transition(this.db, order, "ticketed", now), ...this.documents(order, answer, now)]);
+      return this.finish(job, order, [transition(this.db, order, "ticketed", now), ...this.documents(order, answer, now)]);
     }
     const reversal = await this.reversalOf(order);
     const failed = transition(this.db, order, "fail", now, Sql.sql`, "failureReason" = ${answer.reason}`);
     const credit = reversal ? walletChange(this.db, { tenantId: order.tenantId, type: "ticketing_reversal", ...reversal, orderId: order.id, at: now }).statements : [];
-    return this.finish(job, [failed, ...credit]);
+    return this.finish(job, order, [failed, ...credit]);
   }
 
   /** TICKETED (refund asked) → REFUNDED: the airline refunds, the wallet gets the fare back less the penalty. */
   private async refund(job: ClaimedJob, { order }: JobSubject): Promise<void> {
-    if (order.status !== "TICKETED" || order.refundRequestedAt === null) return this.finish(job, []);
+    if (order.status !== "TICKETED" || order.refundRequestedAt === null) return this.finish(job, order, []);
     await this.supplier.refundTickets(order.id);
     const walletCurrency = await this.walletCurrency(order.tenantId);
     const now = this.now();
     const amount = convertMinor(refundAmount(order), order.currency, walletCurrency);
-    return this.finish(job, [
+    return this.finish(job, order, [
       transition(this.db, order, "refund", now),
       ...walletChange(this.db, { tenantId: order.tenantId, type: "refund_credit", amount, currency: walletCurrency, orderId: order.id, at: now }).statements,
     ]);
   }
 
   /**
-   * Applies a job's outcome and removes the job, atomically. If the order moved on meanwhile
-   * (another run finished it), only the job is removed. Any other failure leaves the job
-   * leased: it runs again when the lease is over.
+   * Applies a job's outcome to the order and removes the job, atomically. If the order moved on
+   * meanwhile (another run finished it), only the job is removed. Any other failure leaves the
+   * job leased: it runs again when the lease is over.
    */
-  private async finish(job: ClaimedJob, statements: BatchStatement[]): Promise<void> {
+  private async finish(job: ClaimedJob, order: Order, statements: BatchStatement[]): Promise<void> {
     try {
-      await writeBatch(this.db, [...statements, this.queue.done(job.id)]);
+      if (statements.length === 0) await writeBatch(this.db, [this.queue.done(job.id)]);
+      else await this.changes.commit([order], [...statements, this.queue.done(job.id)]);
     } catch (error) {
       if (!(error instanceof GuardFailed && error.guard === ORDER_GUARD)) throw error;
       await writeBatch(this.db, [this.queue.done(job.id)]);

@@ -42,14 +42,14 @@ const ACTIONS: Record<OrderTrigger | "updatePassengers" | "requestRefund", strin
 
 /**
  * The compare-and-set that performs `trigger`, as a guarded batch statement: the order moves to
- * the trigger's state (its version bumped, `set` applied too) only if it is still in the state
+ * the trigger's state (`set` applied too) only if it is still in the state
  * the trigger applies to; otherwise the batch rolls back with `GuardFailed(ORDER_GUARD)`. The
  * writes that go with the change (debit, job, documents, reversal) ride in the same batch.
  */
 export function transition(db: Database, order: { id: string; tenantId: string }, trigger: OrderTrigger, at: Date, set: Sql.Sql = Sql.empty): GuardedStatement {
   const { from, to } = orderTransitions[trigger];
   return guarded(
-    Sql.sql`UPDATE "Order" SET "status" = ${sqlEnum(db.provider, "OrderStatus", to)}, "version" = "version" + 1,
+    Sql.sql`UPDATE "Order" SET "status" = ${sqlEnum(db.provider, "OrderStatus", to)},
       "updatedAt" = ${sqlTimestamp(db.provider, at)} ${set}
       WHERE "id" = ${order.id} AND "tenantId" = ${order.tenantId} AND "status" = ${sqlEnum(db.provider, "OrderStatus", from)}`,
     ORDER_GUARD,
@@ -57,12 +57,12 @@ export function transition(db: Database, order: { id: string; tenantId: string }
 }
 
 /**
- * A change within a state (passengers edited, a refund asked for): the order's version is bumped
+ * A change within a state (passengers edited, a refund asked for): the order's `updatedAt` moves
  * only if it is in `status` and `condition` holds, guarded like a transition.
  */
 export function touchIn(db: Database, order: { id: string; tenantId: string }, status: OrderStatus, at: Date, set: Sql.Sql = Sql.empty, condition: Sql.Sql = Sql.empty): GuardedStatement {
   return guarded(
-    Sql.sql`UPDATE "Order" SET "version" = "version" + 1, "updatedAt" = ${sqlTimestamp(db.provider, at)} ${set}
+    Sql.sql`UPDATE "Order" SET "updatedAt" = ${sqlTimestamp(db.provider, at)} ${set}
       WHERE "id" = ${order.id} AND "tenantId" = ${order.tenantId} AND "status" = ${sqlEnum(db.provider, "OrderStatus", status)} ${condition}`,
     ORDER_GUARD,
   );

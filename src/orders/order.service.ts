@@ -2,7 +2,6 @@ import type { TenantScope } from "../context/request-context";
 import type { Database } from "../db/database";
 import { isUniqueViolation } from "../db/errors";
 import type { Prisma } from "../db/models";
-import { queryRows } from "../db/query-rows";
 import { readSnapshot } from "../db/snapshot";
 import { GuardFailed, writeBatch } from "../db/write-batch";
 import { appError } from "../errors/app-error";
@@ -12,7 +11,6 @@ import { formatMinor, parseMinor } from "../money/format";
 import type { CursorCodec } from "../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import type { OfferService } from "../search/offer.service";
-import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { SeatsUnavailable, type Supplier } from "../supplier/supplier";
 import type { WalletService } from "../wallet/wallet.service";
 import { documentFrom, ORDER_STATUSES, orderFrom, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
@@ -22,6 +20,14 @@ import { EDITABLE_STATUS, ORDER_GUARD, stateConflict, touchIn, transition } from
 import { checkPassengers, type BookedPassenger } from "./passenger-rules";
 import { selectServices } from "./service-selection";
 import { supplierBooking } from "./supplier-booking";
+import type { OrderChanges } from "./order-changes";
+import { VersionedCache } from "../versioned-cache";
+
+/** Order details kept at least this many (RecentMap), and at most this long should a change's word be lost. */
+const RECENT_DETAILS = 2000;
+const DETAIL_MAX_AGE_MS = 60_000;
+
+const detailKey = (tenantId: string, orderId: string) => `${tenantId} ${orderId}`;
 
 /** Where reads go: the database, or the transaction of a snapshot. */
 type Reader = Prisma.TransactionClient;
@@ -38,8 +44,17 @@ export class OrderService {
     private readonly offers: OfferService,
     private readonly wallets: WalletService,
     private readonly supplier: Supplier,
+    private readonly changes: OrderChanges,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    changes.onChange(({ tenantId, orderId }) => this.details.delete(detailKey(tenantId, orderId)));
+  }
+
+  /**
+   * Recently read orders with their children, by tenant and id, dropped in every process when the
+   * order changes (OrderChanges): an unchanged order is served without a database read.
+   */
+  private readonly details = new VersionedCache<string, OrderDetail>(DETAIL_MAX_AGE_MS, RECENT_DETAILS);
 
   /**
    * Books an offer (interface §4.6, decisions §5): a PENDING order holding the seats, keeping a
@@ -76,7 +91,6 @@ export class OrderService {
       bookingReference: "",
       failureReason: null,
       refundRequestedAt: null,
-      version: 1,
       createdAt: now,
       updatedAt: now,
     };
@@ -100,19 +114,15 @@ export class OrderService {
     return orderFrom(row);
   }
 
-  /** The order with its passengers and documents, as one state of it; 404 as `get`. */
-  async detail(scope: TenantScope, orderId: string): Promise<OrderDetail> {
-    return readSnapshot(this.db, async (tx) => (await this.withChildren(scope, [await this.get(scope, orderId, tx)], tx))[0]!);
-  }
-
   /**
-   * The order's version, which every change bumps: one indexed read, so an unchanged order's
-   * rendered view can be served again. 404 as `get`.
+   * The order with its passengers and documents, as one state of it; 404 as `get`. The same
+   * object is returned while the order is unchanged (views may memoise what they render of it).
    */
-  async version(scope: TenantScope, orderId: string): Promise<number> {
-    const [row] = await queryRows<{ version: number }>(this.db, Sql.sql`SELECT "version" FROM "Order" WHERE "id" = ${orderId} AND "tenantId" = ${scope.tenantId}`);
-    if (!row) throw appError("not_found", { field: "id" });
-    return row.version;
+  async detail(scope: TenantScope, orderId: string): Promise<OrderDetail> {
+    const detail = await this.details.get(detailKey(scope.tenantId, orderId), () =>
+      readSnapshot(this.db, async (tx) => (await this.withChildren(scope, [await this.get(scope, orderId, tx)], tx))[0]!),
+    );
+    return detail!;
   }
 
   /** Orders by id, in the order asked, null where unknown or another tenant's (one query, for DataLoaders). */
@@ -178,7 +188,7 @@ export class OrderService {
     const now = this.now();
     const passengers = checkPassengers([...changed, ...unchanged], detail.offer, now.toISOString().slice(0, 10));
     try {
-      await writeBatch(this.db, [
+      await this.changes.commit([detail], [
         touchIn(this.db, detail, EDITABLE_STATUS, now),
         ...passengers.filter((passenger) => seen.has(passenger.id)).map((passenger) => updatePassenger(this.db, orderId, passenger.id, passenger)),
       ]);
@@ -186,7 +196,7 @@ export class OrderService {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "updatePassengers");
       throw error;
     }
-    return { ...detail, version: detail.version + 1, updatedAt: now, passengers: passengers.map((passenger) => ({ ...passenger, orderId })) };
+    return { ...detail, updatedAt: now, passengers: passengers.map((passenger) => ({ ...passenger, orderId })) };
   }
 
   /** Cancels a PENDING order and gives its seats back (409 `order_state_conflict` otherwise). */
@@ -194,7 +204,7 @@ export class OrderService {
     const order = await this.get(scope, orderId);
     if (order.status !== "PENDING") throw stateConflict(order, "cancel");
     try {
-      await writeBatch(this.db, [transition(this.db, order, "cancel", this.now())]);
+      await this.changes.commit([order], [transition(this.db, order, "cancel", this.now())]);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "cancel");
       throw error;

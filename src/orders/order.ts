@@ -34,7 +34,6 @@ export interface Order {
   bookingReference: string;
   failureReason: string | null;
   refundRequestedAt: Date | null;
-  version: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -101,7 +100,6 @@ export function orderFrom(row: OrderRow): Order {
     bookingReference: row.bookingReference,
     failureReason: row.failureReason,
     refundRequestedAt: row.refundRequestedAt,
-    version: row.version,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -1,7 +1,7 @@
 import type { TenantScope } from "../context/request-context";
 import type { Database } from "../db/database";
 import { sqlTimestamp } from "../db/sql-values";
-import { GuardFailed, writeBatch } from "../db/write-batch";
+import { GuardFailed } from "../db/write-batch";
 import { appError } from "../errors/app-error";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { convertMinor } from "../money/exchange-rates";
@@ -9,6 +9,7 @@ import { formatMinor } from "../money/format";
 import { walletChange, WALLET_GUARD } from "../wallet/wallet-change";
 import type { WalletService } from "../wallet/wallet.service";
 import type { OrderDetail } from "./order";
+import type { OrderChanges } from "./order-changes";
 import type { OrderJobQueue } from "./order-job-queue";
 import type { OrderService } from "./order.service";
 import { ORDER_GUARD, stateConflict, touchIn, transition } from "./order-state-machine";
@@ -25,6 +26,7 @@ export class TicketingService {
     private readonly orders: OrderService,
     private readonly wallets: WalletService,
     private readonly queue: OrderJobQueue,
+    private readonly changes: OrderChanges,
     /** Tells this process's worker when the job it queued is due. */
     private readonly wake: (runAt: Date) => void,
     private readonly ticketingDelayMs: number,
@@ -48,7 +50,7 @@ export class TicketingService {
       const runAt = new Date(now.getTime() + this.ticketingDelayMs);
       const debit = walletChange(this.db, { tenantId: scope.tenantId, type: "ticketing_debit", amount: -amount, currency: wallet.currency, orderId, at: now });
       try {
-        await writeBatch(this.db, [transition(this.db, order, "ticket", now), ...debit.statements, this.queue.enqueue(order, "ticket", runAt, now)]);
+        await this.changes.commit([order], [transition(this.db, order, "ticket", now), ...debit.statements, this.queue.enqueue(order, "ticket", runAt, now)]);
       } catch (error) {
         if (!(error instanceof GuardFailed)) throw error;
         if (error.guard === ORDER_GUARD) throw stateConflict(await this.orders.get(scope, orderId), "ticket");
@@ -80,7 +82,7 @@ export class TicketingService {
     if (refusal) throw appError("refund_not_allowed", { reason: refusal });
     const runAt = new Date(now.getTime() + this.ticketingDelayMs);
     try {
-      await writeBatch(this.db, [
+      await this.changes.commit([order], [
         touchIn(this.db, order, "TICKETED", now, Sql.sql`, "refundRequestedAt" = ${sqlTimestamp(this.db.provider, now)}`, Sql.sql`AND "refundRequestedAt" IS NULL`),
         this.queue.enqueue(order, "refund", runAt, now),
       ]);

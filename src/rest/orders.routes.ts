@@ -16,13 +16,13 @@ import { parseInput } from "../validation/parse-input";
 import { ok, okPage } from "./envelope";
 import { listQuery, pageRequestFromQuery } from "./list-query";
 import { createdOrderViewB, documentView, orderDetailView, orderViewA, orderViewB, statusFilter, STATUS_FILTER_VALUES } from "./order.views";
-import { RenderedResponses } from "./rendered-responses";
+import { JsonText } from "./rendered-responses";
 import { restRoute, type RestRoute } from "./route";
 
 const tag = "Orders";
 
-/** Rendered order bodies by order id and version: an unchanged order is served without being read again. */
-const renderedOrders = new RenderedResponses(2000);
+/** What was rendered of each order detail: the orders service returns the same object while the order is unchanged. */
+const renderedOrders = new WeakMap<OrderDetail, JsonText>();
 
 /** Decisions §4's rule for orders: a body with `offerId` is Variant B, anything else Variant A. */
 function parseCreateOrder(body: unknown): { variant: "A" | "B"; request: CreateOrderRequest } {
@@ -131,12 +131,10 @@ export const orderRoutes = [
     summary: "Read an order with the offer as booked (data: Variant A; order and offer: Variant B)",
     tag,
     handle: async ({ ctx, params }) => {
-      const scope = tenantScope(ctx);
-      const version = await ctx.services.orders.version(scope, params.id!);
-      const rendered = renderedOrders.find(`${params.id} ${version}`);
-      if (rendered) return rendered;
-      const order = await ctx.services.orders.detail(scope, params.id!);
-      return renderedOrders.get(`${order.id} ${order.version}`, () => orderDetailView(order));
+      const order = await ctx.services.orders.detail(tenantScope(ctx), params.id!);
+      let rendered = renderedOrders.get(order);
+      if (!rendered) renderedOrders.set(order, (rendered = new JsonText(JSON.stringify(orderDetailView(order)))));
+      return rendered;
     },
   }),
   passengerUpdate("POST"),

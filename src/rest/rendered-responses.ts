@@ -7,7 +7,7 @@ export class JsonText {
 
 /**
  * Serialised bodies of responses that never change for a key: location lookups (airports are
- * reference data), offer retrievals (offers are immutable) and orders (keyed by their version). Rendering them again costs more
+ * reference data) and offer retrievals (offers are immutable). Rendering them again costs more
  * than the rest of the request; at least the `capacity` most recent are kept.
  */
 export class RenderedResponses {
@@ -15,11 +15,6 @@ export class RenderedResponses {
 
   constructor(capacity: number) {
     this.bodies = new RecentMap(capacity);
-  }
-
-  /** The cached body for `key`, if it is kept. */
-  find(key: string): JsonText | undefined {
-    return this.bodies.get(key);
   }
 
   /** The cached body for `key`, or `render()` serialised and kept. */

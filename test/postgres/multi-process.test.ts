@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSecret } from "../../src/context/api-key-secret";
 import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { expectCatalogueError } from "../helpers/error-shape";
+import { bookOffer, getOrder, searchForBooking } from "../helpers/orders";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -84,6 +85,18 @@ describe("two servers on one PostgreSQL database", () => {
     expect(patched.status).toBe(200);
     const onB = await call(b, "GET", "/v1/tenant", { key: tenant.key });
     expect(onB.body.data.timezone).toBe("Asia/Tokyo");
+  });
+
+  it("an order B has read shows a change made through A at once", async () => {
+    const tenant = await tenantWarmOnB();
+    const [offer] = await searchForBooking(a, tenant.key);
+    const order = await bookOffer(a, tenant.key, offer);
+    // B reads (and keeps) the pending order, then A cancels it.
+    expect((await getOrder(b, tenant.key, order.id)).body.order.status).toBe("PENDING");
+    expect((await call(a, "POST", `/v1/air/orders/${order.id}/cancel`, { key: tenant.key })).status).toBe(200);
+    const onB = await getOrder(b, tenant.key, order.id);
+    expect(onB.body.order.status).toBe("CANCELED");
+    expect(onB.body.data.status).toBe("cancelled");
   });
 
   it("deleting a tenant through A gives 401 for its keys on B at once", async () => {

@@ -174,7 +174,6 @@ function order(offer: StoredOffer, overrides: Partial<Order> = {}): Order {
     bookingReference: "ABC234",
     failureReason: null,
     refundRequestedAt: null,
-    version: 3,
     createdAt: new Date("2026-06-01T12:05:00Z"),
     updatedAt: new Date("2026-06-01T12:06:00Z"),
     ...overrides,

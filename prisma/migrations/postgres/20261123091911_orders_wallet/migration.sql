@@ -21,7 +21,6 @@ CREATE TABLE "Order" (
     "bookingReference" TEXT NOT NULL,
     "failureReason" TEXT,
     "refundRequestedAt" TIMESTAMP(3),
-    "version" INTEGER NOT NULL DEFAULT 1,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
 

@@ -12,7 +12,6 @@ CREATE TABLE "Order" (
     "bookingReference" TEXT NOT NULL,
     "failureReason" TEXT,
     "refundRequestedAt" DATETIME,
-    "version" INTEGER NOT NULL DEFAULT 1,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL,
     CONSTRAINT "Order_tenantId_fkey" FOREIGN KEY ("tenantId") REFERENCES "Tenant" ("id") ON DELETE CASCADE ON UPDATE CASCADE

@@ -1,13 +1,21 @@
+import { RecentMap } from "./recent-map";
+
 /**
  * A read-through cache that cannot be poisoned by a read racing an invalidation: a value loaded
  * from the database is kept only if no invalidation arrived while it was being loaded.
- * Entries also expire after `maxAgeMs`, a backstop should an invalidation ever be lost.
+ * Entries also expire after `maxAgeMs`, a backstop should an invalidation ever be lost, and at
+ * least the `capacity` most recently loaded are kept (RecentMap).
  */
 export class VersionedCache<K, V> {
-  private readonly entries = new Map<K, { value: V; storedAt: number }>();
+  private readonly entries: RecentMap<K, { value: V; storedAt: number }>;
   private generation = 0;
 
-  constructor(private readonly maxAgeMs: number) {}
+  constructor(
+    private readonly maxAgeMs: number,
+    capacity = 100_000,
+  ) {
+    this.entries = new RecentMap(capacity);
+  }
 
   async get(key: K, load: () => Promise<V | null>): Promise<V | null> {
     const hit = this.entries.get(key);
@@ -27,7 +35,7 @@ export class VersionedCache<K, V> {
 
   deleteWhere(predicate: (value: V) => boolean): void {
     this.generation++;
-    for (const [key, entry] of this.entries) if (predicate(entry.value)) this.entries.delete(key);
+    this.entries.deleteWhere(({ value }) => predicate(value));
   }
 
   clear(): void {
