@@ -111,7 +111,6 @@ export const orderResolvers: Resolvers = {
   },
   IdentityDocument: {
     type: (document) => toGraphQLEnum(document.type),
-    uniqueIdentifier: (document) => document.number,
   },
   OrderService: {
     totalAmount: (service) => formatMinor(service.unitAmount * service.quantity, service.currency),

@@ -49,7 +49,7 @@ function passengerView(passenger: OrderPassenger) {
     phone_number: passenger.phoneNumber,
     identity_documents: passenger.identityDocuments.map((document) => ({
       type: document.type,
-      unique_identifier: document.number,
+      number: document.number,
       issuing_country_code: document.issuingCountryCode,
       expires_on: document.expiresOn,
     })),

@@ -18,7 +18,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 const ORDER_FIELDS = `
   id status bookingReference totalAmount totalCurrency failureReason refundInProgress createdAt updatedAt
   offer { id totalAmount totalCurrency }
-  passengers { id type title givenName familyName bornOn gender email phoneNumber identityDocuments { type uniqueIdentifier issuingCountryCode expiresOn } }
+  passengers { id type title givenName familyName bornOn gender email phoneNumber identityDocuments { type number issuingCountryCode expiresOn } }
   documents { id type uniqueIdentifier passengerId url issuedAt }`;
 
 const SEARCH = `mutation Search($input: SearchFlightsInput!) {
@@ -168,7 +168,7 @@ describe("GraphQL orders and wallet", () => {
           gender: "F",
           email: "lead@travel.example",
           phoneNumber: "+442080160508",
-          identityDocuments: [{ type: "PASSPORT", uniqueIdentifier: "PLEAD12345", issuingCountryCode: "GB", expiresOn: "2036-01-01" }],
+          identityDocuments: [{ type: "PASSPORT", number: "PLEAD12345", issuingCountryCode: "GB", expiresOn: "2036-01-01" }],
         },
         {
           id: "kid",
@@ -180,7 +180,7 @@ describe("GraphQL orders and wallet", () => {
           gender: "F",
           email: "kid@travel.example",
           phoneNumber: "+442080160508",
-          identityDocuments: [{ type: "PASSPORT", uniqueIdentifier: "PKID12345", issuingCountryCode: "GB", expiresOn: "2036-01-01" }],
+          identityDocuments: [{ type: "PASSPORT", number: "PKID12345", issuingCountryCode: "GB", expiresOn: "2036-01-01" }],
         },
       ]);
       // The order reads back the same, and nothing is charged before ticketing.

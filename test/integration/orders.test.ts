@@ -64,6 +64,8 @@ describe("orders", () => {
       expect(order.passengers.map((p: any) => [p.id, p.type, p.given_name, p.born_on, p.phone_number])).toEqual(
         passengers.map((p: any, index: number) => [p.id, offer.passengers[index].type, p.given_name, p.born_on, p.phone_number]),
       );
+      // Identity documents come back under the names they were sent with.
+      expect(order.passengers.map((p: any) => p.identity_documents)).toEqual(passengers.map((p: any) => p.identity_documents ?? []));
 
       const read = await getOrder(server, alice.key, order.id);
       expect(read.status).toBe(200);
