@@ -1,6 +1,6 @@
 import { randomFillSync } from "node:crypto";
 
-export type IdPrefix = "ten" | "key" | "off" | "orq" | "ord" | "pas" | "evt" | "whd" | "wtx" | "req" | "sli" | "seg" | "ase" | "job" | "doc";
+export type IdPrefix = "ten" | "key" | "off" | "orq" | "ord" | "pas" | "evt" | "whd" | "wtx" | "req" | "sli" | "seg" | "ase" | "job" | "doc" | "wat";
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 const RANDOM_CHARS = 16;

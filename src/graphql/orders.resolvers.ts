@@ -3,7 +3,7 @@ import type { Resolvers, OrderPassengerInput, PassengerUpdateInput, IdentityDocu
 import { formatMinor } from "../money/format";
 import type { Order, SelectedService } from "../orders/order";
 import { createOrderInputA, fromOrderInputA, fromUpdatePassengersInput, updatePassengersInput } from "../orders/order.inputs";
-import { documentPath } from "../rest/order.views";
+import { documentPath } from "../orders/variant-a-names";
 import { parseInput } from "../validation/parse-input";
 import { pageRequestFromArgs, toConnection } from "./connection";
 import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";

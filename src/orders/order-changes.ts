@@ -1,10 +1,19 @@
 import type { Database } from "../db/database";
 import { writeBatch, type BatchStatement } from "../db/write-batch";
+import type { OrderEvent, OrderEventType } from "../events/order-events";
+import { recordEvent } from "../events/outbox";
 import type { PubSub } from "../events/pubsub";
 
-/** Which orders a committed change touched, as every process hears it on the `orders` channel. */
+/** One order a committed change touched, and the event it emitted, if any. */
+export interface OrderChanged {
+  tenantId: string;
+  orderId: string;
+  event?: { id: string; type: OrderEventType };
+}
+
+/** What every process hears on the `orders` channel after a commit. */
 export interface OrdersChanged {
-  orders: Array<{ tenantId: string; orderId: string }>;
+  orders: OrderChanged[];
 }
 
 function isOrdersChanged(message: unknown): message is OrdersChanged {
@@ -12,10 +21,13 @@ function isOrdersChanged(message: unknown): message is OrdersChanged {
 }
 
 /**
- * The one way a change to existing orders is committed: the batch (a transition with what goes
- * with it), then, after the commit, word to every process of which orders changed. On PostgreSQL
- * `publish` resolves once every listening process has run its handlers, so an order read
- * anywhere after the change's answer shows the change.
+ * The one way a change to orders is committed: the batch (a transition with what goes with it)
+ * and the events it emits (outbox.ts), in one transaction; then, after the commit, word to every
+ * process of which orders changed and which events were emitted (caches drop the orders, the
+ * webhook dispatcher wakes, subscribers are told). On PostgreSQL `publish` resolves once every
+ * listening process has run its handlers, so an order read anywhere after the change's answer
+ * shows the change. Should the process die between commit and publish, the events are in the
+ * outbox all the same: the dispatcher's poll finds their deliveries.
  */
 export class OrderChanges {
   constructor(
@@ -23,15 +35,20 @@ export class OrderChanges {
     private readonly pubsub: PubSub,
   ) {}
 
-  async commit(orders: ReadonlyArray<{ id: string; tenantId: string }>, statements: BatchStatement[]): Promise<number[]> {
-    const counts = await writeBatch(this.db, statements);
-    const message: OrdersChanged = { orders: orders.map((order) => ({ tenantId: order.tenantId, orderId: order.id })) };
+  async commit(orders: ReadonlyArray<{ id: string; tenantId: string }>, statements: BatchStatement[], events: readonly OrderEvent[] = []): Promise<number[]> {
+    const counts = await writeBatch(this.db, [...statements, ...events.flatMap((event) => recordEvent(this.db, event))]);
+    const message: OrdersChanged = {
+      orders: orders.map((order) => {
+        const event = events.find((candidate) => candidate.orderId === order.id);
+        return { tenantId: order.tenantId, orderId: order.id, ...(event && { event: { id: event.id, type: event.type } }) };
+      }),
+    };
     await this.pubsub.publish("orders", message);
     return counts;
   }
 
   /** Calls `listener` for every order changed by any process; returns what unsubscribes. */
-  onChange(listener: (change: OrdersChanged["orders"][number]) => void): () => void {
+  onChange(listener: (change: OrderChanged) => void): () => void {
     return this.pubsub.subscribe("orders", (message) => {
       if (isOrdersChanged(message)) for (const order of message.orders) listener(order);
     });

@@ -7,7 +7,8 @@ import { newId } from "../ids";
 import { convertMinor } from "../money/exchange-rates";
 import type { Supplier, TicketingAnswer } from "../supplier/supplier";
 import { walletChange } from "../wallet/wallet-change";
-import { orderFrom, passengerFrom, type Order, type OrderPassenger } from "./order";
+import { orderEvent, type OrderEvent } from "../events/order-events";
+import { orderFrom, passengerFrom, type Order, type OrderDocument, type OrderPassenger } from "./order";
 import type { OrderChanges } from "./order-changes";
 import type { ClaimedJob, OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, transition } from "./order-state-machine";
@@ -50,12 +51,13 @@ export class OrderJobRunner {
     const answer = await this.supplier.issueTickets(supplierBooking(order, passengers, environment));
     const now = this.now();
     if (answer.outcome === "ticketed") {
-      return this.finish(job, order, [transition(this.db, order, "ticketed", now), ...this.documents(order, answer, now)]);
+      const documents = this.documents(order, answer, now);
+      return this.finish(job, order, [transition(this.db, order, "ticketed", now), ...documents.map((document) => this.insertDocument(order, document))], orderEvent(order, now, { type: "order.ticketed", documents }));
     }
     const reversal = await this.reversalOf(order);
     const failed = transition(this.db, order, "fail", now, Sql.sql`, "failureReason" = ${answer.reason}`);
     const credit = reversal ? walletChange(this.db, { tenantId: order.tenantId, type: "ticketing_reversal", ...reversal, orderId: order.id, at: now }).statements : [];
-    return this.finish(job, order, [failed, ...credit]);
+    return this.finish(job, order, [failed, ...credit], orderEvent(order, now, { type: "order.failed", failureReason: answer.reason, paymentReversed: reversal !== null }));
   }
 
   /** TICKETED (refund asked) → REFUNDED: the airline refunds, the wallet gets the fare back less the penalty. */
@@ -65,10 +67,15 @@ export class OrderJobRunner {
     const walletCurrency = await this.walletCurrency(order.tenantId);
     const now = this.now();
     const amount = convertMinor(refundAmount(order), order.currency, walletCurrency);
-    return this.finish(job, order, [
-      transition(this.db, order, "refund", now),
-      ...walletChange(this.db, { tenantId: order.tenantId, type: "refund_credit", amount, currency: walletCurrency, orderId: order.id, at: now }).statements,
-    ]);
+    return this.finish(
+      job,
+      order,
+      [
+        transition(this.db, order, "refund", now),
+        ...walletChange(this.db, { tenantId: order.tenantId, type: "refund_credit", amount, currency: walletCurrency, orderId: order.id, at: now }).statements,
+      ],
+      orderEvent(order, now, { type: "order.refunded", refundAmount: amount, refundCurrency: walletCurrency }),
+    );
   }
 
   /**
@@ -76,22 +83,31 @@ export class OrderJobRunner {
    * meanwhile (another run finished it), only the job is removed. Any other failure leaves the
    * job leased: it runs again when the lease is over.
    */
-  private async finish(job: ClaimedJob, order: Order, statements: BatchStatement[]): Promise<void> {
+  private async finish(job: ClaimedJob, order: Order, statements: BatchStatement[], event?: OrderEvent): Promise<void> {
     try {
       if (statements.length === 0) await writeBatch(this.db, [this.queue.done(job.id)]);
-      else await this.changes.commit([order], [...statements, this.queue.done(job.id)]);
+      else await this.changes.commit([order], [...statements, this.queue.done(job.id)], event ? [event] : []);
     } catch (error) {
       if (!(error instanceof GuardFailed && error.guard === ORDER_GUARD)) throw error;
       await writeBatch(this.db, [this.queue.done(job.id)]);
     }
   }
 
-  private documents(order: Order, answer: Extract<TicketingAnswer, { outcome: "ticketed" }>, at: Date): Sql.Sql[] {
-    const created = sqlTimestamp(this.db.provider, at);
-    return answer.tickets.map(
-      (ticket) => Sql.sql`INSERT INTO "OrderDocument" ("id", "orderId", "tenantId", "passengerId", "type", "uniqueIdentifier", "createdAt")
-        VALUES (${newId("doc", at.getTime())}, ${order.id}, ${order.tenantId}, ${ticket.passengerId}, 'electronic_ticket', ${ticket.number}, ${created})`,
-    );
+  /** One e-ticket per ticket the airline issued. */
+  private documents(order: Order, answer: Extract<TicketingAnswer, { outcome: "ticketed" }>, at: Date): OrderDocument[] {
+    return answer.tickets.map((ticket) => ({
+      id: newId("doc", at.getTime()),
+      orderId: order.id,
+      passengerId: ticket.passengerId,
+      type: "electronic_ticket",
+      uniqueIdentifier: ticket.number,
+      createdAt: at,
+    }));
+  }
+
+  private insertDocument(order: Order, document: OrderDocument): Sql.Sql {
+    return Sql.sql`INSERT INTO "OrderDocument" ("id", "orderId", "tenantId", "passengerId", "type", "uniqueIdentifier", "createdAt")
+      VALUES (${document.id}, ${order.id}, ${order.tenantId}, ${document.passengerId}, ${document.type}, ${document.uniqueIdentifier}, ${sqlTimestamp(this.db.provider, document.createdAt)})`;
   }
 
   /** What gives the ticketing debit back, in the wallet's currency now; null if nothing was debited. */

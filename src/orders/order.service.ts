@@ -3,7 +3,8 @@ import type { Database } from "../db/database";
 import { isUniqueViolation } from "../db/errors";
 import type { Prisma } from "../db/models";
 import { readSnapshot } from "../db/snapshot";
-import { GuardFailed, writeBatch } from "../db/write-batch";
+import { GuardFailed } from "../db/write-batch";
+import { orderEvent } from "../events/order-events";
 import { appError } from "../errors/app-error";
 import { newId } from "../ids";
 import { convertMinor } from "../money/exchange-rates";
@@ -96,7 +97,7 @@ export class OrderService {
     };
     const order = { ...pending, bookingReference: await this.holdSeats(pending, passengers, scope, field) };
     try {
-      await writeBatch(this.db, insertOrder(this.db, order, passengers));
+      await this.changes.commit([order], insertOrder(this.db, order, passengers), [orderEvent(order, now, { type: "order.created" })]);
     } catch (error) {
       // The airline holds seats for an order that does not exist: give them back.
       await this.supplier.releaseSeats(order.id);
@@ -203,8 +204,9 @@ export class OrderService {
   async cancel(scope: TenantScope, orderId: string): Promise<OrderDetail> {
     const order = await this.get(scope, orderId);
     if (order.status !== "PENDING") throw stateConflict(order, "cancel");
+    const now = this.now();
     try {
-      await this.changes.commit([order], [transition(this.db, order, "cancel", this.now())]);
+      await this.changes.commit([order], [transition(this.db, order, "cancel", now)], [orderEvent(order, now, { type: "order.cancelled" })]);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "cancel");
       throw error;

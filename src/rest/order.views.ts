@@ -1,16 +1,7 @@
 import type { OrderDetail, OrderDocument, OrderPassenger, OrderStatus } from "../orders/order";
 import { formatMinor } from "../money/format";
 import { offerViewA } from "./offer.views";
-
-/** How Variant A names each state (decisions §5): PROCESSING is `pending` with ticketing `in_progress`. */
-const VARIANT_A_STATES: Record<OrderStatus, { status: string; ticketing_status: string }> = {
-  PENDING: { status: "pending", ticketing_status: "not_started" },
-  PROCESSING: { status: "pending", ticketing_status: "in_progress" },
-  TICKETED: { status: "confirmed", ticketing_status: "ticketed" },
-  FAILED: { status: "failed", ticketing_status: "failed" },
-  CANCELED: { status: "cancelled", ticketing_status: "not_started" },
-  REFUNDED: { status: "refunded", ticketing_status: "ticketed" },
-};
+import { documentPath, VARIANT_A_STATES } from "../orders/variant-a-names";
 
 /** Variant A status names as a list filter may spell them, mapped to the lifecycle's. */
 const STATUS_FILTER_NAMES: Record<string, OrderStatus> = {
@@ -30,11 +21,6 @@ export function statusFilter(value: string): OrderStatus | undefined {
 }
 
 export const STATUS_FILTER_VALUES = Object.keys(STATUS_FILTER_NAMES);
-
-/** A document's address on this API. */
-export function documentPath(document: Pick<OrderDocument, "orderId" | "id">): string {
-  return `/v1/air/orders/${document.orderId}/documents/${document.id}`;
-}
 
 function passengerView(passenger: OrderPassenger) {
   return {

@@ -1,0 +1,72 @@
+import { formatMinor } from "../money/format";
+import type { Order, OrderDocument, OrderStatus } from "../orders/order";
+import { documentPath, VARIANT_A_STATES } from "../orders/variant-a-names";
+import { newId } from "../ids";
+
+/** Every event an order emits (interface §6, decisions §5), under the webhook's `event` names. */
+export const ORDER_EVENT_TYPES = ["order.created", "order.ticketed", "order.failed", "order.cancelled", "order.refunded"] as const;
+export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
+
+/** The state each event leaves the order in. */
+const STATE_AFTER: Record<OrderEventType, OrderStatus> = {
+  "order.created": "PENDING",
+  "order.ticketed": "TICKETED",
+  "order.failed": "FAILED",
+  "order.cancelled": "CANCELED",
+  "order.refunded": "REFUNDED",
+};
+
+/** What an event adds to the order's fields in its `data`. */
+export type OrderEventDetails =
+  | { type: "order.created" | "order.cancelled" }
+  | { type: "order.ticketed"; documents: readonly OrderDocument[] }
+  | { type: "order.failed"; failureReason: string; paymentReversed: boolean }
+  | { type: "order.refunded"; refundAmount: number; refundCurrency: string };
+
+/** An event as the outbox stores it; `payload` is the webhook body, byte for byte. */
+export interface OrderEvent {
+  id: string;
+  tenantId: string;
+  orderId: string;
+  type: OrderEventType;
+  createdAt: Date;
+  payload: string;
+}
+
+/**
+ * The event reporting a change of `order` (as it was before the change) at `at`. The body is
+ * `{ id, event, created_at, data }`, `data` being the order in Variant A's names as the change
+ * leaves it, plus what the event adds: e-tickets with their `url` (ticketed), `failure_reason`
+ * and `payment_reversed` (failed), the amount credited back (refunded).
+ */
+export function orderEvent(order: Order, at: Date, details: OrderEventDetails): OrderEvent {
+  const id = newId("evt", at.getTime());
+  const data: Record<string, unknown> = {
+    id: order.id,
+    booking_reference: order.bookingReference,
+    ...VARIANT_A_STATES[STATE_AFTER[details.type]],
+    offer_id: order.offerId,
+    total_amount: formatMinor(order.totalAmount, order.currency),
+    total_currency: order.currency,
+    metadata: order.metadata,
+    created_at: order.createdAt.toISOString(),
+    updated_at: at.toISOString(),
+  };
+  if (details.type === "order.ticketed") {
+    data.documents = details.documents.map((document) => ({
+      id: document.id,
+      type: document.type,
+      unique_identifier: document.uniqueIdentifier,
+      passenger_id: document.passengerId,
+      url: documentPath(document),
+    }));
+  } else if (details.type === "order.failed") {
+    data.failure_reason = details.failureReason;
+    data.payment_reversed = details.paymentReversed;
+  } else if (details.type === "order.refunded") {
+    data.refund_amount = formatMinor(details.refundAmount, details.refundCurrency);
+    data.refund_currency = details.refundCurrency;
+  }
+  const payload = JSON.stringify({ id, event: details.type, created_at: at.toISOString(), data });
+  return { id, tenantId: order.tenantId, orderId: order.id, type: details.type, createdAt: at, payload };
+}
