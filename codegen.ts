@@ -30,6 +30,7 @@ const config: CodegenConfig = {
           OrderPassenger: "../orders/order#OrderPassenger as OrderPassengerModel",
           OrderDocument: "../orders/order#OrderDocument as OrderDocumentModel",
           OrderService: "../graphql/orders.resolvers#OrderServiceParent",
+          OrderEventNotification: "../orders/order-feed#OrderEventUpdate",
           IdentityDocument: "../orders/order#IdentityDocument as IdentityDocumentModel",
           Wallet: "../wallet/wallet#Wallet as WalletModel",
           WalletTransaction: "../wallet/wallet#LedgerEntry",

@@ -27,6 +27,8 @@ import { OrderJobRunner } from "./orders/order-job-runner";
 import { JobWorker } from "./orders/job-worker";
 import { TicketingService } from "./orders/ticketing.service";
 import { OrderChanges } from "./orders/order-changes";
+import { OrderFeed } from "./orders/order-feed";
+import { LiveConnections } from "./context/live-connections";
 
 /** Every domain service, built once per process by `createServices` and reached through the request context. */
 export interface Services {
@@ -37,6 +39,8 @@ export interface Services {
   cursors: CursorCodec;
   credentials: CredentialResolver;
   tenantDirectory: TenantDirectory;
+  /** Open graphql-ws connections, ended when their key or tenant no longer allows them. */
+  liveConnections: LiveConnections;
   tenants: TenantService;
   apiKeys: ApiKeyService;
   tenantConfig: TenantConfigService;
@@ -51,6 +55,7 @@ export interface Services {
   ticketing: TicketingService;
   jobQueue: OrderJobQueue;
   jobWorker: JobWorker;
+  orderFeed: OrderFeed;
 }
 
 /** Wires the domain services over an open, migrated database. */
@@ -66,6 +71,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const supplier = new CachingSupplier(new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code), db }));
   const offers = new OfferService(db, cursors, offerCache);
   const orderChanges = new OrderChanges(db, pubsub);
+  const credentials = new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null);
+  const tenantDirectory = new TenantDirectory(db, pubsub);
   const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges);
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
   const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges), log, { pollMs: config.JOB_POLL_MS });
@@ -75,8 +82,9 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     pubsub,
     log,
     cursors,
-    credentials: new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null),
-    tenantDirectory: new TenantDirectory(db, pubsub),
+    credentials,
+    tenantDirectory,
+    liveConnections: new LiveConnections(pubsub, credentials, tenantDirectory, log),
     tenants,
     apiKeys: new ApiKeyService(db, pubsub, cursors, tenants),
     tenantConfig: new TenantConfigService(db, tenants, wallets),
@@ -91,5 +99,6 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     ticketing: new TicketingService(db, orders, wallets, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS),
     jobQueue,
     jobWorker,
+    orderFeed: new OrderFeed(orderChanges, orders, log),
   };
 }

@@ -36,6 +36,8 @@ export const operations = {
   ticketOrder: { audience: "tenant", effect: "write" },
   cancelOrder: { audience: "tenant", effect: "write" },
   refundOrder: { audience: "tenant", effect: "write" },
+  orderStatusChanged: { audience: "tenant", effect: "read" },
+  orderEvents: { audience: "tenant", effect: "read" },
   wallet: { audience: "tenant", effect: "read" },
   walletTransactions: { audience: "tenant", effect: "read" },
   creditWallet: { audience: "owner", effect: "write" },

@@ -1,7 +1,7 @@
 import { tenantScope, type RequestContext } from "../context/request-context";
 import type { Resolvers, OrderPassengerInput, PassengerUpdateInput, IdentityDocumentInput } from "../generated/graphql";
 import { formatMinor } from "../money/format";
-import type { Order, SelectedService } from "../orders/order";
+import type { Order, OrderDetail, SelectedService } from "../orders/order";
 import { createOrderInputA, fromOrderInputA, fromUpdatePassengersInput, updatePassengersInput } from "../orders/order.inputs";
 import { documentPath } from "../orders/variant-a-names";
 import { parseInput } from "../validation/parse-input";
@@ -10,6 +10,8 @@ import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";
 import { inGraphQLFieldNames } from "./field-names";
 import { idempotentMutation } from "./idempotent-mutation";
 import { loadersFor } from "./loaders";
+
+const isDetail = (order: Order): order is OrderDetail => "passengers" in order && "documents" in order;
 
 /** A booked service with its order's currency at hand. */
 export type OrderServiceParent = SelectedService & { currency: string };
@@ -99,8 +101,9 @@ export const orderResolvers: Resolvers = {
   Order: {
     totalAmount: (order) => formatMinor(order.totalAmount, order.currency),
     totalCurrency: (order) => order.currency,
-    passengers: (order, _args, ctx) => loadersFor(ctx).orderPassengers.load(order.id),
-    documents: (order, _args, ctx) => loadersFor(ctx).orderDocuments.load(order.id),
+    // An order read with its children (a detail: subscriptions, mutations) needs no further query.
+    passengers: (order, _args, ctx) => (isDetail(order) ? order.passengers : loadersFor(ctx).orderPassengers.load(order.id)),
+    documents: (order, _args, ctx) => (isDetail(order) ? order.documents : loadersFor(ctx).orderDocuments.load(order.id)),
     services: (order) => order.services.map((service) => ({ ...service, currency: order.currency })),
     refundInProgress: (order) => order.status === "TICKETED" && order.refundRequestedAt !== null,
   },

@@ -5,20 +5,21 @@ import { mergeResolvers } from "@graphql-tools/merge";
 import { DateTimeResolver, JSONObjectResolver } from "graphql-scalars";
 import type { GraphQLSchema } from "graphql";
 import type { Resolvers } from "../generated/graphql";
-import { guardRootFields, type RootResolvers } from "./guard";
+import { guardRootFields, guardSubscriptionFields, type RootResolvers, type SubscriptionResolvers } from "./guard";
 import { tenantConfigResolvers } from "./tenant-config.resolvers";
 import { tenantResolvers } from "./tenants.resolvers";
 import { viewerResolvers } from "./viewer.resolvers";
 import { locationResolvers } from "./locations.resolvers";
 import { offerResolvers } from "./offers.resolvers";
 import { orderResolvers } from "./orders.resolvers";
+import { orderSubscriptionResolvers } from "./order-subscriptions.resolvers";
 import { walletResolvers } from "./wallet.resolvers";
 
 const SDL_PATH = fileURLToPath(new URL("../../schema.graphql", import.meta.url));
 
-/** The executable schema: schema.graphql, every domain's resolvers, and the guard on every root field. */
+/** The executable schema: schema.graphql, every domain's resolvers, and the guard on every root field (subscriptions too). */
 export function buildSchema(): GraphQLSchema {
-  const merged = mergeResolvers([viewerResolvers, tenantResolvers, tenantConfigResolvers, locationResolvers, offerResolvers, orderResolvers, walletResolvers]) as Resolvers & Record<string, any>;
+  const merged = mergeResolvers([viewerResolvers, tenantResolvers, tenantConfigResolvers, locationResolvers, offerResolvers, orderResolvers, orderSubscriptionResolvers, walletResolvers]) as Resolvers & Record<string, any>;
   return makeExecutableSchema({
     typeDefs: readFileSync(SDL_PATH, "utf8"),
     resolvers: {
@@ -27,6 +28,7 @@ export function buildSchema(): GraphQLSchema {
       JSONObject: JSONObjectResolver,
       Query: guardRootFields("Query", (merged.Query ?? {}) as RootResolvers),
       Mutation: guardRootFields("Mutation", (merged.Mutation ?? {}) as RootResolvers),
+      Subscription: guardSubscriptionFields((merged.Subscription ?? {}) as SubscriptionResolvers),
     },
   });
 }

@@ -1,35 +1,44 @@
 import type { Server } from "node:http";
 import type { GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { WebSocketServer } from "ws";
+import { WebSocketServer, type WebSocket } from "ws";
 import { buildRequestContext } from "../context/build-context";
 import type { RequestContext } from "../context/request-context";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids";
 import type { Services } from "../services";
+import { formatGraphQLError } from "./format-error";
+
+const FORBIDDEN_CLOSE_CODE = 4403;
 
 /**
  * graphql-ws (subprotocol `graphql-transport-ws`) on the same port and path as HTTP GraphQL.
  * The key comes in the `connection_init` payload (`{ authorization: "Bearer …" }` or
  * `{ "x-api-key": "…" }`, plus an optional `Service-Tenant`); a bad one closes with 4403.
- * Returns a function that closes every socket.
+ * A connection whose key is revoked, or whose tenant is suspended or deleted, while it is open
+ * is closed with 4403 "Forbidden" too (context/live-connections.ts), which ends every
+ * subscription on it: the client learns why, and a reconnect with that key is refused.
+ * Errors leave with catalogue codes, as over HTTP. Returns a function that closes every socket.
  */
 export function registerSubscriptions(httpServer: Server, schema: GraphQLSchema, services: Services): () => Promise<void> {
   const wsServer = new WebSocketServer({ server: httpServer, path: "/graphql" });
   const contexts = new WeakMap<object, RequestContext>();
-  const handle = useServer<Record<string, unknown> | undefined>(
+  const formatError = formatGraphQLError(services.log);
+  const handle = useServer<Record<string, unknown> | undefined, { socket: WebSocket }>(
     {
       schema,
       onConnect: async (connection) => {
         const params = connection.connectionParams ?? {};
+        const credentials = { authorization: params.authorization ?? params.Authorization, apiKey: params["x-api-key"] };
         try {
-          const ctx = await buildRequestContext(services, {
-            requestId: newId("req"),
-            authorization: params.authorization ?? params.Authorization,
-            apiKey: params["x-api-key"],
-            serviceTenant: params["service-tenant"] ?? params["Service-Tenant"],
-          });
+          const ctx = await buildRequestContext(services, { requestId: newId("req"), ...credentials, serviceTenant: params["service-tenant"] ?? params["Service-Tenant"] });
           contexts.set(connection, ctx);
+          const { socket } = connection.extra;
+          const end = () => socket.close(FORBIDDEN_CLOSE_CODE, "Forbidden");
+          const stopTracking = services.liveConnections.track({ credentials, principal: ctx.principal, serviceTenantId: ctx.serviceTenantId, end });
+          // The client may have gone while it was being authenticated.
+          if (socket.readyState === socket.OPEN) socket.once("close", stopTracking);
+          else stopTracking();
           return true;
         } catch (error) {
           if (error instanceof AppError) return false;
@@ -42,6 +51,8 @@ export function registerSubscriptions(httpServer: Server, schema: GraphQLSchema,
         if (!base) throw new Error("subscription without an authenticated connection");
         return { ...base, requestId: newId("req"), scope: null };
       },
+      onNext: (_connection, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((error) => formatError(error.toJSON(), error)) } : undefined,
     },
     wsServer,
   );

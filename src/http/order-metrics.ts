@@ -5,10 +5,11 @@ import type { Services } from "../services";
 /**
  * Prometheus metrics of orders and their jobs: orders by status (all tenants, read at scrape
  * time), the ticketing and refund jobs due but not yet claimed, and how late each job was claimed
- * (the lag between its due time and its run: what a tenant waits beyond the airline's own delay).
+ * (the lag between its due time and its run: what a tenant waits beyond the airline's own delay),
+ * and the live order subscriptions of this process.
  */
 export function registerOrderMetrics(registry: Registry, services: Services): void {
-  const { orders, jobQueue, jobWorker } = services;
+  const { orders, jobQueue, jobWorker, orderFeed } = services;
   new Gauge({
     name: "aerogate_orders",
     help: "Orders by lifecycle status, all tenants.",
@@ -38,6 +39,14 @@ export function registerOrderMetrics(registry: Registry, services: Services): vo
     async collect() {
       const due = await backlog();
       for (const kind of ["ticket", "refund"] as const) this.set({ kind }, due.get(kind)?.oldestDueSeconds ?? 0);
+    },
+  });
+  new Gauge({
+    name: "aerogate_order_subscriptions",
+    help: "GraphQL order subscriptions (orderStatusChanged, orderEvents) open on this process.",
+    registers: [registry],
+    collect() {
+      this.set(orderFeed.subscriberCount());
     },
   });
   const lag = new Histogram({

@@ -8,7 +8,8 @@ import type { PubSub } from "../events/pubsub";
 export interface OrderChanged {
   tenantId: string;
   orderId: string;
-  event?: { id: string; type: OrderEventType };
+  /** `createdAt` is ISO text: the message crosses processes as JSON. */
+  event?: { id: string; type: OrderEventType; createdAt: string };
 }
 
 /** What every process hears on the `orders` channel after a commit. */
@@ -40,7 +41,7 @@ export class OrderChanges {
     const message: OrdersChanged = {
       orders: orders.map((order) => {
         const event = events.find((candidate) => candidate.orderId === order.id);
-        return { tenantId: order.tenantId, orderId: order.id, ...(event && { event: { id: event.id, type: event.type } }) };
+        return { tenantId: order.tenantId, orderId: order.id, ...(event && { event: { id: event.id, type: event.type, createdAt: event.createdAt.toISOString() } }) };
       }),
     };
     await this.pubsub.publish("orders", message);
