@@ -16,7 +16,8 @@ const config: CodegenConfig = {
         contextType: "../context/request-context#RequestContext",
         mappers: {
           Tenant: "../db/models#Tenant as TenantModel",
-          TenantConfig: "../db/models#Tenant as TenantConfigModel",
+          TenantConfig: "../tenants/tenant-config.service#TenantConfig as TenantConfigModel",
+          WebhookSecretRotation: "../tenants/tenant-config.service#WebhookSecretRotation as WebhookSecretRotationModel",
           ApiKey: "../db/models#ApiKey as ApiKeyModel",
           TenantUsage: "../tenants/usage.service#TenantUsage as TenantUsageModel",
           CreatedApiKey: "../tenants/api-key.service#CreatedApiKey as CreatedApiKeyModel",
@@ -35,6 +36,8 @@ const config: CodegenConfig = {
           Wallet: "../wallet/wallet#Wallet as WalletModel",
           WalletTransaction: "../wallet/wallet#LedgerEntry",
           WalletCredit: "../wallet/wallet.service#WalletCreditResult",
+          WebhookDelivery: "../events/webhook-deliveries.service#WebhookDeliveryRecord",
+          WebhookAttempt: "../db/models#WebhookAttempt as WebhookAttemptModel",
         },
         scalars: { DateTime: "Date", JSONObject: "Record<string, unknown>" },
         strictScalars: true,

@@ -11,6 +11,7 @@ import { registerHealthRoutes } from "./http/health.routes";
 import { registerJsonBodyParser } from "./http/json-body";
 import { registerMetrics } from "./http/metrics";
 import { registerOrderMetrics } from "./http/order-metrics";
+import { registerWebhookMetrics } from "./http/webhook-metrics";
 import { registerRateLimit } from "./http/rate-limit";
 import { requestIdFor } from "./http/request-id";
 import { registerUsageCounting } from "./http/usage-counting";
@@ -62,6 +63,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   registerErrorHandling(http, log);
   const registry = registerMetrics(http);
   registerOrderMetrics(registry, services);
+  registerWebhookMetrics(registry, services);
   registerAuthentication(http, services);
   registerRateLimit(http, config.RATE_LIMIT_RPS, config.RATE_LIMIT_BURST);
   registerUsageCounting(http, services.usageMeter);

@@ -6,7 +6,7 @@ const booleanFlag = z
 
 const secondsList = z
   .string()
-  .regex(/^\d+(,\d+)*$/, "a comma-separated list of whole seconds, e.g. 0,5,300")
+  .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "a comma-separated list of seconds, e.g. 0,5,300 (decimals allowed: 0.5)")
   .transform((value) => value.split(",").map(Number));
 
 /** Every environment variable the service reads, with its default. Parsed once, at start. */

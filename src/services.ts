@@ -27,8 +27,14 @@ import { OrderJobRunner } from "./orders/order-job-runner";
 import { JobWorker } from "./orders/job-worker";
 import { TicketingService } from "./orders/ticketing.service";
 import { OrderChanges } from "./orders/order-changes";
+import { WebhookDeliveryQueue } from "./events/webhook-delivery-queue";
+import { WebhookDispatcher } from "./events/webhook-dispatcher";
+import { WebhookDeliveryService } from "./events/webhook-deliveries.service";
 import { OrderFeed } from "./orders/order-feed";
 import { LiveConnections } from "./context/live-connections";
+
+/** Webhook attempts in flight at once per process: a few slow receivers leave room for the rest. */
+const WEBHOOK_CONCURRENCY = 32;
 
 /** Every domain service, built once per process by `createServices` and reached through the request context. */
 export interface Services {
@@ -55,6 +61,9 @@ export interface Services {
   ticketing: TicketingService;
   jobQueue: OrderJobQueue;
   jobWorker: JobWorker;
+  webhookQueue: WebhookDeliveryQueue;
+  webhookDispatcher: WebhookDispatcher;
+  webhookDeliveries: WebhookDeliveryService;
   orderFeed: OrderFeed;
 }
 
@@ -76,6 +85,23 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges);
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
   const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges), log, { pollMs: config.JOB_POLL_MS });
+  // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
+  const webhookQueue = new WebhookDeliveryQueue(db, config.WEBHOOK_TIMEOUT_MS + config.JOB_LEASE_SECONDS * 1000);
+  const webhookDispatcher = new WebhookDispatcher(
+    { queue: webhookQueue, findTenant: (tenantId) => tenantDirectory.find(tenantId), tenantChanged: (tenantId) => tenants.invalidate(tenantId), log },
+    {
+      retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      pollMs: config.JOB_POLL_MS,
+      maxConcurrent: WEBHOOK_CONCURRENCY,
+    },
+  );
+  const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
+  // Every process hears every committed event: the one whose dispatcher claims it first sends it.
+  orderChanges.onChange((change) => {
+    if (change.event) webhookDispatcher.wake();
+  });
   return {
     config,
     db,
@@ -87,9 +113,9 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     liveConnections: new LiveConnections(pubsub, credentials, tenantDirectory, log),
     tenants,
     apiKeys: new ApiKeyService(db, pubsub, cursors, tenants),
-    tenantConfig: new TenantConfigService(db, tenants, wallets),
+    tenantConfig: new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
     usageMeter,
-    usage: new UsageService(db, usageMeter, tenants, orders, wallets),
+    usage: new UsageService(db, usageMeter, tenants, orders, wallets, webhookDeliveries),
     airports,
     search: new SearchService(db, supplier, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache),
     offers,
@@ -99,6 +125,9 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     ticketing: new TicketingService(db, orders, wallets, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS),
     jobQueue,
     jobWorker,
+    webhookQueue,
+    webhookDispatcher,
+    webhookDeliveries,
     orderFeed: new OrderFeed(orderChanges, orders, log),
   };
 }

@@ -24,6 +24,7 @@ export const errorCatalogue = {
   route_not_found: { status: 404, message: "No such route.", action: "Check the method and path; every path starts with /v1." },
   order_state_conflict: { status: 409, message: "The order is not in a state that allows this.", action: "Read the order's current status; only the transitions of its lifecycle are allowed." },
   idempotency_request_in_progress: { status: 409, message: "A request with this Idempotency-Key is still being processed.", action: "Retry shortly with the same key to receive its response.", retryable: true },
+  webhooks_disabled: { status: 409, message: "Webhooks are disabled for this tenant.", action: "Set webhook_url and webhook_enabled: true (PATCH /v1/tenant), then redeliver." },
   tenant_deleted: { status: 409, message: "The tenant has been deleted.", action: "A deleted tenant cannot be changed; create a new one." },
   payload_too_large: { status: 413, message: "The request body is larger than 1 MB.", action: "Send a smaller body." },
   unsupported_media_type: { status: 415, message: "The request body must be JSON.", action: "Send Content-Type: application/json." },

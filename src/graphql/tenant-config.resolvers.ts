@@ -27,5 +27,7 @@ export const tenantConfigResolvers: Resolvers = {
     status: (tenant) => toGraphQLEnum(configStatus(tenant.status)),
     environment: (tenant) => toGraphQLEnum(tenant.environment),
     metadata: (tenant) => asMetadata(tenant.configMetadata),
+    // Never the stored secret: only the one an update just made (shown once).
+    webhookSecret: (tenant) => tenant.issuedWebhookSecret ?? null,
   },
 };

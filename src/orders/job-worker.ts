@@ -1,4 +1,5 @@
 import type { Logger } from "../logger";
+import { PollingLoop } from "../polling-loop";
 import type { ClaimedJob, OrderJobQueue } from "./order-job-queue";
 import type { OrderJobRunner } from "./order-job-runner";
 
@@ -14,25 +15,21 @@ export type ClaimListener = (job: ClaimedJob, claimedAt: Date) => void;
 
 /**
  * Runs due order jobs. A process wakes its worker for the jobs it queues (at their due time),
- * and every worker also reads the queue every `pollMs`, so jobs of a process that died are run
- * by whoever is left. Rounds never overlap within a process.
+ * and every worker also reads the queue every `pollMs` (PollingLoop), so jobs of a process that
+ * died are run by whoever is left. A round runs the jobs it claims to the end.
  */
 export class JobWorker {
-  #timer: NodeJS.Timeout | null = null;
-  #wakeAt = Number.POSITIVE_INFINITY;
-  /** Due times of jobs this process queued that no round has reached yet. */
-  #pending: number[] = [];
-  #round: Promise<void> | null = null;
-  #again = false;
-  #stopped = true;
+  readonly #loop: PollingLoop;
   readonly #claimListeners = new Set<ClaimListener>();
 
   constructor(
     private readonly queue: OrderJobQueue,
     private readonly runner: OrderJobRunner,
     private readonly log: Logger,
-    private readonly options: JobWorkerOptions,
-  ) {}
+    options: JobWorkerOptions,
+  ) {
+    this.#loop = new PollingLoop(() => this.#round(), options.pollMs, (error) => this.log.error({ err: error }, "order jobs could not be claimed"));
+  }
 
   /** Calls `listener` with every job this worker claims (metrics: how late it ran); returns what unsubscribes. */
   onClaimed(listener: ClaimListener): () => void {
@@ -41,76 +38,33 @@ export class JobWorker {
   }
 
   start(): void {
-    this.#stopped = false;
-    this.#schedule(0);
+    this.#loop.start();
   }
 
   /** A job this process queued is due at `runAt`. */
   wake(runAt: Date): void {
-    if (this.#stopped) return;
-    this.#pending.push(runAt.getTime());
-    if (runAt.getTime() < this.#wakeAt) this.#schedule(runAt.getTime() - Date.now());
+    this.#loop.wake(runAt);
   }
 
   /** Stops waking, and resolves once the round in progress (if any) has finished. */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
-    await this.#round;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
-  #schedule(delayMs: number): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    const delay = Math.max(0, delayMs);
-    this.#wakeAt = Date.now() + delay;
-    this.#timer = setTimeout(() => this.#tick(), delay);
-    this.#timer.unref();
-  }
-
-  #tick(): void {
-    this.#timer = null;
-    this.#wakeAt = Number.POSITIVE_INFINITY;
-    if (this.#round) {
-      this.#again = true;
-      return;
-    }
-    this.#round = this.#rounds().finally(() => {
-      this.#round = null;
-      if (!this.#stopped) this.#scheduleNext();
-    });
-  }
-
-  async #rounds(): Promise<void> {
-    do {
-      this.#again = false;
-      const startedAt = Date.now();
-      this.#pending = this.#pending.filter((due) => due > startedAt);
-      let claimed: ClaimedJob[] = [];
-      try {
-        claimed = await this.queue.claimDue(BATCH);
-      } catch (error) {
-        this.log.error({ err: error }, "order jobs could not be claimed");
-        return;
-      }
-      const claimedAt = new Date();
-      await Promise.all(
-        claimed.map(async (job) => {
-          for (const listener of this.#claimListeners) listener(job, claimedAt);
-          try {
-            await this.runner.run(job);
-          } catch (error) {
-            // The job stays leased and runs again when the lease is over.
-            this.log.error({ err: error, jobId: job.id, orderId: job.orderId, kind: job.kind }, "order job failed; it will be retried");
-          }
-        }),
-      );
-      if (claimed.length === BATCH) this.#again = true;
-    } while (this.#again && !this.#stopped);
-  }
-
-  #scheduleNext(): void {
-    const nextPending = Math.min(...this.#pending);
-    this.#schedule(Math.min(nextPending - Date.now(), this.options.pollMs));
+  async #round(): Promise<boolean> {
+    const claimed = await this.queue.claimDue(BATCH);
+    const claimedAt = new Date();
+    await Promise.all(
+      claimed.map(async (job) => {
+        for (const listener of this.#claimListeners) listener(job, claimedAt);
+        try {
+          await this.runner.run(job);
+        } catch (error) {
+          // The job stays leased and runs again when the lease is over.
+          this.log.error({ err: error, jobId: job.id, orderId: job.orderId, kind: job.kind }, "order job failed; it will be retried");
+        }
+      }),
+    );
+    return claimed.length === BATCH;
   }
 }

@@ -2,7 +2,7 @@ import type { Database } from "../db/database";
 import { queryRows } from "../db/query-rows";
 import { sqlEnum } from "../db/sql-enum";
 import { dateFrom, sqlTimestamp } from "../db/sql-values";
-import { writeBatch } from "../db/write-batch";
+import { claimLeased, releaseAllLeases } from "../db/leases";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
 
@@ -45,32 +45,25 @@ export class OrderJobQueue {
     return Sql.sql`DELETE FROM "OrderJob" WHERE "id" = ${jobId}`;
   }
 
-  /**
-   * Claims up to `limit` due jobs, oldest due first, each leased to the caller. On PostgreSQL
-   * rows another process is claiming are skipped (`FOR UPDATE SKIP LOCKED`), so no job is claimed
-   * twice; SQLite runs the one statement alone.
-   */
+  /** Claims up to `limit` due jobs, oldest due first, each leased to the caller (see `claimLeased`). */
   async claimDue(limit: number): Promise<ClaimedJob[]> {
-    const { provider } = this.db;
     const now = this.now();
-    const at = sqlTimestamp(provider, now);
-    const skipLocked = provider === "postgresql" ? Sql.sql`FOR UPDATE SKIP LOCKED` : Sql.empty;
-    const rows = await queryRows<{ id: string; orderId: string; tenantId: string; kind: OrderJobKind; runAt: unknown; attempts: number }>(
-      this.db,
-      Sql.sql`UPDATE "OrderJob" SET "lockedUntil" = ${sqlTimestamp(provider, new Date(now.getTime() + this.leaseMs))}, "attempts" = "attempts" + 1
-        WHERE "id" IN (SELECT "id" FROM "OrderJob" WHERE "runAt" <= ${at} AND ("lockedUntil" IS NULL OR "lockedUntil" <= ${at})
-          ORDER BY "runAt" LIMIT ${limit} ${skipLocked})
-        RETURNING "id", "orderId", "tenantId", "kind", "runAt", "attempts"`,
-    );
+    const rows = await claimLeased<{ id: string; orderId: string; tenantId: string; kind: OrderJobKind; runAt: unknown; attempts: number }>(this.db, {
+      table: "OrderJob",
+      due: Sql.sql`"candidate"."runAt" <= ${sqlTimestamp(this.db.provider, now)}`,
+      orderBy: Sql.sql`"candidate"."runAt"`,
+      limit,
+      now,
+      leaseMs: this.leaseMs,
+      alsoSet: Sql.sql`"attempts" = "attempts" + 1`,
+      returning: Sql.sql`"id", "orderId", "tenantId", "kind", "runAt", "attempts"`,
+    });
     return rows.map((row) => ({ ...row, runAt: dateFrom(row.runAt) }));
   }
 
-  /**
-   * Ends every lease. Only for SQLite at start: one process serves a SQLite database, so any
-   * lease found then belonged to a process that died, and its jobs can run at once.
-   */
-  async releaseAllLeases(): Promise<void> {
-    await writeBatch(this.db, [Sql.sql`UPDATE "OrderJob" SET "lockedUntil" = NULL WHERE "lockedUntil" IS NOT NULL`]);
+  /** Ends every lease: for SQLite at start (see `releaseAllLeases`). */
+  releaseAllLeases(): Promise<void> {
+    return releaseAllLeases(this.db, "OrderJob");
   }
 
   /** Due jobs not yet claimed, per kind, and how late the oldest is (for metrics). */

@@ -6,6 +6,7 @@ import { offerRoutes } from "./offers.routes";
 import { searchRoutes } from "./search.routes";
 import { orderRoutes } from "./orders.routes";
 import { walletRoutes } from "./wallet.routes";
+import { webhookRoutes } from "./webhooks.routes";
 
 /** Every `/v1` route: registered by the app and described by /openapi.json from this one list. */
-export const restRoutes: ReadonlyArray<RestRoute<any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...orderRoutes, ...walletRoutes];
+export const restRoutes: ReadonlyArray<RestRoute<any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...orderRoutes, ...walletRoutes, ...webhookRoutes];

@@ -3,7 +3,7 @@ import { parseTenantConfigPatch } from "../tenants/tenant-config.inputs";
 import { updateTenantConfigInput } from "../tenants/tenant-config.inputs";
 import { ok } from "./envelope";
 import { restRoute } from "./route";
-import { tenantConfigView } from "./tenant.views";
+import { tenantConfigView, webhookSecretRotationView } from "./tenant.views";
 
 const tag = "Tenant configuration";
 
@@ -26,5 +26,13 @@ export const tenantConfigRoutes = [
     body: updateTenantConfigInput,
     parseBody: parseTenantConfigPatch,
     handle: async ({ ctx, body }) => ok(tenantConfigView(await ctx.services.tenantConfig.update(tenantScope(ctx), body)), "Tenant updated"),
+  }),
+  restRoute({
+    method: "POST",
+    url: "/v1/tenant/webhook_secret/rotate",
+    operation: "rotateWebhookSecret",
+    summary: "Replace the webhook signing secret (shown once); the previous one keeps signing for 24 h",
+    tag,
+    handle: async ({ ctx }) => ok(webhookSecretRotationView(await ctx.services.tenantConfig.rotateWebhookSecret(tenantScope(ctx))), "Webhook secret rotated"),
   }),
 ];

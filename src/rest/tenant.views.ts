@@ -2,6 +2,7 @@ import type { ApiKey, Tenant } from "../db/models";
 import { asMetadata } from "../tenants/metadata";
 import type { TenantUsage } from "../tenants/usage.service";
 import { formatMinor } from "../money/format";
+import type { TenantConfig, WebhookSecretRotation } from "../tenants/tenant-config.service";
 
 /** The owner's tenant object (2.1). A tombstone shows no personal data. */
 export function tenantView(tenant: Tenant) {
@@ -32,8 +33,11 @@ export function apiKeyView(key: ApiKey) {
   };
 }
 
-/** The tenant configuration (2.3): what the tenant itself reads at /v1/tenant. */
-export function tenantConfigView(tenant: Tenant) {
+/**
+ * The tenant configuration (2.3): what the tenant itself reads at /v1/tenant; with
+ * `webhook_secret` only in the answer of the update that made the secret.
+ */
+export function tenantConfigView(tenant: TenantConfig) {
   return {
     id: tenant.id,
     name: tenant.name,
@@ -47,7 +51,12 @@ export function tenantConfigView(tenant: Tenant) {
     metadata: asMetadata(tenant.configMetadata),
     created_at: tenant.createdAt.toISOString(),
     updated_at: tenant.updatedAt.toISOString(),
+    ...(tenant.issuedWebhookSecret && { webhook_secret: tenant.issuedWebhookSecret }),
   };
+}
+
+export function webhookSecretRotationView(rotation: WebhookSecretRotation) {
+  return { webhook_secret: rotation.webhookSecret, previous_secret_expires_at: rotation.previousSecretExpiresAt?.toISOString() ?? null };
 }
 
 /** Configuration status mirrors the owner's: a tenant being deleted reads `disabled` (decisions §2). */

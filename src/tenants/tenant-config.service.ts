@@ -5,6 +5,20 @@ import { appError } from "../errors/app-error";
 import type { TenantScope } from "../context/request-context";
 import type { UpdateTenantConfigInput } from "./tenant-config.inputs";
 import type { TenantService } from "./tenant.service";
+import { sqlTimestamp } from "../db/sql-values";
+import { writeBatch } from "../db/write-batch";
+import { Prisma as Sql } from "../generated/prisma-sqlite/client";
+import { isForbiddenAddress, literalAddress } from "../events/webhook-destinations";
+import { newWebhookSecret, PREVIOUS_SECRET_OVERLAP_MS } from "../events/webhook-secrets";
+
+/** The configuration as an update answers it: with the signing secret when this update made it (shown once). */
+export type TenantConfig = Tenant & { issuedWebhookSecret?: string };
+
+/** A rotation's answer: the new secret (shown once) and when the previous one stops signing. */
+export interface WebhookSecretRotation {
+  webhookSecret: string;
+  previousSecretExpiresAt: Date | null;
+}
 
 /** A tenant's own configuration: what its key reads and changes at /v1/tenant. */
 export class TenantConfigService {
@@ -12,6 +26,8 @@ export class TenantConfigService {
     private readonly db: Database,
     private readonly tenants: TenantService,
     private readonly wallets: WalletService,
+    /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: live tenants may name private addresses too. */
+    private readonly allowPrivateNetworks: boolean,
   ) {}
 
   /** The tenant as authorised for this request (served from the tenant directory cache). */
@@ -23,14 +39,25 @@ export class TenantConfigService {
    * Applies a validated patch. Enabling webhooks needs a URL, either already set or in the same
    * patch (422 `invalid_field_value` otherwise). A new `default_currency` follows the wallet's
    * rules (WalletService.changeCurrency): 422 `currency_locked` for a live tenant with money or
-   * open orders; a sandbox wallet is re-denominated.
+   * open orders; a sandbox wallet is re-denominated. A live tenant's `webhook_url` may not name
+   * a private or loopback IP address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS); a host name is
+   * checked on every delivery, on the address it resolves to. The first URL set comes with the
+   * tenant's signing secret, returned as `issuedWebhookSecret` this once.
    */
-  async update(scope: TenantScope, input: UpdateTenantConfigInput): Promise<Tenant> {
+  async update(scope: TenantScope, input: UpdateTenantConfigInput): Promise<TenantConfig> {
     const webhookUrl = input.webhook_url === undefined ? scope.tenant.webhookUrl : input.webhook_url;
     const webhookEnabled = input.webhook_enabled ?? (input.webhook_url === null ? false : scope.tenant.webhookEnabled);
     if (webhookEnabled && webhookUrl === null) {
       throw appError("invalid_field_value", { field: "webhook_enabled", reason: "webhook_enabled needs a webhook_url" });
     }
+    if (input.webhook_url && scope.tenant.environment === "live" && !this.allowPrivateNetworks) {
+      const address = literalAddress(new URL(input.webhook_url));
+      if (address !== null && isForbiddenAddress(address)) {
+        throw appError("invalid_field_value", { field: "webhook_url", reason: "webhook_url: live tenants may not deliver to private or loopback addresses" });
+      }
+    }
+    const issuedWebhookSecret = webhookUrl !== null && scope.tenant.webhookSecret === null ? newWebhookSecret() : undefined;
+    let secretIssued = false;
     const write = async (tx: Prisma.TransactionClient) => {
       if (input.default_currency !== undefined) await this.wallets.changeCurrency(tx, scope.tenant, input.default_currency);
       const updated = await tx.tenant.updateMany({
@@ -44,11 +71,40 @@ export class TenantConfigService {
         },
       });
       if (updated.count === 0) throw appError("tenant_not_found");
+      // Only the update that sets the first secret shows it, should two race.
+      if (issuedWebhookSecret) {
+        const issued = await tx.tenant.updateMany({ where: { id: scope.tenantId, webhookSecret: null }, data: { webhookSecret: issuedWebhookSecret } });
+        secretIssued = issued.count === 1;
+      }
     };
     // A currency change moves the wallet too, in the same transaction.
     if (input.default_currency === undefined) await write(this.db.prisma);
     else await this.db.prisma.$transaction(write);
     await this.tenants.invalidate(scope.tenantId);
-    return this.tenants.get(scope.tenantId);
+    const tenant = await this.tenants.get(scope.tenantId);
+    return secretIssued ? { ...tenant, issuedWebhookSecret } : tenant;
+  }
+
+  /**
+   * Replaces the tenant's signing secret (making one if it had none). For 24 hours the previous
+   * secret signs every delivery too, so receivers can switch without losing events; a second
+   * rotation within them retires the first secret at once. One statement, so concurrent
+   * rotations each keep the secret they replaced.
+   */
+  async rotateWebhookSecret(scope: TenantScope): Promise<WebhookSecretRotation> {
+    const { provider } = this.db;
+    const webhookSecret = newWebhookSecret();
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + PREVIOUS_SECRET_OVERLAP_MS);
+    const [rotated] = await writeBatch(this.db, [
+      Sql.sql`UPDATE "Tenant" SET "previousWebhookSecret" = "webhookSecret",
+        "previousWebhookSecretExpiresAt" = CASE WHEN "webhookSecret" IS NULL THEN NULL ELSE ${sqlTimestamp(provider, expiresAt)} END,
+        "webhookSecret" = ${webhookSecret}, "updatedAt" = ${sqlTimestamp(provider, now)}
+        WHERE "id" = ${scope.tenantId} AND "status" <> 'deleted'`,
+    ]);
+    if (rotated === 0) throw appError("tenant_not_found");
+    await this.tenants.invalidate(scope.tenantId);
+    const tenant = await this.tenants.get(scope.tenantId);
+    return { webhookSecret, previousSecretExpiresAt: tenant.previousWebhookSecretExpiresAt };
   }
 }

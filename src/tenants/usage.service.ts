@@ -1,6 +1,7 @@
 import type { Database } from "../db/database";
 import type { OrderService } from "../orders/order.service";
 import type { WalletService } from "../wallet/wallet.service";
+import type { WebhookDeliveryService } from "../events/webhook-deliveries.service";
 import type { UsageMeter } from "./usage-meter";
 import type { TenantService } from "./tenant.service";
 
@@ -16,7 +17,7 @@ export interface TenantUsage {
 
 /**
  * Per-tenant usage since creation: counted requests and searches, and each module's own figure
- * (orders and tickets, wallet spend). Webhook deliveries read zero until that module exists.
+ * (orders and tickets, wallet spend, webhook deliveries by status).
  */
 export class UsageService {
   constructor(
@@ -25,6 +26,7 @@ export class UsageService {
     private readonly tenants: TenantService,
     private readonly orders: OrderService,
     private readonly wallets: WalletService,
+    private readonly webhookDeliveries: WebhookDeliveryService,
   ) {}
 
   async forTenant(tenantId: string): Promise<TenantUsage> {
@@ -38,7 +40,7 @@ export class UsageService {
       searches: count("searches"),
       ...(await this.orders.usage(tenantId)),
       walletSpend: tenant.status === "deleted" ? { amountMinor: 0, currency: tenant.defaultCurrency } : await this.wallets.spend(tenantId),
-      webhookDeliveries: { succeeded: 0, failed: 0, pending: 0 },
+      webhookDeliveries: await this.webhookDeliveries.countsByStatus(tenantId),
     };
   }
 }

@@ -1,0 +1,140 @@
+import type { Database } from "../db/database";
+import { claimLeased, leaseEnd, releaseAllLeases, sameLease } from "../db/leases";
+import { queryRows } from "../db/query-rows";
+import { sqlEnum } from "../db/sql-enum";
+import { dateFrom, sqlTimestamp } from "../db/sql-values";
+import { writeBatch } from "../db/write-batch";
+import { Prisma as Sql } from "../generated/prisma-sqlite/client";
+import { newId } from "../ids";
+import type { OrderEventType } from "./order-events";
+
+/** A delivery claimed for one attempt, with the event it carries. */
+export interface ClaimedDelivery {
+  id: string;
+  eventId: string;
+  tenantId: string;
+  orderId: string;
+  /** Attempts of the current schedule before this one (a redelivery starts a new schedule). */
+  attempts: number;
+  /** The lease this claim holds: its outcome is written only while the delivery still holds it. */
+  lease: Date;
+  event: { type: OrderEventType; payload: string; createdAt: Date };
+}
+
+/** What one claim of a delivery came to. */
+export interface DeliveryOutcome {
+  /** The HTTP attempt made, if one was (none when the tenant's webhooks were off). */
+  attempt: { at: Date; statusCode: number | null; durationMs: number; error: string | null } | null;
+  status: "pending" | "succeeded" | "failed";
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  /** The receiver answered 410 Gone: the tenant's webhooks are switched off. */
+  disableWebhooks: boolean;
+}
+
+/**
+ * The WebhookDelivery rows as a durable queue. A delivery is queued with its event (outbox.ts);
+ * a claim leases it to one process for one attempt, and the attempt's outcome (logged as a
+ * WebhookAttempt) makes it succeeded, failed, or pending again at its next attempt time.
+ * Deliveries of one order go out in event order: one is never claimed while an earlier delivery
+ * of the same order is still pending (being attempted or waiting for a retry).
+ */
+export class WebhookDeliveryQueue {
+  constructor(
+    private readonly db: Database,
+    private readonly leaseMs: number,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async claimDue(limit: number): Promise<ClaimedDelivery[]> {
+    const { provider } = this.db;
+    const now = this.now();
+    const pending = sqlEnum(provider, "WebhookDeliveryStatus", "pending");
+    const rows = await claimLeased<{ id: string; eventId: string; tenantId: string; orderId: string; attempts: number }>(this.db, {
+      table: "WebhookDelivery",
+      due: Sql.sql`"candidate"."status" = ${pending} AND "candidate"."nextAttemptAt" <= ${sqlTimestamp(provider, now)}
+        AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" AS "earlier" WHERE "earlier"."orderId" = "candidate"."orderId"
+          AND "earlier"."status" = ${pending}
+          AND ("earlier"."createdAt" < "candidate"."createdAt" OR ("earlier"."createdAt" = "candidate"."createdAt" AND "earlier"."id" < "candidate"."id")))`,
+      orderBy: Sql.sql`"candidate"."nextAttemptAt", "candidate"."createdAt"`,
+      limit,
+      now,
+      leaseMs: this.leaseMs,
+      returning: Sql.sql`"id", "eventId", "tenantId", "orderId", "attempts"`,
+    });
+    if (rows.length === 0) return [];
+    const events = await this.db.prisma.orderEvent.findMany({ where: { id: { in: rows.map((row) => row.eventId) } } });
+    const eventById = new Map(events.map((event) => [event.id, event]));
+    const lease = leaseEnd({ now, leaseMs: this.leaseMs });
+    return rows.flatMap((row) => {
+      const event = eventById.get(row.eventId);
+      // The event is gone only when its tenant was deleted meanwhile: nothing left to deliver.
+      return event ? [{ ...row, lease, event: { type: event.type as OrderEventType, payload: event.payload, createdAt: event.createdAt } }] : [];
+    });
+  }
+
+  /** Writes a claim's outcome, unless the delivery was re-queued (redelivered) meanwhile; the attempt is logged either way. */
+  async record(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void> {
+    const { provider } = this.db;
+    const at = this.now();
+    const statements: Sql.Sql[] = [];
+    if (outcome.attempt) {
+      const { attempt } = outcome;
+      statements.push(Sql.sql`INSERT INTO "WebhookAttempt" ("id", "deliveryId", "tenantId", "number", "statusCode", "durationMs", "error", "attemptedAt")
+        SELECT ${newId("wat", attempt.at.getTime())}, "id", "tenantId", (SELECT COUNT(*) + 1 FROM "WebhookAttempt" WHERE "deliveryId" = ${delivery.id}),
+          ${attempt.statusCode}, ${attempt.durationMs}, ${attempt.error}, ${sqlTimestamp(provider, attempt.at)}
+        FROM "WebhookDelivery" WHERE "id" = ${delivery.id}`);
+    }
+    const nextAttemptAt = outcome.nextAttemptAt ? sqlTimestamp(provider, outcome.nextAttemptAt) : Sql.sql`NULL`;
+    statements.push(Sql.sql`UPDATE "WebhookDelivery" SET "status" = ${sqlEnum(provider, "WebhookDeliveryStatus", outcome.status)},
+      "attempts" = "attempts" + ${outcome.attempt ? 1 : 0}, "nextAttemptAt" = ${nextAttemptAt}, "lockedUntil" = NULL,
+      "lastStatusCode" = ${outcome.lastStatusCode}, "lastError" = ${outcome.lastError}, "updatedAt" = ${sqlTimestamp(provider, at)}
+      WHERE "id" = ${delivery.id} AND ${sameLease(provider, delivery.lease)}`);
+    if (outcome.disableWebhooks) {
+      statements.push(Sql.sql`UPDATE "Tenant" SET "webhookEnabled" = FALSE, "updatedAt" = ${sqlTimestamp(provider, at)} WHERE "id" = ${delivery.tenantId}`);
+    }
+    await writeBatch(this.db, statements);
+  }
+
+  /** Gives a claim back unattempted (shutdown): the delivery is due again at once, for any process. */
+  async release(delivery: ClaimedDelivery): Promise<void> {
+    await writeBatch(this.db, [Sql.sql`UPDATE "WebhookDelivery" SET "lockedUntil" = NULL WHERE "id" = ${delivery.id} AND ${sameLease(this.db.provider, delivery.lease)}`]);
+  }
+
+  /**
+   * Makes the tenant's delivery due now with a fresh schedule (its attempt log is kept), whatever
+   * its status; an attempt in flight no longer decides its outcome. Returns false when the
+   * tenant has no such delivery.
+   */
+  async requeue(tenantId: string, deliveryId: string): Promise<boolean> {
+    const { provider } = this.db;
+    const at = sqlTimestamp(provider, this.now());
+    const [count] = await writeBatch(this.db, [
+      Sql.sql`UPDATE "WebhookDelivery" SET "status" = ${sqlEnum(provider, "WebhookDeliveryStatus", "pending")}, "attempts" = 0,
+        "nextAttemptAt" = ${at}, "lockedUntil" = NULL, "updatedAt" = ${at}
+        WHERE "id" = ${deliveryId} AND "tenantId" = ${tenantId}`,
+    ]);
+    return count === 1;
+  }
+
+  /** Ends every lease: for SQLite at start (see `releaseAllLeases`). */
+  releaseAllLeases(): Promise<void> {
+    return releaseAllLeases(this.db, "WebhookDelivery");
+  }
+
+  /** Deliveries due and not claimed, all tenants, and how late the oldest is (for metrics). */
+  async backlog(): Promise<{ due: number; oldestDueSeconds: number }> {
+    const { provider } = this.db;
+    const now = this.now();
+    const at = sqlTimestamp(provider, now);
+    const [row] = await queryRows<{ due: number; oldest: unknown }>(
+      this.db,
+      Sql.sql`SELECT COUNT(*) AS "due", MIN("nextAttemptAt") AS "oldest" FROM "WebhookDelivery"
+        WHERE "status" = ${sqlEnum(provider, "WebhookDeliveryStatus", "pending")} AND "nextAttemptAt" <= ${at}
+          AND ("lockedUntil" IS NULL OR "lockedUntil" <= ${at})`,
+    );
+    const oldest = row?.oldest == null ? now : dateFrom(row.oldest);
+    return { due: row?.due ?? 0, oldestDueSeconds: Math.max(0, (now.getTime() - oldest.getTime()) / 1000) };
+  }
+}

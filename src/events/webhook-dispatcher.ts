@@ -1,0 +1,117 @@
+import type { Tenant } from "../db/models";
+import type { Logger } from "../logger";
+import { PollingLoop } from "../polling-loop";
+import type { ClaimedDelivery, DeliveryOutcome, WebhookDeliveryQueue } from "./webhook-delivery-queue";
+import { attemptOutcome, undeliverable } from "./webhook-outcome";
+import { signedHeaders, signingSecrets } from "./webhook-secrets";
+import { postWebhook, type WebhookResponse } from "./webhook-sender";
+
+export interface WebhookDispatcherOptions {
+  /** Seconds before each attempt (WEBHOOK_RETRY_SCHEDULE). */
+  retrySchedule: readonly number[];
+  timeoutMs: number;
+  /** Lets live tenants deliver to loopback and private addresses (sandbox tenants always may). */
+  allowPrivateNetworks: boolean;
+  pollMs: number;
+  /** Attempts in flight at once in this process. */
+  maxConcurrent: number;
+}
+
+/** One finished attempt, for metrics. */
+export interface AttemptReport {
+  delivery: ClaimedDelivery;
+  response: WebhookResponse;
+  outcome: DeliveryOutcome;
+}
+
+export interface WebhookDispatcherDeps {
+  queue: WebhookDeliveryQueue;
+  /** The tenant's current webhook settings (cached, invalidated on every change). */
+  findTenant: (tenantId: string) => Promise<Tenant | null>;
+  /** Tells every process the tenant changed (its webhooks were switched off by a 410). */
+  tenantChanged: (tenantId: string) => Promise<void>;
+  log: Logger;
+}
+
+/**
+ * Sends due webhook deliveries. Woken when this or any process commits an event (and when a
+ * retry falls due here), it also polls every `pollMs`: other processes' deliveries, expired
+ * leases, deliveries left over from before a restart. Each claimed delivery is attempted on its
+ * own, up to `maxConcurrent` at once, and a finished one makes room for the next claim, so a
+ * slow receiver holds up only its own deliveries (and those of the same order, which wait their
+ * turn).
+ */
+export class WebhookDispatcher {
+  readonly #loop: PollingLoop;
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #shutdown = new AbortController();
+  readonly #attemptListeners = new Set<(report: AttemptReport) => void>();
+
+  constructor(
+    private readonly deps: WebhookDispatcherDeps,
+    private readonly options: WebhookDispatcherOptions,
+  ) {
+    this.#loop = new PollingLoop(() => this.#claim(), options.pollMs, (error) => deps.log.error({ err: error }, "webhook deliveries could not be claimed"));
+  }
+
+  /** Calls `listener` after every attempt; returns what unsubscribes. */
+  onAttempt(listener: (report: AttemptReport) => void): () => void {
+    this.#attemptListeners.add(listener);
+    return () => this.#attemptListeners.delete(listener);
+  }
+
+  start(): void {
+    this.#loop.start();
+  }
+
+  /** A delivery is due at `at` (now by default). */
+  wake(at?: Date): void {
+    this.#loop.wake(at);
+  }
+
+  /** Stops claiming, interrupts the attempts in flight (their deliveries are due again at once), and waits for them. */
+  async stop(): Promise<void> {
+    await this.#loop.stop();
+    this.#shutdown.abort();
+    await Promise.all(this.#inFlight);
+  }
+
+  async #claim(): Promise<boolean> {
+    const room = this.options.maxConcurrent - this.#inFlight.size;
+    if (room <= 0) return false;
+    for (const delivery of await this.deps.queue.claimDue(room)) {
+      const attempt: Promise<void> = this.#deliver(delivery)
+        .catch((error: unknown) => this.deps.log.error({ err: error, deliveryId: delivery.id }, "webhook delivery failed; it will be retried when its lease ends"))
+        .finally(() => {
+          this.#inFlight.delete(attempt);
+          // Room for another delivery, and perhaps the next one of the same order.
+          this.#loop.wake();
+        });
+      this.#inFlight.add(attempt);
+    }
+    return false;
+  }
+
+  async #deliver(delivery: ClaimedDelivery): Promise<void> {
+    const tenant = await this.deps.findTenant(delivery.tenantId);
+    if (!tenant?.webhookEnabled || !tenant.webhookUrl) return this.deps.queue.record(delivery, undeliverable("webhooks are disabled for this tenant"));
+    const at = new Date();
+    const secrets = signingSecrets(tenant, at);
+    if (secrets.length === 0) return this.deps.queue.record(delivery, undeliverable("the tenant has no signing secret: rotate it to make one"));
+    const { payload } = delivery.event;
+    const response = await postWebhook({
+      url: tenant.webhookUrl,
+      body: payload,
+      headers: signedHeaders(secrets, delivery.eventId, at, payload),
+      timeoutMs: this.options.timeoutMs,
+      allowPrivateNetworks: this.options.allowPrivateNetworks || tenant.environment === "sandbox",
+      signal: this.#shutdown.signal,
+    });
+    if (response.outcome === "interrupted") return this.deps.queue.release(delivery);
+    const outcome = attemptOutcome(response, at, delivery.attempts, this.options.retrySchedule);
+    await this.deps.queue.record(delivery, outcome);
+    if (outcome.disableWebhooks) await this.deps.tenantChanged(delivery.tenantId);
+    if (outcome.nextAttemptAt) this.#loop.wake(outcome.nextAttemptAt);
+    for (const listener of this.#attemptListeners) listener({ delivery, response, outcome });
+  }
+}

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { tenantScope } from "../context/request-context";
+import { appError } from "../errors/app-error";
+import { WEBHOOK_DELIVERY_STATUSES } from "../events/webhook-deliveries.service";
+import { ok, okPage } from "./envelope";
+import { listQuery, pageRequestFromQuery } from "./list-query";
+import { restRoute } from "./route";
+import { webhookDeliveryView } from "./webhook.views";
+
+const tag = "Webhooks";
+
+const deliveryListQuery = listQuery.extend({ status: z.string().optional() });
+
+function statusOf(value: string | undefined) {
+  if (value === undefined) return undefined;
+  const status = WEBHOOK_DELIVERY_STATUSES.find((candidate) => candidate === value);
+  if (!status) throw appError("validation_failed", { field: "status", message: `status: must be one of ${WEBHOOK_DELIVERY_STATUSES.join(", ")}` });
+  return status;
+}
+
+/** The tenant's webhook delivery log and redelivery (decisions §6). */
+export const webhookRoutes = [
+  restRoute({
+    method: "GET",
+    url: "/v1/webhooks/deliveries",
+    operation: "webhookDeliveries",
+    summary: "List webhook deliveries, newest first, optionally in one status (pending, succeeded, failed)",
+    tag,
+    query: deliveryListQuery,
+    handle: async ({ ctx, query }) => okPage(await ctx.services.webhookDeliveries.list(tenantScope(ctx), statusOf(query.status), pageRequestFromQuery(query)), webhookDeliveryView),
+  }),
+  restRoute({
+    method: "POST",
+    url: "/v1/webhooks/deliveries/:id/redeliver",
+    operation: "redeliverWebhook",
+    summary: "Send a delivery again now, with a fresh retry schedule (its attempt log is kept)",
+    tag,
+    handle: async ({ ctx, params }) => ok(webhookDeliveryView(await ctx.services.webhookDeliveries.redeliver(tenantScope(ctx), params.id!)), "Redelivery queued"),
+  }),
+];
