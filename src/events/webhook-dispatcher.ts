@@ -4,7 +4,7 @@ import { PollingLoop } from "../polling-loop";
 import type { ClaimedDelivery, DeliveryOutcome, WebhookDeliveryQueue } from "./webhook-delivery-queue";
 import { attemptOutcome, undeliverable } from "./webhook-outcome";
 import { signedHeaders, signingSecrets } from "./webhook-secrets";
-import { postWebhook, type WebhookResponse } from "./webhook-sender";
+import { postWebhook, WebhookConnections, type WebhookResponse } from "./webhook-sender";
 
 export interface WebhookDispatcherOptions {
   /** Seconds before each attempt (WEBHOOK_RETRY_SCHEDULE). */
@@ -45,6 +45,7 @@ export class WebhookDispatcher {
   readonly #loop: PollingLoop;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #shutdown = new AbortController();
+  readonly #connections = new WebhookConnections();
   readonly #attemptListeners = new Set<(report: AttemptReport) => void>();
 
   constructor(
@@ -74,6 +75,7 @@ export class WebhookDispatcher {
     await this.#loop.stop();
     this.#shutdown.abort();
     await Promise.all(this.#inFlight);
+    this.#connections.close();
   }
 
   async #claim(): Promise<boolean> {
@@ -106,6 +108,7 @@ export class WebhookDispatcher {
       timeoutMs: this.options.timeoutMs,
       allowPrivateNetworks: this.options.allowPrivateNetworks || tenant.environment === "sandbox",
       signal: this.#shutdown.signal,
+      connections: this.#connections,
     });
     if (response.outcome === "interrupted") return this.deps.queue.release(delivery);
     const outcome = attemptOutcome(response, at, delivery.attempts, this.options.retrySchedule);

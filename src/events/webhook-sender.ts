@@ -13,6 +13,7 @@ export interface WebhookRequest {
   allowPrivateNetworks: boolean;
   /** Aborts the attempt (shutdown): it ends as `interrupted`. */
   signal: AbortSignal;
+  connections: WebhookConnections;
 }
 
 /** How an attempt ended: the receiver answered (any status; redirects are not followed), or why it did not. */
@@ -21,6 +22,27 @@ export type AttemptEnding =
   | { outcome: "timeout" | "network_error" | "forbidden_destination" | "interrupted"; error: string };
 
 export type WebhookResponse = AttemptEnding & { durationMs: number };
+
+/**
+ * Kept-alive connections, in two pools that never share a socket: one whose every connection was
+ * made to an address checked as public (live tenants), one unchecked. A pooled socket stays
+ * connected to the address it was checked for, so reusing it cannot reach a private network.
+ */
+export class WebhookConnections {
+  readonly #pools = {
+    checked: { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) },
+    unchecked: { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) },
+  };
+
+  agentFor(target: URL, checked: boolean): http.Agent {
+    return this.#pools[checked ? "checked" : "unchecked"][target.protocol === "https:" ? "https:" : "http:"];
+  }
+
+  /** Closes every kept-alive connection (at shutdown). */
+  close(): void {
+    for (const pool of Object.values(this.#pools)) for (const agent of Object.values(pool)) agent.destroy();
+  }
+}
 
 /** POSTs one webhook attempt. Never throws: every ending is a `WebhookResponse`. */
 export function postWebhook(request: WebhookRequest): Promise<WebhookResponse> {
@@ -37,7 +59,8 @@ export function postWebhook(request: WebhookRequest): Promise<WebhookResponse> {
       settled = true;
       clearTimeout(timer);
       request.signal.removeEventListener("abort", onAbort);
-      outgoing.destroy();
+      // A complete answer leaves the socket to its pool; anything else closes it.
+      if (ending.outcome !== "answered") outgoing.destroy();
       resolve({ ...ending, durationMs: Math.round(performance.now() - startedAt) });
     };
     const onAbort = () => end({ outcome: "interrupted", error: "the server shut down during the attempt" });
@@ -47,8 +70,8 @@ export function postWebhook(request: WebhookRequest): Promise<WebhookResponse> {
       {
         method: "POST",
         headers: { ...request.headers, "content-type": "application/json", "content-length": Buffer.byteLength(request.body), "user-agent": "Aerogate-Webhooks/1" },
-        // No pooled connection: each attempt connects to an address checked for this tenant.
-        agent: false,
+        agent: request.connections.agentFor(target, !request.allowPrivateNetworks),
+        // New connections of the checked pool go only to addresses resolved and checked as public.
         lookup: request.allowPrivateNetworks ? undefined : publicAddressLookup,
       },
       (answer) => {
