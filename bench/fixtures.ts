@@ -48,8 +48,7 @@ export interface Fixtures {
   offers: BookableOffers;
 }
 
-export async function createFixtures(api: ApiClient, ownerKey: string): Promise<Fixtures> {
-  const name = "Bench Travel";
+export async function createFixtures(api: ApiClient, ownerKey: string, name = "Bench Travel"): Promise<Fixtures> {
   const created = await api.expectOk<{ data: { tenantId: string } }>("POST", "/v1/tenants", {
     key: ownerKey,
     body: { name, email: "bench@example.com", environment: "sandbox" },

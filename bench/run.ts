@@ -13,7 +13,8 @@
  *   BENCH_WARMUP_SECONDS=2    discarded warm-up seconds per scenario (0 to skip)
  *   BENCH_CONNECTIONS=50      concurrent connections
  *   BENCH_PIPELINING=1        requests in flight per connection
- *   BENCH_ONLY=tenant,graphql run only scenarios whose name contains one of these (baseline always runs)
+ *   BENCH_ONLY=tenant,graphql run only scenarios whose name contains one of these (baseline always runs);
+ *                             `events` runs the events bench (bench/events.ts), which otherwise runs last
  *   BENCH_CPU_PROF=1          start the real server with --cpu-prof; profiles go to bench/results/profiles/
  *   BENCH_START_TIMEOUT_MS=60000  how long a server may take to become healthy
  *   BENCH_APP_DIR=<dir>       start the server from another checkout (A/B comparisons); default this one
@@ -34,6 +35,7 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { benchEvents, type EventsBenchResult } from "./events";
 import { measureAirportIndexHeap } from "./memory";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -366,9 +368,22 @@ async function main(): Promise<number> {
   }
   const outcomes = prepared.map((p) => p.outcome);
 
+  let events: EventsBenchResult[] = [];
+  if (settings.only.length === 0 || settings.only.includes("events")) {
+    process.stdout.write("▶ events: webhooks and subscriptions … ");
+    try {
+      events = await benchEvents(api, ownerKey);
+      console.log("done");
+    } catch (error) {
+      events = [{ name: "events bench", value: (error as Error).message, target: "runs", passed: false }];
+      console.log(`FAIL: ${(error as Error).message}`);
+    }
+  }
+
   const airportHeap = measureAirportIndexHeap(rootDir);
-  const passed = outcomes.every((o) => o.passed) && airportHeap.passed;
+  const passed = outcomes.every((o) => o.passed) && airportHeap.passed && events.every((e) => e.passed);
   console.log(`\n${formatTable(outcomes)}\n`);
+  for (const event of events) console.log(`events: ${event.name}: ${event.value} (target ${event.target}): ${event.passed ? "pass" : "FAIL"}`);
   console.log(`airport index: ${airportHeap.airports} airports in ${airportHeap.heapMb} MB of heap (target < ${airportHeap.limitMb} MB): ${airportHeap.passed ? "pass" : "FAIL"}`);
   if (settings.rounds > 1) console.log(`medians of ${settings.rounds} rounds; each ratio is against the baseline of its own round`);
   const clientShares = outcomes.map((o) => o.clientCoreShare).filter((v): v is number => v !== null);
@@ -395,6 +410,7 @@ async function main(): Promise<number> {
     loadAverage: { before: loadBefore, after: loadAfter },
     passed,
     scenarios: outcomes,
+    events,
     airportHeap,
   };
   const file = join(resultsDir, "latest.json");
