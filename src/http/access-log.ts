@@ -12,8 +12,8 @@ export function registerAccessLog(app: FastifyInstance): void {
     // Skipped cheaply when the level is off (benchmarks and tests run at warn or silent).
     if ((request.log as Logger).isLevelEnabled(failed ? "error" : "info")) {
       const ctx = request.ctx;
+      // requestId is already bound to request.log (Fastify's requestIdLogLabel): not repeated here.
       const fields = {
-        requestId: request.id,
         method: request.method,
         route: request.routeOptions.url ?? "unmatched",
         status: reply.statusCode,
