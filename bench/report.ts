@@ -5,7 +5,7 @@ export interface ScenarioOutcome {
   name: string;
   method: string;
   path: string;
-  server: "app" | "bare";
+  server: "app" | "bare" | "apollo";
   baseline: boolean;
   target: Target | null;
   load: LoadResult | null;

@@ -210,7 +210,7 @@ async function main(): Promise<number> {
 
   tempDir = mkdtempSync(join(tmpdir(), "aerogate-bench-"));
   const ownerKey = randomOwnerKey();
-  const [appPort, barePort] = [await freePort(), await freePort()];
+  const [appPort, barePort, apolloPort] = [await freePort(), await freePort(), await freePort()];
   const profileDir = join(resultsDir, "profiles");
   if (settings.cpuProfile) mkdirSync(profileDir, { recursive: true });
 
@@ -220,7 +220,7 @@ async function main(): Promise<number> {
       (settings.rounds > 1 ? ` × ${settings.rounds} rounds` : "") +
       `; node ${process.version}, ${cpus().length} CPUs`,
   );
-  const [app, bare] = await Promise.all([
+  const [app, bare, apolloOnly] = await Promise.all([
     startServer({
       name: "aerogate server",
       entry: "src/main.ts",
@@ -250,6 +250,15 @@ async function main(): Promise<number> {
       healthPath: "/bare",
       startTimeoutMs: settings.startTimeoutMs,
     }, (server) => servers.push(server)),
+    startServer({
+      name: "Apollo-only server",
+      entry: "bench/apollo-server.ts",
+      cwd: rootDir,
+      port: apolloPort,
+      env: { NODE_ENV: "production" },
+      healthPath: "/ready",
+      startTimeoutMs: settings.startTimeoutMs,
+    }, (server) => servers.push(server)),
   ]);
   console.log(`servers up: aerogate pid ${app.pid} at ${app.url}${settings.appDir === rootDir ? "" : ` (from ${settings.appDir})`}, bare pid ${bare.pid} at ${bare.url}`);
 
@@ -266,7 +275,7 @@ async function main(): Promise<number> {
   const prepared: Prepared[] = [];
 
   for (const scenario of ordered) {
-    const server = scenario.server === "bare" ? bare : app;
+    const server = { app, bare, apollo: apolloOnly }[scenario.server ?? "app"];
     const target = scenario.baseline ? null : (scenario.target ?? null);
     const outcome: ScenarioOutcome = {
       name: scenario.name,

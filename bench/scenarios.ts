@@ -46,8 +46,8 @@ export interface ScenarioContext {
 
 export interface Scenario {
   name: string;
-  /** Which process answers: the real server (default) or the bare Fastify baseline. */
-  server?: "app" | "bare";
+  /** Which process answers: the real server (default), the bare Fastify baseline, or Apollo alone (bench/apollo-server.ts). */
+  server?: "app" | "bare" | "apollo";
   /** The scenario every ratio is computed against (exactly one). */
   baseline?: boolean;
   /** A static request; `auth` adds `Authorization: Bearer <key>` from the fixtures. */
@@ -112,6 +112,10 @@ function checkOffers({ body }: ApiResponse): string | undefined {
   return typeof count === "number" && count > 0 && count <= 50 ? undefined : `expected 1–50 offers, got ${JSON.stringify(body).slice(0, 300)}`;
 }
 
+/** An offer as an integrator's page shows it: price, expiry, the itinerary. */
+const offerQuery = `query Offer($id: ID!) { offer(id: $id) { id totalAmount totalCurrency expiresAt
+  slices { duration segments { origin { iataCode } destination { iataCode } departingAt arrivingAt marketingCarrier { iataCode } marketingCarrierFlightNumber } } } }`;
+
 /** Run in this order, one after another. Add new scenarios here, one entry each. */
 export const scenarios: Scenario[] = [
   {
@@ -135,6 +139,14 @@ export const scenarios: Scenario[] = [
     target: { minRatio: 0.3 },
   },
   {
+    name: "Apollo Server alone: POST /graphql { __typename } (no auth, no plugins of ours)",
+    server: "apollo",
+    method: "POST",
+    path: "/graphql",
+    body: { query: "{ __typename }" },
+    check: ({ body }) => (body?.data?.__typename === "Query" ? undefined : `unexpected body ${JSON.stringify(body)}`),
+  },
+  {
     name: "POST /graphql { viewer { kind tenant { id name } } }",
     method: "POST",
     path: "/graphql",
@@ -144,7 +156,7 @@ export const scenarios: Scenario[] = [
       body?.errors === undefined && body?.data?.viewer?.kind === "TENANT" && body.data.viewer.tenant?.id === fixtures.tenant.id
         ? undefined
         : `unexpected body ${JSON.stringify(body)}`,
-    target: { minRatio: 0.2 },
+    target: { minRatio: 0.25 },
   },
   {
     name: "GET /v1/air/locations?query=lon",
@@ -195,6 +207,18 @@ export const scenarios: Scenario[] = [
     },
     check: ({ body }) => (typeof body?.data?.id === "string" && body.data.payment_requirements ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
     target: { minRatio: 0.3 },
+  },
+  {
+    name: "POST /graphql { offer(id) { … } }",
+    setup: async ({ api, fixtures }) => {
+      const headers = { authorization: `Bearer ${fixtures.tenantKey}` };
+      const found = await api.expectOk<{ data: { offers: Array<{ id: string }> } }>("POST", "/v1/air/search", { headers, body: oneWaySearch() });
+      const offer = found.data.offers[0];
+      if (!offer) throw new Error("the search returned no offers");
+      return { method: "POST", path: "/graphql", headers, body: { query: offerQuery, variables: { id: offer.id } } };
+    },
+    check: ({ body }) => (body?.errors === undefined && typeof body?.data?.offer?.id === "string" ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
+    target: { minRatio: 0.2 },
   },
   {
     name: "POST /v1/air/orders (book an offer, Variant A)",
