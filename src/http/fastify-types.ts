@@ -11,5 +11,7 @@ declare module "fastify" {
     operation?: Operation;
     /** Which interface variant's names the route's errors use (429 code spelling). */
     variant?: "A" | "B";
+    /** The route takes a JSON object body: anything else, none included, is 400 `invalid_json` (http/json-body.ts). */
+    jsonObjectBody?: boolean;
   }
 }

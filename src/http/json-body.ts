@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import secureJson from "secure-json-parse";
 import { appError } from "../errors/app-error";
 
@@ -7,6 +7,7 @@ import { appError } from "../errors/app-error";
  * on a bodiless POST), malformed JSON is 400 `invalid_json`, and prototype-poisoning keys are refused.
  * JSON is the only body type: Fastify's default `text/plain` parser is removed, so any other
  * content type is 415 `unsupported_media_type` instead of a string reaching a route's schema.
+ * Where a body is required (see `bodyProblem`), a missing one is `invalid_json` too.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser(["application/json", "text/plain"]);
@@ -19,4 +20,36 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(appError("invalid_json"), undefined);
     }
   });
+  // After parsing, before the route: the same point where malformed JSON is refused, so an empty
+  // body gets the same answer, ahead of permission and Idempotency-Key checks.
+  app.addHook("preValidation", async (request) => {
+    const problem = bodyProblem(request);
+    if (problem) throw appError("invalid_json", { message: problem });
+  });
+}
+
+/**
+ * What a route needs from its body: REST routes that declare a body take a JSON object (config
+ * `jsonObjectBody`); GraphQL over HTTP POST takes an operation object, or an array (a batch,
+ * which the GraphQL layer answers).
+ */
+function bodyProblem(request: FastifyRequest): string | null {
+  const body: unknown = request.body;
+  if (request.routeOptions.config.jsonObjectBody) {
+    return isJsonObject(body) ? null : `The request body must be a JSON object; ${whatWasSent(body)}.`;
+  }
+  if (request.method === "POST" && request.routeOptions.url === "/graphql") {
+    return isJsonObject(body) || Array.isArray(body) ? null : `A GraphQL request body must be a JSON object with a query; ${whatWasSent(body)}.`;
+  }
+  return null;
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function whatWasSent(body: unknown): string {
+  if (body === undefined) return "no body was sent";
+  if (body === null) return "null was sent";
+  return `a JSON ${Array.isArray(body) ? "array" : typeof body} was sent`;
 }

@@ -29,7 +29,7 @@ function parseCreateOrder(body: unknown): { variant: "A" | "B"; request: CreateO
   if (typeof body === "object" && body !== null && !Array.isArray(body) && Object.hasOwn(body, "offerId")) {
     return { variant: "B", request: fromOrderInputB(parseInput(createOrderInputB, body)) };
   }
-  return { variant: "A", request: fromOrderInputA(parseInput(createOrderInputA, body ?? {})) };
+  return { variant: "A", request: fromOrderInputA(parseInput(createOrderInputA, body)) };
 }
 
 const orderListQuery = listQuery.extend({ status: z.string().optional() });

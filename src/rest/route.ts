@@ -62,7 +62,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
     app.route({
       method: route.method,
       url: route.url,
-      config: { operation: route.operation, variant: route.variant ?? "A" },
+      config: { operation: route.operation, variant: route.variant ?? "A", jsonObjectBody: route.body !== undefined || route.parseBody !== undefined },
       handler: async (request, reply) => {
         const ctx = request.ctx;
         if (!ctx) throw new Error(`route ${route.url} reached without a request context`);
@@ -71,7 +71,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
         const body = route.parseBody
           ? route.parseBody(request.body)
           : route.body
-            ? parseInput(route.body, request.body ?? {}, route.bodyErrorCode)
+            ? parseInput(route.body, request.body, route.bodyErrorCode)
             : undefined;
         const query = route.query ? parseInput(route.query, request.query) : {};
         const input = { ctx, body, query, params: request.params as Record<string, string> };

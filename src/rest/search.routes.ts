@@ -22,7 +22,7 @@ interface ParsedSearch {
 function parseSearch(body: unknown): ParsedSearch {
   return isVariantB(body)
     ? { variant: "B", request: fromVariantB(parseInput(searchInputB, body, "invalid_search_params")) }
-    : { variant: "A", request: fromVariantA(parseInput(searchInputA, body ?? {}, "invalid_search_params")) };
+    : { variant: "A", request: fromVariantA(parseInput(searchInputA, body, "invalid_search_params")) };
 }
 
 /** Flight search (interface §4.4) in both variants, and the offer-request and offer listings. */

@@ -128,13 +128,18 @@ describe("tenant configuration", () => {
       expect(await getConfig(tenant)).toEqual(before);
     });
 
+    it("refuses an empty object as a patch with 422 invalid_field_value", async () => {
+      const tenant = await createTenant(server);
+      expectError(await patchConfig(tenant, {}), 422, "invalid_field_value");
+    });
+
+    // A body that is not a JSON object is not a patch at all: 400 invalid_json, as on every route with a body.
     it.each([
-      ["an empty object", {}],
       ["an array", [{ timezone: "UTC" }]],
       ["null", null],
-    ])("refuses %s as a patch with 422 invalid_field_value", async (_case, body) => {
+    ])("refuses %s as a patch with 400 invalid_json", async (_case, body) => {
       const tenant = await createTenant(server);
-      expectError(await patchConfig(tenant, body), 422, "invalid_field_value");
+      expectError(await patchConfig(tenant, body), 400, "invalid_json");
     });
 
     it("refuses malformed JSON with 400 invalid_json", async () => {

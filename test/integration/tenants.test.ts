@@ -74,8 +74,8 @@ describe("tenant management (owner)", () => {
       expectError(response, 400, "validation_failed", "metadata.tier");
     });
 
-    it("refuses a body that is not an object", async () => {
-      expectError(await asOwner("POST", "/v1/tenants", ["Acme"]), 400, "validation_failed");
+    it("refuses a body that is not a JSON object with 400 invalid_json", async () => {
+      expectError(await asOwner("POST", "/v1/tenants", ["Acme"]), 400, "invalid_json");
     });
 
     it("refuses malformed JSON with 400 invalid_json", async () => {

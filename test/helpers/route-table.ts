@@ -1,0 +1,35 @@
+import { operations } from "../../src/context/operations";
+import type { RestRoute } from "../../src/rest/route";
+import { restRoutes } from "../../src/rest/routes";
+
+/**
+ * The server's own REST route table, for suites that must cover every route (new routes are
+ * covered without touching the test): which take a body, which key may call each.
+ */
+
+export type AnyRoute = RestRoute<any, any>;
+
+export { restRoutes };
+
+/** Routes that declare a body (a schema or a parser). */
+export const routesWithBody: readonly AnyRoute[] = restRoutes.filter((route) => route.body !== undefined || route.parseBody !== undefined);
+
+/** `/v1/tenants/:id/keys/:keyId` → `["id", "keyId"]`. */
+export function pathParams(url: string): string[] {
+  return [...url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+}
+
+/** The URL with each `:name` replaced by `values(name)`, URL-encoded. */
+export function fillPath(url: string, values: (name: string) => string): string {
+  return url.replace(/:(\w+)/g, (_match, name: string) => encodeURIComponent(values(name)));
+}
+
+/** Whether the owner key calls the route (owner-only operations) or a tenant's key does. */
+export function isOwnerRoute(route: AnyRoute): boolean {
+  return operations[route.operation].audience === "owner";
+}
+
+/** "POST /v1/air/orders" */
+export function routeName(route: AnyRoute): string {
+  return `${route.method} ${route.url}`;
+}

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, startServerWithTenant, type TenantFixture } from "../helpers/client";
+import { expectCatalogueError } from "../helpers/error-shape";
+import { fillPath, isOwnerRoute, routeName, routesWithBody } from "../helpers/route-table";
+import type { TestServer } from "../helpers/test-server";
+
+/**
+ * Issue 9, item 6: where a route takes a body, anything but a JSON object is 400 `invalid_json`,
+ * the answer malformed JSON gets: an empty body, no body at all, `null`, and any other JSON value
+ * (array, string, number, boolean). Wrong fields inside an object stay each route's own error
+ * (`validation_failed`, `invalid_search_params`, `invalid_field_value`). Every route with a body is
+ * taken from the server's route table, so a new one is covered without touching this file.
+ */
+
+interface BodyCase {
+  name: string;
+  rawBody?: string;
+  contentType?: string;
+}
+
+const NOT_AN_OBJECT: readonly BodyCase[] = [
+  { name: "an empty body with Content-Type: application/json", rawBody: "", contentType: "application/json" },
+  { name: "whitespace only", rawBody: " \n\t ", contentType: "application/json" },
+  { name: "no body, with Content-Type: application/json", contentType: "application/json" },
+  { name: "no body and no Content-Type" },
+  { name: "null", rawBody: "null", contentType: "application/json" },
+  { name: "an array", rawBody: "[{}]", contentType: "application/json" },
+  { name: "a string", rawBody: '"{}"', contentType: "application/json; charset=utf-8" },
+  { name: "a number", rawBody: "42", contentType: "application/json" },
+  { name: "a boolean", rawBody: "true", contentType: "application/json" },
+];
+
+/** Sends `body` without the client helper's defaults, so "no body" really is none. */
+async function send(server: TestServer, method: string, path: string, key: string, body: BodyCase, headers: Record<string, string> = {}) {
+  const all: Record<string, string> = { authorization: `Bearer ${key}`, ...headers };
+  if (body.contentType) all["content-type"] = body.contentType;
+  const response = await fetch(server.url + path, { method, headers: all, body: body.rawBody, signal: AbortSignal.timeout(10_000) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: JSON.parse(text) };
+}
+
+describe("bodies that are not a JSON object", () => {
+  let server: TestServer;
+  let tenant: TenantFixture;
+
+  beforeAll(async () => ({ server, tenant } = await startServerWithTenant()));
+  afterAll(() => server.close());
+
+  it("the route table has routes with bodies on every side: owner, tenant, orders, wallet", () => {
+    const names = routesWithBody.map(routeName);
+    expect(names).toEqual(expect.arrayContaining(["POST /v1/tenants", "PATCH /v1/tenant", "POST /v1/air/search", "POST /v1/air/orders", "POST /v1/tenants/:id/wallet/credits"]));
+  });
+
+  describe.each(routesWithBody.map((route) => [routeName(route), route] as const))("%s", (_name, route) => {
+    it.each(NOT_AN_OBJECT.map((body) => [body.name, body] as const))("answers %s with 400 invalid_json and changes nothing", async (_case, body) => {
+      const key = isOwnerRoute(route) ? server.ownerKey : tenant.key;
+      // Real ids, so nothing but the body can be wrong; an Idempotency-Key, so that is not missing either.
+      const path = fillPath(route.url, (name) => (name === "id" && isOwnerRoute(route) ? tenant.tenantId : name === "keyId" ? tenant.keyId : "ord_00000000000000000000000000"));
+      const before = await rowCounts(server);
+      const response = await send(server, route.method, path, key, body, { "idempotency-key": `empty-${Math.random()}` });
+      expectCatalogueError(response, 400, "invalid_json");
+      expect(response.body.message).toMatch(/must be a JSON object/);
+      expect(await rowCounts(server)).toEqual(before);
+    });
+  });
+
+  // An array is a batch: the GraphQL layer answers it (batching is off).
+  describe("POST /graphql", () => {
+    it.each(NOT_AN_OBJECT.filter((body) => body.name !== "an array").map((body) => [body.name, body] as const))(
+      "answers %s with 400 invalid_json",
+      async (_case, body) => {
+        const response = await send(server, "POST", "/graphql", tenant.key, body);
+        expect(response.status).toBe(400);
+        expect(response.body.errors).toHaveLength(1);
+        expect(response.body.errors[0].extensions).toMatchObject({ code: "invalid_json", statusCode: 400 });
+        expect(response.body.errors[0].message).toMatch(/must be a JSON object/);
+      },
+    );
+  });
+
+  it("a route without a body still accepts an empty JSON body (clients send the header on bodiless POSTs)", async () => {
+    const response = await send(server, "POST", "/v1/tenant/webhook_secret/rotate", tenant.key, { name: "empty", rawBody: "", contentType: "application/json" });
+    expect(response.status).toBe(200);
+    expect(response.body.data.webhook_secret).toMatch(/^whsec_/);
+  });
+});
+
+/** Rows per table the body routes write: tenants, keys, searches, orders, wallets, ledger. */
+async function rowCounts(server: TestServer): Promise<Record<string, number>> {
+  const prisma = server.db.prisma;
+  const [tenants, apiKeys, offerRequests, orders, ledgerEntries, idempotencyRecords] = await Promise.all([
+    prisma.tenant.count(),
+    prisma.apiKey.count(),
+    prisma.offerRequest.count(),
+    prisma.order.count(),
+    prisma.ledgerEntry.count(),
+    prisma.idempotencyRecord.count(),
+  ]);
+  return { tenants, apiKeys, offerRequests, orders, ledgerEntries, idempotencyRecords };
+}
