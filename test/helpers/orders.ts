@@ -41,6 +41,23 @@ export async function searchForBooking(server: Endpoint, key: string, options: S
   return offers;
 }
 
+/**
+ * The offers sharing no flight with an earlier one in the list: several of them can be booked
+ * without one booking's seats selling out another's flight (search shows seats left, not seats
+ * held by bookings made after it).
+ */
+export function withDistinctFlights(offers: any[]): any[] {
+  const used = new Set<string>();
+  return offers.filter((offer) => {
+    const flights: string[] = offer.slices.flatMap((slice: any) =>
+      slice.segments.map((segment: any) => `${segment.marketing_carrier.iata_code}${segment.marketing_carrier_flight_number}@${segment.departing_at}`),
+    );
+    if (flights.some((flight) => used.has(flight))) return false;
+    for (const flight of flights) used.add(flight);
+    return true;
+  });
+}
+
 /** Birth dates that make each passenger type valid for travel a month from now. */
 const BORN_ON = { adult: "1985-04-12", child: `${new Date().getUTCFullYear() - 7}-06-01`, infant_without_seat: `${new Date().getUTCFullYear() - 1}-01-15` } as const;
 
