@@ -1,7 +1,9 @@
 import { defineConfig } from "vitest/config";
+import { resolveOneGraphql } from "./vitest.resolve.ts";
 
 /** `npm run test:browser`: the playground in Debian's Chromium (see test/browser). */
 export default defineConfig({
+  resolve: resolveOneGraphql,
   test: {
     include: ["test/browser/**/*.test.ts"],
     pool: "forks",

@@ -65,7 +65,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   registerOrderMetrics(registry, services);
   registerWebhookMetrics(registry, services);
   registerAuthentication(http, services);
-  registerRateLimit(http, config.RATE_LIMIT_RPS, config.RATE_LIMIT_BURST);
+  registerRateLimit(http, services.rateLimiter);
   registerUsageCounting(http, services.usageMeter);
   registerAccessLog(http);
   registerHealthRoutes(http, db, registry);

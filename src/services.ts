@@ -9,6 +9,7 @@ import type { Logger } from "./logger";
 import { CursorCodec } from "./pagination/cursor";
 import { ApiKeyService } from "./tenants/api-key.service";
 import { TenantConfigService } from "./tenants/tenant-config.service";
+import { createRateLimiter, type RateLimiter } from "./rate-limits/rate-limiter";
 import { TenantService } from "./tenants/tenant.service";
 import { UsageMeter } from "./tenants/usage-meter";
 import { UsageService } from "./tenants/usage.service";
@@ -65,6 +66,8 @@ export interface Services {
   webhookDispatcher: WebhookDispatcher;
   webhookDeliveries: WebhookDeliveryService;
   orderFeed: OrderFeed;
+  /** Per-key token buckets (REST requests, GraphQL operations by cost); null when RATE_LIMIT_RPS=0. */
+  rateLimiter: RateLimiter | null;
 }
 
 /** Wires the domain services over an open, migrated database. */
@@ -129,5 +132,6 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     webhookDispatcher,
     webhookDeliveries,
     orderFeed: new OrderFeed(orderChanges, orders, log),
+    rateLimiter: createRateLimiter(config, db),
   };
 }

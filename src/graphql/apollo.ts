@@ -1,15 +1,15 @@
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from "@as-integrations/fastify";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { GraphQLSchema } from "graphql";
 import type { RequestContext } from "../context/request-context";
 import type { Logger } from "../logger";
+import { appError } from "../errors/app-error";
 import { formatGraphQLError } from "./format-error";
+import { operationLimitsPlugin } from "./operation-limits";
+import { GRAPHQL_LIMITS, limitRules } from "./query-limits";
 import { playgroundPlugin } from "./playground";
-
-/** Bounds a query's size before it is parsed, so a huge document is a clean 400. */
-const MAX_TOKENS = 5000;
 
 /**
  * Every GraphQL answer is for one caller's key, so none may be cached: `Cache-Control: no-store`,
@@ -42,13 +42,21 @@ export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchem
     // The schema is public documentation (the playground reads it); Apollo would turn this off
     // under NODE_ENV=production, which `npm start` sets.
     introspection: true,
-    parseOptions: { maxTokens: MAX_TOKENS },
-    plugins: [fastifyApolloDrainPlugin(app), playgroundPlugin(), ApolloServerPluginCacheControlDisabled(), noStorePlugin()],
+    // Limits (query-limits.ts): tokens bound the document before it is parsed (a clean 400),
+    // depth and aliases are validation rules, cost is checked once the operation is resolved.
+    parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
+    validationRules: [...limitRules],
+    allowBatchedHttpRequests: false,
+    plugins: [fastifyApolloDrainPlugin(app), playgroundPlugin(), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), operationLimitsPlugin(schema)],
   });
   await apollo.start();
   app.route({
     url: "/graphql",
     method: ["GET", "POST", "OPTIONS"],
+    // Apollo would refuse a batch too, as a generic BAD_REQUEST; this names it.
+    preValidation: async (request: FastifyRequest) => {
+      if (Array.isArray(request.body)) throw appError("batching_not_supported");
+    },
     handler: fastifyApolloHandler(apollo, {
       context: async (request) => {
         if (!request.ctx) throw new Error("GraphQL request reached without a request context");

@@ -1,11 +1,23 @@
-import type { GraphQLFormattedError } from "graphql";
+import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { AppError, appError } from "../errors/app-error";
 import { graphqlErrorExtensions } from "../errors/render-error";
 import type { Logger } from "../logger";
+import { tokenLimitError } from "./query-limits";
 
 /** Apollo's own request errors (parse, validation, bad variables): the client's fault, a 400 class. */
 const APOLLO_CLIENT_CODES = new Set(["GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAILED", "BAD_USER_INPUT", "BAD_REQUEST", "OPERATION_RESOLUTION_FAILURE", "PERSISTED_QUERY_NOT_FOUND", "PERSISTED_QUERY_NOT_SUPPORTED"]);
+
+/**
+ * The catalogued error behind a GraphQL error: a resolver's, or a limit's (query-limits.ts),
+ * which Apollo wraps in its validation or request error, or the parser's token limit.
+ */
+function cataloguedCause(formatted: GraphQLFormattedError, error: unknown): AppError | null {
+  const original = unwrapResolverError(error);
+  if (original instanceof AppError) return original;
+  if (original instanceof GraphQLError && original.originalError instanceof AppError) return original.originalError;
+  return formatted.extensions?.code === "GRAPHQL_PARSE_FAILED" ? tokenLimitError(formatted.message) : null;
+}
 
 /**
  * Every GraphQL error leaves with a catalogue code in `extensions.code`. Catalogued errors keep
@@ -14,16 +26,16 @@ const APOLLO_CLIENT_CODES = new Set(["GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION
  */
 export function formatGraphQLError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
-    if (original instanceof AppError) {
-      return { message: original.message, locations: formatted.locations, path: formatted.path, extensions: graphqlErrorExtensions(original) };
+    const catalogued = cataloguedCause(formatted, error);
+    if (catalogued) {
+      return { message: catalogued.message, locations: formatted.locations, path: formatted.path, extensions: graphqlErrorExtensions(catalogued) };
     }
     const apolloCode = formatted.extensions?.code;
     if (typeof apolloCode === "string" && APOLLO_CLIENT_CODES.has(apolloCode)) {
       const mapped = appError("validation_failed", { message: formatted.message });
       return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: graphqlErrorExtensions(mapped) };
     }
-    log.error({ err: original }, "GraphQL resolver failed");
+    log.error({ err: unwrapResolverError(error) }, "GraphQL resolver failed");
     const masked = appError("internal_server_error");
     return { message: masked.message, path: formatted.path, extensions: graphqlErrorExtensions(masked) };
   };

@@ -8,6 +8,7 @@ import { AppError } from "../errors/app-error";
 import { newId } from "../ids";
 import type { Services } from "../services";
 import { formatGraphQLError } from "./format-error";
+import { prepareWsOperation } from "./ws-operations";
 
 const FORBIDDEN_CLOSE_CODE = 4403;
 
@@ -24,6 +25,11 @@ export function registerSubscriptions(httpServer: Server, schema: GraphQLSchema,
   const wsServer = new WebSocketServer({ server: httpServer, path: "/graphql" });
   const contexts = new WeakMap<object, RequestContext>();
   const formatError = formatGraphQLError(services.log);
+  const connectionContext = (connection: object): RequestContext => {
+    const ctx = contexts.get(connection);
+    if (!ctx) throw new Error("operation on a WebSocket without an authenticated connection");
+    return ctx;
+  };
   const handle = useServer<Record<string, unknown> | undefined, { socket: WebSocket }>(
     {
       schema,
@@ -45,14 +51,12 @@ export function registerSubscriptions(httpServer: Server, schema: GraphQLSchema,
           throw error;
         }
       },
+      onSubscribe: (connection, _id, payload) => prepareWsOperation(schema, payload, connectionContext(connection)),
       // Each operation gets its own context (scope is resolved per operation) sharing the connection's principal.
-      context: (connection) => {
-        const base = contexts.get(connection);
-        if (!base) throw new Error("subscription without an authenticated connection");
-        return { ...base, requestId: newId("req"), scope: null };
-      },
+      context: (connection) => ({ ...connectionContext(connection), requestId: newId("req"), scope: null }),
       onNext: (_connection, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((error) => formatError(error.toJSON(), error)) } : undefined,
+      onError: (_connection, _id, _payload, errors) => errors.map((error) => formatError(error.toJSON(), error)),
     },
     wsServer,
   );

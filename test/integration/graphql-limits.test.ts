@@ -1,0 +1,186 @@
+import { Lexer, Source, TokenKind } from "graphql";
+import type { Client } from "graphql-ws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
+import { wsClient } from "../helpers/subscriptions";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+/** `orders → edges → node → offer → slices → segments → passengers → baggages → type`: the schema's deepest path, 9 levels. */
+const NINE_LEVELS = "{ orders(first: 1) { edges { node { offer { slices { segments { passengers { baggages { type } } } } } } } } }";
+/** One level more than any schema field can answer: refused for its depth before anything else is said about it. */
+const TEN_LEVELS = "{ orders(first: 1) { edges { node { offer { slices { segments { passengers { baggages { type { kind } } } } } } } } } }";
+
+function aliases(count: number): string {
+  return `{ ${Array.from({ length: count }, (_, i) => `a${i}: viewer { kind }`).join(" ")} }`;
+}
+
+/**
+ * Costs exactly 1000 with `$offers: 99` (orders: 1 + 100 × (1 + 7) = 801; offers: 1 + 99 × 2 =
+ * 199) and 1002 with `$offers: 100`: the cost follows the variables.
+ */
+const PRICED = `query ($offers: Int) {
+  orders(first: 100) { nodes { id status bookingReference totalAmount totalCurrency createdAt updatedAt } }
+  offers(first: $offers) { nodes { id } }
+}`;
+
+function tokenCount(document: string): number {
+  const lexer = new Lexer(new Source(document));
+  let count = 0;
+  while (lexer.advance().kind !== TokenKind.EOF) count += 1;
+  return count;
+}
+
+/** A valid mutation of exactly `tokens` tokens: a metadata list padded with one-token numbers. */
+function documentOfTokens(tokens: number): string {
+  const build = (numbers: number) => `mutation { updateTenantConfig(input: { metadata: { filler: [${"1 ".repeat(numbers)}] } }) { id } }`;
+  const document = build(tokens - tokenCount(build(0)));
+  expect(tokenCount(document)).toBe(tokens);
+  return document;
+}
+
+/** The first answer graphql-ws gives to one operation: a result, or the errors it was refused with. */
+function firstAnswer(client: Client, query: string): Promise<{ data?: any; errors?: any[] }> {
+  return new Promise((resolve, reject) => {
+    client.subscribe({ query }, { next: (value) => resolve(value as { data?: any }), error: (error) => (Array.isArray(error) ? resolve({ errors: error }) : reject(error)), complete: () => undefined });
+  });
+}
+
+function expectRefused(response: { status: number; body: any }, code: string, message: RegExp) {
+  expect(response.status).toBe(400);
+  expect(response.body.data).toBeUndefined();
+  expect(response.body.errors?.[0]?.extensions).toMatchObject({ code, statusCode: 400, retryable: false });
+  expect(response.body.errors?.[0]?.message).toMatch(message);
+}
+
+describe("GraphQL limits: each a catalogued 400, over HTTP and WebSocket", () => {
+  let server: TestServer;
+  let sandbox: TenantFixture;
+  let live: TenantFixture;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    sandbox = await createTenant(server);
+    live = await createTenant(server, { environment: "live" });
+  });
+  afterAll(() => server.close());
+
+  describe("depth", () => {
+    it("9 levels, the schema's deepest query, runs", async () => {
+      const response = await graphql(server, NINE_LEVELS, {}, { key: sandbox.key });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ data: { orders: { edges: [] } } });
+    });
+
+    it("10 levels is query_too_deep, naming the depth and the limit", async () => {
+      expectRefused(await graphql(server, TEN_LEVELS, {}, { key: sandbox.key }), "query_too_deep", /10 levels deep; the limit is 9/);
+    });
+
+    it("GraphiQL's introspection query (ofType nested eight deep) is not refused for its depth", async () => {
+      const introspection = `{ __schema { types { name fields { name type { ...TypeRef } } } } }
+        fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }`;
+      const response = await graphql(server, introspection, {}, { key: sandbox.key });
+      expect(response.status).toBe(200);
+      expect(response.body.data.__schema.types.length).toBeGreaterThan(20);
+    });
+  });
+
+  describe("aliases", () => {
+    it("15 aliases run", async () => {
+      const response = await graphql(server, aliases(15), {}, { key: sandbox.key });
+      expect(response.status).toBe(200);
+      expect(Object.keys(response.body.data)).toHaveLength(15);
+    });
+
+    it("16 aliases are too_many_aliases", async () => {
+      expectRefused(await graphql(server, aliases(16), {}, { key: sandbox.key }), "too_many_aliases", /16 aliases; the limit is 15/);
+    });
+  });
+
+  describe("cost (list fields by their page size)", () => {
+    it("an operation costing exactly 1000 runs", async () => {
+      const response = await graphql(server, PRICED, { offers: 99 }, { key: sandbox.key });
+      expect(response.status).toBe(200);
+      expect(response.body.data.orders.nodes).toEqual([]);
+    });
+
+    it("the same document costing 1002 (a larger page in a variable) is query_too_complex", async () => {
+      expectRefused(await graphql(server, PRICED, { offers: 100 }, { key: sandbox.key }), "query_too_complex", /costs 1002; the limit is 1000/);
+    });
+
+    it("without first, a connection is priced at the largest default page (25)", async () => {
+      // 14 × (1 + 25 × (1 + 1 + 1)) = 1064: refused, though each connection alone costs 76.
+      const many = `{ ${Array.from({ length: 14 }, (_, i) => `o${i}: orders { nodes { id status } }`).join(" ")} }`;
+      expectRefused(await graphql(server, many, {}, { key: sandbox.key }), "query_too_complex", /costs 1064; the limit is 1000/);
+    });
+  });
+
+  describe("tokens", () => {
+    it("a document of exactly 5,000 tokens is parsed and run (the metadata rule then refuses the list)", async () => {
+      const response = await graphql(server, documentOfTokens(5000), {}, { key: sandbox.key });
+      expect(response.body.errors?.[0]?.extensions.code).toBe("invalid_field_value");
+    });
+
+    it("5,001 tokens are too_many_tokens", async () => {
+      expectRefused(await graphql(server, documentOfTokens(5001), {}, { key: sandbox.key }), "too_many_tokens", /more than 5000 tokens/);
+    });
+  });
+
+  it("batching is off: a JSON array body is batching_not_supported", async () => {
+    const response = await call(server, "POST", "/graphql", { key: sandbox.key, body: [{ query: "{ viewer { kind } }" }, { query: "{ viewer { keyId } }" }] });
+    expectRefused(response, "batching_not_supported", /not supported/);
+  });
+
+  describe("field suggestions", () => {
+    it("sandbox tenants get them", async () => {
+      const response = await graphql(server, "{ viewr { kind } }", {}, { key: sandbox.key });
+      expect(response.status).toBe(400);
+      expect(response.body.errors?.[0]?.extensions.code).toBe("validation_failed");
+      expect(response.body.errors?.[0]?.message).toBe('Cannot query field "viewr" on type "Query". Did you mean "viewer"?');
+    });
+
+    it("live tenants do not", async () => {
+      const response = await graphql(server, "{ viewr { kind } }", {}, { key: live.key });
+      expect(response.status).toBe(400);
+      expect(response.body.errors?.[0]?.extensions.code).toBe("validation_failed");
+      expect(response.body.errors?.[0]?.message).toBe('Cannot query field "viewr" on type "Query".');
+    });
+  });
+
+  describe("graphql-ws operations obey the same limits", () => {
+    let sandboxWs: Client;
+    let liveWs: Client;
+
+    beforeAll(() => {
+      sandboxWs = wsClient(server.wsUrl, { authorization: `Bearer ${sandbox.key}` });
+      liveWs = wsClient(server.wsUrl, { authorization: `Bearer ${live.key}` });
+    });
+    afterAll(async () => {
+      await sandboxWs.dispose();
+      await liveWs.dispose();
+    });
+
+    it("within every limit, an operation runs", async () => {
+      expect(await firstAnswer(sandboxWs, aliases(15))).toMatchObject({ data: { a0: { kind: "TENANT" } } });
+    });
+
+    it.each([
+      ["query_too_deep", TEN_LEVELS],
+      ["too_many_aliases", aliases(16)],
+      ["query_too_complex", `{ ${Array.from({ length: 14 }, (_, i) => `o${i}: orders { nodes { id status } }`).join(" ")} }`],
+    ])("%s", async (code, query) => {
+      const answer = await firstAnswer(sandboxWs, query);
+      expect(answer.errors?.[0]?.extensions).toMatchObject({ code, statusCode: 400 });
+    });
+
+    it("too_many_tokens", async () => {
+      const answer = await firstAnswer(sandboxWs, documentOfTokens(5001));
+      expect(answer.errors?.[0]?.extensions).toMatchObject({ code: "too_many_tokens", statusCode: 400 });
+    });
+
+    it("suggestions: kept for sandbox, hidden for live", async () => {
+      const [sandboxAnswer, liveAnswer] = await Promise.all([firstAnswer(sandboxWs, "{ viewr { kind } }"), firstAnswer(liveWs, "{ viewr { kind } }")]);
+      expect(sandboxAnswer.errors?.[0]).toMatchObject({ message: 'Cannot query field "viewr" on type "Query". Did you mean "viewer"?', extensions: { code: "validation_failed" } });
+      expect(liveAnswer.errors?.[0]).toMatchObject({ message: 'Cannot query field "viewr" on type "Query".', extensions: { code: "validation_failed" } });
+    });
+  });
+});
