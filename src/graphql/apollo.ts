@@ -9,7 +9,7 @@ import { appError } from "../errors/app-error";
 import { formatGraphQLError } from "./format-error";
 import { operationLimitsPlugin } from "./operation-limits";
 import { GRAPHQL_LIMITS, limitRules } from "./query-limits";
-import { playgroundPlugin } from "./playground";
+import { registerPlayground } from "./playground";
 
 /**
  * Every GraphQL answer is for one caller's key, so none may be cached: `Cache-Control: no-store`,
@@ -47,7 +47,7 @@ export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchem
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     validationRules: [...limitRules],
     allowBatchedHttpRequests: false,
-    plugins: [fastifyApolloDrainPlugin(app), playgroundPlugin(), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), operationLimitsPlugin(schema)],
+    plugins: [fastifyApolloDrainPlugin(app), registerPlayground(app), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), operationLimitsPlugin(schema)],
   });
   await apollo.start();
   app.route({

@@ -1,22 +1,22 @@
 import type { ApolloServerPlugin } from "@apollo/server";
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import type { FastifyInstance } from "fastify";
+import { registerStaticAssets } from "../http/static-asset";
+import { playgroundAssets } from "./playground-assets";
+import { playgroundTabs } from "./playground-examples";
+import { renderPlaygroundPage } from "./playground-page";
 
 /**
- * The browser playground at GET /graphql: GraphiQL rendered as one self-contained page (editor
- * and workers inlined), so it works with no network beyond this server. The key goes in the
- * headers editor, which is not persisted.
+ * The browser playground at GET /graphql: a small page (Apollo's landing page hook, rendered per
+ * visit so the example search date stays ahead) and GraphiQL's assets under /graphql/playground/,
+ * compressed and cached. Works with no network beyond this server. Registers the asset routes
+ * and returns the Apollo plugin that serves the page.
  */
-export function playgroundPlugin(): ApolloServerPlugin {
-  const html = renderGraphiQL({
-    title: "Aerogate GraphQL",
-    defaultQuery: "{\n  viewer {\n    kind\n    tenant { id name environment }\n  }\n}\n",
-    headers: JSON.stringify({ authorization: "Bearer <your API key>" }, null, 2),
-    shouldPersistHeaders: false,
-    subscriptionsProtocol: "WS",
-  });
+export function registerPlayground(app: FastifyInstance): ApolloServerPlugin {
+  const { urls, assets } = playgroundAssets();
+  registerStaticAssets(app, assets);
   return {
     async serverWillStart() {
-      return { async renderLandingPage() { return { html }; } };
+      return { async renderLandingPage() { return { html: async () => renderPlaygroundPage(urls, playgroundTabs(new Date())) }; } };
     },
   };
 }

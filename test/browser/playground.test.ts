@@ -1,35 +1,20 @@
-import { existsSync } from "node:fs";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import type { Page, Response } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTenant, type TenantFixture } from "../helpers/client";
+import { bookOffer, searchForBooking } from "../helpers/orders";
+import { waitForOpenSubscriptions } from "../helpers/subscriptions";
 import { startTestServer, type TestServer } from "../helpers/test-server";
+import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
 
 /**
- * The GraphQL playground as a person uses it: Debian's Chromium opens GET /graphql, the key goes
- * in the headers editor, `{ viewer { __typename } }` goes in the query editor, the run button is
- * clicked and the answer shows in the result pane. Every request the page makes is recorded, and
- * any that leaves this machine fails the test (and is aborted, so nothing leaves it).
+ * The GraphQL playground as a person uses it, in Debian's Chromium: a fresh page asks for a key
+ * and sends nothing before it; with a tenant key entered, a query runs and its answer shows, and
+ * a subscription started in the page receives the event of an order booked through REST. Every
+ * request is recorded: none may leave this machine, and none may be refused with 401.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SCREENSHOT = process.env.PLAYGROUND_SCREENSHOT ?? "/tmp/playground.png";
-
-function isLocal(url: string): boolean {
-  if (url.startsWith("data:") || url.startsWith("blob:") || url === "about:blank") return true;
-  try {
-    const { hostname } = new URL(url);
-    return hostname === "127.0.0.1" || hostname === "localhost" || hostname === "[::1]";
-  } catch {
-    return false;
-  }
-}
-
-/** The `query` of a GraphQL POST body, or "" if it is not one. */
-function queryOf(body: string | null): string {
-  try {
-    return String(JSON.parse(body ?? "").query ?? "");
-  } catch {
-    return "";
-  }
-}
+const QUERY_EDITOR = ".graphiql-query-editor";
+const RESULT_PANE = ".graphiql-response .result-window";
 
 /** The visible text of a Monaco editor inside `container` (Monaco renders spaces as U+00A0). */
 async function editorText(page: Page, container: string): Promise<string> {
@@ -45,106 +30,118 @@ async function setEditorText(page: Page, container: string, text: string): Promi
   // insertText delivers the text as one input (like a paste), so Monaco's bracket and quote
   // auto-closing does not add characters.
   await page.keyboard.insertText(text);
+  await expect.poll(() => editorText(page, container)).toBe(text);
+}
+
+/**
+ * Clicks GraphiQL's run button once it runs the one operation in the editor: while GraphiQL
+ * still counts several (it re-reads the document shortly after an edit), the button opens a
+ * menu to pick one instead.
+ */
+async function runOperation(page: Page): Promise<void> {
+  const runButton = page.locator(".graphiql-execute-button:not([aria-haspopup])");
+  await runButton.waitFor({ state: "visible" });
+  await runButton.click();
+}
+
+/** The `query` of a GraphQL POST body, or "" if it is not one. */
+function queryOf(response: Response): string {
+  try {
+    return String(JSON.parse(response.request().postData() ?? "").query ?? "");
+  } catch {
+    return "";
+  }
 }
 
 describe("GraphQL playground in Chromium", () => {
   let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  let tenant: TenantFixture;
+  let browser: LocalBrowser;
   let page: Page;
-  const requests: string[] = [];
-  const external: string[] = [];
-  const pageErrors: string[] = [];
+  const graphqlPosts: Response[] = [];
+  const assets: Response[] = [];
+  const refused: string[] = [];
+  const wsFramesSent: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`);
-    }
     server = await startTestServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+    tenant = await createTenant(server, { name: "Playground Travel" });
+    browser = await openLocalBrowser();
+    page = browser.page;
+    browser.context.on("response", (response) => {
+      if (response.status() === 401) refused.push(response.url());
+      if (response.url().startsWith(`${server.url}/graphql`) && response.request().method() === "POST") graphqlPosts.push(response);
+      if (response.url().startsWith(`${server.url}/graphql/playground/`)) assets.push(response);
     });
-    context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    // Every request of every page and worker in the context goes through here: local ones
-    // continue, anything else is recorded and aborted.
-    await context.route("**/*", async (route) => {
-      const url = route.request().url();
-      requests.push(`${route.request().method()} ${url}`);
-      if (isLocal(url)) await route.continue();
-      else {
-        if (!external.includes(url)) external.push(url);
-        await route.abort("blockedbyclient");
-      }
-    });
-    context.on("request", (request) => {
-      const url = request.url();
-      if (!isLocal(url) && !external.includes(url)) external.push(url);
-    });
-    context.on("weberror", (error) => pageErrors.push(String(error.error())));
-    page = await context.newPage();
-    page.on("websocket", (socket) => {
-      if (!isLocal(socket.url())) external.push(socket.url());
-    });
+    page.on("websocket", (socket) => socket.on("framesent", (frame) => wsFramesSent.push(String(frame.payload))));
   });
 
   afterAll(async () => {
-    await context?.close().catch(() => {});
-    await browser?.close().catch(() => {});
+    await browser?.close();
     await server?.close();
   });
 
-  it("opens, runs { viewer { __typename } } with the key from the headers editor, and stays on this machine", async () => {
-    onTestFailed(async () => {
-      await page?.screenshot({ path: SCREENSHOT.replace(/\.png$/, "-failed.png"), fullPage: true }).catch(() => {});
-      console.error(`playground test failed; screenshot ${SCREENSHOT.replace(/\.png$/, "-failed.png")}; requests:\n${requests.join("\n")}`);
-    });
-    const response = await page.goto(`${server.url}/graphql`, { waitUntil: "load" });
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== "fail") return;
+    const screenshot = SCREENSHOT.replace(/\.png$/, "-failed.png");
+    await page?.screenshot({ path: screenshot, fullPage: true }).catch(() => {});
+    console.error(`playground test failed; screenshot ${screenshot}; requests:\n${browser?.requests.join("\n")}`);
+  });
+
+  it("a fresh page asks for the key and sends no GraphQL request before one is entered", async () => {
+    const response = await page.goto(`${server.url}/graphql`, { waitUntil: "networkidle" });
     expect(response?.status()).toBe(200);
     expect(response?.headers()["content-type"]).toContain("text/html");
     expect(await page.title()).toBe("Aerogate GraphQL");
+    await expect.poll(() => page.locator('#credentials input[name="apiKey"]').isVisible()).toBe(true);
+    expect(await page.locator(".graphiql-container").count()).toBe(0);
+    expect(graphqlPosts.map((post) => post.url())).toEqual([]);
+    expect(refused).toEqual([]);
+  });
 
-    // The query editor is Monaco; wait until it shows the default query.
-    const queryEditor = ".graphiql-query-editor";
-    await page.locator(`${queryEditor} .view-lines`).first().waitFor({ state: "visible", timeout: 30_000 });
-    await expect.poll(() => editorText(page, queryEditor), { timeout: 30_000 }).toContain("viewer");
+  it("with the key entered, loads the schema and the example tabs, and runs a query", async () => {
+    const introspected = page.waitForResponse((response) => response.request().method() === "POST" && queryOf(response).includes("__schema"));
+    await page.locator('#credentials input[name="apiKey"]').fill(tenant.key);
+    await page.locator("#credentials button[type=submit]").click();
+    const introspection = await introspected;
+    expect(introspection.status()).toBe(200);
+    expect(introspection.request().headers().authorization).toBe(`Bearer ${tenant.key}`);
 
-    // Headers: open the Headers tab of the editor tools (the hidden one is Variables), then put
-    // the key where the page asks for it.
-    await page.locator(".graphiql-editor-tools button", { hasText: "Headers" }).click();
-    const headersEditor = 'section.graphiql-editor-tool[aria-label="Headers"] .graphiql-editor:not(.hidden)';
-    await page.locator(`${headersEditor} .view-lines`).first().waitFor({ state: "visible" });
-    await expect.poll(() => editorText(page, headersEditor)).toContain("authorization");
-    await setEditorText(page, headersEditor, JSON.stringify({ authorization: `Bearer ${server.ownerKey}` }));
+    // GraphiQL's bundle came in brotli (Chromium accepts it), cacheable for good.
+    const bundle = assets.find((asset) => asset.url().endsWith("/graphiql.js"));
+    expect(bundle?.headers()["content-encoding"]).toBe("br");
+    expect(bundle?.headers()["cache-control"]).toContain("immutable");
 
-    await setEditorText(page, queryEditor, "{ viewer { __typename } }");
-    await expect.poll(() => editorText(page, queryEditor)).toBe("{ viewer { __typename } }");
+    await page.locator(`${QUERY_EDITOR} .view-lines`).first().waitFor({ state: "visible" });
+    await expect.poll(() => editorText(page, QUERY_EDITOR)).toContain("query Viewer");
+    expect(await page.locator(".graphiql-tab").count()).toBe(3);
 
-    // (GraphiQL sends the query with its whitespace removed.)
-    const answered = page.waitForResponse(
-      (r) => r.url().startsWith(`${server.url}/graphql`) && r.request().method() === "POST" && /^\{\s*viewer\s*\{\s*__typename\s*\}\s*\}$/.test(queryOf(r.request().postData())),
-    );
-    await page.locator(".graphiql-execute-button").click();
-    const graphqlResponse = await answered;
-    expect(graphqlResponse.request().headers().authorization).toBe(`Bearer ${server.ownerKey}`);
-    expect(graphqlResponse.status()).toBe(200);
+    await setEditorText(page, QUERY_EDITOR, "{ viewer { kind tenant { id } } }");
+    const answered = page.waitForResponse((response) => response.request().method() === "POST" && queryOf(response).includes("viewer"));
+    await runOperation(page);
+    expect((await answered).status()).toBe(200);
+    await expect.poll(() => editorText(page, RESULT_PANE), { timeout: 15_000 }).toContain('"kind": "TENANT"');
+    expect(await editorText(page, RESULT_PANE)).toContain(tenant.tenantId);
+  });
 
-    const resultPane = ".graphiql-response .result-window";
-    await expect.poll(() => editorText(page, resultPane), { timeout: 15_000 }).toContain('"__typename": "Viewer"');
+  it("runs a subscription over graphql-ws with the key and shows the event of an order booked through REST", async () => {
+    const opened = page.waitForEvent("websocket");
+    await setEditorText(page, QUERY_EDITOR, "subscription { orderEvents { type order { id status } } }");
+    await runOperation(page);
+    expect((await opened).url()).toBe(server.wsUrl);
+    await waitForOpenSubscriptions(server, 1);
+    const init = wsFramesSent.map((frame) => JSON.parse(frame)).find((message) => message.type === "connection_init");
+    expect(init?.payload).toEqual({ authorization: `Bearer ${tenant.key}` });
+
+    const [offer] = await searchForBooking(server, tenant.key);
+    const order = await bookOffer(server, tenant.key, offer);
+    await expect.poll(() => editorText(page, RESULT_PANE), { timeout: 15_000 }).toContain('"type": "order.created"');
+    expect(await editorText(page, RESULT_PANE)).toContain(order.id);
 
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
-
-    expect(requests.length).toBeGreaterThan(0);
-    expect(external, `requests that left this machine:\n${external.join("\n")}`).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(browser.requests.length).toBeGreaterThan(0);
+    expect(browser.external, `requests that left this machine:\n${browser.external.join("\n")}`).toEqual([]);
+    expect(refused).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
   });
 });

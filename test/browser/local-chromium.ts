@@ -1,0 +1,77 @@
+import { existsSync } from "node:fs";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Flags for Debian's Chromium here: headless, no GPU, and none of its own calls home. */
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+function isLocal(url: string): boolean {
+  if (url.startsWith("data:") || url.startsWith("blob:") || url === "about:blank") return true;
+  try {
+    const { hostname } = new URL(url);
+    return hostname === "127.0.0.1" || hostname === "localhost" || hostname === "[::1]";
+  } catch {
+    return false;
+  }
+}
+
+/** A Chromium page whose every request is recorded, and aborted unless it stays on this machine. */
+export interface LocalBrowser {
+  page: Page;
+  context: BrowserContext;
+  /** `METHOD url` of every request of every page and worker, in order. */
+  requests: string[];
+  /** URLs (HTTP and WebSocket) that would have left this machine. */
+  external: string[];
+  /** Uncaught errors of the pages. */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+export async function openLocalBrowser(): Promise<LocalBrowser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`);
+  }
+  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const requests: string[] = [];
+  const external: string[] = [];
+  const pageErrors: string[] = [];
+  const noteExternal = (url: string) => {
+    if (!isLocal(url) && !external.includes(url)) external.push(url);
+  };
+  await context.route("**/*", async (route) => {
+    const url = route.request().url();
+    requests.push(`${route.request().method()} ${url}`);
+    if (isLocal(url)) await route.continue();
+    else {
+      noteExternal(url);
+      await route.abort("blockedbyclient");
+    }
+  });
+  context.on("request", (request) => noteExternal(request.url()));
+  context.on("weberror", (error) => pageErrors.push(String(error.error())));
+  const page = await context.newPage();
+  page.on("websocket", (socket) => noteExternal(socket.url()));
+  return {
+    page,
+    context,
+    requests,
+    external,
+    pageErrors,
+    async close() {
+      await context.close().catch(() => {});
+      await browser.close().catch(() => {});
+    },
+  };
+}
