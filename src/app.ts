@@ -8,6 +8,7 @@ import { registerSubscriptions } from "./graphql/subscriptions";
 import { registerAuthentication } from "./http/authentication";
 import { registerErrorHandling } from "./http/error-handler";
 import { registerHealthRoutes } from "./http/health.routes";
+import { registerDocsRoutes } from "./http/docs.routes";
 import { registerJsonBodyParser } from "./http/json-body";
 import { registerMetrics } from "./http/metrics";
 import { registerOrderMetrics } from "./http/order-metrics";
@@ -70,6 +71,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   registerAccessLog(http);
   registerHealthRoutes(http, db, registry);
   http.get("/openapi.json", async () => openApiDocument(restRoutes));
+  registerDocsRoutes(http);
   registerRestRoutes(http, restRoutes);
   const schema = buildSchema();
   await registerGraphQL(http, schema, log);

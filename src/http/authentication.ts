@@ -15,7 +15,7 @@ function needsCredentials(request: FastifyRequest): boolean {
 
 /**
  * Authenticates every `/v1` and `/graphql` request before its body is read, and attaches the
- * request context. Health, readiness, metrics and the OpenAPI document are public.
+ * request context. Health, readiness, metrics, the OpenAPI document and its /docs page are public.
  */
 export function registerAuthentication(app: FastifyInstance, services: Services): void {
   app.addHook("onRequest", async (request) => {

@@ -4,14 +4,14 @@ import type { OrderDocument, OrderStatus } from "./order";
  * How Variant A names each state (decisions §5): PROCESSING is `pending` with ticketing
  * `in_progress`. REST views and webhook payloads both speak Variant A.
  */
-export const VARIANT_A_STATES: Record<OrderStatus, { status: string; ticketing_status: string }> = {
+export const VARIANT_A_STATES = {
   PENDING: { status: "pending", ticketing_status: "not_started" },
   PROCESSING: { status: "pending", ticketing_status: "in_progress" },
   TICKETED: { status: "confirmed", ticketing_status: "ticketed" },
   FAILED: { status: "failed", ticketing_status: "failed" },
   CANCELED: { status: "cancelled", ticketing_status: "not_started" },
   REFUNDED: { status: "refunded", ticketing_status: "ticketed" },
-};
+} as const satisfies Record<OrderStatus, { status: string; ticketing_status: string }>;
 
 /** A document's address on this API. */
 export function documentPath(document: Pick<OrderDocument, "orderId" | "id">): string {

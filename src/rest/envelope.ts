@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Page } from "../pagination/paginate";
 
 /** The success wrapper of owner and Variant A responses: `{ success, message, data }`. */
@@ -15,3 +16,31 @@ export function okPage<T, V>(page: Page<T>, view: (item: T) => V, message = "OK"
     message,
   );
 }
+
+/** The schema of `ok(data)`, for the OpenAPI document. */
+export function okSchema<Data extends z.ZodType>(data: Data) {
+  return z.object({ success: z.literal(true), message: z.string(), data });
+}
+
+const paginationSchema = z
+  .object({
+    total: z.int(),
+    limit: z.int(),
+    hasMore: z.boolean(),
+    nextCursor: z.string().nullable(),
+    prevCursor: z.string().nullable(),
+  })
+  .meta({ id: "Pagination" });
+
+/** The schema of `okPage(page, view)` whose items are `item`. */
+export function okPageSchema<Item extends z.ZodType>(item: Item) {
+  return okSchema(z.object({ items: z.array(item), pagination: paginationSchema }));
+}
+
+/** An ISO 8601 instant in UTC, as every view writes dates. */
+export const timestamp = z.string().meta({ format: "date-time" });
+
+/** A decimal amount in major units, e.g. "2040.03" (negative for debits). */
+export const decimalAmount = z.string().regex(/^-?\d+(\.\d+)?$/).meta({ examples: ["2040.03"] });
+
+export const metadataView = z.record(z.string(), z.string());

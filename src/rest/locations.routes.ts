@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { appError } from "../errors/app-error";
 import { toLocationView } from "../locations/location-view";
-import { ok } from "./envelope";
+import { ok, okSchema } from "./envelope";
+import { locationSchema } from "./location.schemas";
 import { restRoute } from "./route";
 import { RenderedResponses } from "./rendered-responses";
 
@@ -25,6 +26,7 @@ export const locationRoutes = [
     summary: "Find airports by IATA code, name or city (exact code first, then prefix, then substring)",
     tag: "Locations",
     query: locationsQuery,
+    response: okSchema(z.array(locationSchema)),
     handle: async ({ ctx, query }) => {
       // Digits only, as on every list: Number() would also take "1e1", "0x0A" or "10.0" for 10.
       const limit = query.limit === undefined ? DEFAULT_LIMIT : /^\d+$/.test(query.limit) ? Number(query.limit) : Number.NaN;

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { OfferRequest } from "../db/models";
 import { airportIndex } from "../locations/airport-index";
 import { toLocationView, type LocationView } from "../locations/location-view";
@@ -7,6 +8,7 @@ import type { StoredOffer, StoredSegment } from "../search/offer-payload";
 import type { StoredSearch } from "../search/search.service";
 import { formatIsoDuration } from "../supplier/time";
 import type { PenaltyCondition } from "../supplier/supplier";
+import type { offerASchema, offerBSchema, offerDetailSchema, offerRequestSchema } from "./offer.schemas";
 
 /** Airports are reference data: each one's view is built once and shared by every offer. */
 const locationViews = new Map<string, LocationView>();
@@ -68,7 +70,7 @@ function passengerFares({ payload, currency }: StoredOffer) {
 }
 
 /** Variant A offer (Duffel's field names), as in search results and single-offer retrieval. */
-export function offerViewA(offer: StoredOffer) {
+export function offerViewA(offer: StoredOffer): z.output<typeof offerASchema> {
   const { payload, currency } = offer;
   return {
     id: offer.id,
@@ -96,7 +98,7 @@ export function offerViewA(offer: StoredOffer) {
 }
 
 /** Single-offer retrieval: Variant A plus payment requirements and, when asked, services. */
-export function offerDetailView(offer: StoredOffer, services: AvailableService[] | null) {
+export function offerDetailView(offer: StoredOffer, services: AvailableService[] | null): z.output<typeof offerDetailSchema> {
   return {
     ...offerViewA(offer),
     payment_requirements: { requires_instant_payment: false, price_guarantee_expires_at: offer.expiresAt.toISOString() },
@@ -117,7 +119,7 @@ export function offerDetailView(offer: StoredOffer, services: AvailableService[]
 }
 
 /** Variant B offer: the seed's own names, airports as codes, times with their offsets. */
-export function offerViewB(offer: StoredOffer) {
+export function offerViewB(offer: StoredOffer): z.output<typeof offerBSchema> {
   const { payload, currency } = offer;
   return {
     id: offer.id,
@@ -142,7 +144,7 @@ export function offerViewB(offer: StoredOffer) {
 }
 
 /** A Variant B offer request (`orq_`), as listed and as returned with `return_offers: false`. */
-export function offerRequestView(request: OfferRequest) {
+export function offerRequestView(request: OfferRequest): z.output<typeof offerRequestSchema> {
   const search = request.request as unknown as StoredSearch;
   return {
     id: request.id,

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
 import { availableServices } from "../search/available-services";
-import { ok } from "./envelope";
+import { ok, okSchema } from "./envelope";
+import { offerDetailSchema } from "./offer.schemas";
 import { offerDetailView } from "./offer.views";
 import { restRoute } from "./route";
 import { RenderedResponses } from "./rendered-responses";
@@ -17,6 +18,8 @@ export const offerRoutes = [
     summary: "Retrieve an offer, with payment requirements and optionally its available services",
     tag: "Search and offers",
     query: z.object({ return_available_services: z.enum(["true", "false"]).optional() }),
+    response: okSchema(offerDetailSchema),
+    errors: ["not_found"],
     handle: async ({ ctx, params, query }) => {
       // The tenant check is the service's; the body of an immutable offer is then always the same.
       const offer = await ctx.services.offers.get(tenantScope(ctx), params.id!);

@@ -1,40 +1,125 @@
 import { z } from "zod";
-import { errorCatalogue } from "../errors/catalogue";
+import { errorCatalogue, upperSnake, type ErrorCode } from "../errors/catalogue";
 import { API_VERSION } from "../errors/render-error";
+import { codesByStatus, routeErrorCodes, UNMATCHED_ROUTE_CODES } from "./openapi-errors";
 import type { RestRoute } from "./route";
 
-/** The OpenAPI 3.1 document of `/v1`, generated from the same route table the server registers. */
-export function openApiDocument(routes: ReadonlyArray<RestRoute<any, any>>) {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
-    const path = route.url.replace(/:([A-Za-z]+)/g, "{$1}");
-    const parameters = [...route.url.matchAll(/:([A-Za-z]+)/g)].map((match) => ({ name: match[1], in: "path", required: true, schema: { type: "string" } }));
-    if (route.query) {
-      const schema = z.toJSONSchema(route.query, { io: "input" }) as { properties?: Record<string, unknown> };
-      for (const [name, property] of Object.entries(schema.properties ?? {})) parameters.push({ name, in: "query", required: false, schema: property as { type: string } });
-    }
-    (paths[path] ??= {})[route.method.toLowerCase()] = {
-      operationId: route.operation,
-      summary: route.summary,
-      tags: [route.tag],
-      parameters,
-      ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: z.toJSONSchema(route.body, { io: "input", unrepresentable: "any" }) } } } } : {}),
-      responses: {
-        [String(route.status ?? 200)]: { description: "Success: `{ success: true, message, data }`" },
-        default: { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * Zod schemas as JSON Schema inside one document: each schema named with `.meta({ id })` lands
+ * once in `components.schemas` and is referenced from everywhere it appears.
+ */
+class ComponentSchemas {
+  readonly named: Record<string, JsonSchema> = {};
+
+  add(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+    const json = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    const { $schema: _dialect, $defs, ...rest } = JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as typeof json;
+    Object.assign(this.named, $defs);
+    return rest;
+  }
+}
+
+/** The Error body restricted to `codes`, all of one HTTP `status`. */
+function errorSchema(codes: ErrorCode[], status?: number): JsonSchema {
+  return {
+    allOf: [
+      { $ref: "#/components/schemas/Error" },
+      {
+        type: "object",
+        properties: {
+          errors: { type: "array", items: { type: "object", properties: { code: { enum: codes } } } },
+          errorCode: { enum: [...new Set(codes.map(upperSnake))] },
+          ...(status === undefined ? {} : { statusCode: { const: status } }),
+        },
       },
-    };
+    ],
+  };
+}
+
+function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
+  return Object.fromEntries(
+    codesByStatus(codes).map(([status, group]) => [
+      String(status),
+      {
+        description: group.map((code) => `\`${code}\`: ${errorCatalogue[code].message}`).join("\n\n"),
+        ...(status === 429 ? { headers: { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } } } } : {}),
+        content: { "application/json": { schema: errorSchema(group, status) } },
+      },
+    ]),
+  );
+}
+
+function parameters(route: RestRoute<any, any, any>, schemas: ComponentSchemas) {
+  const path = [...route.url.matchAll(/:([A-Za-z]+)/g)].map((match) => ({ name: match[1], in: "path", required: true, schema: { type: "string" } }));
+  if (!route.query) return path;
+  const query = schemas.add(route.query, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const required = new Set(query.required ?? []);
+  return [...path, ...Object.entries(query.properties ?? {}).map(([name, schema]) => ({ name, in: "query", required: required.has(name), schema }))];
+}
+
+function operation(route: RestRoute<any, any, any>, schemas: ComponentSchemas) {
+  const idempotencyKey = route.method === "POST" ? [{ name: "Idempotency-Key", in: "header", required: route.idempotencyKeyRequired ?? false, schema: { type: "string" } }] : [];
+  return {
+    operationId: route.operationId ?? route.operation + (route.variant === "B" ? "B" : ""),
+    summary: route.summary,
+    tags: [route.tag],
+    parameters: [...parameters(route, schemas), ...idempotencyKey],
+    ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: schemas.add(route.body, "input") } } } } : {}),
+    responses: {
+      [String(route.status ?? 200)]: { description: "Success", content: { "application/json": { schema: schemas.add(route.response, "output") } } },
+      ...errorResponses(routeErrorCodes(route)),
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of `/v1`, generated from the same route table the server registers:
+ * each route's success body from the schema its handler is typed by, and each error it can
+ * answer with its catalogued codes.
+ */
+export function openApiDocument(routes: ReadonlyArray<RestRoute<any, any, any>>) {
+  const schemas = new ComponentSchemas();
+  const paths: Record<string, Record<string, unknown>> = {};
+  const operationIds = new Set<string>();
+  for (const route of routes) {
+    const described = operation(route, schemas);
+    if (operationIds.has(described.operationId)) throw new Error(`two routes share the operationId ${described.operationId}: give ${route.method} ${route.url} its own`);
+    operationIds.add(described.operationId);
+    (paths[route.url.replace(/:([A-Za-z]+)/g, "{$1}")] ??= {})[route.method.toLowerCase()] = described;
   }
   return {
     openapi: "3.1.0",
-    info: { title: "Aerogate REST compatibility layer", version: API_VERSION, description: "Every request carries `Authorization: Bearer <API_KEY>` or `x-api-key: <API_KEY>`. The owner acts for a tenant with `Service-Tenant: <tenantId>`." },
+    info: {
+      title: "Aerogate REST compatibility layer",
+      version: API_VERSION,
+      description: [
+        "Every request carries `Authorization: Bearer <API_KEY>` or `x-api-key: <API_KEY>`. The owner acts for a tenant with `Service-Tenant: <tenantId>`.",
+        "Every error has the `Error` shape; each operation lists the codes it can answer under their status. A method and path not listed here answers as `components.responses.UnmatchedRoute` describes (404 `route_not_found`, or an error the request met before routing).",
+      ].join("\n\n"),
+    },
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" }, apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
+      responses: {
+        UnmatchedRoute: { description: "A method and path no operation serves", content: { "application/json": { schema: errorSchema(UNMATCHED_ROUTE_CODES) } } },
+      },
       schemas: {
+        ...schemas.named,
         Error: {
           type: "object",
+          required: ["errors", "success", "statusCode", "errorCode", "message", "fault", "retryable", "suggestedAction", "reason", "environment", "apiVersion", "requestId"],
+          additionalProperties: false,
           properties: {
-            errors: { type: "array", items: { type: "object", properties: { code: { enum: Object.keys(errorCatalogue) }, message: { type: "string" }, field: { type: "string" } } } },
+            errors: {
+              type: "array",
+              items: {
+                type: "object",
+                required: ["code", "message"],
+                additionalProperties: false,
+                properties: { code: { enum: Object.keys(errorCatalogue) }, message: { type: "string" }, field: { type: "string" } },
+              },
+            },
             success: { const: false },
             statusCode: { type: "integer" },
             errorCode: { type: "string" },

@@ -1,7 +1,9 @@
+import type { z } from "zod";
 import type { OrderDetail, OrderDocument, OrderPassenger, OrderStatus } from "../orders/order";
 import { formatMinor } from "../money/format";
 import { offerViewA } from "./offer.views";
 import { documentPath, VARIANT_A_STATES } from "../orders/variant-a-names";
+import type { createdOrderBSchema, documentSchema, orderASchema, orderBSchema, orderDetailSchema } from "./order.schemas";
 
 /** Variant A status names as a list filter may spell them, mapped to the lifecycle's. */
 const STATUS_FILTER_NAMES: Record<string, OrderStatus> = {
@@ -42,7 +44,7 @@ function passengerView(passenger: OrderPassenger) {
   };
 }
 
-export function documentView(document: OrderDocument) {
+export function documentView(document: OrderDocument): z.output<typeof documentSchema> {
   return {
     id: document.id,
     type: document.type,
@@ -57,7 +59,7 @@ export function documentView(document: OrderDocument) {
  * Variant A order (Duffel's names), as created, listed and read: status in Variant A's terms,
  * the booked itinerary, passengers, services and, once ticketed, the e-tickets.
  */
-export function orderViewA(order: OrderDetail) {
+export function orderViewA(order: OrderDetail): z.output<typeof orderASchema> {
   const { currency } = order;
   return {
     id: order.id,
@@ -87,12 +89,12 @@ export function orderViewA(order: OrderDetail) {
 }
 
 /** Variant B's order (interface §2.6): its lifecycle status, uppercase. */
-export function orderViewB(order: Pick<OrderDetail, "id" | "status" | "currency">) {
+export function orderViewB(order: Pick<OrderDetail, "id" | "status" | "currency">): z.output<typeof orderBSchema> {
   return { id: order.id, status: order.status, currency: order.currency };
 }
 
 /** Variant B's create response, unwrapped (interface §2.6). */
-export function createdOrderViewB(order: OrderDetail) {
+export function createdOrderViewB(order: OrderDetail): z.output<typeof createdOrderBSchema> {
   return {
     id: order.id,
     status: order.status,
@@ -108,7 +110,7 @@ export function createdOrderViewB(order: OrderDetail) {
  * GET /v1/air/orders/:id serves both variants at once (decisions §9): `data` is the Variant A
  * order with the offer as booked at `data.offer`; `order` and `offer` are Variant B's view.
  */
-export function orderDetailView(order: OrderDetail) {
+export function orderDetailView(order: OrderDetail): z.output<typeof orderDetailSchema> {
   const offer = offerViewA(order.offer);
   return {
     success: true as const,

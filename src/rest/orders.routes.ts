@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Operation } from "../context/operations";
 import { tenantScope, type RequestContext } from "../context/request-context";
 import { AppError, appError } from "../errors/app-error";
+import type { ErrorCode } from "../errors/catalogue";
 import type { OrderDetail, OrderStatus } from "../orders/order";
 import {
   createOrderInputA,
@@ -13,7 +14,8 @@ import {
   type CreateOrderRequest,
 } from "../orders/order.inputs";
 import { parseInput } from "../validation/parse-input";
-import { ok, okPage } from "./envelope";
+import { ok, okPage, okPageSchema, okSchema } from "./envelope";
+import { createdOrderBSchema, documentDetailSchema, orderASchema, orderBSchema, orderDetailSchema } from "./order.schemas";
 import { listQuery, pageRequestFromQuery } from "./list-query";
 import { createdOrderViewB, documentView, orderDetailView, orderViewA, orderViewB, statusFilter, STATUS_FILTER_VALUES } from "./order.views";
 import { JsonText } from "./rendered-responses";
@@ -22,7 +24,7 @@ import { restRoute, type RestRoute } from "./route";
 const tag = "Orders";
 
 /** What was rendered of each order detail: the orders service returns the same object while the order is unchanged. */
-const renderedOrders = new WeakMap<OrderDetail, JsonText>();
+const renderedOrders = new WeakMap<OrderDetail, JsonText<ReturnType<typeof orderDetailView>>>();
 
 /** Decisions §4's rule for orders: a body with `offerId` is Variant B, anything else Variant A. */
 function parseCreateOrder(body: unknown): { variant: "A" | "B"; request: CreateOrderRequest } {
@@ -51,8 +53,8 @@ function orderAction(
   operation: Operation,
   summary: string,
   run: (ctx: RequestContext, orderId: string) => Promise<OrderDetail>,
-  options: { idempotencyKeyRequired?: boolean; forB?: (error: AppError) => AppError } = {},
-): RestRoute<undefined, Record<string, never>>[] {
+  options: { idempotencyKeyRequired?: boolean; errors: { A: ErrorCode[]; B: ErrorCode[] }; forB?: (error: AppError) => AppError },
+): RestRoute<undefined, Record<string, never>, unknown>[] {
   return [
     restRoute({
       method: "POST",
@@ -61,6 +63,8 @@ function orderAction(
       summary: `${summary} (Variant A)`,
       tag,
       idempotencyKeyRequired: options.idempotencyKeyRequired,
+      response: okSchema(orderASchema),
+      errors: options.errors.A,
       handle: async ({ ctx, params }) => ok(orderViewA(await run(ctx, params.id!))),
     }),
     restRoute({
@@ -71,6 +75,8 @@ function orderAction(
       tag,
       variant: "B",
       idempotencyKeyRequired: options.idempotencyKeyRequired,
+      response: z.object({ order: orderBSchema }),
+      errors: options.errors.B,
       handle: async ({ ctx, params }) => {
         try {
           return { order: orderViewB(await run(ctx, params.id!)) };
@@ -92,9 +98,12 @@ const passengerUpdate = (method: "POST" | "PUT") =>
     method,
     url: "/v1/air/orders/:id/passengers",
     operation: "updateOrderPassengers",
+    operationId: method === "PUT" ? "replaceOrderPassengers" : undefined,
     summary: "Change passengers' details while the order is pending",
     tag,
     body: updatePassengersInput,
+    response: okSchema(orderASchema),
+    errors: ["not_found", "order_state_conflict"],
     handle: async ({ ctx, params, body }) => ok(orderViewA(await ctx.services.orders.updatePassengers(tenantScope(ctx), params.id!, fromUpdatePassengersInput(body))), "Passengers updated"),
   });
 
@@ -110,6 +119,8 @@ export const orderRoutes = [
     parseBody: parseCreateOrder,
     status: 201,
     idempotencyKeyRequired: true,
+    response: z.union([okSchema(orderASchema), createdOrderBSchema]).meta({ description: "Variant A: the order in `data`. Variant B (a body with `offerId`): the order, unwrapped." }),
+    errors: ["not_found", "offer_no_longer_available", "payment_amount_mismatch", "insufficient_balance"],
     handle: async ({ ctx, body }) => {
       const order = await ctx.services.orders.create(tenantScope(ctx), body.request);
       return body.variant === "B" ? createdOrderViewB(order) : ok(orderViewA(order), "Order created");
@@ -122,6 +133,7 @@ export const orderRoutes = [
     summary: "List orders, newest first, optionally in one status",
     tag,
     query: orderListQuery,
+    response: okPageSchema(orderASchema),
     handle: async ({ ctx, query }) => okPage(await ctx.services.orders.listDetails(tenantScope(ctx), statusOf(query.status), pageRequestFromQuery(query, 25)), orderViewA),
   }),
   restRoute({
@@ -130,6 +142,8 @@ export const orderRoutes = [
     operation: "order",
     summary: "Read an order with the offer as booked (data: Variant A; order and offer: Variant B)",
     tag,
+    response: orderDetailSchema,
+    errors: ["not_found"],
     handle: async ({ ctx, params }) => {
       const order = await ctx.services.orders.detail(tenantScope(ctx), params.id!);
       let rendered = renderedOrders.get(order);
@@ -141,18 +155,25 @@ export const orderRoutes = [
   passengerUpdate("PUT"),
   ...orderAction("ticket", "ticketOrder", "Ticket a pending order: debits the wallet; the outcome arrives later", (ctx, id) => ctx.services.ticketing.ticket(tenantScope(ctx), id), {
     idempotencyKeyRequired: true,
+    errors: { A: ["not_found", "order_state_conflict", "insufficient_balance"], B: ["not_found", "order_state_conflict", "TB_AUTH_101"] },
     forB: insufficientBalanceAsB,
   }),
-  ...orderAction("cancel", "cancelOrder", "Cancel a pending order and release its seats", (ctx, id) => ctx.services.orders.cancel(tenantScope(ctx), id)),
+  ...orderAction("cancel", "cancelOrder", "Cancel a pending order and release its seats", (ctx, id) => ctx.services.orders.cancel(tenantScope(ctx), id), {
+    errors: { A: ["not_found", "order_state_conflict"], B: ["not_found", "order_state_conflict"] },
+  }),
   ...orderAction("refund", "refundOrder", "Refund a ticketed order (the fare's penalty is kept); completes after the airline confirms", (ctx, id) =>
-    ctx.services.ticketing.requestRefund(tenantScope(ctx), id),
-  ),
+    ctx.services.ticketing.requestRefund(tenantScope(ctx), id), {
+    errors: { A: ["not_found", "order_state_conflict", "refund_not_allowed"], B: ["not_found", "order_state_conflict", "refund_not_allowed"] },
+  }),
   restRoute({
     method: "GET",
     url: "/v1/air/orders/:id/documents/:documentId",
     operation: "order",
+    operationId: "orderDocument",
     summary: "Read a document of the order (an electronic ticket)",
     tag,
+    response: okSchema(documentDetailSchema),
+    errors: ["not_found"],
     handle: async ({ ctx, params }) => {
       const order = await ctx.services.orders.detail(tenantScope(ctx), params.id!);
       const document = order.documents.find((candidate) => candidate.id === params.documentId);
@@ -174,6 +195,7 @@ export const orderRoutes = [
     summary: "List bookings (orders, Variant A), newest first",
     tag,
     query: orderListQuery,
+    response: okPageSchema(orderASchema),
     handle: async ({ ctx, query }) => okPage(await ctx.services.orders.listDetails(tenantScope(ctx), statusOf(query.status), pageRequestFromQuery(query)), orderViewA),
   }),
 ];

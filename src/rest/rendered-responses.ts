@@ -1,7 +1,8 @@
 import { RecentMap } from "../recent-map";
 
-/** A response body already serialised to JSON: sent as is, not serialised again. */
-export class JsonText {
+/** A response body already serialised to JSON: sent as is, not serialised again. `Shape` is what it holds. */
+export class JsonText<Shape = unknown> {
+  declare readonly shape?: Shape;
   constructor(readonly text: string) {}
 }
 
@@ -17,11 +18,11 @@ export class RenderedResponses {
     this.bodies = new RecentMap(capacity);
   }
 
-  /** The cached body for `key`, or `render()` serialised and kept. */
-  get(key: string, render: () => unknown): JsonText {
-    let body = this.bodies.get(key);
+  /** The cached body for `key`, or `render()` serialised and kept (a key always renders the same shape). */
+  get<Shape>(key: string, render: () => Shape): JsonText<Shape> {
+    let body = this.bodies.get(key) as JsonText<Shape> | undefined;
     if (!body) {
-      body = new JsonText(JSON.stringify(render()));
+      body = new JsonText<Shape>(JSON.stringify(render()));
       this.bodies.set(key, body);
     }
     return body;

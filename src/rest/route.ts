@@ -23,12 +23,14 @@ export interface RouteInput<Body, Query> {
 
 /**
  * A `/v1` route: what it is (for the OpenAPI document), who may call it (`operation`), how its
- * input is parsed, and one handler that calls the domain and shapes the output.
+ * input is parsed, what it answers, and one handler that calls the domain and shapes the output.
  */
-export interface RestRoute<Body = unknown, Query = unknown> {
+export interface RestRoute<Body = unknown, Query = unknown, Response = unknown> {
   method: Method;
   url: string;
   operation: Operation;
+  /** The OpenAPI operationId when `operation` (+ "B" on Variant B paths) is already another route's. */
+  operationId?: string;
   summary: string;
   tag: string;
   variant?: "A" | "B";
@@ -39,16 +41,23 @@ export interface RestRoute<Body = unknown, Query = unknown> {
   query?: z.ZodType<Query>;
   /** Status of a success (default 200). */
   status?: number;
+  /** The success body: the handler must return this shape, and the OpenAPI document describes it. */
+  response: z.ZodType<Response>;
+  /**
+   * The catalogued errors its domain can answer, besides those every route of its kind can
+   * (authentication, permissions, body, list and idempotency errors: openapi-errors.ts).
+   */
+  errors?: ErrorCode[];
   /**
    * POST routes honour an `Idempotency-Key` header (decisions §5); `true` makes it required
    * (400 `idempotency_key_required` without it).
    */
   idempotencyKeyRequired?: boolean;
-  handle(input: RouteInput<Body, Query>): Promise<unknown>;
+  handle(input: RouteInput<Body, Query>): Promise<NoInfer<Response> | JsonText<NoInfer<Response>>>;
 }
 
-/** Declares a route with its body and query types inferred from the schemas. */
-export function restRoute<Body = undefined, Query = Record<string, never>>(route: RestRoute<Body, Query>): RestRoute<Body, Query> {
+/** Declares a route with its body, query and response types inferred from the schemas. */
+export function restRoute<Body = undefined, Query = Record<string, never>, Response = unknown>(route: RestRoute<Body, Query, Response>): RestRoute<Body, Query, Response> {
   return route;
 }
 
@@ -57,7 +66,7 @@ export function restRoute<Body = undefined, Query = Record<string, never>>(route
  * A POST with an `Idempotency-Key` runs once per key (after authorisation, so a refused caller
  * claims nothing), and its answer, success or catalogued error, is what every repeat receives.
  */
-export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<RestRoute<any, any>>): void {
+export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<RestRoute<any, any, any>>): void {
   for (const route of routes) {
     app.route({
       method: route.method,
@@ -97,7 +106,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
  * The route's answer as it will be stored: its success, or a catalogued client error. A server
  * error is thrown instead, which releases the key so a retry can run.
  */
-async function respondOnce(route: RestRoute<any, any>, input: RouteInput<unknown, unknown>, request: FastifyRequest): Promise<StoredResponse> {
+async function respondOnce(route: RestRoute<any, any, any>, input: RouteInput<unknown, unknown>, request: FastifyRequest): Promise<StoredResponse> {
   try {
     const result = await route.handle(input);
     return { status: route.status ?? 200, body: result instanceof JsonText ? result.text : JSON.stringify(result) };

@@ -9,4 +9,4 @@ import { walletRoutes } from "./wallet.routes";
 import { webhookRoutes } from "./webhooks.routes";
 
 /** Every `/v1` route: registered by the app and described by /openapi.json from this one list. */
-export const restRoutes: ReadonlyArray<RestRoute<any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...orderRoutes, ...walletRoutes, ...webhookRoutes];
+export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...orderRoutes, ...walletRoutes, ...webhookRoutes];

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { tenantScope } from "../context/request-context";
 import { fromVariantA, fromVariantB, searchInputA, searchInputB, type SearchRequest } from "../search/search.inputs";
 import { parseInput } from "../validation/parse-input";
-import { ok, okPage } from "./envelope";
+import { ok, okPage, okPageSchema, okSchema } from "./envelope";
+import { offerBSchema, offerRequestSchema, searchResultASchema } from "./offer.schemas";
 import { listQuery, pageRequestFromQuery } from "./list-query";
 import { offerRequestView, offerViewA, offerViewB } from "./offer.views";
 import { restRoute } from "./route";
@@ -35,6 +36,10 @@ export const searchRoutes = [
     tag,
     body: z.union([searchInputA, searchInputB]) as unknown as z.ZodType<ParsedSearch>,
     parseBody: parseSearch,
+    response: z.union([okSchema(searchResultASchema), okSchema(z.array(offerBSchema)), okSchema(offerRequestSchema)]).meta({
+      description: "Variant A: `data` is the search with its offers. Variant B: `data` is the offers, or the offer request with `return_offers: false`.",
+    }),
+    errors: ["invalid_search_params", "supplier_timeout"],
     handle: async ({ ctx, body }) => {
       const result = await ctx.services.search.search(tenantScope(ctx), body.request);
       if (body.variant === "B") {
@@ -56,6 +61,7 @@ export const searchRoutes = [
     tag,
     variant: "B",
     query: listQuery,
+    response: okPageSchema(offerRequestSchema),
     handle: async ({ ctx, query }) => okPage(await ctx.services.offers.listRequests(tenantScope(ctx), pageRequestFromQuery(query)), offerRequestView),
   }),
   restRoute({
@@ -66,6 +72,8 @@ export const searchRoutes = [
     tag,
     variant: "B",
     query: listQuery.extend({ offer_request_id: z.string().min(1).optional() }),
+    response: okPageSchema(offerBSchema),
+    errors: ["not_found"],
     handle: async ({ ctx, query }) =>
       okPage(await ctx.services.offers.list(tenantScope(ctx), query.offer_request_id, pageRequestFromQuery(query)), offerViewB),
   }),

@@ -1,7 +1,8 @@
 import { tenantScope } from "../context/request-context";
 import { parseTenantConfigPatch } from "../tenants/tenant-config.inputs";
 import { updateTenantConfigInput } from "../tenants/tenant-config.inputs";
-import { ok } from "./envelope";
+import { ok, okSchema } from "./envelope";
+import { tenantConfigSchema, webhookSecretRotationSchema } from "./tenant.schemas";
 import { restRoute } from "./route";
 import { tenantConfigView, webhookSecretRotationView } from "./tenant.views";
 
@@ -15,6 +16,7 @@ export const tenantConfigRoutes = [
     operation: "tenantConfig",
     summary: "Read the calling tenant's configuration",
     tag,
+    response: okSchema(tenantConfigSchema),
     handle: async ({ ctx }) => ok(tenantConfigView(ctx.services.tenantConfig.get(tenantScope(ctx)))),
   }),
   restRoute({
@@ -25,6 +27,8 @@ export const tenantConfigRoutes = [
     tag,
     body: updateTenantConfigInput,
     parseBody: parseTenantConfigPatch,
+    response: okSchema(tenantConfigSchema),
+    errors: ["invalid_field_value", "currency_locked"],
     handle: async ({ ctx, body }) => ok(tenantConfigView(await ctx.services.tenantConfig.update(tenantScope(ctx), body)), "Tenant updated"),
   }),
   restRoute({
@@ -33,6 +37,7 @@ export const tenantConfigRoutes = [
     operation: "rotateWebhookSecret",
     summary: "Replace the webhook signing secret (shown once); the previous one keeps signing for 24 h",
     tag,
+    response: okSchema(webhookSecretRotationSchema),
     handle: async ({ ctx }) => ok(webhookSecretRotationView(await ctx.services.tenantConfig.rotateWebhookSecret(tenantScope(ctx))), "Webhook secret rotated"),
   }),
 ];

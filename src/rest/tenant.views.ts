@@ -1,11 +1,13 @@
+import type { z } from "zod";
 import type { ApiKey, Tenant } from "../db/models";
 import { asMetadata } from "../tenants/metadata";
 import type { TenantUsage } from "../tenants/usage.service";
 import { formatMinor } from "../money/format";
 import type { TenantConfig, WebhookSecretRotation } from "../tenants/tenant-config.service";
+import type { apiKeySchema, tenantConfigSchema, tenantSchema, usageSchema, webhookSecretRotationSchema } from "./tenant.schemas";
 
 /** The owner's tenant object (2.1). A tombstone shows no personal data. */
-export function tenantView(tenant: Tenant) {
+export function tenantView(tenant: Tenant): z.output<typeof tenantSchema> {
   const deleted = tenant.status === "deleted";
   return {
     tenantId: tenant.id,
@@ -22,7 +24,7 @@ export function tenantView(tenant: Tenant) {
 }
 
 /** A key as listed: never its secret. */
-export function apiKeyView(key: ApiKey) {
+export function apiKeyView(key: ApiKey): z.output<typeof apiKeySchema> {
   return {
     keyId: key.id,
     tenantId: key.tenantId,
@@ -37,7 +39,7 @@ export function apiKeyView(key: ApiKey) {
  * The tenant configuration (2.3): what the tenant itself reads at /v1/tenant; with
  * `webhook_secret` only in the answer of the update that made the secret.
  */
-export function tenantConfigView(tenant: TenantConfig) {
+export function tenantConfigView(tenant: TenantConfig): z.output<typeof tenantConfigSchema> {
   return {
     id: tenant.id,
     name: tenant.name,
@@ -55,7 +57,7 @@ export function tenantConfigView(tenant: TenantConfig) {
   };
 }
 
-export function webhookSecretRotationView(rotation: WebhookSecretRotation) {
+export function webhookSecretRotationView(rotation: WebhookSecretRotation): z.output<typeof webhookSecretRotationSchema> {
   return { webhook_secret: rotation.webhookSecret, previous_secret_expires_at: rotation.previousSecretExpiresAt?.toISOString() ?? null };
 }
 
@@ -64,7 +66,7 @@ export function configStatus(status: Tenant["status"]): "active" | "suspended" |
   return status === "deleted" ? "disabled" : status;
 }
 
-export function usageView(usage: TenantUsage) {
+export function usageView(usage: TenantUsage): z.output<typeof usageSchema> {
   return {
     tenantId: usage.tenantId,
     apiRequests: usage.apiRequests,

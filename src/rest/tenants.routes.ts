@@ -1,4 +1,5 @@
-import { ok, okPage } from "./envelope";
+import { ok, okPage, okPageSchema, okSchema } from "./envelope";
+import { apiKeySchema, createdApiKeySchema, tenantSchema, usageSchema } from "./tenant.schemas";
 import { listQuery, pageRequestFromQuery } from "./list-query";
 import { restRoute } from "./route";
 import { apiKeyView, tenantView, usageView } from "./tenant.views";
@@ -16,6 +17,7 @@ export const tenantRoutes = [
     tag,
     body: createTenantInput,
     status: 201,
+    response: okSchema(tenantSchema),
     handle: async ({ ctx, body }) => ok(tenantView(await ctx.services.tenants.create(body)), "Tenant created"),
   }),
   restRoute({
@@ -25,6 +27,7 @@ export const tenantRoutes = [
     summary: "List tenants, newest first",
     tag,
     query: listQuery,
+    response: okPageSchema(tenantSchema),
     handle: async ({ ctx, query }) => okPage(await ctx.services.tenants.list(pageRequestFromQuery(query)), tenantView),
   }),
   restRoute({
@@ -33,6 +36,8 @@ export const tenantRoutes = [
     operation: "tenant",
     summary: "Read a tenant (or its tombstone)",
     tag,
+    response: okSchema(tenantSchema),
+    errors: ["tenant_not_found"],
     handle: async ({ ctx, params }) => ok(tenantView(await ctx.services.tenants.get(params.id!))),
   }),
   restRoute({
@@ -42,6 +47,8 @@ export const tenantRoutes = [
     summary: "Suspend, reactivate, rename or re-address a tenant",
     tag,
     body: updateTenantInput,
+    response: okSchema(tenantSchema),
+    errors: ["tenant_not_found", "tenant_deleted"],
     handle: async ({ ctx, params, body }) => ok(tenantView(await ctx.services.tenants.update(params.id!, body)), "Tenant updated"),
   }),
   restRoute({
@@ -50,6 +57,8 @@ export const tenantRoutes = [
     operation: "deleteTenant",
     summary: "Delete a tenant and all its data, keeping a tombstone",
     tag,
+    response: okSchema(tenantSchema),
+    errors: ["tenant_not_found", "tenant_deleted"],
     handle: async ({ ctx, params }) => ok(tenantView(await ctx.services.tenants.delete(params.id!)), "Tenant deleted"),
   }),
   restRoute({
@@ -60,6 +69,8 @@ export const tenantRoutes = [
     tag,
     body: createApiKeyInput,
     status: 201,
+    response: okSchema(createdApiKeySchema),
+    errors: ["tenant_not_found", "tenant_deleted"],
     handle: async ({ ctx, params, body }) => {
       const { key, secret } = await ctx.services.apiKeys.create(params.id!, body.label);
       return ok({ ...apiKeyView(key), apiKey: secret }, "API key created");
@@ -72,6 +83,8 @@ export const tenantRoutes = [
     summary: "List a tenant's keys (never their secrets)",
     tag,
     query: listQuery,
+    response: okPageSchema(apiKeySchema),
+    errors: ["tenant_not_found"],
     handle: async ({ ctx, params, query }) => okPage(await ctx.services.apiKeys.list(params.id!, pageRequestFromQuery(query)), apiKeyView),
   }),
   restRoute({
@@ -80,6 +93,8 @@ export const tenantRoutes = [
     operation: "revokeTenantApiKey",
     summary: "Revoke a key at once",
     tag,
+    response: okSchema(apiKeySchema),
+    errors: ["tenant_not_found", "not_found"],
     handle: async ({ ctx, params }) => ok(apiKeyView(await ctx.services.apiKeys.revoke(params.id!, params.keyId!)), "API key revoked"),
   }),
   restRoute({
@@ -88,6 +103,8 @@ export const tenantRoutes = [
     operation: "tenantUsage",
     summary: "A tenant's usage since creation",
     tag,
+    response: okSchema(usageSchema),
+    errors: ["tenant_not_found"],
     handle: async ({ ctx, params }) => ok(usageView(await ctx.services.usage.forTenant(params.id!))),
   }),
 ];

@@ -1,6 +1,7 @@
 import { tenantScope } from "../context/request-context";
 import { creditWalletInput, walletCredit } from "../wallet/wallet.inputs";
-import { ok, okPage } from "./envelope";
+import { ok, okPage, okPageSchema, okSchema } from "./envelope";
+import { ledgerEntrySchema, walletCreditSchema, walletSchema } from "./wallet.schemas";
 import { listQuery, pageRequestFromQuery } from "./list-query";
 import { restRoute } from "./route";
 import { ledgerEntryView, walletView } from "./wallet.views";
@@ -15,6 +16,7 @@ export const walletRoutes = [
     operation: "wallet",
     summary: "The wallet's balance and currency",
     tag,
+    response: okSchema(walletSchema),
     handle: async ({ ctx }) => ok(walletView(await ctx.services.wallets.get(tenantScope(ctx).tenantId))),
   }),
   restRoute({
@@ -24,6 +26,7 @@ export const walletRoutes = [
     summary: "The wallet's ledger, newest first: every debit, reversal, refund and credit",
     tag,
     query: listQuery,
+    response: okPageSchema(ledgerEntrySchema),
     handle: async ({ ctx, query }) => okPage(await ctx.services.wallets.transactions(tenantScope(ctx).tenantId, pageRequestFromQuery(query)), ledgerEntryView),
   }),
   restRoute({
@@ -34,6 +37,8 @@ export const walletRoutes = [
     tag,
     body: creditWalletInput,
     status: 201,
+    response: okSchema(walletCreditSchema),
+    errors: ["tenant_not_found", "tenant_deleted", "currency_mismatch"],
     handle: async ({ ctx, params, body }) => {
       const tenant = await ctx.services.tenants.get(params.id!);
       const { entry, wallet } = await ctx.services.wallets.credit(tenant, walletCredit(body));

@@ -1,7 +1,9 @@
+import type { z } from "zod";
 import { formatMinor } from "../money/format";
 import type { LedgerEntry, Wallet } from "../wallet/wallet";
+import type { ledgerEntrySchema, walletSchema } from "./wallet.schemas";
 
-export function walletView(wallet: Wallet) {
+export function walletView(wallet: Wallet): z.output<typeof walletSchema> {
   return {
     tenant_id: wallet.tenantId,
     balance: formatMinor(wallet.balance, wallet.currency),
@@ -11,7 +13,7 @@ export function walletView(wallet: Wallet) {
 }
 
 /** A ledger entry: signed amount (debits negative) and the balance after it. */
-export function ledgerEntryView(entry: LedgerEntry) {
+export function ledgerEntryView(entry: LedgerEntry): z.output<typeof ledgerEntrySchema> {
   return {
     id: entry.id,
     type: entry.type,

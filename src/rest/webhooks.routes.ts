@@ -2,7 +2,8 @@ import { z } from "zod";
 import { tenantScope } from "../context/request-context";
 import { appError } from "../errors/app-error";
 import { WEBHOOK_DELIVERY_STATUSES } from "../events/webhook-deliveries.service";
-import { ok, okPage } from "./envelope";
+import { ok, okPage, okPageSchema, okSchema } from "./envelope";
+import { webhookDeliverySchema } from "./webhook.schemas";
 import { listQuery, pageRequestFromQuery } from "./list-query";
 import { restRoute } from "./route";
 import { webhookDeliveryView } from "./webhook.views";
@@ -27,6 +28,7 @@ export const webhookRoutes = [
     summary: "List webhook deliveries, newest first, optionally in one status (pending, succeeded, failed)",
     tag,
     query: deliveryListQuery,
+    response: okPageSchema(webhookDeliverySchema),
     handle: async ({ ctx, query }) => okPage(await ctx.services.webhookDeliveries.list(tenantScope(ctx), statusOf(query.status), pageRequestFromQuery(query)), webhookDeliveryView),
   }),
   restRoute({
@@ -35,6 +37,8 @@ export const webhookRoutes = [
     operation: "redeliverWebhook",
     summary: "Send a delivery again now, with a fresh retry schedule (its attempt log is kept)",
     tag,
+    response: okSchema(webhookDeliverySchema),
+    errors: ["not_found", "webhooks_disabled"],
     handle: async ({ ctx, params }) => ok(webhookDeliveryView(await ctx.services.webhookDeliveries.redeliver(tenantScope(ctx), params.id!)), "Redelivery queued"),
   }),
 ];

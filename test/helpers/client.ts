@@ -1,3 +1,4 @@
+import { undescribedResponse } from "./openapi-validator";
 import { startTestServer, type TestServer } from "./test-server";
 
 /** Where requests go: a test server, or anything else listening (a child process running src/main.ts). */
@@ -38,6 +39,9 @@ export async function call<T = any>(server: Endpoint, method: string, path: stri
   } catch {
     // Not JSON (metrics, HTML): tests read the text.
   }
+  // Every /v1 answer must be one the OpenAPI document describes: a route that drifts fails its test.
+  const undescribed = path.startsWith("/v1") ? undescribedResponse(method, path, response.status, parsed) : null;
+  if (undescribed) throw new Error(undescribed);
   return { status: response.status, headers: response.headers, body: parsed as T };
 }
 

@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { ORDER_STATUSES } from "../orders/order";
+import { decimalAmount, metadataView, okSchema, timestamp } from "./envelope";
+import { offerASchema, passengerType, sliceA } from "./offer.schemas";
+
+const orderStatus = z.enum(ORDER_STATUSES).meta({ id: "OrderStatus" });
+
+const passengerSchema = z
+  .object({
+    id: z.string(),
+    type: passengerType,
+    title: z.enum(["mr", "ms", "mrs", "dr"]).nullable(),
+    given_name: z.string(),
+    family_name: z.string(),
+    born_on: z.string(),
+    gender: z.enum(["m", "f"]),
+    email: z.string(),
+    phone_number: z.string(),
+    identity_documents: z.array(
+      z.object({ type: z.enum(["passport", "national_identity_card"]), number: z.string(), issuing_country_code: z.string(), expires_on: z.string() }),
+    ),
+  })
+  .meta({ id: "Passenger" });
+
+export const documentSchema = z
+  .object({
+    id: z.string(),
+    type: z.literal("electronic_ticket"),
+    unique_identifier: z.string(),
+    passenger_id: z.string(),
+    url: z.string(),
+    issued_at: timestamp,
+  })
+  .meta({ id: "Document" });
+
+/** Variant A order (Duffel's names). */
+export const orderASchema = z
+  .object({
+    id: z.string(),
+    booking_reference: z.string(),
+    status: z.enum(["pending", "confirmed", "failed", "cancelled", "refunded"]),
+    ticketing_status: z.enum(["not_started", "in_progress", "ticketed", "failed"]),
+    refund_status: z.enum(["refunded", "in_progress"]).nullable(),
+    failure_reason: z.string().nullable(),
+    offer_id: z.string(),
+    total_amount: decimalAmount,
+    total_currency: z.string(),
+    passengers: z.array(passengerSchema),
+    slices: z.array(sliceA),
+    services: z.array(
+      z.object({
+        id: z.string(),
+        type: z.enum(["baggage", "seat"]),
+        quantity: z.int(),
+        total_amount: decimalAmount,
+        total_currency: z.string(),
+        passenger_ids: z.array(z.string()),
+        segment_ids: z.array(z.string()),
+      }),
+    ),
+    documents: z.array(documentSchema),
+    metadata: metadataView,
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: "OrderA" });
+
+/** Variant B's order: its lifecycle status, uppercase. */
+export const orderBSchema = z.object({ id: z.string(), status: orderStatus, currency: z.string() }).meta({ id: "OrderB" });
+
+/** Variant B's create response, unwrapped. */
+export const createdOrderBSchema = z
+  .object({
+    id: z.string(),
+    status: orderStatus,
+    totalCents: z.int(),
+    currency: z.string(),
+    createdAt: timestamp,
+    offerId: z.string(),
+    bookingReference: z.string(),
+  })
+  .meta({ id: "CreatedOrderB" });
+
+/** GET /v1/air/orders/:id: both variants at once (decisions §9). */
+export const orderDetailSchema = okSchema(orderASchema.extend({ offer: offerASchema }))
+  .extend({ order: orderBSchema, offer: z.object({ id: z.string(), total_amount: decimalAmount }) })
+  .meta({ id: "OrderDetail" });
+
+/** An e-ticket read at its `url`. */
+export const documentDetailSchema = documentSchema
+  .extend({ order_id: z.string(), booking_reference: z.string(), passenger_name: z.string().nullable(), slices: z.array(sliceA) })
+  .meta({ id: "DocumentDetail" });

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { decimalAmount, timestamp } from "./envelope";
+
+export const walletSchema = z
+  .object({ tenant_id: z.string(), balance: decimalAmount, currency: z.string(), updated_at: timestamp })
+  .meta({ id: "Wallet" });
+
+/** A ledger entry: signed amount (debits negative) and the balance after it. */
+export const ledgerEntrySchema = z
+  .object({
+    id: z.string(),
+    type: z.enum(["opening_balance", "owner_credit", "ticketing_debit", "ticketing_reversal", "refund_credit", "redenomination"]),
+    amount: decimalAmount,
+    currency: z.string(),
+    balance_after: decimalAmount,
+    order_id: z.string().nullable(),
+    reference: z.string().nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: "LedgerEntry" });
+
+export const walletCreditSchema = z.object({ transaction: ledgerEntrySchema, wallet: walletSchema }).meta({ id: "WalletCredit" });
