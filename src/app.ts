@@ -6,7 +6,7 @@ import { buildSchema } from "./graphql/schema";
 import { registerGraphQL } from "./graphql/apollo";
 import { registerSubscriptions } from "./graphql/subscriptions";
 import { registerAuthentication } from "./http/authentication";
-import { registerErrorHandling } from "./http/error-handler";
+import { answerFrameworkError, registerErrorHandling } from "./http/error-handler";
 import { registerHealthRoutes } from "./http/health.routes";
 import { registerDocsRoutes } from "./http/docs.routes";
 import { registerJsonBodyParser } from "./http/json-body";
@@ -26,6 +26,7 @@ import { createServices, type Services } from "./services";
 import { startBackgroundWork } from "./background-work";
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
+const MAX_PARAM_LENGTH = 16 * 1024;
 
 export interface App {
   http: FastifyInstance;
@@ -47,6 +48,10 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "requestId" }),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdFor,
+    frameworkErrors: answerFrameworkError,
+    // Past the default 100 characters the router itself refused a path; a long id now reaches its
+    // route and gets the 404 any unknown id gets (the URL stays bounded by Node's 16 KB header limit).
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
   });
   let closing = false;

@@ -12,6 +12,7 @@ const FRAMEWORK_ERRORS: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: "invalid_json",
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: "validation_failed",
   FST_ERR_VALIDATION: "validation_failed",
+  FST_ERR_BAD_URL: "validation_failed",
 };
 
 function catalogued(error: unknown): AppError {
@@ -41,6 +42,15 @@ export function restErrorFor(request: FastifyRequest, error: AppError) {
   const principal = request.ctx?.principal;
   const environment = request.ctx?.scope?.tenant.environment ?? (principal?.kind === "tenant" ? principal.environment : null);
   return restErrorBody(error, { requestId: request.id, environment });
+}
+
+/**
+ * Errors Fastify's router raises before any hook has run (a malformed percent-encoding in the
+ * path): answered from the catalogue too, with the request id.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header("x-request-id", request.id);
+  return sendError(request, reply, catalogued(error));
 }
 
 /** Every error and unknown route leaves in the catalogue's shape; a 500 never shows its cause. */

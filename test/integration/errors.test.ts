@@ -83,6 +83,16 @@ describe("error catalogue", () => {
       expectCatalogueError(wrongMethod, 404, "route_not_found");
     });
 
+    it("a malformed percent-encoding in a path id is 400 validation_failed, from the catalogue, with its request id", async () => {
+      const response = await call(server, "GET", "/v1/air/orders/%E0%A4%A", { key: tenant.key });
+      expectCatalogueError(response, 400, "validation_failed");
+    });
+
+    it("a path id far longer than any id reaches its route: 404 like any unknown id", async () => {
+      const response = await call(server, "GET", `/v1/air/orders/ord_${"x".repeat(500)}`, { key: tenant.key });
+      expectCatalogueError(response, 404, "not_found");
+    });
+
     it("an unknown tenant id is 404 tenant_not_found", async () => {
       const response = await call(server, "GET", "/v1/tenants/ten_doesnotexist", { key: server.ownerKey });
       expectCatalogueError(response, 404, "tenant_not_found");

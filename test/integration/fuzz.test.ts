@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, type TenantFixture, call, startServerWithTenant } from "../helpers/client";
 import { expectCatalogueError } from "../helpers/error-shape";
+import { anyValue, describeBody, json, poisonKey, rawText, withPoisonKey, type RawBody } from "../helpers/fuzz-inputs";
 import type { TestServer } from "../helpers/test-server";
 
 /**
@@ -12,55 +13,12 @@ import type { TestServer } from "../helpers/test-server";
 /** Runs per property: enough to reach every branch of the generators, small enough for ~15 s in all. */
 const NUM_RUNS = 120;
 
-/** Any value a JSON body can hold at a field, from plausible to absurd. */
-const hugeString = fc
-  .tuple(fc.string({ minLength: 1, maxLength: 3 }), fc.integer({ min: 1_000, max: 200_000 }))
-  .map(([unit, times]) => unit.repeat(times));
-const nestedJunk = fc.letrec((tie) => ({
-  junk: fc.oneof(
-    { depthSize: "small", withCrossShrink: true },
-    fc.jsonValue({ maxDepth: 2 }),
-    fc.array(tie("junk"), { maxLength: 3 }),
-    fc.dictionary(fc.string({ maxLength: 8 }), tie("junk"), { maxKeys: 3 }),
-  ),
-})).junk;
-const anyValue = fc.oneof(
-  fc.jsonValue({ maxDepth: 3 }),
-  fc.string(),
-  fc.string({ unit: "grapheme" }),
-  hugeString,
-  nestedJunk,
-  fc.constantFrom(null, true, false, 0, -1, 1e308, "", " ", "\u0000", "null", "[]", "{}"),
-);
-
 /** A metadata object: valid, too many pairs, too long keys/values, non-string values. */
 const metadataValue = fc.oneof(
   fc.dictionary(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ maxLength: 500 }), { maxKeys: 25 }),
   fc.dictionary(fc.string({ maxLength: 60 }), anyValue, { maxKeys: 5 }),
   anyValue,
 );
-
-/** JSON text with a prototype-poisoning key injected at the top or inside one field. */
-function withPoisonKey(json: string, poison: string): string {
-  if (json.startsWith("{") && json !== "{}") return `{${poison},${json.slice(1)}`;
-  if (json === "{}") return `{${poison}}`;
-  return `{${poison},"value":${json}}`;
-}
-const poisonKey = fc.oneof(
-  fc.jsonValue({ maxDepth: 2 }).map((value) => `"__proto__":${JSON.stringify(value)}`),
-  fc.constant('"constructor":{"prototype":{"polluted":true}}'),
-  fc.constant('"__proto__":{"isAdmin":true}'),
-);
-
-/** A body as raw text plus its content type. */
-interface RawBody {
-  text: string;
-  contentType: string;
-}
-
-function json(value: unknown): RawBody {
-  return { text: JSON.stringify(value), contentType: "application/json" };
-}
 
 /**
  * Random bodies for one route: arbitrary JSON, objects of its real fields with random values,
@@ -81,19 +39,6 @@ function bodiesFor(fields: Record<string, fc.Arbitrary<unknown>>, valid: fc.Arbi
     )
     .map(([known, extra, withExtra]) => (withExtra ? { ...extra, ...known } : known));
   const poisoned = fc.tuple(mixedObject, poisonKey).map(([object, poison]) => ({ text: withPoisonKey(JSON.stringify(object), poison), contentType: "application/json" }));
-  const rawText = fc.record({
-    text: fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.constantFrom("{", "}", "[1,", '{"name":', "{'name':'x'}", "NaN", "undefined", "\ufeff{}", "{} {}", '{"a":1,}')),
-    contentType: fc.constantFrom(
-      "application/json",
-      "application/json; charset=utf-8",
-      "text/plain",
-      "application/x-www-form-urlencoded",
-      "multipart/form-data; boundary=xyz",
-      "application/xml",
-      "application/octet-stream",
-      "application/jsonx",
-    ),
-  });
   return fc.oneof(
     { arbitrary: mixedObject.map(json), weight: 4 },
     { arbitrary: nearlyValid.map(json), weight: 3 },
@@ -105,10 +50,6 @@ function bodiesFor(fields: Record<string, fc.Arbitrary<unknown>>, valid: fc.Arbi
 
 function send(server: TestServer, method: string, path: string, key: string, body: RawBody): Promise<ApiResponse> {
   return call(server, method, path, { key, rawBody: body.text, headers: { "content-type": body.contentType } });
-}
-
-function describeBody(body: RawBody): string {
-  return `${body.contentType} ${body.text.length > 300 ? `${body.text.slice(0, 300)}… (${body.text.length} chars)` : body.text}`;
 }
 
 interface WriteCheck<S> {

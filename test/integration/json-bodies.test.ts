@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startServerWithTenant, type TenantFixture } from "../helpers/client";
+import { startServerWithTenant, type TenantFixture } from "../helpers/client";
+import { databaseState } from "../helpers/database-state";
 import { expectCatalogueError } from "../helpers/error-shape";
 import { fillPath, isOwnerRoute, routeName, routesWithBody } from "../helpers/route-table";
 import type { TestServer } from "../helpers/test-server";
@@ -56,11 +57,11 @@ describe("bodies that are not a JSON object", () => {
       const key = isOwnerRoute(route) ? server.ownerKey : tenant.key;
       // Real ids, so nothing but the body can be wrong; an Idempotency-Key, so that is not missing either.
       const path = fillPath(route.url, (name) => (name === "id" && isOwnerRoute(route) ? tenant.tenantId : name === "keyId" ? tenant.keyId : "ord_00000000000000000000000000"));
-      const before = await rowCounts(server);
+      const before = await databaseState(server);
       const response = await send(server, route.method, path, key, body, { "idempotency-key": `empty-${Math.random()}` });
       expectCatalogueError(response, 400, "invalid_json");
       expect(response.body.message).toMatch(/must be a JSON object/);
-      expect(await rowCounts(server)).toEqual(before);
+      expect(await databaseState(server)).toEqual(before);
     });
   });
 
@@ -84,17 +85,3 @@ describe("bodies that are not a JSON object", () => {
     expect(response.body.data.webhook_secret).toMatch(/^whsec_/);
   });
 });
-
-/** Rows per table the body routes write: tenants, keys, searches, orders, wallets, ledger. */
-async function rowCounts(server: TestServer): Promise<Record<string, number>> {
-  const prisma = server.db.prisma;
-  const [tenants, apiKeys, offerRequests, orders, ledgerEntries, idempotencyRecords] = await Promise.all([
-    prisma.tenant.count(),
-    prisma.apiKey.count(),
-    prisma.offerRequest.count(),
-    prisma.order.count(),
-    prisma.ledgerEntry.count(),
-    prisma.idempotencyRecord.count(),
-  ]);
-  return { tenants, apiKeys, offerRequests, orders, ledgerEntries, idempotencyRecords };
-}
