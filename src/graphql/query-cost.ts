@@ -1,4 +1,4 @@
-import type { DocumentNode, GraphQLSchema } from "graphql";
+import { Kind, visit, type DocumentNode, type GraphQLSchema } from "graphql";
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from "graphql-query-complexity";
 
 /** A list field without `first`/`last`/`limit` in the query is priced at the largest default page (orders: 25). */
@@ -7,6 +7,7 @@ const DEFAULT_PAGE_SIZE = 25;
 const MAX_PAGE_SIZE = 100;
 /** Cost points per rate-limit token: a small query (cost under 10) takes one token, like a REST call. */
 const COST_PER_TOKEN = 10;
+const PAGE_ARGUMENTS = new Set(["first", "last", "limit"]);
 
 /**
  * A paged field (a connection with `first`/`last`, or a list with `limit`) costs one plus its
@@ -14,8 +15,7 @@ const COST_PER_TOKEN = 10;
  * (one plus its selection).
  */
 const pagedFieldEstimator: ComplexityEstimator = ({ field, args, childComplexity }) => {
-  const paged = field.args.some((arg) => arg.name === "first" || arg.name === "last" || arg.name === "limit");
-  if (!paged) return undefined;
+  if (!field.args.some((arg) => PAGE_ARGUMENTS.has(arg.name))) return undefined;
   const requested = args.first ?? args.last ?? args.limit;
   const pageSize = typeof requested === "number" ? Math.min(Math.max(requested, 0), MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
   return 1 + pageSize * childComplexity;
@@ -23,22 +23,50 @@ const pagedFieldEstimator: ComplexityEstimator = ({ field, args, childComplexity
 
 const estimators = [pagedFieldEstimator, simpleEstimator({ defaultComplexity: 1 })];
 
-/** Costs of documents sent without variables (their cost cannot change), per operation name. */
-const costsWithoutVariables = new WeakMap<DocumentNode, Map<string, number>>();
+interface PricedDocument {
+  /** The variables the cost depends on: page sizes and `@skip`/`@include` conditions. */
+  costVariables: string[];
+  /** Costs by operation name and those variables' values. */
+  costs: Map<string, number>;
+}
+
+/** Apollo hands the same parsed document for the same query text: priced once per distinct page sizes. */
+const MAX_COSTS_PER_DOCUMENT = 100;
+const pricedDocuments = new WeakMap<DocumentNode, PricedDocument>();
+
+function costVariablesOf(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  visit(document, {
+    Argument(argument, _key, _parent, _path, ancestors) {
+      const owner = ancestors[ancestors.length - 1];
+      const pageArgument = PAGE_ARGUMENTS.has(argument.name.value);
+      const condition = owner && "kind" in owner && owner.kind === Kind.DIRECTIVE;
+      if ((pageArgument || condition) && argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
+    },
+  });
+  return [...names];
+}
 
 /**
  * The cost of one operation of a validated document: each field 1, paged fields times their
- * page size. Apollo hands the same parsed document for the same query text, so a query sent
- * without variables is priced once.
+ * page size. Variables that do not fit their types cost nothing here: execution refuses them
+ * (BAD_USER_INPUT) before any field runs.
  */
 export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined): number {
-  const compute = () => getComplexity({ schema, query: document, operationName, variables, estimators });
-  if (variables && Object.keys(variables).length > 0) return compute();
-  let costs = costsWithoutVariables.get(document);
-  if (!costs) costsWithoutVariables.set(document, (costs = new Map()));
-  const name = operationName ?? "";
-  let cost = costs.get(name);
-  if (cost === undefined) costs.set(name, (cost = compute()));
+  let priced = pricedDocuments.get(document);
+  if (!priced) pricedDocuments.set(document, (priced = { costVariables: costVariablesOf(document), costs: new Map() }));
+  const key = JSON.stringify([operationName ?? null, ...priced.costVariables.map((name) => variables?.[name] ?? null)]);
+  let cost = priced.costs.get(key);
+  if (cost === undefined) {
+    try {
+      cost = getComplexity({ schema, query: document, operationName, variables, estimators });
+    } catch {
+      return 0;
+    }
+    // A client cycling through page sizes would otherwise grow this without end.
+    if (priced.costs.size >= MAX_COSTS_PER_DOCUMENT) priced.costs.clear();
+    priced.costs.set(key, cost);
+  }
   return cost;
 }
 

@@ -115,13 +115,14 @@ export class RateLimiter {
 
 /**
  * The limiter the configuration asks for, or null when `RATE_LIMIT_RPS=0`. Each key's bucket
- * holds `RATE_LIMIT_BURST` tokens and regains `RATE_LIMIT_RPS` a second. PostgreSQL: one bucket
+ * holds a second's allowance plus the burst (`RATE_LIMIT_RPS + RATE_LIMIT_BURST` tokens) and
+ * regains `RATE_LIMIT_RPS` a second. PostgreSQL: one bucket
  * row per key shared by every process, taken in leases of 100 ms of the rate. SQLite (one
  * process): in memory, exact.
  */
 export function createRateLimiter(config: Config, db: Database): RateLimiter | null {
   if (config.RATE_LIMIT_RPS === 0) return null;
-  const settings: BucketSettings = { capacity: Math.max(config.RATE_LIMIT_BURST, 1), refillPerSecond: config.RATE_LIMIT_RPS };
+  const settings: BucketSettings = { capacity: config.RATE_LIMIT_RPS + config.RATE_LIMIT_BURST, refillPerSecond: config.RATE_LIMIT_RPS };
   if (db.provider === "postgresql") {
     return new RateLimiter(new PostgresTokenBuckets(db.prisma, settings), settings, Math.ceil(settings.refillPerSecond / 10));
   }

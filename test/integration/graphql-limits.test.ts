@@ -14,14 +14,18 @@ function aliases(count: number): string {
   return `{ ${Array.from({ length: count }, (_, i) => `a${i}: viewer { kind }`).join(" ")} }`;
 }
 
+/** 1 + 100 × (1 + 7) = 801. */
+const ORDERS_PAGE = "orders(first: 100) { nodes { id status bookingReference totalAmount totalCurrency createdAt updatedAt } }";
+const SIX_PAGES = Array.from({ length: 6 }, (_, i) => `p${i}: ${ORDERS_PAGE}`).join(" ");
+
 /**
- * Costs exactly 1000 with `$offers: 99` (orders: 1 + 100 × (1 + 7) = 801; offers: 1 + 99 × 2 =
- * 199) and 1002 with `$offers: 100`: the cost follows the variables.
+ * Costs exactly 5000 with `$offers: 95` (six pages 4806, viewer 3, offers 1 + 95 × 2 = 191) and
+ * 5002 with `$offers: 96`: the cost follows the variables.
  */
-const PRICED = `query ($offers: Int) {
-  orders(first: 100) { nodes { id status bookingReference totalAmount totalCurrency createdAt updatedAt } }
-  offers(first: $offers) { nodes { id } }
-}`;
+const PRICED = `query ($offers: Int) { ${SIX_PAGES} viewer { kind keyId } offers(first: $offers) { nodes { id } } }`;
+
+/** Six pages (4806) and three connections without `first`, each 1 + 25 × (1 + 2) = 76: 5034. */
+const DEFAULT_PAGES = `{ ${SIX_PAGES} ${Array.from({ length: 3 }, (_, i) => `d${i}: orders { nodes { id status } }`).join(" ")} }`;
 
 function tokenCount(document: string): number {
   const lexer = new Lexer(new Source(document));
@@ -97,20 +101,24 @@ describe("GraphQL limits: each a catalogued 400, over HTTP and WebSocket", () =>
   });
 
   describe("cost (list fields by their page size)", () => {
-    it("an operation costing exactly 1000 runs", async () => {
-      const response = await graphql(server, PRICED, { offers: 99 }, { key: sandbox.key });
+    it("an operation costing exactly 5000 runs", async () => {
+      const response = await graphql(server, PRICED, { offers: 95 }, { key: sandbox.key });
       expect(response.status).toBe(200);
-      expect(response.body.data.orders.nodes).toEqual([]);
+      expect(response.body.data.p0.nodes).toEqual([]);
     });
 
-    it("the same document costing 1002 (a larger page in a variable) is query_too_complex", async () => {
-      expectRefused(await graphql(server, PRICED, { offers: 100 }, { key: sandbox.key }), "query_too_complex", /costs 1002; the limit is 1000/);
+    it("the same document costing 5002 (a larger page in a variable) is query_too_complex", async () => {
+      expectRefused(await graphql(server, PRICED, { offers: 96 }, { key: sandbox.key }), "query_too_complex", /costs 5002; the limit is 5000/);
     });
 
     it("without first, a connection is priced at the largest default page (25)", async () => {
-      // 14 × (1 + 25 × (1 + 1 + 1)) = 1064: refused, though each connection alone costs 76.
-      const many = `{ ${Array.from({ length: 14 }, (_, i) => `o${i}: orders { nodes { id status } }`).join(" ")} }`;
-      expectRefused(await graphql(server, many, {}, { key: sandbox.key }), "query_too_complex", /costs 1064; the limit is 1000/);
+      expectRefused(await graphql(server, DEFAULT_PAGES, {}, { key: sandbox.key }), "query_too_complex", /costs 5034; the limit is 5000/);
+    });
+
+    it("variables of the wrong type are refused as such, not priced", async () => {
+      const response = await graphql(server, PRICED, { offers: "many" }, { key: sandbox.key });
+      expect(response.status).toBe(400);
+      expect(response.body.errors?.[0]?.extensions.code).toBe("validation_failed");
     });
   });
 
@@ -166,7 +174,7 @@ describe("GraphQL limits: each a catalogued 400, over HTTP and WebSocket", () =>
     it.each([
       ["query_too_deep", TEN_LEVELS],
       ["too_many_aliases", aliases(16)],
-      ["query_too_complex", `{ ${Array.from({ length: 14 }, (_, i) => `o${i}: orders { nodes { id status } }`).join(" ")} }`],
+      ["query_too_complex", DEFAULT_PAGES],
     ])("%s", async (code, query) => {
       const answer = await firstAnswer(sandboxWs, query);
       expect(answer.errors?.[0]?.extensions).toMatchObject({ code, statusCode: 400 });

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTenant, graphql, type ApiResponse, type TenantFixture } from "../helpers/client";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
-const BURST = 20;
+/** A bucket holds RATE_LIMIT_RPS + RATE_LIMIT_BURST tokens. */
+const RPS = 1;
+const CAPACITY = 20;
 
 function rateLimitHeaders(response: ApiResponse) {
   return {
@@ -13,7 +15,7 @@ function rateLimitHeaders(response: ApiResponse) {
 }
 
 /**
- * Per-key token buckets (RATE_LIMIT_BURST tokens, refilled at RATE_LIMIT_RPS a second; in memory
+ * Per-key token buckets (RATE_LIMIT_RPS + RATE_LIMIT_BURST tokens, refilled at RATE_LIMIT_RPS a second; in memory
  * on SQLite, one shared row on PostgreSQL): the RateLimit-* headers, the 429 in each variant's
  * spelling, and GraphQL operations paying by their cost.
  */
@@ -22,7 +24,7 @@ describe("rate limits", () => {
   let tenant: TenantFixture;
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { RATE_LIMIT_RPS: "1", RATE_LIMIT_BURST: String(BURST) } });
+    server = await startTestServer({ env: { RATE_LIMIT_RPS: String(RPS), RATE_LIMIT_BURST: String(CAPACITY - RPS) } });
     tenant = await createTenant(server);
   });
   afterAll(() => server.close());
@@ -36,8 +38,8 @@ describe("rate limits", () => {
 
   /** Spends the key's whole bucket on GET /v1/tenant; every one of those is allowed. */
   async function exhaust(key: string): Promise<void> {
-    const answers = await Promise.all(Array.from({ length: BURST }, () => call(server, "GET", "/v1/tenant", { key })));
-    expect(answers.map((answer) => answer.status)).toEqual(Array(BURST).fill(200));
+    const answers = await Promise.all(Array.from({ length: CAPACITY }, () => call(server, "GET", "/v1/tenant", { key })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(CAPACITY).fill(200));
   }
 
   it("every answer to a key carries RateLimit-Limit, -Remaining and -Reset: REST A and B, errors, GraphQL", async () => {
@@ -53,9 +55,9 @@ describe("rate limits", () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 404, 404, 200, 400]);
     for (const answer of answers) {
       const headers = rateLimitHeaders(answer);
-      expect(headers.limit).toBe(BURST);
-      expect(headers.remaining).toBeGreaterThanOrEqual(BURST - answers.length);
-      expect(headers.remaining).toBeLessThan(BURST);
+      expect(headers.limit).toBe(CAPACITY);
+      expect(headers.remaining).toBeGreaterThanOrEqual(CAPACITY - answers.length);
+      expect(headers.remaining).toBeLessThan(CAPACITY);
       expect(headers.reset).toBeGreaterThanOrEqual(1);
     }
   });
@@ -68,7 +70,7 @@ describe("rate limits", () => {
     expect(refused.body.errors[0].code).toBe("rate_limit_exceeded");
     expect(refused.body).toMatchObject({ errorCode: "RATE_LIMIT_EXCEEDED", retryable: true, statusCode: 429 });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(rateLimitHeaders(refused)).toMatchObject({ limit: BURST, remaining: 0 });
+    expect(rateLimitHeaders(refused)).toMatchObject({ limit: CAPACITY, remaining: 0 });
   });
 
   it("a Variant B path spells it RATE_LIMIT_EXCEEDED", async () => {
@@ -87,7 +89,7 @@ describe("rate limits", () => {
     expect(refused.status).toBe(429);
     expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: "rate_limit_exceeded", statusCode: 429, retryable: true });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(rateLimitHeaders(refused)).toMatchObject({ limit: BURST, remaining: 0 });
+    expect(rateLimitHeaders(refused)).toMatchObject({ limit: CAPACITY, remaining: 0 });
   });
 
   it("another key's traffic is unaffected", async () => {
@@ -96,7 +98,7 @@ describe("rate limits", () => {
     expect((await call(server, "GET", "/v1/tenant", { key: spent })).status).toBe(429);
     const answer = await call(server, "GET", "/v1/tenant", { key: other });
     expect(answer.status).toBe(200);
-    expect(rateLimitHeaders(answer).remaining).toBe(BURST - 1);
+    expect(rateLimitHeaders(answer).remaining).toBe(CAPACITY - 1);
   });
 
   it("a GraphQL operation takes one token per started 10 of cost", async () => {
@@ -106,7 +108,7 @@ describe("rate limits", () => {
     // orders(first: 20) { nodes { id } } costs 1 + 20 × (1 + 1) = 41: five tokens.
     const expensive = await graphql(server, "{ orders(first: 20) { nodes { id } } }", {}, { key });
     expect([cheap.status, expensive.status]).toEqual([200, 200]);
-    expect(rateLimitHeaders(cheap).remaining).toBe(BURST - 1);
+    expect(rateLimitHeaders(cheap).remaining).toBe(CAPACITY - 1);
     const spentByExpensive = rateLimitHeaders(cheap).remaining - rateLimitHeaders(expensive).remaining;
     // Five, less what was regained between the two at 1/s.
     expect(spentByExpensive).toBeGreaterThanOrEqual(5 - Math.ceil((Date.now() - cheapAt) / 1000));

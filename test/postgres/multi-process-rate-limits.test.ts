@@ -4,7 +4,9 @@ import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
-const BURST = 12;
+/** A bucket holds RATE_LIMIT_RPS + RATE_LIMIT_BURST tokens. */
+const RPS = 1;
+const CAPACITY = 12;
 
 /**
  * Two servers on one PostgreSQL database share each key's token bucket (one RateLimitBucket
@@ -20,7 +22,7 @@ describe("two servers on one PostgreSQL database share a key's rate limit", () =
   beforeAll(async () => {
     database = await createTestDatabase();
     const ownerKey = generateSecret("owner");
-    const env = { RATE_LIMIT_RPS: "1", RATE_LIMIT_BURST: String(BURST) };
+    const env = { RATE_LIMIT_RPS: String(RPS), RATE_LIMIT_BURST: String(CAPACITY - RPS) };
     a = await startTestServer({ database, ownerKey, env });
     b = await startTestServer({ database, ownerKey, env });
     expect(a.provider).toBe("postgresql");
@@ -34,13 +36,13 @@ describe("two servers on one PostgreSQL database share a key's rate limit", () =
 
   it("requests spread over both servers get one burst between them, then 429 on either", async () => {
     const started = Date.now();
-    const answers = await Promise.all(Array.from({ length: BURST * 2 }, (_, i) => call(i % 2 === 0 ? a : b, "GET", "/v1/tenant", { key: tenant.key })));
+    const answers = await Promise.all(Array.from({ length: CAPACITY * 2 }, (_, i) => call(i % 2 === 0 ? a : b, "GET", "/v1/tenant", { key: tenant.key })));
     const regained = Math.ceil((Date.now() - started) / 1000);
     const allowed = answers.filter((answer) => answer.status === 200).length;
-    // Per process, each would have allowed all BURST of its own half and more: 2 × BURST in all.
-    expect(allowed).toBeGreaterThanOrEqual(BURST);
-    expect(allowed).toBeLessThanOrEqual(BURST + regained);
-    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(BURST * 2 - allowed);
+    // Per process, each would have allowed all CAPACITY of its own half and more: 2 × CAPACITY in all.
+    expect(allowed).toBeGreaterThanOrEqual(CAPACITY);
+    expect(allowed).toBeLessThanOrEqual(CAPACITY + regained);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(CAPACITY * 2 - allowed);
 
     const [onA, onB] = [await call(a, "GET", "/v1/tenant", { key: tenant.key }), await call(b, "GET", "/v1/tenant", { key: tenant.key })];
     expect([onA.status, onB.status]).toEqual([429, 429]);
@@ -55,7 +57,7 @@ describe("two servers on one PostgreSQL database share a key's rate limit", () =
     const other = await call(a, "POST", `/v1/tenants/${tenant.tenantId}/keys`, { key: a.ownerKey, body: { label: "other" } });
     expect(other.status).toBe(201);
     const key = other.body.data.apiKey as string;
-    const throughA = await Promise.all(Array.from({ length: BURST }, () => call(a, "GET", "/v1/tenant", { key })));
+    const throughA = await Promise.all(Array.from({ length: CAPACITY }, () => call(a, "GET", "/v1/tenant", { key })));
     expect(throughA.every((answer) => answer.status === 200)).toBe(true);
     expect((await call(b, "GET", "/v1/tenant", { key })).status).toBe(429);
   });
