@@ -5,7 +5,7 @@ export interface ScenarioOutcome {
   name: string;
   method: string;
   path: string;
-  server: "app" | "bare" | "apollo";
+  server: "app" | "bare" | "apollo" | "limited";
   baseline: boolean;
   target: Target | null;
   load: LoadResult | null;
@@ -29,11 +29,12 @@ export function describeTarget(target: Target | null, baseline = false): string 
   if (!target) return "no errors";
   if ("minRatio" in target) return `≥ ${Math.round(target.minRatio * 100)} % of bare`;
   if ("maxP50Ms" in target) return `p50 ≤ ${target.maxP50Ms} ms, ≥ ${target.minRps} req/s`;
+  if ("minShareOf" in target) return `≥ ${Math.round(target.share * 100)} % of "${target.minShareOf}"`;
   return `≥ ${target.minRps} req/s`;
 }
 
 /** Every reason the scenario fails: errors, non-2xx answers, a failed check, a missed target. */
-export function judge(load: LoadResult, ratio: number | null, target: Target | null): string[] {
+export function judge(load: LoadResult, ratio: number | null, target: Target | null, ratioOf: (scenario: string) => number | null = () => null): string[] {
   const problems: string[] = [];
   if (load.completed === 0) problems.push("no responses");
   if (load.errors > 0) problems.push(`${load.errors} connection errors`);
@@ -48,6 +49,11 @@ export function judge(load: LoadResult, ratio: number | null, target: Target | n
   if (target && "minRatio" in target) {
     if (ratio === null) problems.push("no baseline to compare with");
     else if (ratio < target.minRatio) problems.push(`ratio ${pct(ratio)} < ${pct(target.minRatio)}`);
+  }
+  if (target && "minShareOf" in target) {
+    const reference = ratioOf(target.minShareOf);
+    if (ratio === null || reference === null) problems.push(`no figure of "${target.minShareOf}" to compare with`);
+    else if (ratio / reference < target.share) problems.push(`${pct(ratio / reference)} of "${target.minShareOf}" < ${pct(target.share)}`);
   }
   if (target && "maxP50Ms" in target && load.p50Ms > target.maxP50Ms) problems.push(`p50 ${load.p50Ms.toFixed(2)} ms > ${target.maxP50Ms} ms`);
   if (target && "minRps" in target && load.rps < target.minRps) problems.push(`${Math.round(load.rps)} req/s < ${target.minRps}`);

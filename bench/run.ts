@@ -210,7 +210,7 @@ async function main(): Promise<number> {
 
   tempDir = mkdtempSync(join(tmpdir(), "aerogate-bench-"));
   const ownerKey = randomOwnerKey();
-  const [appPort, barePort, apolloPort] = [await freePort(), await freePort(), await freePort()];
+  const [appPort, barePort, apolloPort, limitedPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const profileDir = join(resultsDir, "profiles");
   if (settings.cpuProfile) mkdirSync(profileDir, { recursive: true });
 
@@ -220,22 +220,23 @@ async function main(): Promise<number> {
       (settings.rounds > 1 ? ` × ${settings.rounds} rounds` : "") +
       `; node ${process.version}, ${cpus().length} CPUs`,
   );
-  const [app, bare, apolloOnly] = await Promise.all([
+  const appEnv = (database: string, rateLimitRps: string) => ({
+    DATABASE_URL: `file:${join(tempDir!, database)}`,
+    OWNER_API_KEY: ownerKey,
+    RATE_LIMIT_RPS: rateLimitRps,
+    LOG_LEVEL: "warn",
+    // The ticketing scenario measures our side of ticketing, not the simulated airline's wait.
+    TICKETING_DELAY_MS: "0",
+    // As `npm start` runs it.
+    NODE_ENV: "production",
+  });
+  const [app, bare, apolloOnly, limited] = await Promise.all([
     startServer({
       name: "aerogate server",
       entry: "src/main.ts",
       cwd: settings.appDir,
       port: appPort,
-      env: {
-        DATABASE_URL: `file:${join(tempDir, "bench.db")}`,
-        OWNER_API_KEY: ownerKey,
-        RATE_LIMIT_RPS: "0",
-        LOG_LEVEL: "warn",
-        // The ticketing scenario measures our side of ticketing, not the simulated airline's wait.
-        TICKETING_DELAY_MS: "0",
-        // As `npm start` runs it.
-        NODE_ENV: "production",
-      },
+      env: appEnv("bench.db", "0"),
       nodeArgs: [...settings.serverNodeArgs, ...(settings.cpuProfile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])],
       logFile: settings.serverLog ?? undefined,
       healthPath: "/healthz",
@@ -259,12 +260,22 @@ async function main(): Promise<number> {
       healthPath: "/ready",
       startTimeoutMs: settings.startTimeoutMs,
     }, (server) => servers.push(server)),
+    startServer({
+      name: "aerogate server, rate limited",
+      entry: "src/main.ts",
+      cwd: settings.appDir,
+      port: limitedPort,
+      // Limiting on, at a rate the bench never reaches: what counting costs, not refusals.
+      env: appEnv("limited.db", "1000000000"),
+      healthPath: "/healthz",
+      startTimeoutMs: settings.startTimeoutMs,
+    }, (server) => servers.push(server)),
   ]);
   console.log(`servers up: aerogate pid ${app.pid} at ${app.url}${settings.appDir === rootDir ? "" : ` (from ${settings.appDir})`}, bare pid ${bare.pid} at ${bare.url}`);
 
   const api = new ApiClient(app.url);
   const fixtures = await createFixtures(api, ownerKey);
-  const ctx: ScenarioContext = { api, fixtures };
+  const ctx: ScenarioContext = { api, fixtures, apiFor: () => new ApiClient(limited.url) };
   console.log(`fixtures: tenant ${fixtures.tenant.id}, one sandbox key\n`);
 
   const loadOptions: LoadOptions = { connections: settings.connections, pipelining: settings.pipelining, duration: settings.seconds };
@@ -275,7 +286,7 @@ async function main(): Promise<number> {
   const prepared: Prepared[] = [];
 
   for (const scenario of ordered) {
-    const server = { app, bare, apollo: apolloOnly }[scenario.server ?? "app"];
+    const server = { app, bare, apollo: apolloOnly, limited }[scenario.server ?? "app"];
     const target = scenario.baseline ? null : (scenario.target ?? null);
     const outcome: ScenarioOutcome = {
       name: scenario.name,
@@ -367,7 +378,7 @@ async function main(): Promise<number> {
         ratio: entry.scenario.baseline ? 1 : (entry.ratios[i] ?? null),
         serverCpuUsPerRequest: m.serverCpu?.usPerRequest ?? null,
       }));
-      outcome.problems.push(...judge(outcome.load, outcome.ratio, outcome.target));
+      outcome.problems.push(...judge(outcome.load, outcome.ratio, outcome.target, (name) => prepared.find((p) => p.outcome.name === name)?.outcome.ratio ?? null));
       const after = entry.request ? await checkOnce(entry, ctx, "check after run").catch((error: Error) => error.message) : undefined;
       if (after) outcome.problems.push(after);
     } else if (outcome.problems.length === 0) {

@@ -1,4 +1,4 @@
-import type { ApiClient, ApiResponse, Fixtures } from "./fixtures";
+import { createFixtures, type ApiClient, type ApiResponse, type Fixtures } from "./fixtures";
 import { allTicketed, bookAll, fundTickets, orderBody, withFreshKey } from "./order-fixtures";
 
 /**
@@ -8,7 +8,7 @@ import { allTicketed, bookAll, fundTickets, orderBody, withFreshKey } from "./or
  * - `minRps` alone: a throughput floor (with `settle`, of work finished end to end).
  * With no target a scenario is only checked for errors.
  */
-export type Target = { minRatio: number } | { maxP50Ms: number; minRps: number } | { minRps: number };
+export type Target = { minRatio: number } | { maxP50Ms: number; minRps: number } | { minRps: number } | { minShareOf: string; share: number };
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -42,12 +42,17 @@ export interface OnceRequest {
 export interface ScenarioContext {
   api: ApiClient;
   fixtures: Fixtures;
+  /** A client for another server process of the run (the rate-limited one). */
+  apiFor: (server: "limited") => ApiClient;
 }
 
 export interface Scenario {
   name: string;
-  /** Which process answers: the real server (default), the bare Fastify baseline, or Apollo alone (bench/apollo-server.ts). */
-  server?: "app" | "bare" | "apollo";
+  /**
+   * Which process answers: the real server (default), the bare Fastify baseline, Apollo alone
+   * (bench/apollo-server.ts), or the real server with rate limiting on (at a rate never reached).
+   */
+  server?: "app" | "bare" | "apollo" | "limited";
   /** The scenario every ratio is computed against (exactly one). */
   baseline?: boolean;
   /** A static request; `auth` adds `Authorization: Bearer <key>` from the fixtures. */
@@ -137,6 +142,16 @@ export const scenarios: Scenario[] = [
     auth: "tenant",
     check: ({ body }, { fixtures }) => (body?.data?.id === fixtures.tenant.id ? undefined : `unexpected body ${JSON.stringify(body)}`),
     target: { minRatio: 0.3 },
+  },
+  {
+    name: "GET /v1/tenant, rate limited (RATE_LIMIT_RPS=10⁹)",
+    server: "limited",
+    setup: async ({ apiFor, fixtures }) => {
+      const limited = await createFixtures(apiFor("limited"), fixtures.ownerKey, "Bench Limits");
+      return { method: "GET", path: "/v1/tenant", headers: { authorization: `Bearer ${limited.tenantKey}` } };
+    },
+    check: ({ body }) => (typeof body?.data?.id === "string" ? undefined : `unexpected body ${JSON.stringify(body)}`),
+    target: { minShareOf: "GET /v1/tenant", share: 0.95 },
   },
   {
     name: "Apollo Server alone: POST /graphql { __typename } (no auth, no plugins of ours)",
