@@ -36,14 +36,20 @@ export function orderBody(offer: BookableOffer) {
 }
 
 /**
- * Offers to book, each on flights no other offer taken from here uses. A search for one adult
- * offers only flights with a seat left, so a booking of one of these can never find its flights
- * sold out, however many the bench makes.
+ * Flights some BookableOffers has handed out, and how many searches all of them made: shared,
+ * since every tenant of the bench books on the same airline, so two tenants' offers must not
+ * share a flight either.
+ */
+const usedFlights = new Set<string>();
+let searched = 0;
+
+/**
+ * Offers to book, each on flights no other offer taken from here (for any tenant) uses. A search
+ * for one adult offers only flights with a seat left, so a booking of one of these can never
+ * find its flights sold out, however many the bench makes.
  */
 export class BookableOffers {
-  private readonly usedFlights = new Set<string>();
   private readonly ready: BookableOffer[] = [];
-  private searched = 0;
 
   constructor(
     private readonly api: ApiClient,
@@ -56,7 +62,7 @@ export class BookableOffers {
   }
 
   private async searchOnce(): Promise<void> {
-    const index = this.searched++;
+    const index = searched++;
     const [origin, destination] = ROUTES[index % ROUTES.length]!;
     const days = FIRST_DAY + Math.floor(index / ROUTES.length);
     if (days > LAST_DAY) throw new Error("the bench ran out of dates to search for bookable offers");
@@ -69,8 +75,8 @@ export class BookableOffers {
       const flights: string[] = offer.slices.flatMap((slice) =>
         slice.segments.map((segment: any) => `${segment.marketing_carrier.iata_code}${segment.marketing_carrier_flight_number}@${segment.departing_at}`),
       );
-      if (flights.some((flight) => this.usedFlights.has(flight))) continue;
-      for (const flight of flights) this.usedFlights.add(flight);
+      if (flights.some((flight) => usedFlights.has(flight))) continue;
+      for (const flight of flights) usedFlights.add(flight);
       this.ready.push({ id: offer.id, total_amount: offer.total_amount, total_currency: offer.total_currency });
     }
   }

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { appError } from "../errors/app-error";
 import { rateLimitHeaders } from "../rate-limits/headers";
-import type { RateLimiter } from "../rate-limits/rate-limiter";
+import type { RateLimiter, RateLimitVerdict } from "../rate-limits/rate-limiter";
 
 /**
  * Per-key rate limiting (interface §5.8): every authenticated request takes one token from its
@@ -12,13 +12,19 @@ import type { RateLimiter } from "../rate-limits/rate-limiter";
  */
 export function registerRateLimit(app: FastifyInstance, limiter: RateLimiter | null): void {
   if (!limiter) return;
-  app.addHook("onRequest", async (request, reply) => {
+  // Callback style, and no promise when the verdict is known at once: the hook runs on every request.
+  app.addHook("onRequest", (request, reply, done) => {
     const keyId = request.ctx?.principal.keyId;
-    if (!keyId) return;
-    const verdict = await limiter.take(keyId, 1);
-    for (const [name, value] of rateLimitHeaders(verdict)) reply.header(name, value);
-    if (verdict.allowed) return;
-    const code = request.routeOptions.config?.variant === "B" ? "RATE_LIMIT_EXCEEDED" : "rate_limit_exceeded";
-    throw appError(code, { retryAfterSeconds: verdict.retryAfterSeconds });
+    if (!keyId) return done();
+    const verdict = limiter.take(keyId, 1);
+    if (verdict instanceof Promise) verdict.then((settled) => answer(request, reply, settled, done), done);
+    else answer(request, reply, verdict, done);
   });
+}
+
+function answer(request: FastifyRequest, reply: FastifyReply, verdict: RateLimitVerdict, done: (error?: Error) => void): void {
+  for (const [name, value] of rateLimitHeaders(verdict)) reply.header(name, value);
+  if (verdict.allowed) return done();
+  const code = request.routeOptions.config?.variant === "B" ? "RATE_LIMIT_EXCEEDED" : "rate_limit_exceeded";
+  done(appError(code, { retryAfterSeconds: verdict.retryAfterSeconds }));
 }

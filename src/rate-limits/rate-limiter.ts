@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import type { Database } from "../db/database";
 import { PostgresTokenBuckets } from "./postgres-token-buckets";
-import { MemoryTokenBuckets, refilled, type BucketSettings, type TokenBucketStore } from "./token-buckets";
+import { MemoryTokenBuckets, refilled, type BucketSettings, type TokenBucketStore, type TokenGrant } from "./token-buckets";
 
 /** The answer to one take, with what the RateLimit-* headers report. */
 export interface RateLimitVerdict {
@@ -55,31 +55,45 @@ export class RateLimiter {
     return this.settings.capacity;
   }
 
-  /** Takes `cost` tokens (at most the capacity, so any operation can pass when the bucket is full). */
-  async take(key: string, cost: number): Promise<RateLimitVerdict> {
+  /**
+   * Takes `cost` tokens (at most the capacity, so any operation can pass when the bucket is
+   * full). Answers at once (no promise) when leased tokens, the known bucket or a synchronous
+   * store settle it: the common case, and every case on SQLite.
+   */
+  take(key: string, cost: number): RateLimitVerdict | Promise<RateLimitVerdict> {
     const need = Math.min(Math.max(1, cost), this.settings.capacity);
     const state = this.stateOf(key);
-    for (;;) {
-      const now = Date.now();
-      if (now - state.leasedAt > LEASE_TTL_MS) state.leased = 0;
-      if (state.leased >= need) {
-        state.leased -= need;
-        return this.verdict(state, now, 0);
+    const settled = this.takeLocally(state, need);
+    if (settled) return settled;
+    if (!state.storeTake) {
+      const answer = this.store.take(key, Math.max(need - state.leased, Math.min(this.leaseSize, this.settings.capacity)), need - state.leased);
+      if (!(answer instanceof Promise)) {
+        this.receive(state, answer);
+        return this.takeLocally(state, need) ?? this.verdict(state, Date.now(), need);
       }
-      const available = state.leased + refilled(state.bucketTokens, now - state.bucketAt, this.settings);
-      if (available < need) return this.verdict(state, now, need);
-      if (!state.storeTake) {
-        state.storeTake = this.takeFromStore(key, state, need).finally(() => {
+      state.storeTake = answer
+        .then((grant) => this.receive(state, grant))
+        .finally(() => {
           state.storeTake = null;
         });
-      }
-      await state.storeTake;
     }
+    // Concurrent requests for the key wait for the one store take in progress, then try again.
+    return state.storeTake.then(() => this.take(key, cost));
   }
 
-  private async takeFromStore(key: string, state: KeyState, need: number): Promise<void> {
-    const missing = need - state.leased;
-    const { granted, tokensLeft } = await this.store.take(key, Math.max(missing, Math.min(this.leaseSize, this.settings.capacity)), missing);
+  /** Spends leased tokens, or refuses when the known bucket cannot cover `need`; null when the store must be asked. */
+  private takeLocally(state: KeyState, need: number): RateLimitVerdict | null {
+    const now = Date.now();
+    if (now - state.leasedAt > LEASE_TTL_MS) state.leased = 0;
+    if (state.leased >= need) {
+      state.leased -= need;
+      return this.verdict(state, now, 0);
+    }
+    const available = state.leased + refilled(state.bucketTokens, now - state.bucketAt, this.settings);
+    return available < need ? this.verdict(state, now, need) : null;
+  }
+
+  private receive(state: KeyState, { granted, tokensLeft }: TokenGrant): void {
     const now = Date.now();
     if (granted > 0) {
       state.leased += granted;

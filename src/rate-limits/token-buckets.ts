@@ -15,7 +15,8 @@ export interface TokenGrant {
  * hands out up to `want` whole tokens if at least `need` are there (`need` ≤ `want`), atomically.
  */
 export interface TokenBucketStore {
-  take(key: string, want: number, need: number): Promise<TokenGrant>;
+  /** Synchronous where the store can be (memory), so a take need not wait a tick. */
+  take(key: string, want: number, need: number): TokenGrant | Promise<TokenGrant>;
 }
 
 /** Tokens after `elapsedMs` of refill, never above capacity. */
@@ -35,7 +36,7 @@ export class MemoryTokenBuckets implements TokenBucketStore {
 
   constructor(private readonly settings: BucketSettings) {}
 
-  async take(key: string, want: number, need: number): Promise<TokenGrant> {
+  take(key: string, want: number, need: number): TokenGrant {
     const now = Date.now();
     const bucket = this.buckets.get(key);
     const available = bucket ? refilled(bucket.tokens, now - bucket.at, this.settings) : this.settings.capacity;
