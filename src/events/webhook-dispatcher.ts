@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { Tenant } from "../db/models";
 import type { Logger } from "../logger";
 import { PollingLoop } from "../polling-loop";
@@ -52,6 +53,8 @@ export class WebhookDispatcher {
     private readonly deps: WebhookDispatcherDeps,
     private readonly options: WebhookDispatcherOptions,
   ) {
+    // Every attempt in flight listens for shutdown on this one signal.
+    setMaxListeners(options.maxConcurrent + 1, this.#shutdown.signal);
     this.#loop = new PollingLoop(() => this.#claim(), options.pollMs, (error) => deps.log.error({ err: error }, "webhook deliveries could not be claimed"));
   }
 
