@@ -22,9 +22,9 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   });
   // After parsing, before the route: the same point where malformed JSON is refused, so an empty
   // body gets the same answer, ahead of permission and Idempotency-Key checks.
-  app.addHook("preValidation", async (request) => {
+  app.addHook("preValidation", (request, _reply, done) => {
     const problem = bodyProblem(request);
-    if (problem) throw appError("invalid_json", { message: problem });
+    done(problem ? appError("invalid_json", { message: problem }) : undefined);
   });
 }
 
