@@ -2,7 +2,7 @@ import type { ApolloServerPlugin } from "@apollo/server";
 import type { DocumentNode, GraphQLSchema } from "graphql";
 import type { RequestContext } from "../context/request-context";
 import { appError } from "../errors/app-error";
-import { rateLimitHeaders } from "../rate-limits/headers";
+import { writeRateLimitHeaders } from "../rate-limits/headers";
 import type { RateLimitVerdict } from "../rate-limits/rate-limiter";
 import { operationCost, tokensForCost } from "./query-cost";
 import { GRAPHQL_LIMITS, limitError, withoutSuggestions } from "./query-limits";
@@ -57,7 +57,7 @@ export function operationLimitsPlugin(schema: GraphQLSchema): ApolloServerPlugin
           // The first token was taken when the request arrived (http/rate-limit.ts).
           const verdict = await chargeOperation({ schema, document, operationName: operationName ?? undefined, variables: request.variables, ctx: contextValue, prepaid: 1 });
           if (!verdict) return;
-          for (const [name, value] of rateLimitHeaders(verdict)) response.http.headers.set(name, value);
+          writeRateLimitHeaders(verdict, (name, value) => response.http.headers.set(name, String(value)));
           if (!verdict.allowed) throw rateLimitedError(verdict);
         },
         async willSendResponse({ contextValue, response }) {

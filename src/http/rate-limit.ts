@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { appError } from "../errors/app-error";
-import { rateLimitHeaders } from "../rate-limits/headers";
+import { writeRateLimitHeaders } from "../rate-limits/headers";
 import type { RateLimiter, RateLimitVerdict } from "../rate-limits/rate-limiter";
 
 /**
@@ -23,7 +23,7 @@ export function registerRateLimit(app: FastifyInstance, limiter: RateLimiter | n
 }
 
 function answer(request: FastifyRequest, reply: FastifyReply, verdict: RateLimitVerdict, done: (error?: Error) => void): void {
-  for (const [name, value] of rateLimitHeaders(verdict)) reply.header(name, value);
+  writeRateLimitHeaders(verdict, (name, value) => reply.header(name, value));
   if (verdict.allowed) return done();
   const code = request.routeOptions.config?.variant === "B" ? "RATE_LIMIT_EXCEEDED" : "rate_limit_exceeded";
   done(appError(code, { retryAfterSeconds: verdict.retryAfterSeconds }));

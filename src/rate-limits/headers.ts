@@ -1,12 +1,12 @@
 import type { RateLimitVerdict } from "./rate-limiter";
 
-/** The RateLimit-* headers (IETF draft) for a verdict, plus Retry-After on a refusal. */
-export function rateLimitHeaders(verdict: RateLimitVerdict): Array<[string, string]> {
-  const headers: Array<[string, string]> = [
-    ["ratelimit-limit", String(verdict.limit)],
-    ["ratelimit-remaining", String(verdict.remaining)],
-    ["ratelimit-reset", String(verdict.resetSeconds)],
-  ];
-  if (!verdict.allowed) headers.push(["retry-after", String(verdict.retryAfterSeconds)]);
-  return headers;
+/**
+ * Writes the RateLimit-* headers (IETF draft) for a verdict through `set`, plus Retry-After on a
+ * refusal. Numbers as they are (HTTP writes them as text): this runs on every request.
+ */
+export function writeRateLimitHeaders(verdict: RateLimitVerdict, set: (name: string, value: number) => void): void {
+  set("ratelimit-limit", verdict.limit);
+  set("ratelimit-remaining", verdict.remaining);
+  set("ratelimit-reset", verdict.resetSeconds);
+  if (!verdict.allowed) set("retry-after", verdict.retryAfterSeconds);
 }
