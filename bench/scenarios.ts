@@ -117,6 +117,15 @@ function checkOffers({ body }: ApiResponse): string | undefined {
   return typeof count === "number" && count > 0 && count <= 50 ? undefined : `expected 1–50 offers, got ${JSON.stringify(body).slice(0, 300)}`;
 }
 
+/** The first offer of a one-way search by the bench tenant, and the headers that read it. */
+async function searchedOffer({ api, fixtures }: ScenarioContext): Promise<{ offerId: string; headers: Record<string, string> }> {
+  const headers = { authorization: `Bearer ${fixtures.tenantKey}` };
+  const found = await api.expectOk<{ data: { offers: Array<{ id: string }> } }>("POST", "/v1/air/search", { headers, body: oneWaySearch() });
+  const offer = found.data.offers[0];
+  if (!offer) throw new Error("the search returned no offers");
+  return { offerId: offer.id, headers };
+}
+
 /** An offer as an integrator's page shows it: price, expiry, the itinerary. */
 const offerQuery = `query Offer($id: ID!) { offer(id: $id) { id totalAmount totalCurrency expiresAt
   slices { duration segments { origin { iataCode } destination { iataCode } departingAt arrivingAt marketingCarrier { iataCode } marketingCarrierFlightNumber } } } }`;
@@ -213,24 +222,18 @@ export const scenarios: Scenario[] = [
   },
   {
     name: "GET /v1/air/offers/:id",
-    setup: async ({ api, fixtures }) => {
-      const headers = { authorization: `Bearer ${fixtures.tenantKey}` };
-      const found = await api.expectOk<{ data: { offers: Array<{ id: string }> } }>("POST", "/v1/air/search", { headers, body: oneWaySearch() });
-      const offer = found.data.offers[0];
-      if (!offer) throw new Error("the search returned no offers");
-      return { method: "GET", path: `/v1/air/offers/${offer.id}`, headers };
+    setup: async (ctx) => {
+      const { offerId, headers } = await searchedOffer(ctx);
+      return { method: "GET", path: `/v1/air/offers/${offerId}`, headers };
     },
     check: ({ body }) => (typeof body?.data?.id === "string" && body.data.payment_requirements ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
     target: { minRatio: 0.3 },
   },
   {
     name: "POST /graphql { offer(id) { … } }",
-    setup: async ({ api, fixtures }) => {
-      const headers = { authorization: `Bearer ${fixtures.tenantKey}` };
-      const found = await api.expectOk<{ data: { offers: Array<{ id: string }> } }>("POST", "/v1/air/search", { headers, body: oneWaySearch() });
-      const offer = found.data.offers[0];
-      if (!offer) throw new Error("the search returned no offers");
-      return { method: "POST", path: "/graphql", headers, body: { query: offerQuery, variables: { id: offer.id } } };
+    setup: async (ctx) => {
+      const { offerId, headers } = await searchedOffer(ctx);
+      return { method: "POST", path: "/graphql", headers, body: { query: offerQuery, variables: { id: offerId } } };
     },
     check: ({ body }) => (body?.errors === undefined && typeof body?.data?.offer?.id === "string" ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
     target: { minRatio: 0.2 },
