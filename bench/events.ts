@@ -111,6 +111,18 @@ function subscribe(client: Client, query: string, variables: Record<string, unkn
   );
 }
 
+/** Resolves once the server counts `count` open subscriptions (its /metrics), or throws after 10 s. */
+async function subscriptionsOpen(api: ApiClient, count: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const metrics = await api.call<string>("GET", "/metrics");
+    const open = Number(/^aerogate_order_subscriptions (\d+)$/m.exec(metrics.body)?.[1] ?? 0);
+    if (open >= count) return;
+    if (Date.now() > deadline) throw new Error(`${open} of ${count} subscriptions open after 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 async function ticketPaced(api: ApiClient, fixtures: Fixtures, orderIds: string[]): Promise<void> {
   const started = Date.now();
   await Promise.all(
@@ -152,7 +164,7 @@ export async function benchEvents(api: ApiClient, ownerKey: string): Promise<Eve
       const event = data?.orderEvents;
       if (event?.type === "order.ticketed") subscriberLatencies.push(Date.now() - Date.parse(event.createdAt));
     });
-    await new Promise((resolve) => setTimeout(resolve, 500)); // the subscription is registered before the first ticket
+    await subscriptionsOpen(api, 1); // listening before the first ticket
     await ticketPaced(api, fixtures, orderIds);
     await receiver.waitFor(ORDERS * 2, 60_000);
     const webhookLatencies = receiver.arrivals.filter((arrival) => arrival.event === "order.ticketed").map((arrival) => arrival.arrivedAt - arrival.createdAt);
