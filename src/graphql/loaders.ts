@@ -13,23 +13,40 @@ export interface Loaders {
   orderDocuments: DataLoader<string, OrderDocument[]>;
 }
 
+/**
+ * The DataLoaders of one GraphQL operation, each created on first use (an operation usually
+ * needs one of them). They apply the same tenant scope as every other read: the scope
+ * `authorize` resolved for this operation.
+ */
+class OperationLoaders implements Loaders {
+  #offer?: Loaders["offer"];
+  #order?: Loaders["order"];
+  #orderPassengers?: Loaders["orderPassengers"];
+  #orderDocuments?: Loaders["orderDocuments"];
+
+  constructor(private readonly ctx: RequestContext) {}
+
+  get offer() {
+    return (this.#offer ??= new DataLoader((ids) => this.ctx.services.offers.getMany(tenantScope(this.ctx), ids)));
+  }
+
+  get order() {
+    return (this.#order ??= new DataLoader((ids) => this.ctx.services.orders.getMany(tenantScope(this.ctx), ids)));
+  }
+
+  get orderPassengers() {
+    return (this.#orderPassengers ??= new DataLoader((ids) => this.ctx.services.orders.passengersOf(tenantScope(this.ctx), ids)));
+  }
+
+  get orderDocuments() {
+    return (this.#orderDocuments ??= new DataLoader((ids) => this.ctx.services.orders.documentsOf(tenantScope(this.ctx), ids)));
+  }
+}
+
 const perRequest = new WeakMap<RequestContext, Loaders>();
 
-/**
- * The DataLoaders of one GraphQL operation, created on first use. They apply the same tenant
- * scope as every other read: the scope `authorize` resolved for this operation.
- */
 export function loadersFor(ctx: RequestContext): Loaders {
   let loaders = perRequest.get(ctx);
-  if (!loaders) {
-    const { offers, orders } = ctx.services;
-    loaders = {
-      offer: new DataLoader((ids) => offers.getMany(tenantScope(ctx), ids)),
-      order: new DataLoader((ids) => orders.getMany(tenantScope(ctx), ids)),
-      orderPassengers: new DataLoader((ids) => orders.passengersOf(tenantScope(ctx), ids)),
-      orderDocuments: new DataLoader((ids) => orders.documentsOf(tenantScope(ctx), ids)),
-    };
-    perRequest.set(ctx, loaders);
-  }
+  if (!loaders) perRequest.set(ctx, (loaders = new OperationLoaders(ctx)));
   return loaders;
 }
