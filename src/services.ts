@@ -82,7 +82,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const wallets = new WalletService(db, cursors);
   const supplier = new CachingSupplier(new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code), db }));
   const offers = new OfferService(db, cursors, offerCache);
-  const orderChanges = new OrderChanges(db, pubsub);
+  const orderChanges = new OrderChanges(db, pubsub, config.WEBHOOK_RETRY_SCHEDULE[0]! * 1000);
   const credentials = new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null);
   const tenantDirectory = new TenantDirectory(db, pubsub);
   const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges);
@@ -103,7 +103,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
   // Every process hears every committed event: the one whose dispatcher claims it first sends it.
   orderChanges.onChange((change) => {
-    if (change.event) webhookDispatcher.wake();
+    if (change.event) webhookDispatcher.wake(new Date(Date.parse(change.event.createdAt) + orderChanges.firstDeliveryDelayMs));
   });
   return {
     config,

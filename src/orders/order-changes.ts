@@ -34,10 +34,12 @@ export class OrderChanges {
   constructor(
     private readonly db: Database,
     private readonly pubsub: PubSub,
+    /** When an event's first webhook attempt is due, after the event (WEBHOOK_RETRY_SCHEDULE[0]). */
+    readonly firstDeliveryDelayMs: number,
   ) {}
 
   async commit(orders: ReadonlyArray<{ id: string; tenantId: string }>, statements: BatchStatement[], events: readonly OrderEvent[] = []): Promise<number[]> {
-    const counts = await writeBatch(this.db, [...statements, ...events.flatMap((event) => recordEvent(this.db, event))]);
+    const counts = await writeBatch(this.db, [...statements, ...events.flatMap((event) => recordEvent(this.db, event, this.firstDeliveryDelayMs))]);
     const message: OrdersChanged = {
       orders: orders.map((order) => {
         const event = events.find((candidate) => candidate.orderId === order.id);

@@ -351,3 +351,29 @@ describe("webhooks", () => {
   });
 });
 
+
+describe("webhooks: the first attempt waits the schedule's first delay", () => {
+  let server: TestServer;
+  let hooks: Receiver;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { WEBHOOK_RETRY_SCHEDULE: "1.5,0.05", TICKETING_DELAY_MS: "50", JOB_POLL_MS: "50" } });
+    hooks = await startReceiver();
+  });
+  afterAll(async () => {
+    await server?.close();
+    await hooks?.close();
+  });
+
+  it("sends an event's first attempt WEBHOOK_RETRY_SCHEDULE[0] seconds after the event, not at once", async () => {
+    const tenant = await createTenant(server);
+    expect((await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { webhook_url: hooks.url, webhook_enabled: true } })).status).toBe(200);
+    const [offer] = await searchForBooking(server, tenant.key);
+    const order = await bookOffer(server, tenant.key, offer);
+    const [hook] = await hooks.waitFor(order.id, "order.created");
+    const waitedMs = hook!.at - Date.parse(hook!.json.created_at);
+    expect(waitedMs).toBeGreaterThanOrEqual(1500);
+    // Due at 1.5 s and woken for it: not left to the next poll of a quiet queue.
+    expect(waitedMs).toBeLessThan(5000);
+  });
+});
