@@ -79,7 +79,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   registerDocsRoutes(http);
   registerRestRoutes(http, restRoutes);
   const schema = buildSchema();
-  await registerGraphQL(http, schema, log);
+  await registerGraphQL(http, schema, log, registry);
   const closeSubscriptions = registerSubscriptions(http.server, schema, services);
   const stopBackgroundWork = await startBackgroundWork(services);
   return {

@@ -3,6 +3,7 @@ import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/di
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from "@as-integrations/fastify";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { GraphQLSchema } from "graphql";
+import { Counter, type Registry } from "prom-client";
 import type { RequestContext } from "../context/request-context";
 import type { Logger } from "../logger";
 import { appError } from "../errors/app-error";
@@ -10,20 +11,34 @@ import { formatGraphQLError } from "./format-error";
 import { operationLimitsPlugin } from "./operation-limits";
 import { GRAPHQL_LIMITS, limitRules } from "./query-limits";
 import { registerPlayground } from "./playground";
+import { GRAPHQL_CACHE_CONTROL, preparedAnswerer } from "./prepared-http";
+import { PreparedOperations } from "./prepared-operations";
 
 /**
- * Every GraphQL answer is for one caller's key, so none may be cached: `Cache-Control: no-store`,
- * the header Apollo's default cache-control plugin computed for us (the schema has no
- * `@cacheControl` hints). That plugin did it by hooking every resolved field (~8 µs on the
- * smallest query, growing with the result), so it is disabled and this sets the header directly.
- * Adding `@cacheControl` hints would need `ApolloServerPluginCacheControl` back.
+ * `Cache-Control: no-store` on every answer, the header Apollo's default cache-control plugin
+ * computed for us (the schema has no `@cacheControl` hints). That plugin did it by hooking every
+ * resolved field (~8 µs on the smallest query, growing with the result), so it is disabled and
+ * this sets the header directly. Adding `@cacheControl` hints would need it back.
  */
 function noStorePlugin(): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
         async willSendResponse({ response }) {
-          response.http.headers.set("cache-control", "no-store");
+          response.http.headers.set("cache-control", GRAPHQL_CACHE_CONTROL);
+        },
+      };
+    },
+  };
+}
+
+/** Hands every document Apollo accepted (parsed, validated, its operation resolved) to the prepared operations. */
+function acceptedDocumentsPlugin(prepared: PreparedOperations): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ source, document }) {
+          prepared.accept(source, document);
         },
       };
     },
@@ -33,11 +48,19 @@ function noStorePlugin(): ApolloServerPlugin<RequestContext> {
 /**
  * Serves GraphQL over HTTP at /graphql (POST and GET) with Apollo Server. The request context
  * was built by the authentication hook; Apollo only passes it on.
+ *
+ * Apollo's pipeline costs ~25 µs a request on this machine (hashing, content negotiation, plugin
+ * stages), more than all of ours together, so a repeat of an operation Apollo has accepted runs
+ * its compiled plan directly (prepared-http.ts); Apollo answers everything else. A plugin added
+ * here sees first sights only: a rule every answer must follow (no-store, limits, suggestions)
+ * is a function both pipelines call.
  */
-export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchema, log: Logger): Promise<ApolloServer<RequestContext>> {
+export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchema, log: Logger, registry: Registry): Promise<ApolloServer<RequestContext>> {
+  const prepared = new PreparedOperations(schema);
+  const formatError = formatGraphQLError(log);
   const apollo = new ApolloServer<RequestContext>({
     schema,
-    formatError: formatGraphQLError(log),
+    formatError,
     includeStacktraceInErrorResponses: false,
     // The schema is public documentation (the playground reads it); Apollo would turn this off
     // under NODE_ENV=production, which `npm start` sets.
@@ -47,9 +70,24 @@ export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchem
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     validationRules: [...limitRules],
     allowBatchedHttpRequests: false,
-    plugins: [fastifyApolloDrainPlugin(app), registerPlayground(app), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), operationLimitsPlugin(schema)],
+    plugins: [fastifyApolloDrainPlugin(app), registerPlayground(app), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), operationLimitsPlugin(schema), acceptedDocumentsPlugin(prepared)],
   });
   await apollo.start();
+  const answerPrepared = preparedAnswerer(prepared, formatError);
+  const answerWithApollo = fastifyApolloHandler(apollo, {
+    context: async (request) => {
+      if (!request.ctx) throw new Error("GraphQL request reached without a request context");
+      return request.ctx;
+    },
+  });
+  const answers = new Counter({
+    name: "aerogate_graphql_http_requests_total",
+    help: "GraphQL HTTP requests by pipeline: prepared (a repeat of an accepted operation, run compiled) or apollo (everything else).",
+    labelNames: ["pipeline"] as const,
+    registers: [registry],
+  });
+  const preparedAnswers = answers.labels("prepared");
+  const apolloAnswers = answers.labels("apollo");
   app.route({
     url: "/graphql",
     method: ["GET", "POST", "OPTIONS"],
@@ -57,12 +95,15 @@ export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchem
     preValidation: async (request: FastifyRequest) => {
       if (Array.isArray(request.body)) throw appError("batching_not_supported");
     },
-    handler: fastifyApolloHandler(apollo, {
-      context: async (request) => {
-        if (!request.ctx) throw new Error("GraphQL request reached without a request context");
-        return request.ctx;
-      },
-    }),
+    handler: async function (this: FastifyInstance, ...[request, reply]: Parameters<typeof answerWithApollo>) {
+      const body = await answerPrepared(request, reply);
+      if (body !== null) {
+        preparedAnswers.inc();
+        return body;
+      }
+      apolloAnswers.inc();
+      return answerWithApollo.call(this, request, reply);
+    },
   });
   return apollo;
 }

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from "@apollo/server";
-import type { DocumentNode, GraphQLSchema } from "graphql";
+import type { DocumentNode, GraphQLFormattedError, GraphQLSchema } from "graphql";
 import type { RequestContext } from "../context/request-context";
 import { appError } from "../errors/app-error";
 import { writeRateLimitHeaders } from "../rate-limits/headers";
@@ -44,6 +44,11 @@ export function hidesSuggestions(ctx: RequestContext): boolean {
   return ctx.principal.kind === "tenant" && ctx.principal.environment === "live";
 }
 
+/** The errors of an answer as this caller may read them: without suggestions for live tenants. */
+export function errorsForCaller(errors: ReadonlyArray<GraphQLFormattedError>, ctx: RequestContext): ReadonlyArray<GraphQLFormattedError> {
+  return hidesSuggestions(ctx) ? errors.map((error) => ({ ...error, message: withoutSuggestions(error.message) })) : errors;
+}
+
 /**
  * HTTP GraphQL: charges each operation once Apollo has resolved it (the depth and alias rules
  * ran in validation), puts the RateLimit-* headers of that take on the answer, and removes field
@@ -62,8 +67,7 @@ export function operationLimitsPlugin(schema: GraphQLSchema): ApolloServerPlugin
         },
         async willSendResponse({ contextValue, response }) {
           if (response.body.kind !== "single" || !response.body.singleResult.errors || !hidesSuggestions(contextValue)) return;
-          const errors = response.body.singleResult.errors.map((error) => ({ ...error, message: withoutSuggestions(error.message) }));
-          response.body.singleResult = { ...response.body.singleResult, errors };
+          response.body.singleResult = { ...response.body.singleResult, errors: errorsForCaller(response.body.singleResult.errors, contextValue) };
         },
       };
     },

@@ -53,6 +53,13 @@ export function graphql<T = any>(server: Endpoint, query: string, variables: Rec
   });
 }
 
+/** GraphQL HTTP requests answered so far by each pipeline (the server's metric). */
+export async function graphqlPipelineCounts(server: Endpoint): Promise<{ apollo: number; prepared: number }> {
+  const metrics = await call<string>(server, "GET", "/metrics");
+  const count = (pipeline: string) => Number(new RegExp(`aerogate_graphql_http_requests_total\\{pipeline="${pipeline}"\\} (\\d+)`).exec(metrics.body)?.[1] ?? 0);
+  return { apollo: count("apollo"), prepared: count("prepared") };
+}
+
 export interface TenantFixture {
   tenantId: string;
   key: string;

@@ -1,0 +1,64 @@
+import { getOperationAST, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
+import { RecentMap } from "../recent-map";
+
+/** One operation of an accepted document, compiled to a plain function by graphql-jit. */
+export interface PreparedOperation {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  compiled: CompiledQuery;
+}
+
+interface AcceptedDocument {
+  document: DocumentNode;
+  /** By the name a request gave ("" for none); null when the operation cannot be prepared. */
+  operations: Map<string, PreparedOperation | null>;
+}
+
+/**
+ * Distinct query texts kept (at least; at most twice as many): clients send a handful of
+ * operations over and over. Longer texts are not kept, which bounds the memory a client
+ * inventing documents can hold (a few MB of text and its syntax trees).
+ */
+const DOCUMENTS_KEPT = 250;
+const MAX_SOURCE_LENGTH = 10_000;
+
+/**
+ * Documents Apollo Server has parsed and validated (our limit rules included), by query text,
+ * each operation compiled once on its first repeat. Like a database's prepared statements: the
+ * rules a document must pass are Apollo's and are checked once, and a repeat of the same text
+ * runs its compiled plan without Apollo's per-request pipeline (prepared-http.ts). Validity
+ * depends only on the schema and the text, never on the caller, so a plan serves every key.
+ */
+export class PreparedOperations {
+  readonly #documents = new RecentMap<string, AcceptedDocument>(DOCUMENTS_KEPT);
+
+  constructor(readonly schema: GraphQLSchema) {}
+
+  /** Records a document Apollo accepted; `source` is its query text. */
+  accept(source: string, document: DocumentNode): void {
+    if (source.length <= MAX_SOURCE_LENGTH && !this.#documents.get(source)) this.#documents.set(source, { document, operations: new Map() });
+  }
+
+  /** The prepared operation for a query text Apollo accepted before, or null. */
+  lookup(source: string, operationName: string | undefined): PreparedOperation | null {
+    const accepted = this.#documents.get(source);
+    if (!accepted) return null;
+    const key = operationName ?? "";
+    const known = accepted.operations.get(key);
+    if (known !== undefined) return known;
+    // Only the document's own operations are kept, so names a client invents add nothing.
+    const operation = getOperationAST(accepted.document, operationName);
+    if (!operation) return null;
+    const prepared = this.#prepare(accepted.document, operation, operationName);
+    accepted.operations.set(key, prepared);
+    return prepared;
+  }
+
+  /** Queries and mutations only: a subscription over HTTP is Apollo's to refuse. */
+  #prepare(document: DocumentNode, operation: OperationDefinitionNode, operationName: string | undefined): PreparedOperation | null {
+    if (operation.operation === "subscription") return null;
+    const compiled = compileQuery(this.schema, document, operationName);
+    return isCompiledQuery(compiled) ? { document, operation, compiled } : null;
+  }
+}
