@@ -7,18 +7,25 @@ import { appError } from "../errors/app-error";
  * on a bodiless POST), malformed JSON is 400 `invalid_json`, and prototype-poisoning keys are refused.
  * JSON is the only body type: Fastify's default `text/plain` parser is removed, so any other
  * content type is 415 `unsupported_media_type` instead of a string reaching a route's schema.
- * Where a body is required (see `bodyProblem`), a missing one is `invalid_json` too.
+ * Where a body is required (see `bodyProblem`), a missing one is `invalid_json` too. A string
+ * holding U+0000 is 400 `validation_failed` naming where it is: PostgreSQL's text and jsonb
+ * cannot store it, and refusing it here makes both databases answer alike, on every route.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser(["application/json", "text/plain"]);
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
     const text = typeof body === "string" ? body : body.toString("utf8");
     if (text.trim() === "") return done(null, undefined);
+    let value: unknown;
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: "error", constructorAction: "error" }));
+      value = secureJson.parse(text, undefined, { protoAction: "error", constructorAction: "error" });
     } catch {
-      done(appError("invalid_json"), undefined);
+      return done(appError("invalid_json"), undefined);
     }
+    // JSON can only carry U+0000 escaped, so bodies without the escape need no walk.
+    const nulAt = text.includes("\\u0000") ? nulCharacterPath(value, "") : null;
+    if (nulAt !== null) return done(appError("validation_failed", { field: nulAt || "(body)", reason: "Text may not contain the NUL character (U+0000)." }), undefined);
+    done(null, value);
   });
   // After parsing, before the route: the same point where malformed JSON is refused, so an empty
   // body gets the same answer, ahead of permission and Idempotency-Key checks.
@@ -26,6 +33,26 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     const problem = bodyProblem(request);
     done(problem ? appError("invalid_json", { message: problem }) : undefined);
   });
+}
+
+/** Where the first string (or object key) holding U+0000 is, as `a.b[2]`; null when none does. */
+function nulCharacterPath(value: unknown, path: string): string | null {
+  if (typeof value === "string") return value.includes("\0") ? path : null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = nulCharacterPath(item, `${path}[${index}]`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (typeof value !== "object" || value === null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const keyPath = path ? `${path}.${key}` : key;
+    if (key.includes("\0")) return keyPath;
+    const found = nulCharacterPath(item, keyPath);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /**

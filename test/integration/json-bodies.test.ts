@@ -79,6 +79,37 @@ describe("bodies that are not a JSON object", () => {
     );
   });
 
+  describe("text holding the NUL character (U+0000), which PostgreSQL cannot store", () => {
+    it.each(routesWithBody.map((route) => [routeName(route), route] as const))("%s: 400 validation_failed naming where it is, nothing changed", async (_name, route) => {
+      const key = isOwnerRoute(route) ? server.ownerKey : tenant.key;
+      const path = fillPath(route.url, (name) => (name === "id" && isOwnerRoute(route) ? tenant.tenantId : name === "keyId" ? tenant.keyId : "ord_00000000000000000000000000"));
+      const before = await databaseState(server);
+      const rawBody = JSON.stringify({ metadata: { notes: ["fine", "nul\u0000here"] } });
+      const response = await send(server, route.method, path, key, { name: "nul", rawBody, contentType: "application/json" }, { "idempotency-key": `nul-${Math.random()}` });
+      expectCatalogueError(response, 400, "validation_failed");
+      expect(response.body.errors[0].field).toBe("metadata.notes[1]");
+      expect(await databaseState(server)).toEqual(before);
+    });
+
+    it("PATCH /v1/tenant with it in a metadata key (the fuzz campaign's find, a 500 on PostgreSQL)", async () => {
+      const response = await send(server, "PATCH", "/v1/tenant", tenant.key, { name: "nul key", rawBody: '{"metadata":{"a\\u0000":"x"}}', contentType: "application/json" });
+      expectCatalogueError(response, 400, "validation_failed");
+      expect(response.body.errors[0].field).toBe("metadata.a\u0000");
+    });
+
+    it("POST /graphql with it in a variable", async () => {
+      const rawBody = JSON.stringify({ query: "query($q: String!) { locations(query: $q) { iataCode } }", variables: { q: "lon\u0000" } });
+      const response = await send(server, "POST", "/graphql", tenant.key, { name: "nul", rawBody, contentType: "application/json" });
+      expect(response.status).toBe(400);
+      expect(response.body.errors[0].extensions).toMatchObject({ code: "validation_failed", field: "variables.q" });
+    });
+
+    it("an escaped backslash before u0000 is ordinary text", async () => {
+      const response = await send(server, "PATCH", "/v1/tenant", tenant.key, { name: "escaped", rawBody: JSON.stringify({ metadata: { path: "C:\\u0000" } }), contentType: "application/json" });
+      expect(response.status).toBe(200);
+    });
+  });
+
   it("a route without a body still accepts an empty JSON body (clients send the header on bodiless POSTs)", async () => {
     const response = await send(server, "POST", "/v1/tenant/webhook_secret/rotate", tenant.key, { name: "empty", rawBody: "", contentType: "application/json" });
     expect(response.status).toBe(200);
