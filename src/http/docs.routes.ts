@@ -2,45 +2,39 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { registerStaticAssets, staticAsset } from "./static-asset";
 
 /** Swagger UI's files, served from node_modules: the page needs nothing beyond this server. */
 const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
-const ASSETS: Record<string, string> = {
-  "swagger-ui.css": "text/css; charset=utf-8",
-  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
-};
-
-const PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Aerogate REST API reference</title>
-<link rel="stylesheet" href="/docs/swagger-ui.css">
-</head>
-<body>
-<div id="reference"></div>
-<script src="/docs/swagger-ui-bundle.js"></script>
-<script src="/docs/init.js"></script>
-</body>
-</html>
-`;
+const ASSETS_PREFIX = "/docs/assets";
+const JAVASCRIPT = "text/javascript; charset=utf-8";
 
 /** validatorUrl null: Swagger UI would otherwise send the document to validator.swagger.io. */
 const INIT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#reference", deepLinking: true, validatorUrl: null, tryItOutEnabled: false });\n`;
 
 /**
- * GET /docs: a browsable reference of /openapi.json (Swagger UI), public like the document.
- * The assets are read once, at the first request for each.
+ * GET /docs: a browsable reference of /openapi.json (Swagger UI), public like the document. Its
+ * files are static assets (static-asset.ts): content-hashed URLs, compressed as the browser
+ * accepts (Swagger UI's 1.4 MB bundle is ~0.4 MB in brotli) and cacheable for good.
  */
 export function registerDocsRoutes(app: FastifyInstance): void {
-  const loaded = new Map<string, Buffer>();
-  app.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(PAGE));
-  app.get("/docs/init.js", async (_request, reply) => reply.type("text/javascript; charset=utf-8").send(INIT));
-  for (const [name, contentType] of Object.entries(ASSETS)) {
-    app.get(`/docs/${name}`, async (_request, reply) => {
-      let body = loaded.get(name);
-      if (!body) loaded.set(name, (body = readFileSync(join(SWAGGER_UI_DIR, name))));
-      return reply.type(contentType).header("cache-control", "public, max-age=3600").send(body);
-    });
-  }
+  const css = staticAsset(ASSETS_PREFIX, "swagger-ui.css", "text/css; charset=utf-8", readFileSync(join(SWAGGER_UI_DIR, "swagger-ui.css")));
+  const bundle = staticAsset(ASSETS_PREFIX, "swagger-ui-bundle.js", JAVASCRIPT, readFileSync(join(SWAGGER_UI_DIR, "swagger-ui-bundle.js")));
+  const init = staticAsset(ASSETS_PREFIX, "init.js", JAVASCRIPT, INIT);
+  registerStaticAssets(app, [css, bundle, init]);
+  const page = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Aerogate REST API reference</title>
+<link rel="stylesheet" href="${css.url}">
+</head>
+<body>
+<div id="reference"></div>
+<script src="${bundle.url}"></script>
+<script src="${init.url}"></script>
+</body>
+</html>
+`;
+  app.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(page));
 }

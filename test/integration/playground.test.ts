@@ -1,4 +1,3 @@
-import { get } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { Kind, parse, print, type OperationDefinitionNode } from "graphql";
 import type { Client } from "graphql-ws";
@@ -6,20 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { playgroundTabs, type PlaygroundTab } from "../../src/graphql/playground-examples";
 import { type TenantFixture, call, startServerWithTenant } from "../helpers/client";
 import { eventually } from "../helpers/eventually";
+import { rawGet } from "../helpers/raw-get";
 import { subscribe, waitForOpenSubscriptions, wsClient } from "../helpers/subscriptions";
 import type { TestServer } from "../helpers/test-server";
-
-/** An answer as it came over the wire: headers and the body bytes, not decompressed. */
-function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-      response.on("error", reject);
-    }).on("error", reject);
-  });
-}
 
 /** The asset URLs a page refers to: its scripts, its stylesheet and the workers in its config. */
 function assetUrls(html: string): string[] {
