@@ -6,7 +6,7 @@ import { buildSchema } from "./graphql/schema";
 import { registerGraphQL } from "./graphql/apollo";
 import { registerSubscriptions } from "./graphql/subscriptions";
 import { registerAuthentication } from "./http/authentication";
-import { answerFrameworkError, registerErrorHandling } from "./http/error-handler";
+import { answerClientError, answerFrameworkError, registerErrorHandling } from "./http/error-handler";
 import { registerHealthRoutes } from "./http/health.routes";
 import { registerDocsRoutes } from "./http/docs.routes";
 import { registerJsonBodyParser } from "./http/json-body";
@@ -49,6 +49,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdFor,
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError(log),
     // Past the default 100 characters the router itself refused a path; a long id now reaches its
     // route and gets the 404 any unknown id gets (the URL stays bounded by Node's 16 KB header limit).
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },

@@ -7,6 +7,7 @@
  * the REST `errorCode` field is their upper-snake form.
  */
 export const errorCatalogue = {
+  malformed_http_request: { status: 400, message: "The request is not valid HTTP.", action: "Send a well-formed HTTP/1.1 request." },
   invalid_json: { status: 400, message: "The request body is not valid JSON.", action: "Send a well-formed JSON body with Content-Type: application/json." },
   validation_failed: { status: 400, message: "The request is not valid.", action: "Correct the named field and send the request again." },
   invalid_search_params: { status: 400, message: "The search parameters are not valid.", action: "Correct the named field and search again." },
@@ -31,8 +32,10 @@ export const errorCatalogue = {
   idempotency_request_in_progress: { status: 409, message: "A request with this Idempotency-Key is still being processed.", action: "Retry shortly with the same key to receive its response.", retryable: true },
   webhooks_disabled: { status: 409, message: "Webhooks are disabled for this tenant.", action: "Set webhook_url and webhook_enabled: true (PATCH /v1/tenant), then redeliver." },
   tenant_deleted: { status: 409, message: "The tenant has been deleted.", action: "A deleted tenant cannot be changed; create a new one." },
+  request_timeout: { status: 408, message: "The request did not arrive in time.", action: "Send the whole request promptly." },
   payload_too_large: { status: 413, message: "The request body is larger than 1 MB.", action: "Send a smaller body." },
   unsupported_media_type: { status: 415, message: "The request body must be JSON.", action: "Send Content-Type: application/json." },
+  request_headers_too_large: { status: 431, message: "The URL and headers together are larger than 16 KB.", action: "Send a shorter URL or fewer headers." },
   invalid_field_value: { status: 422, message: "A field has an invalid value.", action: "Correct the named field and send the request again." },
   offer_no_longer_available: { status: 422, message: "The offer can no longer be booked.", action: "Search again and book a current offer." },
   payment_amount_mismatch: { status: 422, message: "The payment does not match the order total.", action: "Pay exactly the offer total plus services, in the offer's currency." },

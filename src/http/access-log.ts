@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { requestTenantId } from "../context/request-context";
 import type { Logger } from "../logger";
 
@@ -8,22 +8,26 @@ import type { Logger } from "../logger";
  */
 export function registerAccessLog(app: FastifyInstance): void {
   app.addHook("onResponse", (request, reply, done) => {
-    const failed = reply.statusCode >= 500;
-    // Skipped cheaply when the level is off (benchmarks and tests run at warn or silent).
-    if ((request.log as Logger).isLevelEnabled(failed ? "error" : "info")) {
-      const ctx = request.ctx;
-      // requestId is already bound to request.log (Fastify's requestIdLogLabel): not repeated here.
-      const fields = {
-        method: request.method,
-        route: request.routeOptions.url ?? "unmatched",
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        keyId: ctx?.principal.keyId,
-        tenantId: ctx ? (requestTenantId(ctx) ?? undefined) : undefined,
-      };
-      if (failed) request.log.error(fields, "request failed");
-      else request.log.info(fields, "request completed");
-    }
+    logAnswer(request, reply);
     done();
   });
+}
+
+/** The access-log line of one answer; also called for answers given outside the hooks (router errors). */
+export function logAnswer(request: FastifyRequest, reply: FastifyReply): void {
+  const failed = reply.statusCode >= 500;
+  // Skipped cheaply when the level is off (benchmarks and tests run at warn or silent).
+  if (!(request.log as Logger).isLevelEnabled(failed ? "error" : "info")) return;
+  const ctx = request.ctx;
+  // requestId is already bound to request.log (Fastify's requestIdLogLabel): not repeated here.
+  const fields = {
+    method: request.method,
+    route: request.routeOptions.url ?? "unmatched",
+    status: reply.statusCode,
+    ms: Math.round(reply.elapsedTime * 10) / 10,
+    keyId: ctx?.principal.keyId,
+    tenantId: ctx ? (requestTenantId(ctx) ?? undefined) : undefined,
+  };
+  if (failed) request.log.error(fields, "request failed");
+  else request.log.info(fields, "request completed");
 }

@@ -1,8 +1,12 @@
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError, appError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/catalogue";
 import { graphqlErrorExtensions, restErrorBody } from "../errors/render-error";
+import { newId } from "../ids";
 import type { Logger } from "../logger";
+import { logAnswer } from "./access-log";
 
 /** Fastify's own request errors, as catalogue codes. Anything else is a 500. */
 const FRAMEWORK_ERRORS: Record<string, ErrorCode> = {
@@ -50,7 +54,39 @@ export function restErrorFor(request: FastifyRequest, error: AppError) {
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   reply.header("x-request-id", request.id);
-  return sendError(request, reply, catalogued(error));
+  const sent = sendError(request, reply, catalogued(error));
+  // The router answered before the hooks ran, the access log's among them.
+  logAnswer(request, reply);
+  return sent;
+}
+
+/** What Node's HTTP parser refuses before there is a request, as catalogue codes; anything else is malformed HTTP. */
+const CLIENT_ERRORS: Record<string, ErrorCode> = {
+  HPE_HEADER_OVERFLOW: "request_headers_too_large",
+  ERR_HTTP_REQUEST_TIMEOUT: "request_timeout",
+};
+
+/**
+ * Requests Node refuses before Fastify sees them (a URL and headers over Node's 16 KB, a request
+ * too slow to arrive, bytes that are not HTTP): answered on the socket in the catalogue's shape
+ * with a request id, logged, and the connection closed, as Node's own answer would close it.
+ */
+export function answerClientError(log: Logger) {
+  return (error: Error & { code?: string }, socket: Socket): void => {
+    // A reset connection has nobody left to answer.
+    if (error.code === "ECONNRESET" || socket.destroyed) return;
+    const refusal = appError(CLIENT_ERRORS[error.code ?? ""] ?? "malformed_http_request");
+    const requestId = newId("req");
+    const body = JSON.stringify(restErrorBody(refusal, { requestId, environment: null }));
+    log.info({ requestId, status: refusal.status, reason: error.code }, "request refused before routing");
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+          `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
 }
 
 /** Every error and unknown route leaves in the catalogue's shape; a 500 never shows its cause. */

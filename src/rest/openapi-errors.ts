@@ -3,8 +3,11 @@ import { operations } from "../context/operations";
 import { errorCatalogue, type ErrorCode } from "../errors/catalogue";
 import type { RestRoute } from "./route";
 
-/** What any `/v1` request can meet: a malformed request, a refused key, a suspended tenant, our fault. */
-const EVERY_REQUEST: ErrorCode[] = ["validation_failed", "unauthorized", "tenant_suspended", "internal_server_error"];
+/**
+ * What any `/v1` request can meet: a malformed request, a refused key, a suspended tenant, our
+ * fault; and what Node refuses before routing (error-handler.ts `answerClientError`).
+ */
+const EVERY_REQUEST: ErrorCode[] = ["validation_failed", "unauthorized", "tenant_suspended", "internal_server_error", "malformed_http_request", "request_timeout", "request_headers_too_large"];
 
 /** The JSON body parser runs for any request but a GET that sends a body, whatever the route does with it. */
 const BODY_PARSING: ErrorCode[] = ["invalid_json", "payload_too_large", "unsupported_media_type"];

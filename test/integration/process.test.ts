@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import http from "node:http";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exitCode, freePort, killStillRunning, pollUntil, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
@@ -56,6 +57,30 @@ describe("the entry point as a process", { timeout: 90_000 }, () => {
       expect(body.data.items).toEqual([]);
       const refused = await fetch(`${first.baseUrl}/v1/tenants`, { headers: { authorization: "Bearer sk_owner_00000000000000000000000000000000" } });
       expect(refused.status).toBe(401);
+    });
+
+    it("answers what the router or Node's parser refuses in the catalogue's shape, each with its log line", async () => {
+      const logLineOf = (requestId: string) => pollUntil(first, `a log line for ${requestId}`, async () => first.stdout().split("\n").find((line) => line.includes(requestId)));
+
+      const badPath = await fetch(`${first.baseUrl}/v1/air/orders/%E0%A4%A`);
+      expect(badPath.status).toBe(400);
+      expect(JSON.parse(await logLineOf(badPath.headers.get("x-request-id")!))).toMatchObject({ route: "unmatched", status: 400, msg: "request completed" });
+
+      const raw = async (request: string) => {
+        const socket = net.connect(first.port, "127.0.0.1");
+        socket.end(request);
+        const chunks: Buffer[] = [];
+        for await (const chunk of socket) chunks.push(chunk as Buffer);
+        const [head, body] = Buffer.concat(chunks).toString("utf8").split("\r\n\r\n");
+        return { statusLine: head!.split("\r\n")[0], requestId: /x-request-id: (\S+)/.exec(head!)?.[1], body: JSON.parse(body!) };
+      };
+      const longUrl = await raw(`GET /v1/air/orders/${"a".repeat(20_000)} HTTP/1.1\r\nhost: x\r\n\r\n`);
+      expect(longUrl.statusLine).toBe("HTTP/1.1 431 Request Header Fields Too Large");
+      expect(longUrl.body).toMatchObject({ errors: [{ code: "request_headers_too_large" }], statusCode: 431, requestId: longUrl.requestId });
+      expect(JSON.parse(await logLineOf(longUrl.requestId!))).toMatchObject({ status: 431, reason: "HPE_HEADER_OVERFLOW", msg: "request refused before routing" });
+      const garbage = await raw("NOT HTTP AT ALL\r\n\r\n");
+      expect(garbage.statusLine).toBe("HTTP/1.1 400 Bad Request");
+      expect(garbage.body).toMatchObject({ errors: [{ code: "malformed_http_request" }], errorCode: "MALFORMED_HTTP_REQUEST" });
     });
 
     it("SIGTERM lets an in-flight request on a keep-alive connection finish, then exits 0 at once", async () => {
