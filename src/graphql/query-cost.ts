@@ -55,7 +55,8 @@ function costVariablesOf(document: DocumentNode): string[] {
 export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined): number {
   let priced = pricedDocuments.get(document);
   if (!priced) pricedDocuments.set(document, (priced = { costVariables: costVariablesOf(document), costs: new Map() }));
-  const key = JSON.stringify([operationName ?? null, ...priced.costVariables.map((name) => variables?.[name] ?? null)]);
+  // Most documents price no variable: their key is the operation's name alone.
+  const key = priced.costVariables.length === 0 ? (operationName ?? "") : JSON.stringify([operationName ?? null, ...priced.costVariables.map((name) => variables?.[name] ?? null)]);
   let cost = priced.costs.get(key);
   if (cost === undefined) {
     try {
