@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { GraphQLError, getVariableValues, type GraphQLFormattedError } from "graphql";
+import { GraphQLError, getVariableValues } from "graphql";
 import Negotiator from "negotiator";
 import { writeRateLimitHeaders } from "../rate-limits/headers";
 import { RecentMap } from "../recent-map";
+import type { formatGraphQLError } from "./format-error";
 import { chargeOperation, errorsForCaller } from "./operation-limits";
 import type { PreparedOperations } from "./prepared-operations";
 
@@ -47,8 +48,6 @@ function responseContentType(accept: string | undefined): string | null {
   return type;
 }
 
-export type FormatGraphQLError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
-
 /**
  * Answers a POST /graphql whose operation Apollo has accepted before (prepared-operations.ts),
  * byte for byte as Apollo would, and returns the body; returns null, having sent and charged
@@ -57,7 +56,7 @@ export type FormatGraphQLError = (formatted: GraphQLFormattedError, error: unkno
  * limits plugin refuses it there), or an Accept header that wants something else than JSON.
  * What runs here is the execution: the same resolvers, context, limits and error formatting.
  */
-export function preparedAnswerer(prepared: PreparedOperations, formatError: FormatGraphQLError) {
+export function preparedAnswerer(prepared: PreparedOperations, formatError: ReturnType<typeof formatGraphQLError>) {
   const { schema } = prepared;
   return async (request: FastifyRequest, reply: FastifyReply): Promise<string | null> => {
     const ctx = request.ctx;
