@@ -3,7 +3,6 @@ import { css, editorWorkerService, graphqlWorker, js, jsonWorker } from "@graphq
 import { staticAsset, type StaticAsset } from "../http/static-asset";
 
 const PREFIX = "/graphql/playground";
-const JAVASCRIPT = "text/javascript; charset=utf-8";
 
 /** Where the page finds each of its assets; workers by the label Monaco asks for. */
 export interface PlaygroundAssetUrls {
@@ -21,12 +20,12 @@ export interface PlaygroundAssetUrls {
 export function playgroundAssets(): { urls: PlaygroundAssetUrls; assets: StaticAsset[] } {
   const client = readFileSync(new URL("./playground-client.js", import.meta.url));
   const files = {
-    css: staticAsset(PREFIX, "graphiql.css", "text/css; charset=utf-8", css),
-    graphiql: staticAsset(PREFIX, "graphiql.js", JAVASCRIPT, js),
-    client: staticAsset(PREFIX, "playground.js", JAVASCRIPT, client),
-    editorWorkerService: staticAsset(PREFIX, "editor.worker.js", JAVASCRIPT, editorWorkerService),
-    json: staticAsset(PREFIX, "json.worker.js", JAVASCRIPT, jsonWorker),
-    graphql: staticAsset(PREFIX, "graphql.worker.js", JAVASCRIPT, graphqlWorker),
+    css: staticAsset(PREFIX, "graphiql.css", css),
+    graphiql: staticAsset(PREFIX, "graphiql.js", js),
+    client: staticAsset(PREFIX, "playground.js", client),
+    editorWorkerService: staticAsset(PREFIX, "editor.worker.js", editorWorkerService),
+    json: staticAsset(PREFIX, "json.worker.js", jsonWorker),
+    graphql: staticAsset(PREFIX, "graphql.worker.js", graphqlWorker),
   };
   return {
     urls: {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { extname } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { FastifyInstance } from "fastify";
@@ -26,8 +27,16 @@ const compressors: Record<ContentEncoding, (body: Buffer) => Promise<Buffer>> = 
 
 const ONE_YEAR_SECONDS = 365 * 24 * 3600;
 
-/** An asset whose URL carries the first 16 hex digits of its SHA-256. */
-export function staticAsset(prefix: string, name: string, contentType: string, content: string | Buffer): StaticAsset {
+/** The content types of the assets served, by the file name's extension. */
+const CONTENT_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+};
+
+/** An asset whose URL carries the first 16 hex digits of its SHA-256; its content type follows its name. */
+export function staticAsset(prefix: string, name: string, content: string | Buffer): StaticAsset {
+  const contentType = CONTENT_TYPES[extname(name)];
+  if (!contentType) throw new Error(`no content type for static asset ${name}`);
   const body = Buffer.from(content);
   const hash = createHash("sha256").update(body).digest("hex").slice(0, 16);
   return { url: `${prefix}/${hash}/${name}`, contentType, body };
