@@ -10,6 +10,7 @@ import {
   isObjectType,
   type GraphQLField,
   type GraphQLNamedType,
+  type GraphQLObjectType,
   type GraphQLInputType,
 } from "graphql";
 
@@ -52,11 +53,21 @@ export function isIdArgument(type: GraphQLInputType): boolean {
   return !isListType(inner) && getNamedType(inner).name === "ID";
 }
 
+/** The fields of a type a selection can name without arguments: those with no required one. */
+export function selectableFields(type: GraphQLObjectType): RootField[] {
+  return Object.values(type.getFields()).filter((field) => field.args.every((arg) => !isNonNullType(arg.type)));
+}
+
+/** Whether a field is a page that takes a size (`first`). */
+export function takesPageSize(field: RootField): boolean {
+  return field.args.some((arg) => arg.name === "first");
+}
+
 /** The leaf fields of the field's result that need no argument: what an operation reads back. */
 function selectionOf(field: RootField): string {
   const type = getNamedType(field.type);
   if (isLeafType(type) || !isObjectType(type)) return "";
-  const leaves = Object.values(type.getFields()).filter((child) => isLeafType(getNamedType(child.type)) && child.args.every((arg) => !isNonNullType(arg.type)));
+  const leaves = selectableFields(type).filter((child) => isLeafType(getNamedType(child.type)));
   return `{ __typename ${leaves.map((child) => child.name).join(" ")} }`;
 }
 
@@ -99,9 +110,8 @@ export function withoutVolatileValues(body: string): string {
 export function fullSelection(type: GraphQLNamedType, depth: number): string {
   if (isLeafType(type)) return "";
   if (depth === 0 || !isObjectType(type)) return "{ __typename }";
-  const fields = Object.values(type.getFields()).filter((field) => field.args.every((arg) => !isNonNullType(arg.type)));
-  const selections = fields.map((field) => {
-    const paged = field.args.some((arg) => arg.name === "first") ? "(first: 2)" : "";
+  const selections = selectableFields(type).map((field) => {
+    const paged = takesPageSize(field) ? "(first: 2)" : "";
     return `${field.name}${paged} ${fullSelection(getNamedType(field.type), depth - 1)}`;
   });
   return `{ __typename ${selections.join(" ")} }`;

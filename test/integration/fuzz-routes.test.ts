@@ -12,7 +12,7 @@ import { anyValue, compactValue, describeBody, json, poisonKey, rawText, withPoi
 import { daysAhead } from "../helpers/offers";
 import { passengersOf } from "../helpers/orders";
 import { fillPath, isOwnerRoute, pathParams, restRoutes, routeName, type AnyRoute } from "../helpers/route-table";
-import { argIdKind, operationFor, pathIdKind, servedSchema, withoutVolatileValues, type IdKind } from "../helpers/schema-operations";
+import { argIdKind, operationFor, pathIdKind, selectableFields, servedSchema, takesPageSize, withoutVolatileValues, type IdKind } from "../helpers/schema-operations";
 import { tenantWithRecords, type TenantRecords } from "../helpers/tenant-records";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
@@ -198,7 +198,7 @@ const pageArgument = fc.constantFrom("", "", "(first: 1)", "(first: 3)", "(first
 /** One field of a random selection: a page size where it takes one, and a selection below it. */
 function fieldArbitrary(field: GraphQLField<unknown, unknown>, depth: number): fc.Arbitrary<string> {
   const type = getNamedType(field.type);
-  const args = field.args.some((arg) => arg.name === "first") ? pageArgument : fc.constant("");
+  const args = takesPageSize(field) ? pageArgument : fc.constant("");
   return fc.tuple(args, selectionArbitrary(type, depth - 1)).map(([passed, selection]) => `${field.name}${passed} ${selection}`);
 }
 
@@ -206,7 +206,7 @@ function fieldArbitrary(field: GraphQLField<unknown, unknown>, depth: number): f
 function selectionArbitrary(type: GraphQLNamedType, depth: number): fc.Arbitrary<string> {
   if (isLeafType(type)) return fc.constant("");
   if (depth === 0 || !isObjectType(type)) return fc.constant("{ __typename }");
-  const fields = Object.values(type.getFields()).filter((field) => field.args.every((arg) => !isNonNullType(arg.type)));
+  const fields = selectableFields(type);
   return fc
     .subarray(fields, { minLength: 1, maxLength: Math.min(6, fields.length) })
     .chain((chosen) => fc.tuple(...chosen.map((field) => fieldArbitrary(field, depth))))
