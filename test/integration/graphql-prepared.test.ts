@@ -1,6 +1,6 @@
 import { getNamedType } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTenant, graphqlPipelineCounts, type TenantFixture } from "../helpers/client";
+import { call, createTenant, graphql, graphqlPipelineCounts, type TenantFixture } from "../helpers/client";
 import { bookOffer, newKey, searchForBooking, ticketOrder, waitForStatus } from "../helpers/orders";
 import { fullSelection, servedSchema, withoutVolatileValues } from "../helpers/schema-operations";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -230,12 +230,11 @@ describe("GraphQL prepared operations under the rate limit", () => {
 
   it("a prepared operation takes its cost's tokens and reports them, as over Apollo", async () => {
     const key = (await createTenant(server)).key;
-    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
     // Five tokens each: 20, 15, 10 left after each (a token may refill meanwhile).
     const answers = [];
     for (let sent = 0; sent < 2; sent++) {
       const before = await graphqlPipelineCounts(server);
-      const answer = await fetch(`${server.url}/graphql`, { method: "POST", headers, body: JSON.stringify({ query: "{ orders(first: 20) { nodes { id } } } # reported" }) });
+      const answer = await graphql(server, "{ orders(first: 20) { nodes { id } } } # reported", {}, { key });
       const after = await graphqlPipelineCounts(server);
       answers.push({ status: answer.status, limit: answer.headers.get("ratelimit-limit"), remaining: Number(answer.headers.get("ratelimit-remaining")), by: after.prepared > before.prepared ? "prepared" : "apollo" });
     }
@@ -250,17 +249,16 @@ describe("GraphQL prepared operations under the rate limit", () => {
   });
 
   it("a prepared operation costing more tokens than are left: 429 rate_limit_exceeded", async () => {
-    const headers = { authorization: `Bearer ${tenant.key}`, "content-type": "application/json" };
+    const { key } = tenant;
     // 1 + 20 × (1 + 1) = 41: five tokens, one on arrival and four once priced.
-    const expensive = () => fetch(`${server.url}/graphql`, { method: "POST", headers, body: JSON.stringify({ query: "{ orders(first: 20) { nodes { id } } }" }) });
+    const expensive = () => graphql(server, "{ orders(first: 20) { nodes { id } } }", {}, { key });
     // Three of them and two REST calls leave 3 of the 20 tokens (plus what refills at 1/s meanwhile).
-    const spent = [await expensive(), await expensive(), await expensive(), await fetch(`${server.url}/v1/tenant`, { headers }), await fetch(`${server.url}/v1/tenant`, { headers })];
+    const spent = [await expensive(), await expensive(), await expensive(), await call(server, "GET", "/v1/tenant", { key }), await call(server, "GET", "/v1/tenant", { key })];
     expect(spent.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
     const before = await graphqlPipelineCounts(server);
     const refused = await expensive();
     expect(refused.status).toBe(429);
-    const body = (await refused.json()) as { errors: Array<{ extensions: { code: string } }> };
-    expect(body.errors[0]!.extensions.code).toBe("rate_limit_exceeded");
+    expect(refused.body.errors?.[0]?.extensions.code).toBe("rate_limit_exceeded");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect((await graphqlPipelineCounts(server)).apollo).toBe(before.apollo + 1);
   });
