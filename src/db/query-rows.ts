@@ -1,6 +1,7 @@
 import type { Prisma } from "../generated/prisma-sqlite/client";
 import type { Database } from "./database";
 import { prepared } from "./prepared-statements";
+import { exactNumber } from "./sql-values";
 
 /**
  * Rows of a raw read, for hot paths: a prepared statement on SQLite's shared connection (in its
@@ -12,7 +13,7 @@ export async function queryRows<Row extends Record<string, unknown>>(db: Databas
     ? await db.sqlite.run((connection) => prepared(connection, query.sql).all(...query.values) as Row[])
     : await db.prisma.$queryRaw<Row[]>(query);
   for (const row of rows) {
-    for (const column in row) if (typeof row[column] === "bigint") (row as Record<string, unknown>)[column] = Number(row[column]);
+    for (const column in row) if (typeof row[column] === "bigint") (row as Record<string, unknown>)[column] = exactNumber(row[column] as bigint);
   }
   return rows;
 }

@@ -18,6 +18,16 @@ export function sqlJson(provider: Database["provider"], value: unknown): Prisma.
   return provider === "postgresql" ? Prisma.sql`${text}::jsonb` : Prisma.sql`${text}`;
 }
 
+/**
+ * A 64-bit integer column as an exact number. The product never writes one past 2^53 − 1
+ * (src/money/minor-units.ts), so a larger value is corruption: it throws rather than round.
+ */
+export function exactNumber(value: bigint | number): number {
+  const number = Number(value);
+  if (!Number.isSafeInteger(number)) throw new Error(`stored integer ${value} is not exactly representable`);
+  return number;
+}
+
 /** A DateTime column read by raw SQL: ISO text on SQLite, a Date on PostgreSQL. */
 export function dateFrom(value: unknown): Date {
   if (value instanceof Date) return value;

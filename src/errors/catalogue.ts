@@ -41,6 +41,7 @@ export const errorCatalogue = {
   payment_amount_mismatch: { status: 422, message: "The payment does not match the order total.", action: "Pay exactly the offer total plus services, in the offer's currency." },
   idempotency_key_reused: { status: 422, message: "This Idempotency-Key was used for a different request.", action: "Use a new key for a new request; reuse a key only to retry the same one." },
   currency_locked: { status: 422, message: "The default currency cannot change while the wallet holds money or an order is pending or processing.", action: "Settle or cancel open orders and empty the wallet first." },
+  amount_too_large: { status: 422, message: "The amount is past the largest one held exactly (2^53 − 1 minor units).", action: "Send a smaller amount." },
   currency_mismatch: { status: 422, message: "The currency is not the wallet's.", action: "Send the amount in the wallet's currency." },
   refund_not_allowed: { status: 422, message: "The order cannot be refunded.", action: "Check the fare's refund conditions and the departure time." },
   rate_limit_exceeded: { status: 429, message: "Too many requests.", action: "Back off (start at 500 ms) and honour the Retry-After header." },

@@ -1,4 +1,5 @@
 import { minorDigits } from "./format";
+import { checkedMinor } from "./minor-units";
 
 /**
  * Indicative units of each currency per 1 USD: a static table, not market rates. Offers are
@@ -24,7 +25,8 @@ const MICRO_RATES = new Map(Object.entries(USD_RATES).map(([code, rate]) => [cod
 /**
  * Minor units of `from` as minor units of `to` at the static table, rounded half away from zero
  * to `to`'s minor unit. Exact: integer arithmetic, so an exact half (41 US cents = 61.5 yen)
- * always rounds the same way, which floating point does not promise.
+ * always rounds the same way, which floating point does not promise. 422 `amount_too_large` when
+ * the result passes 2^53 − 1 minor units (a large balance re-denominated into a small unit).
  */
 export function convertMinor(amountMinor: number, from: string, to: string): number {
   if (from === to) return amountMinor;
@@ -33,7 +35,7 @@ export function convertMinor(amountMinor: number, from: string, to: string): num
   if (fromRate === undefined || toRate === undefined) throw new Error(`no exchange rate for ${fromRate === undefined ? from : to}`);
   const numerator = BigInt(Math.abs(amountMinor)) * toRate * 10n ** BigInt(minorDigits(to));
   const denominator = fromRate * 10n ** BigInt(minorDigits(from));
-  const rounded = Number((2n * numerator + denominator) / (2n * denominator));
+  const rounded = checkedMinor((2n * numerator + denominator) / (2n * denominator));
   return amountMinor < 0 ? -rounded : rounded;
 }
 

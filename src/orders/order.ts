@@ -1,4 +1,5 @@
 import type { Order as OrderRow, OrderDocument as OrderDocumentRow, OrderPassenger as OrderPassengerRow, OrderStatus } from "../db/models";
+import { exactNumber } from "../db/sql-values";
 import type { StoredOffer } from "../search/offer-payload";
 import type { PassengerType } from "../supplier/supplier";
 import { asMetadata, type Metadata } from "../tenants/metadata";
@@ -92,7 +93,7 @@ export function orderFrom(row: OrderRow): Order {
     tenantId: row.tenantId,
     offerId: row.offerId,
     status: row.status,
-    totalAmount: row.totalAmount,
+    totalAmount: exactNumber(row.totalAmount),
     currency: row.currency,
     offer: { ...snapshot, expiresAt: new Date(snapshot.expiresAt), createdAt: new Date(snapshot.createdAt) },
     services: row.services as unknown as SelectedService[],

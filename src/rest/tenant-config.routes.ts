@@ -28,7 +28,7 @@ export const tenantConfigRoutes = [
     body: updateTenantConfigInput,
     parseBody: parseTenantConfigPatch,
     response: okSchema(tenantConfigSchema),
-    errors: ["invalid_field_value", "currency_locked"],
+    errors: ["invalid_field_value", "currency_locked", "amount_too_large"],
     handle: async ({ ctx, body }) => ok(tenantConfigView(await ctx.services.tenantConfig.update(tenantScope(ctx), body)), "Tenant updated"),
   }),
   restRoute({

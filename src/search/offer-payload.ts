@@ -1,4 +1,5 @@
 import type { Offer } from "../db/models";
+import { exactNumber } from "../db/sql-values";
 import type { CarrierRef, OfferConditions, PassengerType, SupplierSegment } from "../supplier/supplier";
 
 /**
@@ -51,7 +52,7 @@ export function storedOffer(row: Offer): StoredOffer {
     id: row.id,
     tenantId: row.tenantId,
     offerRequestId: row.offerRequestId,
-    totalAmount: row.totalAmount,
+    totalAmount: exactNumber(row.totalAmount),
     currency: row.currency,
     expiresAt: row.expiresAt,
     createdAt: row.createdAt,

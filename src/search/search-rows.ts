@@ -43,7 +43,7 @@ function offersFromRecordset(request: OfferRequestRow, offers: StoredOffer[], cr
   return [
     Sql.sql`INSERT INTO "Offer" ("id", "tenantId", "offerRequestId", "totalAmount", "currency", "expiresAt", "payload", "createdAt")
       SELECT r."id", ${request.tenantId}, ${request.id}, r."totalAmount", ${first.currency}, ${timestamp("postgresql", first.expiresAt)}, r."payload", ${created}
-      FROM jsonb_to_recordset(${rows}::jsonb) AS r("id" text, "totalAmount" integer, "payload" jsonb)
+      FROM jsonb_to_recordset(${rows}::jsonb) AS r("id" text, "totalAmount" bigint, "payload" jsonb)
       WHERE EXISTS (SELECT 1 FROM "OfferRequest" WHERE "id" = ${request.id})`,
   ];
 }

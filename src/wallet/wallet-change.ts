@@ -4,6 +4,7 @@ import { sqlTimestamp } from "../db/sql-values";
 import { guarded, type BatchStatement } from "../db/write-batch";
 import { Prisma } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
+import { MAX_MINOR } from "../money/minor-units";
 import type { LedgerEntryType } from "./wallet";
 
 export interface WalletChange {
@@ -15,10 +16,16 @@ export interface WalletChange {
   currency: string;
   orderId?: string | null;
   reference?: string | null;
+  /**
+   * Money entering from outside (an owner credit) may not take the balance past 2^53 − 1 minor
+   * units (src/money/minor-units.ts): the guard fails instead. Reversals and refunds only return
+   * what was debited, so they have no ceiling.
+   */
+  capped?: boolean;
   at: Date;
 }
 
-/** Names the guard of a wallet change in `GuardFailed`: the balance did not cover a debit, or the currency moved. */
+/** Names the guard of a wallet change in `GuardFailed`: the balance did not cover a debit, a credit would pass the ceiling, or the currency moved. */
 export const WALLET_GUARD = "wallet";
 
 /**
@@ -31,16 +38,19 @@ export const WALLET_GUARD = "wallet";
 export function walletChange(db: Database, change: WalletChange): { entryId: string; statements: BatchStatement[] } {
   const entryId = newId("wtx", change.at.getTime());
   const at = sqlTimestamp(db.provider, change.at);
+  // Bound as a 64-bit integer: SQLite binds a JavaScript number as a double, and sums past 2^53 would round.
+  const amount = BigInt(change.amount);
+  const ceiling = change.capped ? Prisma.sql`AND "balance" + ${amount} <= ${BigInt(MAX_MINOR)}` : Prisma.empty;
   return {
     entryId,
     statements: [
       guarded(
-        Prisma.sql`UPDATE "Wallet" SET "balance" = "balance" + ${change.amount}, "updatedAt" = ${at}
-          WHERE "tenantId" = ${change.tenantId} AND "currency" = ${change.currency} AND "balance" + ${change.amount} >= 0`,
+        Prisma.sql`UPDATE "Wallet" SET "balance" = "balance" + ${amount}, "updatedAt" = ${at}
+          WHERE "tenantId" = ${change.tenantId} AND "currency" = ${change.currency} AND "balance" + ${amount} >= 0 ${ceiling}`,
         WALLET_GUARD,
       ),
       Prisma.sql`INSERT INTO "LedgerEntry" ("id", "tenantId", "type", "amount", "currency", "balanceAfter", "orderId", "reference", "createdAt")
-        SELECT ${entryId}, "tenantId", ${sqlEnum(db.provider, "LedgerEntryType", change.type)}, ${change.amount}, "currency", "balance",
+        SELECT ${entryId}, "tenantId", ${sqlEnum(db.provider, "LedgerEntryType", change.type)}, ${amount}, "currency", "balance",
           ${change.orderId ?? null}, ${change.reference ?? null}, ${at}
         FROM "Wallet" WHERE "tenantId" = ${change.tenantId}`,
     ],

@@ -1,12 +1,13 @@
 import type { Database } from "../db/database";
 import type { Prisma, Tenant } from "../db/models";
 import { queryRows } from "../db/query-rows";
-import { dateFrom } from "../db/sql-values";
+import { dateFrom, exactNumber } from "../db/sql-values";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { GuardFailed, writeBatch } from "../db/write-batch";
 import { appError } from "../errors/app-error";
 import { newId } from "../ids";
 import { convertMinor } from "../money/exchange-rates";
+import { amountTooLarge } from "../money/minor-units";
 import type { CursorCodec } from "../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import { ledgerEntryFrom, walletFrom, type LedgerEntry, type Wallet } from "./wallet";
@@ -61,16 +62,19 @@ export class WalletService {
 
   /**
    * The owner credits a tenant's wallet (`owner_credit`). 422 `currency_mismatch` unless the
-   * amount is in the wallet's currency.
+   * amount is in the wallet's currency; 422 `amount_too_large` if the balance would pass 2^53 − 1
+   * minor units.
    */
   async credit(tenant: Tenant, credit: WalletCredit): Promise<WalletCreditResult> {
     if (tenant.status === "deleted") throw appError("tenant_deleted");
-    const change = walletChange(this.db, { tenantId: tenant.id, type: "owner_credit", ...credit, at: new Date() });
+    const change = walletChange(this.db, { tenantId: tenant.id, type: "owner_credit", ...credit, capped: true, at: new Date() });
     try {
       await writeBatch(this.db, change.statements);
     } catch (error) {
       if (!(error instanceof GuardFailed)) throw error;
       const wallet = await this.get(tenant.id);
+      // In its currency, the only guard a credit can fail is the ceiling.
+      if (wallet.currency === credit.currency) throw amountTooLarge("amount");
       throw appError("currency_mismatch", { field: "currency", message: `currency: the wallet holds ${wallet.currency}, not ${credit.currency}` });
     }
     const entry = await this.db.prisma.ledgerEntry.findUniqueOrThrow({ where: { id: change.entryId } });
@@ -87,7 +91,7 @@ export class WalletService {
       where: { tenantId, currency, type: { in: ["ticketing_debit", "ticketing_reversal", "refund_credit"] } },
       _sum: { amount: true },
     });
-    return { amountMinor: -Number(sum._sum.amount ?? 0), currency };
+    return { amountMinor: -exactNumber(sum._sum.amount ?? 0), currency };
   }
 
   /** A credit made earlier, as it is now (a repeated idempotent credit returns it). */

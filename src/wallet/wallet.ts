@@ -1,3 +1,4 @@
+import { exactNumber } from "../db/sql-values";
 import type { LedgerEntryType } from "../generated/prisma-sqlite/client";
 
 /** A tenant's prepaid balance, in minor units of `currency`. */
@@ -25,9 +26,9 @@ export type { LedgerEntryType };
 
 /** Stored rows hold BigInt amounts (no 32-bit overflow); the domain reads them as exact numbers. */
 export function walletFrom(row: { tenantId: string; currency: string; balance: bigint | number; updatedAt: Date }): Wallet {
-  return { tenantId: row.tenantId, currency: row.currency, balance: Number(row.balance), updatedAt: row.updatedAt };
+  return { tenantId: row.tenantId, currency: row.currency, balance: exactNumber(row.balance), updatedAt: row.updatedAt };
 }
 
 export function ledgerEntryFrom(row: Omit<LedgerEntry, "amount" | "balanceAfter"> & { amount: bigint | number; balanceAfter: bigint | number }): LedgerEntry {
-  return { ...row, amount: Number(row.amount), balanceAfter: Number(row.balanceAfter) };
+  return { ...row, amount: exactNumber(row.amount), balanceAfter: exactNumber(row.balanceAfter) };
 }

@@ -1,0 +1,5 @@
+-- AlterTable
+ALTER TABLE "Offer" ALTER COLUMN "totalAmount" SET DATA TYPE BIGINT;
+
+-- AlterTable
+ALTER TABLE "Order" ALTER COLUMN "totalAmount" SET DATA TYPE BIGINT;
