@@ -1,4 +1,5 @@
 import { randomFillSync } from "node:crypto";
+import { clock } from "./clock";
 
 export type IdPrefix = "ten" | "key" | "off" | "orq" | "ord" | "pas" | "evt" | "whd" | "wtx" | "req" | "sli" | "seg" | "ase" | "job" | "doc" | "wat";
 
@@ -23,7 +24,7 @@ const lastTail = new Uint8Array(RANDOM_CHARS);
  * millisecond as the last one (or with an earlier `now`) takes the last one's time and its
  * random part plus one. So two rows written in one transaction list in the order written.
  */
-export function newId(prefix: IdPrefix, now = Date.now()): string {
+export function newId(prefix: IdPrefix, now = clock.nowMs()): string {
   if (now > lastTime) {
     lastTime = now;
     if (randomPoolOffset + RANDOM_CHARS > randomPool.length) {

@@ -1,3 +1,4 @@
+import { clock } from "./clock";
 /**
  * What a round of background work reports: `true` when it left due work behind (a full batch),
  * so another round runs at once.
@@ -32,10 +33,10 @@ export class PollingLoop {
   }
 
   /** Work is due at `at` (now by default). */
-  wake(at: Date = new Date()): void {
+  wake(at: Date = clock.now()): void {
     if (this.#stopped) return;
     this.#pending.push(at.getTime());
-    if (at.getTime() < this.#wakeAt) this.#schedule(at.getTime() - Date.now());
+    if (at.getTime() < this.#wakeAt) this.#schedule(at.getTime() - clock.nowMs());
   }
 
   /** Stops waking, and resolves once the round in progress (if any) has finished. */
@@ -49,7 +50,7 @@ export class PollingLoop {
   #schedule(delayMs: number): void {
     if (this.#timer) clearTimeout(this.#timer);
     const delay = Math.max(0, delayMs);
-    this.#wakeAt = Date.now() + delay;
+    this.#wakeAt = clock.nowMs() + delay;
     this.#timer = setTimeout(() => this.#tick(), delay);
     this.#timer.unref();
   }
@@ -70,7 +71,7 @@ export class PollingLoop {
   async #rounds(): Promise<void> {
     do {
       this.#again = false;
-      const startedAt = Date.now();
+      const startedAt = clock.nowMs();
       this.#pending = this.#pending.filter((due) => due > startedAt);
       try {
         if (await this.round()) this.#again = true;
@@ -83,6 +84,6 @@ export class PollingLoop {
 
   #scheduleNext(): void {
     const nextPending = Math.min(...this.#pending);
-    this.#schedule(Math.min(nextPending - Date.now(), this.pollMs));
+    this.#schedule(Math.min(nextPending - clock.nowMs(), this.pollMs));
   }
 }

@@ -1,4 +1,5 @@
 import { RecentMap } from "./recent-map";
+import { clock } from "./clock";
 
 /**
  * A read-through cache that cannot be poisoned by a read racing an invalidation: a value loaded
@@ -19,11 +20,11 @@ export class VersionedCache<K, V> {
 
   async get(key: K, load: () => Promise<V | null>): Promise<V | null> {
     const hit = this.entries.get(key);
-    if (hit && Date.now() - hit.storedAt < this.maxAgeMs) return hit.value;
+    if (hit && clock.nowMs() - hit.storedAt < this.maxAgeMs) return hit.value;
     const generationAtLoad = this.generation;
     const value = await load();
     if (value !== null && generationAtLoad === this.generation) {
-      this.entries.set(key, { value, storedAt: Date.now() });
+      this.entries.set(key, { value, storedAt: clock.nowMs() });
     }
     return value;
   }

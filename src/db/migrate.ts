@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { sqliteFilePath, type Database } from "./database";
+import { clock } from "../clock";
 
 /** One migration folder: `<timestamp>_<name>/migration.sql`. */
 interface MigrationFile {
@@ -173,7 +174,7 @@ async function applySqlite(path: string, files: MigrationFile[]): Promise<string
         return applied;
       }
       const id = randomUUID();
-      const startedAt = Date.now(); // Prisma stores SQLite DATETIMEs as Unix milliseconds
+      const startedAt = clock.nowMs(); // Prisma stores SQLite DATETIMEs as Unix milliseconds
       try {
         connection
           .prepare(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES (?, ?, ?, ?)`)
@@ -183,7 +184,7 @@ async function applySqlite(path: string, files: MigrationFile[]): Promise<string
         if (violations.length > 0) throw new Error(`it leaves ${violations.length} foreign key violation(s)`);
         connection
           .prepare(`UPDATE "_prisma_migrations" SET finished_at = ?, applied_steps_count = 1 WHERE id = ?`)
-          .run(Date.now(), id);
+          .run(clock.nowMs(), id);
         connection.exec("COMMIT");
         applied.push(next.name);
       } catch (error) {
@@ -193,7 +194,7 @@ async function applySqlite(path: string, files: MigrationFile[]): Promise<string
             .prepare(
               `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, logs, rolled_back_at, started_at) VALUES (?, ?, ?, ?, ?, ?)`,
             )
-            .run(id, next.checksum, next.name, String(error), Date.now(), startedAt),
+            .run(id, next.checksum, next.name, String(error), clock.nowMs(), startedAt),
         );
         throw failure(next.name, error);
       }

@@ -7,6 +7,7 @@ import { writeBatch } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
 import type { OrderEventType } from "./order-events";
+import { clock } from "../clock";
 
 /** A delivery claimed for one attempt, with the event it carries. */
 export interface ClaimedDelivery {
@@ -44,12 +45,11 @@ export class WebhookDeliveryQueue {
   constructor(
     private readonly db: Database,
     private readonly leaseMs: number,
-    private readonly now: () => Date = () => new Date(),
   ) {}
 
   async claimDue(limit: number): Promise<ClaimedDelivery[]> {
     const { provider } = this.db;
-    const now = this.now();
+    const now = clock.now();
     const pending = sqlEnum(provider, "WebhookDeliveryStatus", "pending");
     const rows = await claimLeased<{ id: string; eventId: string; tenantId: string; orderId: string; attempts: number }>(this.db, {
       table: "WebhookDelivery",
@@ -77,7 +77,7 @@ export class WebhookDeliveryQueue {
   /** Writes a claim's outcome, unless the delivery was re-queued (redelivered) meanwhile; the attempt is logged either way. */
   async record(delivery: ClaimedDelivery, outcome: DeliveryOutcome): Promise<void> {
     const { provider } = this.db;
-    const at = this.now();
+    const at = clock.now();
     const statements: Sql.Sql[] = [];
     if (outcome.attempt) {
       const { attempt } = outcome;
@@ -109,7 +109,7 @@ export class WebhookDeliveryQueue {
    */
   async requeue(tenantId: string, deliveryId: string): Promise<boolean> {
     const { provider } = this.db;
-    const at = sqlTimestamp(provider, this.now());
+    const at = sqlTimestamp(provider, clock.now());
     const [count] = await writeBatch(this.db, [
       Sql.sql`UPDATE "WebhookDelivery" SET "status" = ${sqlEnum(provider, "WebhookDeliveryStatus", "pending")}, "attempts" = 0,
         "nextAttemptAt" = ${at}, "lockedUntil" = NULL, "updatedAt" = ${at}
@@ -126,7 +126,7 @@ export class WebhookDeliveryQueue {
   /** Deliveries due and not claimed, all tenants, and how late the oldest is (for metrics). */
   async backlog(): Promise<{ due: number; oldestDueSeconds: number }> {
     const { provider } = this.db;
-    const now = this.now();
+    const now = clock.now();
     const at = sqlTimestamp(provider, now);
     const [row] = await queryRows<{ due: number; oldest: unknown }>(
       this.db,

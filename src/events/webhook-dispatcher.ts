@@ -6,6 +6,7 @@ import type { ClaimedDelivery, DeliveryOutcome, WebhookDeliveryQueue } from "./w
 import { attemptOutcome, undeliverable } from "./webhook-outcome";
 import { signedHeaders, signingSecrets } from "./webhook-secrets";
 import { postWebhook, WebhookConnections, type WebhookResponse } from "./webhook-sender";
+import { clock } from "../clock";
 
 export interface WebhookDispatcherOptions {
   /** Seconds before each attempt (WEBHOOK_RETRY_SCHEDULE). */
@@ -100,7 +101,7 @@ export class WebhookDispatcher {
   async #deliver(delivery: ClaimedDelivery): Promise<void> {
     const tenant = await this.deps.findTenant(delivery.tenantId);
     if (!tenant?.webhookEnabled || !tenant.webhookUrl) return this.deps.queue.record(delivery, undeliverable("webhooks are disabled for this tenant"));
-    const at = new Date();
+    const at = clock.now();
     const secrets = signingSecrets(tenant, at);
     if (secrets.length === 0) return this.deps.queue.record(delivery, undeliverable("the tenant has no signing secret: rotate it to make one"));
     const { payload } = delivery.event;

@@ -12,6 +12,7 @@ import { parseInput } from "../validation/parse-input";
 import { pageRequestFromArgs, toConnection } from "./connection";
 import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";
 import { loadersFor } from "./loaders";
+import { clock } from "../clock";
 
 /** Slices and segments resolve with their offer at hand (for currency and passengers). */
 export interface SliceParent {
@@ -70,7 +71,7 @@ export const offerResolvers: Resolvers = {
   Offer: {
     totalAmount: (offer) => formatMinor(offer.totalAmount, offer.currency),
     totalCurrency: (offer) => offer.currency,
-    expired: (offer) => offer.expiresAt.getTime() <= Date.now(),
+    expired: (offer) => offer.expiresAt.getTime() <= clock.nowMs(),
     owner: (offer) => offer.payload.owner,
     slices: (offer) => offer.payload.slices.map((slice) => ({ slice, offer })),
     passengers: (offer) =>

@@ -4,6 +4,7 @@ import { registerStaticAssets } from "../http/static-asset";
 import { playgroundAssets } from "./playground-assets";
 import { playgroundTabs } from "./playground-examples";
 import { renderPlaygroundPage } from "./playground-page";
+import { clock } from "../clock";
 
 /**
  * The browser playground at GET /graphql: a small page (Apollo's landing page hook, rendered per
@@ -16,7 +17,7 @@ export function registerPlayground(app: FastifyInstance): ApolloServerPlugin {
   registerStaticAssets(app, assets);
   return {
     async serverWillStart() {
-      return { async renderLandingPage() { return { html: async () => renderPlaygroundPage(urls, playgroundTabs(new Date())) }; } };
+      return { async renderLandingPage() { return { html: async () => renderPlaygroundPage(urls, playgroundTabs(clock.now())) }; } };
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { Services } from "../services";
+import { clock } from "../clock";
 
 /**
  * Prometheus metrics of webhook deliveries: the backlog (pending deliveries due and not claimed,
@@ -39,7 +40,7 @@ export function registerWebhookMetrics(registry: Registry, services: Services): 
   webhookDispatcher.onAttempt(({ delivery, response, outcome }) => {
     if (outcome.status === "succeeded") {
       attempts.inc({ outcome: "success" });
-      latency.observe(Math.max(0, (Date.now() - delivery.event.createdAt.getTime()) / 1000));
+      latency.observe(Math.max(0, (clock.nowMs() - delivery.event.createdAt.getTime()) / 1000));
     } else {
       attempts.inc({ outcome: response.outcome === "answered" ? "http_error" : response.outcome });
     }

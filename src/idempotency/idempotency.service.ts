@@ -6,6 +6,7 @@ import { appError } from "../errors/app-error";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import type { Logger } from "../logger";
 import { fromLiveTenant } from "../tenants/live-tenant";
+import { clock } from "../clock";
 
 /** Keys are kept this long after their first use (interface §4.6). */
 export const IDEMPOTENCY_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -52,7 +53,6 @@ export class IdempotencyService {
   constructor(
     private readonly db: Database,
     private readonly log: Logger,
-    private readonly now: () => Date = () => new Date(),
   ) {}
 
   /**
@@ -62,7 +62,7 @@ export class IdempotencyService {
   async run(request: IdempotentRequest, work: () => Promise<StoredResponse>): Promise<StoredResponse & { replayed: boolean }> {
     // Two passes at most: the second follows a claim that expired (or was released) under us.
     for (let pass = 0; pass < 2; pass++) {
-      const now = this.now();
+      const now = clock.now();
       if (await this.claim(request, now)) return this.execute(request, work);
       const [existing] = await queryRows<RecordRow>(
         this.db,
@@ -92,7 +92,7 @@ export class IdempotencyService {
   /** Deletes keys past their lifetime; returns how many. */
   async sweepExpired(): Promise<number> {
     const [count] = await writeBatch(this.db, [
-      Sql.sql`DELETE FROM "IdempotencyRecord" WHERE "expiresAt" <= ${sqlTimestamp(this.db.provider, this.now())}`,
+      Sql.sql`DELETE FROM "IdempotencyRecord" WHERE "expiresAt" <= ${sqlTimestamp(this.db.provider, clock.now())}`,
     ]);
     return count ?? 0;
   }

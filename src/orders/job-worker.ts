@@ -2,6 +2,7 @@ import type { Logger } from "../logger";
 import { PollingLoop } from "../polling-loop";
 import type { ClaimedJob, OrderJobQueue } from "./order-job-queue";
 import type { OrderJobRunner } from "./order-job-runner";
+import { clock } from "../clock";
 
 /** Jobs claimed per round: enough to keep up with a burst, few enough to share the event loop. */
 const BATCH = 50;
@@ -53,7 +54,7 @@ export class JobWorker {
 
   async #round(): Promise<boolean> {
     const claimed = await this.queue.claimDue(BATCH);
-    const claimedAt = new Date();
+    const claimedAt = clock.now();
     await Promise.all(
       claimed.map(async (job) => {
         for (const listener of this.#claimListeners) listener(job, claimedAt);

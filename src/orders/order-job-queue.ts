@@ -5,6 +5,7 @@ import { dateFrom, sqlTimestamp } from "../db/sql-values";
 import { claimLeased, releaseAllLeases } from "../db/leases";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
+import { clock } from "../clock";
 
 export type OrderJobKind = "ticket" | "refund";
 
@@ -29,7 +30,6 @@ export class OrderJobQueue {
   constructor(
     private readonly db: Database,
     private readonly leaseMs: number,
-    private readonly now: () => Date = () => new Date(),
   ) {}
 
   /** Queues `kind` for the order, due at `runAt`: a statement for the batch that makes it due. */
@@ -47,7 +47,7 @@ export class OrderJobQueue {
 
   /** Claims up to `limit` due jobs, oldest due first, each leased to the caller (see `claimLeased`). */
   async claimDue(limit: number): Promise<ClaimedJob[]> {
-    const now = this.now();
+    const now = clock.now();
     const rows = await claimLeased<{ id: string; orderId: string; tenantId: string; kind: OrderJobKind; runAt: unknown; attempts: number }>(this.db, {
       table: "OrderJob",
       due: Sql.sql`"candidate"."runAt" <= ${sqlTimestamp(this.db.provider, now)}`,
@@ -68,7 +68,7 @@ export class OrderJobQueue {
 
   /** Due jobs not yet claimed, per kind, and how late the oldest is (for metrics). */
   async backlog(): Promise<Array<{ kind: OrderJobKind; due: number; oldestDueSeconds: number }>> {
-    const now = this.now();
+    const now = clock.now();
     const at = sqlTimestamp(this.db.provider, now);
     const rows = await queryRows<{ kind: OrderJobKind; due: number; oldest: unknown }>(
       this.db,

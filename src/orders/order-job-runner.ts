@@ -14,6 +14,7 @@ import type { ClaimedJob, OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, transition } from "./order-state-machine";
 import { refundAmount } from "./refund-rules";
 import { supplierBooking } from "./supplier-booking";
+import { clock } from "../clock";
 
 interface JobSubject {
   order: Order;
@@ -34,7 +35,6 @@ export class OrderJobRunner {
     private readonly supplier: Supplier,
     private readonly queue: OrderJobQueue,
     private readonly changes: OrderChanges,
-    private readonly now: () => Date = () => new Date(),
   ) {}
 
   async run(job: ClaimedJob): Promise<void> {
@@ -49,7 +49,7 @@ export class OrderJobRunner {
   private async ticket(job: ClaimedJob, { order, passengers, environment }: JobSubject): Promise<void> {
     if (order.status !== "PROCESSING") return this.finish(job, order, []);
     const answer = await this.supplier.issueTickets(supplierBooking(order, passengers, environment));
-    const now = this.now();
+    const now = clock.now();
     if (answer.outcome === "ticketed") {
       const documents = this.documents(order, answer, now);
       return this.finish(job, order, [transition(this.db, order, "ticketed", now), ...documents.map((document) => this.insertDocument(order, document))], orderEvent(order, now, { type: "order.ticketed", documents }));
@@ -65,7 +65,7 @@ export class OrderJobRunner {
     if (order.status !== "TICKETED" || order.refundRequestedAt === null) return this.finish(job, order, []);
     await this.supplier.refundTickets(order.id);
     const walletCurrency = await this.walletCurrency(order.tenantId);
-    const now = this.now();
+    const now = clock.now();
     const amount = convertMinor(refundAmount(order), order.currency, walletCurrency);
     return this.finish(
       job,

@@ -23,6 +23,7 @@ import { selectServices } from "./service-selection";
 import { supplierBooking } from "./supplier-booking";
 import type { OrderChanges } from "./order-changes";
 import { VersionedCache } from "../versioned-cache";
+import { clock } from "../clock";
 
 /** Order details kept at least this many (RecentMap), and at most this long should a change's word be lost. */
 const RECENT_DETAILS = 2000;
@@ -46,7 +47,6 @@ export class OrderService {
     private readonly wallets: WalletService,
     private readonly supplier: Supplier,
     private readonly changes: OrderChanges,
-    private readonly now: () => Date = () => new Date(),
   ) {
     changes.onChange(({ tenantId, orderId }) => this.details.delete(detailKey(tenantId, orderId)));
   }
@@ -69,7 +69,7 @@ export class OrderService {
     const field = request.offerField;
     const [offer] = await this.offers.getMany(scope, [request.offerId]);
     if (!offer) throw appError("not_found", { field, message: `${field}: no such offer` });
-    const now = this.now();
+    const now = clock.now();
     if (offer.expiresAt <= now) {
       throw appError("offer_no_longer_available", { field, reason: `The offer expired at ${offer.expiresAt.toISOString()}.` });
     }
@@ -186,7 +186,7 @@ export class OrderService {
     });
     // Changed passengers first, so an error's index is the one the client sent.
     const unchanged = detail.passengers.filter((passenger) => !seen.has(passenger.id));
-    const now = this.now();
+    const now = clock.now();
     const passengers = checkPassengers([...changed, ...unchanged], detail.offer, now.toISOString().slice(0, 10));
     try {
       await this.changes.commit([detail], [
@@ -204,7 +204,7 @@ export class OrderService {
   async cancel(scope: TenantScope, orderId: string): Promise<OrderDetail> {
     const order = await this.get(scope, orderId);
     if (order.status !== "PENDING") throw stateConflict(order, "cancel");
-    const now = this.now();
+    const now = clock.now();
     try {
       await this.changes.commit([order], [transition(this.db, order, "cancel", now)], [orderEvent(order, now, { type: "order.cancelled" })]);
     } catch (error) {

@@ -14,6 +14,7 @@ import type { OrderJobQueue } from "./order-job-queue";
 import type { OrderService } from "./order.service";
 import { ORDER_GUARD, stateConflict, touchIn, transition } from "./order-state-machine";
 import { refundRefusal } from "./refund-rules";
+import { clock } from "../clock";
 
 /**
  * Asking the airline to ticket or refund an order (interface §4.6, decisions §5). The request
@@ -30,7 +31,6 @@ export class TicketingService {
     /** Tells this process's worker when the job it queued is due. */
     private readonly wake: (runAt: Date) => void,
     private readonly ticketingDelayMs: number,
-    private readonly now: () => Date = () => new Date(),
   ) {}
 
   /**
@@ -46,7 +46,7 @@ export class TicketingService {
     for (let pass = 0; pass < 2; pass++) {
       const wallet = await this.wallets.get(scope.tenantId);
       const amount = convertMinor(order.totalAmount, order.currency, wallet.currency);
-      const now = this.now();
+      const now = clock.now();
       const runAt = new Date(now.getTime() + this.ticketingDelayMs);
       const debit = walletChange(this.db, { tenantId: scope.tenantId, type: "ticketing_debit", amount: -amount, currency: wallet.currency, orderId, at: now });
       try {
@@ -77,7 +77,7 @@ export class TicketingService {
     const order = await this.orders.get(scope, orderId);
     if (order.status !== "TICKETED") throw stateConflict(order, "requestRefund");
     if (order.refundRequestedAt !== null) throw stateConflict(order, "requestRefund", "a refund is already under way");
-    const now = this.now();
+    const now = clock.now();
     const refusal = refundRefusal(order, now);
     if (refusal) throw appError("refund_not_allowed", { reason: refusal });
     const runAt = new Date(now.getTime() + this.ticketingDelayMs);

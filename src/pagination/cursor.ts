@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { appError } from "../errors/app-error";
+import { clock } from "../clock";
 
 /** Where a page starts: the (createdAt, id) of the item next to it. */
 export interface Position {
@@ -28,7 +29,7 @@ interface CursorBody {
 export class CursorCodec {
   constructor(
     private readonly secret: string,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => clock.nowMs(),
   ) {}
 
   encode(list: string, position: Position, direction: Direction): string {

@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import type { Database } from "../db/database";
 import { PostgresTokenBuckets } from "./postgres-token-buckets";
 import { MemoryTokenBuckets, refilled, type BucketSettings, type TokenBucketStore, type TokenGrant } from "./token-buckets";
+import { clock } from "../clock";
 
 /** The answer to one take, with what the RateLimit-* headers report. */
 export interface RateLimitVerdict {
@@ -69,7 +70,7 @@ export class RateLimiter {
       const answer = this.store.take(key, Math.max(need - state.leased, Math.min(this.leaseSize, this.settings.capacity)), need - state.leased);
       if (!(answer instanceof Promise)) {
         this.receive(state, answer);
-        return this.takeLocally(state, need) ?? this.verdict(state, Date.now(), need);
+        return this.takeLocally(state, need) ?? this.verdict(state, clock.nowMs(), need);
       }
       state.storeTake = answer
         .then((grant) => this.receive(state, grant))
@@ -83,7 +84,7 @@ export class RateLimiter {
 
   /** Spends leased tokens, or refuses when the known bucket cannot cover `need`; null when the store must be asked. */
   private takeLocally(state: KeyState, need: number): RateLimitVerdict | null {
-    const now = Date.now();
+    const now = clock.nowMs();
     if (now - state.leasedAt > LEASE_TTL_MS) state.leased = 0;
     if (state.leased >= need) {
       state.leased -= need;
@@ -94,7 +95,7 @@ export class RateLimiter {
   }
 
   private receive(state: KeyState, { granted, tokensLeft }: TokenGrant): void {
-    const now = Date.now();
+    const now = clock.nowMs();
     if (granted > 0) {
       state.leased += granted;
       state.leasedAt = now;

@@ -1,3 +1,4 @@
+import { clock } from "../clock";
 /** A token bucket's settings: it holds up to `capacity` tokens and regains `refillPerSecond` a second. */
 export interface BucketSettings {
   capacity: number;
@@ -37,7 +38,7 @@ export class MemoryTokenBuckets implements TokenBucketStore {
   constructor(private readonly settings: BucketSettings) {}
 
   take(key: string, want: number, need: number): TokenGrant {
-    const now = Date.now();
+    const now = clock.nowMs();
     const bucket = this.buckets.get(key);
     const available = bucket ? refilled(bucket.tokens, now - bucket.at, this.settings) : this.settings.capacity;
     const granted = grant(available, want, need);

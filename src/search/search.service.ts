@@ -11,6 +11,7 @@ import { resolveSearch } from "./search-rules";
 import { insertSearch, type OfferRequestRow } from "./search-rows";
 import type { OfferCache } from "./offer-cache";
 import type { Supplier, SupplierOffer, SupplierSearch } from "../supplier/supplier";
+import { clock } from "../clock";
 
 export interface SearchResult {
   offerRequest: OfferRequestRow;
@@ -36,7 +37,6 @@ export class SearchService {
     private readonly usage: UsageMeter,
     private readonly offerTtlSeconds: number,
     private readonly cache: OfferCache,
-    private readonly now: () => Date = () => new Date(),
   ) {}
 
   /**
@@ -45,7 +45,7 @@ export class SearchService {
    * the field; 504 `supplier_timeout` when the supplier overruns the request's timeout.
    */
   async search(scope: TenantScope, request: SearchRequest): Promise<SearchResult> {
-    const now = this.now();
+    const now = clock.now();
     const search = resolveSearch(request, this.airports, now);
     const supplierOffers = await withTimeout(this.supplier.search(search), request.supplierTimeoutMs);
     const currency = scope.tenant.defaultCurrency;

@@ -1,5 +1,6 @@
 import { RecentMap } from "../recent-map";
 import type { Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import { clock } from "../clock";
 
 /** Searches remembered: at least the 1,000 most recent (see RecentMap). */
 const RECENT_SEARCHES = 1000;
@@ -15,19 +16,16 @@ export class CachingSupplier implements Supplier {
   readonly name: string;
   private readonly entries = new RecentMap<string, { offers: SupplierOffer[]; storedAt: number }>(RECENT_SEARCHES);
 
-  constructor(
-    private readonly inner: Supplier,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(private readonly inner: Supplier) {
     this.name = inner.name;
   }
 
   async search(request: SupplierSearch): Promise<SupplierOffer[]> {
     const key = searchKey(request);
     const hit = this.entries.get(key);
-    if (hit && this.now() - hit.storedAt < TTL_MS) return relabel(hit.offers, request);
+    if (hit && clock.nowMs() - hit.storedAt < TTL_MS) return relabel(hit.offers, request);
     const offers = await this.inner.search(request);
-    this.entries.set(key, { offers, storedAt: this.now() });
+    this.entries.set(key, { offers, storedAt: clock.nowMs() });
     return offers;
   }
 

@@ -4,6 +4,7 @@ import { sqlTimestamp } from "../db/sql-values";
 import { GuardFailed, guarded, writeBatch, type BatchStatement } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { passengersNeedingSeats, SeatsUnavailable, type SupplierBooking, type TicketingAnswer } from "./supplier";
+import { clock } from "../clock";
 
 /** Family names that make a sandbox booking fail at the airline (decisions §5). */
 const SANDBOX_TRIGGERS: Readonly<Record<string, "airline_rejected" | "airline_timeout">> = {
@@ -44,12 +45,11 @@ function ticketNumber(carrierCode: string, bookingId: string, passengerId: strin
 export class SimulatedBookings {
   constructor(
     private readonly db: Database,
-    private readonly now: () => Date = () => new Date(),
   ) {}
 
   async holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }> {
     const seats = passengersNeedingSeats(booking.passengers);
-    const createdAt = sqlTimestamp(this.db.provider, this.now());
+    const createdAt = sqlTimestamp(this.db.provider, clock.now());
     const segments = [...booking.segments].sort((a, b) => (a.flightKey < b.flightKey ? -1 : a.flightKey > b.flightKey ? 1 : 0));
     const statements: BatchStatement[] = segments.flatMap((segment) => {
       const hold = guarded(

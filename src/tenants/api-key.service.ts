@@ -9,6 +9,7 @@ import type { CursorCodec } from "../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import { sharedSetting } from "../db/settings";
 import type { TenantService } from "./tenant.service";
+import { clock } from "../clock";
 
 export interface CreatedApiKey {
   key: ApiKey;
@@ -61,7 +62,7 @@ export class ApiKeyService {
     const key = await this.db.prisma.apiKey.findFirst({ where: { id: keyId, tenantId } });
     if (!key) throw appError("not_found", { field: "keyId" });
     if (key.revokedAt !== null) return key;
-    const revoked = await this.db.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
+    const revoked = await this.db.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: clock.now() } });
     const message: AuthInvalidation = { kind: "key", secretHash: key.secretHash };
     await this.pubsub.publish("auth", message);
     return revoked;

@@ -10,6 +10,7 @@ import { writeBatch } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { isForbiddenAddress, literalAddress } from "../events/webhook-destinations";
 import { newWebhookSecret, PREVIOUS_SECRET_OVERLAP_MS } from "../events/webhook-secrets";
+import { clock } from "../clock";
 
 /** The configuration as an update answers it: with the signing secret when this update made it (shown once). */
 export type TenantConfig = Tenant & { issuedWebhookSecret?: string };
@@ -94,7 +95,7 @@ export class TenantConfigService {
   async rotateWebhookSecret(scope: TenantScope): Promise<WebhookSecretRotation> {
     const { provider } = this.db;
     const webhookSecret = newWebhookSecret();
-    const now = new Date();
+    const now = clock.now();
     const expiresAt = new Date(now.getTime() + PREVIOUS_SECRET_OVERLAP_MS);
     const [rotated] = await writeBatch(this.db, [
       Sql.sql`UPDATE "Tenant" SET "previousWebhookSecret" = "webhookSecret",

@@ -11,6 +11,7 @@ import { disambiguatedSlug, slugify } from "./slug";
 import type { CreateTenantInput, UpdateTenantInput } from "./tenant.inputs";
 import { tenantOwnedTables } from "./tenant-owned-data";
 import { openingWallet } from "../wallet/opening-balance";
+import { clock } from "../clock";
 
 const SLUG_ATTEMPTS = 5;
 /** Every tenant starts in USD; it may change its `default_currency` later. */
@@ -33,7 +34,7 @@ export class TenantService {
     const base = slugify(input.name);
     for (let attempt = 0; ; attempt++) {
       const environment = input.environment ?? "sandbox";
-      const now = new Date();
+      const now = clock.now();
       try {
         return await this.db.prisma.tenant.create({
           data: {
@@ -106,7 +107,7 @@ export class TenantService {
         where: { id: tenantId },
         data: {
           status: "deleted",
-          deletedAt: new Date(),
+          deletedAt: clock.now(),
           name: "",
           email: "",
           ownerMetadata: {},

@@ -12,6 +12,7 @@ import type { CursorCodec } from "../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import { ledgerEntryFrom, walletFrom, type LedgerEntry, type Wallet } from "./wallet";
 import { walletChange } from "./wallet-change";
+import { clock } from "../clock";
 
 export interface WalletCredit {
   /** Minor units of `currency`, positive. */
@@ -67,7 +68,7 @@ export class WalletService {
    */
   async credit(tenant: Tenant, credit: WalletCredit): Promise<WalletCreditResult> {
     if (tenant.status === "deleted") throw appError("tenant_deleted");
-    const change = walletChange(this.db, { tenantId: tenant.id, type: "owner_credit", ...credit, capped: true, at: new Date() });
+    const change = walletChange(this.db, { tenantId: tenant.id, type: "owner_credit", ...credit, capped: true, at: clock.now() });
     try {
       await writeBatch(this.db, change.statements);
     } catch (error) {
@@ -118,7 +119,7 @@ export class WalletService {
     if (!row) throw appError("tenant_not_found");
     if (row.currency === currency) return;
     const balance = Number(row.balance);
-    const now = new Date();
+    const now = clock.now();
     if (tenant.environment === "live") {
       const open = await tx.order.count({ where: { tenantId: tenant.id, status: { in: ["PENDING", "PROCESSING"] } } });
       if (balance > 0 || open > 0) throw appError("currency_locked", { field: "default_currency" });
