@@ -1,16 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { buildRequestContext } from "../context/build-context";
 import type { Services } from "../services";
+import { routedPath } from "./routed-path";
 
 /** The browser's GET of the GraphQL playground page needs no key; the queries it sends do. */
 function isPlaygroundPage(request: FastifyRequest): boolean {
   return request.method === "GET" && (request.headers.accept ?? "").includes("text/html");
 }
 
+/** Decided on the route matched, never the raw URL: `/%761/wallet` runs `/v1/wallet` and needs its key. */
 function needsCredentials(request: FastifyRequest): boolean {
-  const path = request.url;
+  const path = routedPath(request);
   if (path.startsWith("/v1/") || path === "/v1") return true;
-  return (path === "/graphql" || path.startsWith("/graphql?")) && !isPlaygroundPage(request);
+  return path === "/graphql" && !isPlaygroundPage(request);
 }
 
 /**

@@ -7,6 +7,7 @@ import { graphqlErrorExtensions, restErrorBody } from "../errors/render-error";
 import { newId } from "../ids";
 import type { Logger } from "../logger";
 import { logAnswer } from "./access-log";
+import { routedPath } from "./routed-path";
 
 /** Fastify's own request errors, as catalogue codes. Anything else is a 500. */
 const FRAMEWORK_ERRORS: Record<string, ErrorCode> = {
@@ -35,7 +36,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   const retryAfter = error.details.retryAfterSeconds;
   if (retryAfter !== undefined) reply.header("retry-after", String(retryAfter));
   reply.code(error.status);
-  if (request.url.startsWith("/graphql")) {
+  if (routedPath(request) === "/graphql") {
     return reply.send({ errors: [{ message: error.message, extensions: graphqlErrorExtensions(error) }] });
   }
   return reply.send(restErrorFor(request, error));

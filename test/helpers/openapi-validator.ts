@@ -50,12 +50,13 @@ function validatorFor(pointer: string): ValidateFunction {
 
 /**
  * Why `body` (status `status`, answering `method` `url`) is not what /openapi.json describes,
- * or null when it is. A method and path no operation serves is checked against
+ * or null when it is (or when `url` is not under /v1). A method and path no operation serves is checked against
  * `components.responses.UnmatchedRoute`.
  */
 export function undescribedResponse(method: string, url: string, status: number, body: unknown): string | null {
   if (method === "HEAD") return null;
-  const path = url.split("?")[0]!;
+  const path = routedPath(url);
+  if (!path.startsWith("/v1")) return null;
   const described = operations.find((candidate) => candidate.method === method && candidate.pattern.test(path));
   let pointer = "#/components/responses/UnmatchedRoute/content/application~1json/schema";
   if (described) {
@@ -65,4 +66,14 @@ export function undescribedResponse(method: string, url: string, status: number,
   const validate = validatorFor(pointer);
   if (validate(body)) return null;
   return `${method} ${path} answered ${status} with a body /openapi.json does not describe (${ajv.errorsText(validate.errors, { dataVar: "body" })}): ${JSON.stringify(body)?.slice(0, 500)}`;
+}
+
+/** The path as the router reads it: percent-encoded characters decoded (`/%761/wallet` is `/v1/wallet`). */
+function routedPath(url: string): string {
+  const path = url.split("?")[0]!;
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
 }

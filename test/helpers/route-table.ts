@@ -33,3 +33,26 @@ export function isOwnerRoute(route: AnyRoute): boolean {
 export function routeName(route: AnyRoute): string {
   return `${route.method} ${route.url}`;
 }
+
+/**
+ * The URL with the characters of its fixed segments at the positions `encode` picks (counted
+ * across those segments, `/` and `:params` aside) percent-encoded: `/v1/wallet` with the first
+ * picked is `/%761/wallet`, a path the router reads as `/v1/wallet`.
+ */
+export function percentEncoded(url: string, encode: (position: number) => boolean): string {
+  let position = 0;
+  return url
+    .split("/")
+    .map((segment) => (segment.startsWith(":") ? segment : [...segment].map((character) => (encode(position++) ? `%${character.charCodeAt(0).toString(16)}` : character)).join("")))
+    .join("/");
+}
+
+/** How many characters `percentEncoded` may encode in the URL. */
+export function encodableLength(url: string): number {
+  return url.split("/").filter((segment) => !segment.startsWith(":")).join("").length;
+}
+
+/** Spellings of a URL that route as the URL itself: its first character encoded, every character, every other one. */
+export function encodedSpellings(url: string): string[] {
+  return [percentEncoded(url, (position) => position === 0), percentEncoded(url, () => true), percentEncoded(url, (position) => position % 2 === 1)];
+}

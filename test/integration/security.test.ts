@@ -5,12 +5,12 @@ import { operations, type Operation } from "../../src/context/operations";
 import { openDatabase } from "../../src/db/database";
 import { Prisma } from "../../src/generated/prisma-sqlite/client";
 import { newId, type IdPrefix } from "../../src/ids";
-import { call, graphql, type Endpoint } from "../helpers/client";
+import { call, createTenant, graphql, type Endpoint, type TenantFixture } from "../helpers/client";
 import { databaseState } from "../helpers/database-state";
 import { expectCatalogueError } from "../helpers/error-shape";
 import { exitCode, freePort, killStillRunning, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
 import { createOrderA, newKey } from "../helpers/orders";
-import { fillPath, isOwnerRoute, pathParams, restRoutes, routeName } from "../helpers/route-table";
+import { encodedSpellings, fillPath, isOwnerRoute, pathParams, restRoutes, routeName } from "../helpers/route-table";
 import { argIdKind, isIdArgument, minimalValue, operationFor, pathIdKind, servedSchema, type IdKind } from "../helpers/schema-operations";
 import { ORDER_STATUS_CHANGED, subscribe, wsClient } from "../helpers/subscriptions";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
@@ -363,6 +363,49 @@ describe("a sweep of guessed and foreign ids", () => {
       }
     } finally {
       await client.dispose();
+    }
+  });
+});
+
+/**
+ * Issue 18, item 4: the router decodes a percent-encoded path (`/%761/wallet` is `/v1/wallet`),
+ * so whether a request needs a key is decided on the route it matched. Every route and
+ * `/graphql`, spelled with encoded characters, asks for a key exactly as its plain spelling does.
+ */
+describe("percent-encoded paths", () => {
+  let server: TestServer;
+  let tenant: TenantFixture;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    tenant = await createTenant(server);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it.each(restRoutes.map((route) => [routeName(route), route] as const))("%s: every encoded spelling without a key is 401 unauthorized", async (_name, route) => {
+    for (const url of encodedSpellings(route.url)) {
+      const path = fillPath(url, () => "x");
+      expectCatalogueError(await call(server, route.method, path, { body: route.method === "GET" ? undefined : {} }), 401, "unauthorized");
+    }
+  });
+
+  it("an encoded spelling with the right key reaches its route", async () => {
+    expect((await call(server, "GET", "/%761/wallet", { key: tenant.key })).status).toBe(200);
+    expect((await call(server, "GET", "/%76%31/tenants", { key: server.ownerKey })).status).toBe(200);
+    // An unknown route under an encoded /v1 asks for a key before telling it does not exist, as the plain one does.
+    expectCatalogueError(await call(server, "GET", "/%761/nothing-here"), 401, "unauthorized");
+  });
+
+  it("/graphql in every encoded spelling: 401 unauthorized without a key, in GraphQL's shape; answered with one", async () => {
+    for (const path of [...encodedSpellings("/graphql"), "/graphq%6c"]) {
+      const refused = await call(server, "POST", path, { body: { query: "{ viewer { kind } }" } });
+      expect(refused.status, path).toBe(401);
+      expect(refused.body.errors?.[0]?.extensions, path).toMatchObject({ code: "unauthorized", statusCode: 401 });
+      const answered = await call(server, "POST", path, { key: tenant.key, body: { query: "{ viewer { kind } }" } });
+      expect(answered.body, path).toEqual({ data: { viewer: { kind: "TENANT" } } });
     }
   });
 });
