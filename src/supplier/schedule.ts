@@ -9,6 +9,7 @@ import {
   instantToLocalIso,
   instantToUtcIso,
   localToInstant,
+  wallTimeOccursOnce,
   weekday,
 } from "./time";
 
@@ -127,13 +128,34 @@ function buildTimetable(carrier: Carrier, origin: Airport, destination: Airport)
   return { distanceKm, aircraft, slots };
 }
 
+/** Hours a departure may be moved to keep its local times unambiguous (more than any DST shift needs). */
+const MAX_DST_RETIMING_HOURS = 3;
+
+/**
+ * The slot's departure on `localDate`, retimed as real timetables are around daylight-saving
+ * switches: a departure in the spring-forward gap (a local time that never happens) leaves when
+ * the clocks have moved on (localToInstant), and a departure or arrival whose local time happens
+ * twice (the fall-back hour) moves one hour later until both happen exactly once. So a local
+ * `departing_at`/`arriving_at` always names one instant, and local times, UTC times and the
+ * duration agree for any client that reads them.
+ */
+function unambiguousDeparture(origin: Airport, destination: Airport, localDate: string, slot: TimetableSlot): number {
+  for (let hours = 0; ; hours++) {
+    const minute = slot.departureMinute + hours * 60;
+    const departureMs = localToInstant(origin.timeZone, localDate, minute);
+    const arrivalMs = departureMs + slot.durationMinutes * MINUTE_MS;
+    const unambiguous = wallTimeOccursOnce(origin.timeZone, departureMs) && wallTimeOccursOnce(destination.timeZone, arrivalMs);
+    if (unambiguous || hours === MAX_DST_RETIMING_HOURS) return departureMs;
+  }
+}
+
 function scheduleFlights(carrier: Carrier, origin: Airport, destination: Airport, localDate: string): Flight[] {
   const timetable = buildTimetable(carrier, origin, destination);
   const dayBit = 1 << weekday(localDate);
   const flights: Flight[] = [];
   for (const slot of timetable.slots) {
     if ((slot.weekdays & dayBit) === 0) continue;
-    const departureMs = localToInstant(origin.timeZone, localDate, slot.departureMinute);
+    const departureMs = unambiguousDeparture(origin, destination, localDate, slot);
     const arrivalMs = departureMs + slot.durationMinutes * MINUTE_MS;
     flights.push({
       key: `${carrier.ref.iataCode}${slot.flightNumber}@${localDate}:${origin.iataCode}-${destination.iataCode}`,

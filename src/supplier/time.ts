@@ -101,6 +101,19 @@ export function wallTimeToInstant(timeZone: string, wallMs: number): number {
   return wallMs - offsetBefore * MINUTE_MS;
 }
 
+/**
+ * Whether the local clock of `timeZone` shows the wall time of this instant only once: false
+ * inside the hour that fall-back repeats (02:30 happens twice), so the local time alone would
+ * not say which instant is meant.
+ */
+export function wallTimeOccursOnce(timeZone: string, instantMs: number): boolean {
+  const wallMs = instantToWallTime(timeZone, instantMs);
+  const candidates = new Set([zoneOffsetMinutes(timeZone, wallMs - DAY_MS), zoneOffsetMinutes(timeZone, wallMs + DAY_MS)].map((offset) => wallMs - offset * MINUTE_MS));
+  let occurrences = 0;
+  for (const candidate of candidates) if (instantToWallTime(timeZone, candidate) === wallMs) occurrences++;
+  return occurrences === 1;
+}
+
 /** The wall time (module note) of `timeZone` at an instant. */
 export function instantToWallTime(timeZone: string, instantMs: number): number {
   return instantMs + zoneOffsetMinutes(timeZone, instantMs) * MINUTE_MS;

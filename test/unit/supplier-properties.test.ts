@@ -196,3 +196,33 @@ describe("simulated airline: properties over valid searches", () => {
     expect(searchesWithOffers).toBeGreaterThan(50);
   });
 });
+
+describe("simulated airline: daylight-saving switch days", () => {
+  /** Days the clocks change somewhere on these routes (Europe, the US, Sydney), both ways. */
+  const SWITCH_DAYS = ["2027-03-14", "2027-03-28", "2027-10-31", "2027-11-07", "2028-03-31", "2028-04-01", "2028-04-02", "2028-10-01"];
+  const ROUTES = [["ORD", "SYD"], ["LAX", "SYD"], ["SYD", "LHR"], ["JFK", "LHR"], ["LHR", "JFK"], ["SYD", "ORD"], ["CDG", "ORD"]];
+
+  it("never departs or arrives at a local time that happens twice or never: local times, UTC and duration agree", async () => {
+    let segments = 0;
+    for (const departureDate of SWITCH_DAYS) {
+      for (const [origin, destination] of ROUTES) {
+        const offers = await airline.search(toRequest({ slices: [{ origin: origin!, destination: destination!, departureDate }], passengers: ["adult"], cabinClass: "economy", maxConnections: 1 }));
+        for (const segment of offers.flatMap((offer) => offer.slices.flatMap((slice) => slice.segments))) {
+          segments++;
+          for (const [local, utc, zone] of [
+            [segment.departingAtLocal, segment.departingAtUtc, segment.origin.timeZone],
+            [segment.arrivingAtLocal, segment.arrivingAtUtc, segment.destination.timeZone],
+          ] as const) {
+            expect(intlLocalIso(zone, utc), `${segment.flightKey} local time`).toBe(local);
+            // The same wall time an hour earlier or later would mean the local time is ambiguous.
+            for (const shift of [-3_600_000, 3_600_000]) {
+              expect(intlLocalIso(zone, new Date(Date.parse(utc) + shift).toISOString()), `${segment.flightKey} ${local} in ${zone} happens once`).not.toBe(local);
+            }
+          }
+          expect((Date.parse(segment.arrivingAtUtc) - Date.parse(segment.departingAtUtc)) / MINUTE_MS).toBe(segment.durationMinutes);
+        }
+      }
+    }
+    expect(segments).toBeGreaterThan(100);
+  });
+});

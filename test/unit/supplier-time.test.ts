@@ -6,6 +6,7 @@ import {
   instantToLocalIso,
   localToInstant,
   parseIsoDate,
+  wallTimeOccursOnce,
   zoneOffsetMinutes,
 } from "../../src/supplier/time";
 
@@ -54,6 +55,16 @@ describe("local time conversion", () => {
   it("takes the earlier of a local time repeated by fall-back", () => {
     const instant = localToInstant("America/New_York", "2026-11-01", 60 + 30);
     expect(new Date(instant).toISOString()).toBe("2026-11-01T05:30:00.000Z");
+  });
+
+  it("knows a local time repeated by fall-back from one that happens once", () => {
+    // Sydney goes back from +11:00 to +10:00 at 03:00 on 2028-04-02: 02:50 happens twice.
+    expect(wallTimeOccursOnce("Australia/Sydney", at("2028-04-01T15:50:00Z"))).toBe(false);
+    expect(wallTimeOccursOnce("Australia/Sydney", at("2028-04-01T16:50:00Z"))).toBe(false);
+    expect(wallTimeOccursOnce("Australia/Sydney", at("2028-04-01T17:50:00Z"))).toBe(true);
+    expect(wallTimeOccursOnce("America/New_York", at("2026-11-01T05:30:00Z"))).toBe(false);
+    expect(wallTimeOccursOnce("America/New_York", at("2026-03-08T07:30:00Z"))).toBe(true);
+    expect(wallTimeOccursOnce("Asia/Kolkata", at("2026-11-01T05:30:00Z"))).toBe(true);
   });
 
   it("accepts minutes past midnight beyond one day", () => {
