@@ -27,7 +27,9 @@ async function main(): Promise<void> {
     if (ownerKey) process.stdout.write(`\nOwner API key (shown once, store it now): ${ownerKey}\n\n`);
   }
 
-  await app.http.listen({ port: config.PORT, host: config.HOST });
+  const address = await app.http.listen({ port: config.PORT, host: config.HOST });
+  // Always printed, whatever LOG_LEVEL: with PORT=0 it is how a supervisor learns the port.
+  process.stdout.write(`Aerogate listening on ${address}\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,6 +1,4 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { once } from "node:events";
-import net, { type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -14,35 +12,33 @@ const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 /** Each start compiles the whole app with tsx: several seconds, far more on a loaded machine. */
 export const STARTUP_DEADLINE_MS = 45_000;
 
-/** A port nothing listens on right now: bind to 0, read the port, release it. */
-export async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  probe.listen(0, "127.0.0.1");
-  await once(probe, "listening");
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 export interface Running {
   child: ChildProcessWithoutNullStreams;
-  port: number;
-  baseUrl: string;
+  /** The port it listens on (it binds port 0 and prints what it got); throws before it listens. */
+  readonly port: number;
+  /** e.g. http://127.0.0.1:54321; throws before it listens. */
+  readonly baseUrl: string;
   stdout(): string;
   stderr(): string;
   /** Resolves with the exit code (or the signal name) once the process has exited. */
   exited: Promise<number | string>;
 }
 
-/** Starts `node --import tsx src/main.ts` with the given environment; OWNER_API_KEY is never inherited. */
-export function startMain(env: Record<string, string>, port: number): Running {
+const LISTENING = /^Aerogate listening on (http:\/\/[^\s]+:(\d+))$/m;
+
+/**
+ * Starts `node --import tsx src/main.ts` with the given environment; OWNER_API_KEY is never
+ * inherited. It listens on port 0 (never a port picked here that something else may take
+ * meanwhile) and the port it got is read from its "listening" line.
+ */
+export function startMain(env: Record<string, string>): Running {
   const inherited = { ...process.env };
   delete inherited.OWNER_API_KEY;
   delete inherited.DATABASE_URL;
   delete inherited.PORT;
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: repoRoot,
-    env: { ...inherited, HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "info", RATE_LIMIT_RPS: "0", ...env },
+    env: { ...inherited, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", RATE_LIMIT_RPS: "0", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let out = "";
@@ -52,7 +48,23 @@ export function startMain(env: Record<string, string>, port: number): Running {
   const exited = new Promise<number | string>((resolve) => {
     child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown"));
   });
-  return { child, port, baseUrl: `http://127.0.0.1:${port}`, stdout: () => out, stderr: () => err, exited };
+  const listening = () => {
+    const match = LISTENING.exec(out);
+    if (!match) throw new Error(`the process is not listening yet\nstdout:\n${out}\nstderr:\n${err}`);
+    return match;
+  };
+  return {
+    child,
+    get port() {
+      return Number(listening()[2]);
+    },
+    get baseUrl() {
+      return listening()[1]!;
+    },
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+  };
 }
 
 /** Polls until `check` returns a value, the process exits, or the deadline passes. */
@@ -69,9 +81,9 @@ export async function pollUntil<T>(running: Running, what: string, check: () => 
   }
 }
 
-/** Waits until /healthz answers 200. */
+/** Waits until the process listens and /healthz answers 200. */
 export function waitUntilHealthy(running: Running): Promise<true> {
-  return pollUntil(running, "/healthz", async () => ((await fetch(`${running.baseUrl}/healthz`)).status === 200 ? true : undefined));
+  return pollUntil(running, "/healthz", async () => (LISTENING.test(running.stdout()) && (await fetch(`${running.baseUrl}/healthz`)).status === 200 ? true : undefined));
 }
 
 /** Waits for the process to exit, failing after a deadline instead of hanging the suite. */

@@ -1,6 +1,6 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import { once } from "node:events";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { eventually } from "./eventually";
 
 /** One request the receiver got. */
@@ -31,6 +31,20 @@ export interface Receiver {
   waitFor(orderId: string, type: string, count?: number, deadlineMs?: number): Promise<ReceivedHook[]>;
   respondWith(responder: Responder): void;
   close(): Promise<void>;
+}
+
+/**
+ * A port nothing listens on right now (bind to 0, read it, release it): for a receiver that must
+ * be down at first and start later on the address the server already has. Only receivers use it;
+ * the server itself always binds port 0.
+ */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  probe.listen(0, "127.0.0.1");
+  await once(probe, "listening");
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSecret } from "../../src/context/api-key-secret";
 import { createTenant, type Endpoint, type TenantFixture } from "../helpers/client";
-import { exitCode, freePort, killStillRunning, pollUntil, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
+import { exitCode, killStillRunning, pollUntil, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 import { allAnswered, bookOrders, expectExactLedger, expectOutcomes, isFinal, ordersById, ticketAccepted, ticketAll, type BookedOrder } from "../helpers/ticketing";
 
@@ -23,7 +23,6 @@ describe("ticketing across a SIGKILL of the process", { timeout: 180_000 }, () =
   let database: TestDatabase;
   const started: Running[] = [];
   const ownerKey = generateSecret("owner");
-  let port: number;
   let tenant: TenantFixture;
   let booked: BookedOrder[];
   /** Orders the killed process had answered, as it served them just before it died. */
@@ -41,15 +40,13 @@ describe("ticketing across a SIGKILL of the process", { timeout: 180_000 }, () =
         JOB_POLL_MS: "50",
         LOG_LEVEL: "warn",
       },
-      port,
     );
     started.push(running);
-    return { running, api: { url: running.baseUrl, ownerKey } };
+    return { running, api: { get url() { return running.baseUrl; }, ownerKey } };
   }
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    port = await freePort();
   });
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exitCode, freePort, killStillRunning, pollUntil, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
+import { exitCode, killStillRunning, pollUntil, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 
 /**
@@ -18,8 +18,8 @@ describe("the entry point as a process", { timeout: 90_000 }, () => {
   let database: TestDatabase;
   const started: Running[] = [];
 
-  function launch(env: Record<string, string>, port: number): Running {
-    const running = startMain(env, port);
+  function launch(env: Record<string, string>): Running {
+    const running = startMain(env);
     started.push(running);
     return running;
   }
@@ -40,7 +40,7 @@ describe("the entry point as a process", { timeout: 90_000 }, () => {
     let inFlightTenantId: string;
 
     beforeAll(async () => {
-      first = launch({ DATABASE_URL: database.url }, await freePort());
+      first = launch({ DATABASE_URL: database.url });
       await waitUntilHealthy(first);
     });
 
@@ -136,7 +136,7 @@ describe("the entry point as a process", { timeout: 90_000 }, () => {
     });
 
     it("a second start on the same database prints no key; the first key and the in-flight write survive", async () => {
-      const second = launch({ DATABASE_URL: database.url }, await freePort());
+      const second = launch({ DATABASE_URL: database.url });
       await waitUntilHealthy(second);
       expect(second.stdout().match(OWNER_KEY_PATTERN) ?? [], second.stdout()).toEqual([]);
 
@@ -153,7 +153,7 @@ describe("the entry point as a process", { timeout: 90_000 }, () => {
   // Concurrent: each start pays tsx's compile time, and the three are independent.
   describe.concurrent("an invalid configuration", { timeout: 90_000 }, () => {
     it("PORT=abc exits non-zero, naming PORT", async ({ expect }) => {
-      const running = launch({ DATABASE_URL: database.url, PORT: "abc" }, 0);
+      const running = launch({ DATABASE_URL: database.url, PORT: "abc" });
       const code = await exitCode(running);
       const output = `exit ${code}\nstderr:\n${running.stderr()}`;
       expect(code, output).toBe(1);
@@ -163,7 +163,7 @@ describe("the entry point as a process", { timeout: 90_000 }, () => {
     });
 
     it("DATABASE_URL=mysql://x exits non-zero, naming DATABASE_URL", async ({ expect }) => {
-      const running = launch({ DATABASE_URL: "mysql://x" }, await freePort());
+      const running = launch({ DATABASE_URL: "mysql://x" });
       const code = await exitCode(running);
       const output = `exit ${code}\nstderr:\n${running.stderr()}`;
       expect(code, output).toBe(1);
@@ -172,7 +172,7 @@ describe("the entry point as a process", { timeout: 90_000 }, () => {
     });
 
     it("a malformed OWNER_API_KEY exits non-zero, naming it without echoing the secret", async ({ expect }) => {
-      const running = launch({ DATABASE_URL: database.url, OWNER_API_KEY: "sk_owner_tooShort" }, await freePort());
+      const running = launch({ DATABASE_URL: database.url, OWNER_API_KEY: "sk_owner_tooShort" });
       const code = await exitCode(running);
       const output = `exit ${code}\nstderr:\n${running.stderr()}`;
       expect(code, output).toBe(1);

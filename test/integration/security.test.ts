@@ -8,7 +8,7 @@ import { newId, type IdPrefix } from "../../src/ids";
 import { call, createTenant, graphql, type Endpoint, type TenantFixture } from "../helpers/client";
 import { databaseState } from "../helpers/database-state";
 import { expectCatalogueError } from "../helpers/error-shape";
-import { exitCode, freePort, killStillRunning, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
+import { exitCode, killStillRunning, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
 import { createOrderA, newKey } from "../helpers/orders";
 import { encodedSpellings, fillPath, isOwnerRoute, pathParams, restRoutes, routeName } from "../helpers/route-table";
 import { argIdKind, isIdArgument, minimalValue, operationFor, pathIdKind, servedSchema, type IdKind } from "../helpers/schema-operations";
@@ -49,7 +49,7 @@ describe("secrets in logs and in the database", { timeout: 180_000 }, () => {
     database = await createTestDatabase();
     receiver = await startReceiver();
     const ownerKey = generateSecret("owner");
-    const running = startMain({ DATABASE_URL: database.url, OWNER_API_KEY: ownerKey, LOG_LEVEL: "info", TICKETING_DELAY_MS: "50", WEBHOOK_RETRY_SCHEDULE: "0" }, await freePort());
+    const running = startMain({ DATABASE_URL: database.url, OWNER_API_KEY: ownerKey, LOG_LEVEL: "info", TICKETING_DELAY_MS: "50", WEBHOOK_RETRY_SCHEDULE: "0" });
     started.push(running);
     await waitUntilHealthy(running);
     const api: Endpoint & { ownerKey: string } = { url: running.baseUrl, ownerKey };
@@ -144,7 +144,7 @@ describe("secrets in logs and in the database", { timeout: 180_000 }, () => {
 
   it("a generated owner key is printed once on the first start, outside the JSON log, and stored only as its hash", async () => {
     const fresh = await createTestDatabase();
-    const running = startMain({ DATABASE_URL: fresh.url, LOG_LEVEL: "info" }, await freePort());
+    const running = startMain({ DATABASE_URL: fresh.url, LOG_LEVEL: "info" });
     started.push(running);
     try {
       await waitUntilHealthy(running);

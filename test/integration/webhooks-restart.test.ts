@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSecret } from "../../src/context/api-key-secret";
 import { call, createTenant, type Endpoint, type TenantFixture } from "../helpers/client";
-import { exitCode, freePort, killStillRunning, pollUntil, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
+import { exitCode, killStillRunning, pollUntil, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
 import { bookOffer, searchForBooking } from "../helpers/orders";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
-import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
+import { freePort, startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
 /**
  * Deliveries are durable: the real entry point runs as a child process; a delivery pending when
@@ -16,12 +16,11 @@ describe("webhook deliveries across restarts", { timeout: 180_000 }, () => {
   const started: Running[] = [];
   const receivers: Receiver[] = [];
   const ownerKey = generateSecret("owner");
-  let port: number;
 
   function launch(env: Record<string, string>): { running: Running; api: Endpoint & { ownerKey: string } } {
-    const running = startMain({ DATABASE_URL: database.url, OWNER_API_KEY: ownerKey, JOB_POLL_MS: "50", LOG_LEVEL: "warn", ...env }, port);
+    const running = startMain({ DATABASE_URL: database.url, OWNER_API_KEY: ownerKey, JOB_POLL_MS: "50", LOG_LEVEL: "warn", ...env });
     started.push(running);
-    return { running, api: { url: running.baseUrl, ownerKey } };
+    return { running, api: { get url() { return running.baseUrl; }, ownerKey } };
   }
 
   async function hookedTenant(api: Endpoint & { ownerKey: string }, url: string): Promise<TenantFixture> {
@@ -43,7 +42,6 @@ describe("webhook deliveries across restarts", { timeout: 180_000 }, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    port = await freePort();
   });
 
   afterAll(async () => {
