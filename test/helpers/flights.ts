@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { TestServer } from "./test-server";
-import { searchForBooking, type SearchOptions } from "./orders";
+import { flightsOfOffer, freshFlights, searchForBooking, type SearchOptions } from "./orders";
 
 /** A direct flight as a client identifies it: carrier, flight number and local departure. */
 export interface FlightChoice {
@@ -29,12 +29,13 @@ async function storedSegment(server: TestServer, offerId: string): Promise<{ sea
  */
 export async function findFlight(server: TestServer, key: string, min: number, max: number, options: SearchOptions = {}): Promise<FlightChoice> {
   for (let days = 20; days < 120; days++) {
-    const offers = await searchForBooking(server, key, { ...options, days });
+    const offers = await searchForBooking(server, key, { ...options, days, reuseFlights: true });
     for (const offer of offers.filter((candidate) => candidate.slices[0].segments.length === 1)) {
       const { seatsLeft: capacity, flightKey } = await storedSegment(server, offer.id);
       const choice = { days, flight: flightOf(offer), capacity, flightKey };
       const left = await seatsLeft(server, choice);
-      if (left >= min && left <= max) return choice;
+      // Taken only if no other booking of the suite flies it, and then kept from them.
+      if (left >= min && left <= max && freshFlights([offer], flightsOfOffer).length === 1) return choice;
     }
   }
   throw new Error(`no direct flight with ${min}–${max} seats found`);
@@ -42,7 +43,7 @@ export async function findFlight(server: TestServer, key: string, min: number, m
 
 /** A fresh offer (offers are booked once) on the chosen flight. */
 export async function offerOnFlight(server: TestServer, key: string, choice: FlightChoice, options: SearchOptions = {}): Promise<any> {
-  const offers = await searchForBooking(server, key, { ...options, days: choice.days });
+  const offers = await searchForBooking(server, key, { ...options, days: choice.days, reuseFlights: true });
   const offer = offers.find((candidate) => candidate.slices[0].segments.length === 1 && flightOf(candidate) === choice.flight);
   expect(offer, `flight ${choice.flight} offered again`).toBeDefined();
   return offer;

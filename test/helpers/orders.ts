@@ -14,6 +14,8 @@ export interface SearchOptions {
   /** Passenger types, ids p1, p2, … in order. */
   passengers?: Array<"adult" | "child" | "infant_without_seat">;
   headers?: Record<string, string>;
+  /** Every offer of the search, flights booked before included (default: only fresh flights). */
+  reuseFlights?: boolean;
 }
 
 let searchDay = 20 + (process.pid % 40);
@@ -23,14 +25,30 @@ function nextSearchDay(): number {
   return searchDay;
 }
 
-/** Runs a Variant A search and returns its offers (with their passengers' ids). */
+/**
+ * Runs a Variant A search and returns its offers (with their passengers' ids) on flights no
+ * earlier booking search of this process was given (freshFlights), searching the next date when
+ * a date has none left; `reuseFlights` returns every offer (to book one flight many times).
+ */
 export async function searchForBooking(server: Endpoint, key: string, options: SearchOptions = {}): Promise<any[]> {
+  let days = options.days ?? nextSearchDay();
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const offers = await searchOnce(server, key, { ...options, days });
+    if (options.reuseFlights) return offers;
+    const fresh = freshFlights(offers, flightsOfOffer);
+    if (fresh.length > 0) return fresh;
+    days = options.days === undefined ? nextSearchDay() : days + 1;
+  }
+  throw new Error(`no offer on a flight not booked before (${JSON.stringify(options)})`);
+}
+
+async function searchOnce(server: Endpoint, key: string, options: SearchOptions & { days: number }): Promise<any[]> {
   const types = options.passengers ?? ["adult"];
   const response = await call(server, "POST", "/v1/air/search", {
     key,
     headers: options.headers,
     body: {
-      slices: [{ origin: options.origin ?? "LHR", destination: options.destination ?? "JFK", departure_date: daysAhead(options.days ?? nextSearchDay()) }],
+      slices: [{ origin: options.origin ?? "LHR", destination: options.destination ?? "JFK", departure_date: daysAhead(options.days) }],
       passengers: types.map((type, index) => ({ type, id: `p${index + 1}` })),
       cabin_class: options.cabin ?? "economy",
     },
@@ -41,19 +59,36 @@ export async function searchForBooking(server: Endpoint, key: string, options: S
   return offers;
 }
 
+/** A flight as a client identifies it: carrier, flight number and local departure. */
+export interface FlightIdentity {
+  carrier: string;
+  number: string;
+  departingAt: string;
+}
+
+/** The flights of a REST offer (Variant A names). */
+export function flightsOfOffer(offer: any): FlightIdentity[] {
+  return offer.slices.flatMap((slice: any) =>
+    slice.segments.map((segment: any) => ({ carrier: segment.marketing_carrier.iata_code, number: segment.marketing_carrier_flight_number, departingAt: segment.departing_at })),
+  );
+}
+
+const flightName = (flight: FlightIdentity) => `${flight.carrier}${flight.number}@${flight.departingAt}`;
+
+/** Flights of the offers this test process has handed out to be booked. */
+const flightsHandedOut = new Set<string>();
+
 /**
- * The offers sharing no flight with an earlier one in the list: several of them can be booked
- * without one booking's seats selling out another's flight (search shows seats left, not seats
- * held by bookings made after it).
+ * The offers sharing no flight with an offer handed out before (in this list or by an earlier
+ * call in this test process), now marked as handed out. The airline keeps some flights nearly
+ * full (one or two seats left), and search shows seats left, not the seats of bookings made
+ * after it: so a test books offers on flights no other booking of the suite touches, on any date.
  */
-export function withDistinctFlights(offers: any[]): any[] {
-  const used = new Set<string>();
+export function freshFlights<T>(offers: T[], flightsOf: (offer: T) => FlightIdentity[]): T[] {
   return offers.filter((offer) => {
-    const flights: string[] = offer.slices.flatMap((slice: any) =>
-      slice.segments.map((segment: any) => `${segment.marketing_carrier.iata_code}${segment.marketing_carrier_flight_number}@${segment.departing_at}`),
-    );
-    if (flights.some((flight) => used.has(flight))) return false;
-    for (const flight of flights) used.add(flight);
+    const flights = flightsOf(offer).map(flightName);
+    if (flights.some((flight) => flightsHandedOut.has(flight))) return false;
+    for (const flight of flights) flightsHandedOut.add(flight);
     return true;
   });
 }

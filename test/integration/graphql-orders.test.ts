@@ -4,7 +4,7 @@ import { expectGraphQLError } from "../helpers/expect-error";
 import { toMinor } from "../helpers/flight-checks";
 import { daysAhead } from "../helpers/offers";
 import { eventually } from "../helpers/eventually";
-import { newKey } from "../helpers/orders";
+import { freshFlights, newKey } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
@@ -22,7 +22,10 @@ const ORDER_FIELDS = `
   documents { id type uniqueIdentifier passengerId url issuedAt }`;
 
 const SEARCH = `mutation Search($input: SearchFlightsInput!) {
-  searchFlights(input: $input) { offerRequestId passengers { id type } offers { id totalAmount totalCurrency passengers { id type } } }
+  searchFlights(input: $input) {
+    offerRequestId passengers { id type }
+    offers { id totalAmount totalCurrency passengers { id type } slices { segments { marketingCarrier { iataCode } marketingCarrierFlightNumber departingAt } } }
+  }
 }`;
 const CREATE = `mutation Create($input: CreateOrderInput!, $key: String!) { createOrder(input: $input, idempotencyKey: $key) { ${ORDER_FIELDS} } }`;
 const TICKET = `mutation Ticket($id: ID!, $key: String!) { ticketOrder(orderId: $id, idempotencyKey: $key) { ${ORDER_FIELDS} } }`;
@@ -42,7 +45,17 @@ const CREDIT = `mutation Credit($tenantId: ID!, $amount: String!, $currency: Str
 /** Birth dates that fit each passenger type for travel about a month from now. */
 const BORN_ON = { ADULT: "1985-04-12", CHILD: `${new Date().getUTCFullYear() - 7}-06-01` } as const;
 
-type Offer = { id: string; totalAmount: string; totalCurrency: string; passengers: Array<{ id: string; type: "ADULT" | "CHILD" }> };
+type Offer = {
+  id: string;
+  totalAmount: string;
+  totalCurrency: string;
+  passengers: Array<{ id: string; type: "ADULT" | "CHILD" }>;
+  slices: Array<{ segments: Array<{ marketingCarrier: { iataCode: string }; marketingCarrierFlightNumber: string; departingAt: string }> }>;
+};
+
+/** The flights an offer flies, as freshFlights compares them. */
+const flightsOf = (offer: Offer) =>
+  offer.slices.flatMap((slice) => slice.segments.map((segment) => ({ carrier: segment.marketingCarrier.iataCode, number: segment.marketingCarrierFlightNumber, departingAt: segment.departingAt })));
 
 /** A valid GraphQL passenger for the offer's passenger `id`, with a passport. */
 function passengerInput(id: string, type: keyof typeof BORN_ON, overrides: Record<string, unknown> = {}) {
@@ -101,12 +114,12 @@ describe("GraphQL orders and wallet", () => {
     })).searchFlights as { offerRequestId: string; passengers: Array<{ id: string; type: string }>; offers: Offer[] };
   }
 
-  /** An offer of the tenant no order has booked yet. */
+  /** An offer of the tenant on a flight no other order of the suite flies. */
   async function freshOffer(key: string): Promise<Offer> {
     let pool = pools.get(key);
     if (!pool) pools.set(key, (pool = { offers: [], day: 30 }));
-    if (pool.offers.length === 0) {
-      pool.offers = (await searchFlights(key, pool.day)).offers;
+    while (pool.offers.length === 0) {
+      pool.offers = freshFlights((await searchFlights(key, pool.day)).offers, flightsOf);
       pool.day += 1;
     }
     return pool.offers.shift()!;
@@ -143,7 +156,7 @@ describe("GraphQL orders and wallet", () => {
     it("books a searched offer: a PENDING order with a booking reference, the offer's total, the offer and the passengers as sent", async () => {
       const search = await searchFlights(alice.key, 29);
       expect(search.passengers).toEqual([{ id: "lead", type: "ADULT" }, { id: "kid", type: "CHILD" }]);
-      const offer = search.offers[0]!;
+      const [offer] = freshFlights(search.offers, flightsOf) as [Offer];
       const data = await gql(alice.key, CREATE, { input: orderInput(offer), key: newKey("gql-order") });
       const order = data.createOrder;
       expect(order).toMatchObject({

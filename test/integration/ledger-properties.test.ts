@@ -133,7 +133,7 @@ describe("ledger properties", () => {
 
     /** Searches, picks an offer, funds the wallet if asked, books: the order, or null after the expected 402. */
     const book = async (step: Booking, familyName?: string): Promise<TrackedOrder | null> => {
-      const offers = await searchForBooking(server, tenant.key, { cabin: step.cabin, passengers: Array(step.adults).fill("adult"), days: step.days });
+      const offers = await searchForBooking(server, tenant.key, { cabin: step.cabin, passengers: Array(step.adults).fill("adult"), days: step.days, reuseFlights: true });
       const sorted = [...offers].sort((a, b) => toMinor(a.total_amount, "USD") - toMinor(b.total_amount, "USD"));
       // Search does not subtract seats held by earlier runs' orders (booking is the authority),
       // so a flight may be sold out: then the next offer is booked, as a client would.

@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { clock, setClock } from "../../src/clock";
 import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
 import { expectError, expectSameAnswer } from "../helpers/expect-error";
 import { expectTotalIsSumOfFares, intlOffsetMinutes, isoDurationMinutes, timedSegment, toMinor } from "../helpers/flight-checks";
 import { daysAhead } from "../helpers/offers";
+import { createOrderA, searchForBooking } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /** Single-offer retrieval (interface §2.5, §4.5; decisions §2, §4) and time zones end to end. */
@@ -218,6 +220,22 @@ describe("offers", () => {
       // Still listed as well.
       const listed = await call(shortLived, "GET", "/v1/air/offers", { key: tenant.key });
       expect(listed.body.data.items.map((item: any) => item.id)).toContain(offer.id);
+    });
+  });
+
+  describe("on the product's clock", () => {
+    // The server runs in this process: moving the clock moves it for the server too.
+    afterEach(() => setClock(new Date()));
+
+    it("an offer booked after its expires_at is offer_no_longer_available, and reads expired: true", async () => {
+      const [offer] = await searchForBooking(server, alice.key);
+      setClock(new Date(Date.parse(offer.expires_at) + 1000));
+      expectError(await createOrderA(server, alice.key, offer), 422, "offer_no_longer_available");
+      const read = await graphql(server, `query($id: ID!) { offer(id: $id) { expired } }`, { id: offer.id }, { key: alice.key });
+      expect(read.body.data.offer.expired).toBe(true);
+      setClock(new Date(Date.parse(offer.expires_at) - 60_000));
+      expect((await createOrderA(server, alice.key, offer)).status, "a minute before expiry it books").toBe(201);
+      expect(clock.nowMs()).toBeLessThan(Date.parse(offer.expires_at));
     });
   });
 
