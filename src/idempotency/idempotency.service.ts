@@ -34,6 +34,15 @@ export interface StoredResponse {
   body: string;
 }
 
+/**
+ * What a first request answers. An answer that shows a secret once (an issued API key, a
+ * webhook signing secret) gives `replayBody`, the same answer with the secret redacted: that is
+ * what the record keeps and repeats receive, so no secret is ever stored.
+ */
+export interface FirstResponse extends StoredResponse {
+  replayBody?: string;
+}
+
 interface RecordRow extends Record<string, unknown> {
   fingerprint: string;
   responseStatus: number | null;
@@ -59,7 +68,7 @@ export class IdempotencyService {
    * Runs `work` once per key, or replays what it answered. `work` returns the response to keep;
    * when it throws, the claim is released, so the request may be retried with the same key.
    */
-  async run(request: IdempotentRequest, work: () => Promise<StoredResponse>): Promise<StoredResponse & { replayed: boolean }> {
+  async run(request: IdempotentRequest, work: () => Promise<FirstResponse>): Promise<StoredResponse & { replayed: boolean }> {
     // Two passes at most: the second follows a claim that expired (or was released) under us.
     for (let pass = 0; pass < 2; pass++) {
       const now = clock.now();
@@ -97,8 +106,8 @@ export class IdempotencyService {
     return count ?? 0;
   }
 
-  private async execute(request: IdempotentRequest, work: () => Promise<StoredResponse>): Promise<StoredResponse & { replayed: boolean }> {
-    let response: StoredResponse;
+  private async execute(request: IdempotentRequest, work: () => Promise<FirstResponse>): Promise<StoredResponse & { replayed: boolean }> {
+    let response: FirstResponse;
     try {
       response = await work();
     } catch (error) {
@@ -109,7 +118,7 @@ export class IdempotencyService {
     }
     try {
       await writeBatch(this.db, [
-        Sql.sql`UPDATE "IdempotencyRecord" SET "responseStatus" = ${response.status}, "responseBody" = ${response.body}, "lockedUntil" = NULL
+        Sql.sql`UPDATE "IdempotencyRecord" SET "responseStatus" = ${response.status}, "responseBody" = ${response.replayBody ?? response.body}, "lockedUntil" = NULL
           WHERE "scope" = ${request.scope} AND "key" = ${request.key}`,
       ]);
     } catch (error) {
@@ -117,7 +126,7 @@ export class IdempotencyService {
       // the order rules in the way of doing it twice.
       this.log.error({ err: error }, "idempotent response could not be stored");
     }
-    return { ...response, replayed: false };
+    return { status: response.status, body: response.body, replayed: false };
   }
 
   /** Inserts the claim; false when the key is already there (or the tenant is gone). */

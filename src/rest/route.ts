@@ -8,7 +8,7 @@ import type { ErrorCode } from "../errors/catalogue";
 import { restErrorFor } from "../http/error-handler";
 import { requestFingerprint } from "../idempotency/fingerprint";
 import { idempotencyKey } from "../idempotency/idempotency-key";
-import { OWNER_SCOPE, type StoredResponse } from "../idempotency/idempotency.service";
+import { OWNER_SCOPE, type FirstResponse, type StoredResponse } from "../idempotency/idempotency.service";
 import { parseInput } from "../validation/parse-input";
 import { JsonText } from "./rendered-responses";
 
@@ -53,6 +53,11 @@ export interface RestRoute<Body = unknown, Query = unknown, Response = unknown> 
    * (400 `idempotency_key_required` without it).
    */
   idempotencyKeyRequired?: boolean;
+  /**
+   * For an answer that shows a secret once: the same answer with the secret nulled. An
+   * Idempotency-Key record keeps this instead, and repeats receive it (the secret is never stored).
+   */
+  redactForReplay?(response: NoInfer<Response>): NoInfer<Response>;
   handle(input: RouteInput<Body, Query>): Promise<NoInfer<Response> | JsonText<NoInfer<Response>>>;
 }
 
@@ -64,7 +69,8 @@ export function restRoute<Body = undefined, Query = Record<string, never>, Respo
 /**
  * Registers routes on the app: authorize, parse, handle; errors flow to the catalogue handler.
  * A POST with an `Idempotency-Key` runs once per key (after authorisation, so a refused caller
- * claims nothing), and its answer, success or catalogued error, is what every repeat receives.
+ * claims nothing), and its answer, success or catalogued error, is what every repeat receives
+ * (with any secret it showed once redacted: `redactForReplay`).
  */
 export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<RestRoute<any, any, any>>): void {
   for (const route of routes) {
@@ -106,10 +112,12 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
  * The route's answer as it will be stored: its success, or a catalogued client error. A server
  * error is thrown instead, which releases the key so a retry can run.
  */
-async function respondOnce(route: RestRoute<any, any, any>, input: RouteInput<unknown, unknown>, request: FastifyRequest): Promise<StoredResponse> {
+async function respondOnce(route: RestRoute<any, any, any>, input: RouteInput<unknown, unknown>, request: FastifyRequest): Promise<FirstResponse> {
   try {
     const result = await route.handle(input);
-    return { status: route.status ?? 200, body: result instanceof JsonText ? result.text : JSON.stringify(result) };
+    const status = route.status ?? 200;
+    if (result instanceof JsonText) return { status, body: result.text };
+    return { status, body: JSON.stringify(result), replayBody: route.redactForReplay && JSON.stringify(route.redactForReplay(result)) };
   } catch (error) {
     if (error instanceof AppError && error.status < 500) return { status: error.status, body: JSON.stringify(restErrorFor(request, error)) };
     throw error;

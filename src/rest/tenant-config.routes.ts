@@ -38,6 +38,7 @@ export const tenantConfigRoutes = [
     summary: "Replace the webhook signing secret (shown once); the previous one keeps signing for 24 h",
     tag,
     response: okSchema(webhookSecretRotationSchema),
+    redactForReplay: (response) => ({ ...response, data: { ...response.data, webhook_secret: null } }),
     handle: async ({ ctx }) => ok(webhookSecretRotationView(await ctx.services.tenantConfig.rotateWebhookSecret(tenantScope(ctx))), "Webhook secret rotated"),
   }),
 ];

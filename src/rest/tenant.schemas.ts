@@ -25,7 +25,9 @@ export const apiKeySchema = z
   .meta({ id: "ApiKey" });
 
 /** A key as created: the only answer that shows its secret. */
-export const createdApiKeySchema = apiKeySchema.extend({ apiKey: z.string() }).meta({ id: "CreatedApiKey" });
+export const createdApiKeySchema = apiKeySchema
+  .extend({ apiKey: z.string().nullable().meta({ description: "The secret, shown only in this answer: null when an Idempotency-Key repeat replays it" }) })
+  .meta({ id: "CreatedApiKey" });
 
 /** The tenant's own configuration (2.3). */
 export const tenantConfigSchema = z
@@ -47,7 +49,10 @@ export const tenantConfigSchema = z
   .meta({ id: "TenantConfig" });
 
 export const webhookSecretRotationSchema = z
-  .object({ webhook_secret: z.string(), previous_secret_expires_at: timestamp.nullable() })
+  .object({
+    webhook_secret: z.string().nullable().meta({ description: "The new secret, shown only in this answer: null when an Idempotency-Key repeat replays it" }),
+    previous_secret_expires_at: timestamp.nullable(),
+  })
   .meta({ id: "WebhookSecretRotation" });
 
 const count = z.int().nonnegative();

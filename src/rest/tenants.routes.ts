@@ -71,6 +71,7 @@ export const tenantRoutes = [
     status: 201,
     response: okSchema(createdApiKeySchema),
     errors: ["tenant_not_found", "tenant_deleted"],
+    redactForReplay: (response) => ({ ...response, data: { ...response.data, apiKey: null } }),
     handle: async ({ ctx, params, body }) => {
       const { key, secret } = await ctx.services.apiKeys.create(params.id!, body.label);
       return ok({ ...apiKeyView(key), apiKey: secret }, "API key created");
