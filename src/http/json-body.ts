@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import secureJson from "secure-json-parse";
 import { appError } from "../errors/app-error";
+import { jsonBodyProblem } from "./json-body-problem";
 
 /**
  * JSON bodies: an empty body reads as no body (clients often send `Content-Type: application/json`
@@ -9,7 +10,9 @@ import { appError } from "../errors/app-error";
  * content type is 415 `unsupported_media_type` instead of a string reaching a route's schema.
  * Where a body is required (see `bodyProblem`), a missing one is `invalid_json` too. A string
  * holding U+0000 is 400 `validation_failed` naming where it is: PostgreSQL's text and jsonb
- * cannot store it, and refusing it here makes both databases answer alike, on every route.
+ * cannot store it, and refusing it here makes both databases answer alike, on every route. So is
+ * a body nesting deeper than MAX_JSON_DEPTH: no route takes one, and code walking bodies
+ * (validation, fingerprints, GraphQL variables) need not survive one.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser(["application/json", "text/plain"]);
@@ -22,9 +25,9 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     } catch {
       return done(appError("invalid_json"), undefined);
     }
-    // JSON can only carry U+0000 escaped, so bodies without the escape need no walk.
-    const nulAt = text.includes("\\u0000") ? nulCharacterPath(value, "") : null;
-    if (nulAt !== null) return done(appError("validation_failed", { field: nulAt || "(body)", reason: "Text may not contain the NUL character (U+0000)." }), undefined);
+    // JSON can only carry U+0000 escaped, so bodies without the escape need no look for it.
+    const problem = jsonBodyProblem(value, text.includes("\\u0000"));
+    if (problem !== null) return done(appError("validation_failed", { field: problem.field || "(body)", reason: problem.reason }), undefined);
     done(null, value);
   });
   // After parsing, before the route: the same point where malformed JSON is refused, so an empty
@@ -33,26 +36,6 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     const problem = bodyProblem(request);
     done(problem ? appError("invalid_json", { message: problem }) : undefined);
   });
-}
-
-/** Where the first string (or object key) holding U+0000 is, as `a.b[2]`; null when none does. */
-function nulCharacterPath(value: unknown, path: string): string | null {
-  if (typeof value === "string") return value.includes("\0") ? path : null;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = nulCharacterPath(item, `${path}[${index}]`);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  if (typeof value !== "object" || value === null) return null;
-  for (const [key, item] of Object.entries(value)) {
-    const keyPath = path ? `${path}.${key}` : key;
-    if (key.includes("\0")) return keyPath;
-    const found = nulCharacterPath(item, keyPath);
-    if (found !== null) return found;
-  }
-  return null;
 }
 
 /**

@@ -66,6 +66,21 @@ export const rawText: fc.Arbitrary<RawBody> = fc.record({
   ),
 });
 
+/**
+ * An object whose one field nests arrays or objects from a few levels to 200,000 deep, around
+ * a number or a string holding U+0000 (a deep one once overflowed the server's stack: a 500).
+ */
+export const deepJson: fc.Arbitrary<RawBody> = fc
+  .record({
+    levels: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 100, max: 200_000 })),
+    open: fc.constantFrom("[", '{"a":'),
+    inner: fc.constantFrom("1", '"\\u0000"', '"text"'),
+  })
+  .map(({ levels, open, inner }) => ({
+    text: `{"deep":${open.repeat(levels)}${inner}${(open === "[" ? "]" : "}").repeat(levels)}}`,
+    contentType: "application/json",
+  }));
+
 export function describeBody(body: RawBody): string {
   return `${body.contentType} ${body.text.length > 300 ? `${body.text.slice(0, 300)}… (${body.text.length} chars)` : body.text}`;
 }

@@ -8,7 +8,7 @@ import { call, createTenant, graphqlPipelineCounts, type ApiResponse, type Tenan
 import { databaseState } from "../helpers/database-state";
 import { expectCatalogueError } from "../helpers/error-shape";
 import { eventually } from "../helpers/eventually";
-import { anyValue, compactValue, describeBody, json, poisonKey, rawText, withPoisonKey, type RawBody } from "../helpers/fuzz-inputs";
+import { anyValue, compactValue, deepJson, describeBody, json, poisonKey, rawText, withPoisonKey, type RawBody } from "../helpers/fuzz-inputs";
 import { daysAhead } from "../helpers/offers";
 import { passengersOf } from "../helpers/orders";
 import { encodableLength, fillPath, isOwnerRoute, pathParams, percentEncoded, restRoutes, routeName, type AnyRoute } from "../helpers/route-table";
@@ -20,9 +20,10 @@ import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 /**
  * Issue 9, item 6: the fuzz campaign over every REST route (from the server's route table) and
  * every GraphQL mutation and query (from the schema), so new ones are covered without touching this file.
- * Paths are sometimes percent-encoded; path ids are the tenant's own, another tenant's, unknown well-formed and garbage; bodies are
- * valid, nearly valid, random JSON, poisoned and raw text; keys are the right one, the owner on
- * the tenant's behalf, another tenant's, a wrong or missing one. For every request: an answer
+ * Paths are sometimes percent-encoded; path ids are the tenant's own, another tenant's, unknown
+ * well-formed and garbage; bodies are valid, nearly valid, random JSON (up to 200,000 levels
+ * deep), poisoned and raw text; keys are the right one, the owner on the tenant's behalf,
+ * another tenant's, a wrong or missing one. For every request: an answer
  * within a deadline, never a 5xx, every refusal in the catalogue's shape, and a refused write
  * leaves every row of the database as it was (the state is read before and after it). Queries
  * get random selections and arguments, and each is sent twice: Apollo answers the first sight of
@@ -104,6 +105,7 @@ function bodyArbitrary(valid: fc.Arbitrary<Record<string, unknown>> | null, take
     { arbitrary: fc.dictionary(fc.string({ maxLength: 12 }), anyValue, { minKeys: 1, maxKeys: 2 }).map(json), weight: 1 },
     { arbitrary: fc.jsonValue({ maxDepth: 3 }).map(json), weight: 1 },
     { arbitrary: poisoned, weight: 1 },
+    { arbitrary: deepJson, weight: 1 },
     { arbitrary: rawText, weight: 1 },
     { arbitrary: fc.constant(undefined), weight: 1 },
   ];

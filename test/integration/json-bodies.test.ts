@@ -110,6 +110,36 @@ describe("bodies that are not a JSON object", () => {
     });
   });
 
+  // Issue 18, item 5: the NUL walk was recursive, and a body this deep overflowed the stack (a 500).
+  describe("bodies nested deeper than 64 levels", () => {
+    const deep = (levels: number, inner: string) => `${"[".repeat(levels)}${inner}${"]".repeat(levels)}`;
+
+    it.each([
+      ["holding U+0000", '"\\u0000"'],
+      ["holding a number", "1"],
+    ])("POST /v1/air/orders with a field 200,000 arrays deep %s: 400 validation_failed naming the limit", async (_case, inner) => {
+      const rawBody = `{"selected_offers":${deep(200_000, inner)}}`;
+      const response = await send(server, "POST", "/v1/air/orders", tenant.key, { name: "deep", rawBody, contentType: "application/json" }, { "idempotency-key": `deep-${Math.random()}` });
+      expectCatalogueError(response, 400, "validation_failed");
+      expect(response.body.reason).toMatch(/at most 64 levels/);
+      expect(response.body.errors[0].field).toBe(`selected_offers${"[0]".repeat(63)}`);
+    });
+
+    it("POST /graphql with a variable 200,000 arrays deep: 400 validation_failed naming the limit", async () => {
+      const rawBody = `{"query":"query($q: String!) { locations(query: $q) { iataCode } }","variables":{"q":${deep(200_000, '"\\u0000"')}}}`;
+      const response = await send(server, "POST", "/graphql", tenant.key, { name: "deep", rawBody, contentType: "application/json" });
+      expect(response.status).toBe(400);
+      expect(response.body.errors[0].extensions).toMatchObject({ code: "validation_failed", statusCode: 400, field: `variables.q${"[0]".repeat(62)}` });
+      expect(response.body.errors[0].extensions.reason).toMatch(/at most 64 levels/);
+    });
+
+    it("64 levels are accepted as JSON (the route's own schema then answers)", async () => {
+      const rawBody = `{"metadata":${"{\"a\":".repeat(63)}"x"${"}".repeat(63)}}`;
+      const response = await send(server, "PATCH", "/v1/tenant", tenant.key, { name: "64 deep", rawBody, contentType: "application/json" });
+      expectCatalogueError(response, 422, "invalid_field_value");
+    });
+  });
+
   it("a route without a body still accepts an empty JSON body (clients send the header on bodiless POSTs)", async () => {
     const response = await send(server, "POST", "/v1/tenant/webhook_secret/rotate", tenant.key, { name: "empty", rawBody: "", contentType: "application/json" });
     expect(response.status).toBe(200);
