@@ -37,6 +37,7 @@ export const errorCatalogue = {
   unsupported_media_type: { status: 415, message: "The request body must be JSON.", action: "Send Content-Type: application/json." },
   request_headers_too_large: { status: 431, message: "The URL and headers together are larger than 16 KB.", action: "Send a shorter URL or fewer headers." },
   invalid_field_value: { status: 422, message: "A field has an invalid value.", action: "Correct the named field and send the request again." },
+  departure_date_out_of_range: { status: 422, message: "The departure date is not on sale yet.", action: "Search a departure no later than the last date on sale the message names." },
   offer_no_longer_available: { status: 422, message: "The offer can no longer be booked.", action: "Search again and book a current offer." },
   payment_amount_mismatch: { status: 422, message: "The payment does not match the order total.", action: "Pay exactly the offer total plus services, in the offer's currency." },
   idempotency_key_reused: { status: 422, message: "This Idempotency-Key was used for a different request.", action: "Use a new key for a new request; reuse a key only to retry the same one." },

@@ -139,5 +139,7 @@ export function itineraryDates(offer: StoredOffer): { firstDeparture: string; fi
   const first = segments[0];
   const last = segments.at(-1);
   if (!first || !last) throw new Error(`offer ${offer.id} has no segments`);
-  return { firstDeparture: first.departingAt.slice(0, 10), firstDepartureUtc: new Date(first.departingAtUtc), lastArrival: last.arrivingAt.slice(0, 10) };
+  // The date part of a local date-time, whatever its year's width.
+  const dateOf = (localIso: string) => localIso.split("T")[0]!;
+  return { firstDeparture: dateOf(first.departingAt), firstDepartureUtc: new Date(first.departingAtUtc), lastArrival: dateOf(last.arrivingAt) };
 }

@@ -1,7 +1,7 @@
 import { appError } from "../errors/app-error";
 import type { StoredOffer } from "../search/offer-payload";
 import type { PassengerType } from "../supplier/supplier";
-import { yearsBetween } from "../validation/calendar-date";
+import { dayNumber, yearsBetween } from "../validation/calendar-date";
 import { itineraryDates, type PassengerDetails } from "./order";
 import type { PassengerInput } from "./order.inputs";
 
@@ -51,7 +51,7 @@ export function checkPassengers(passengers: readonly PassengerInput[], offer: St
 }
 
 function checkAge(type: PassengerType, bornOn: string, dates: { today: string; firstDeparture: string; lastArrival: string }, fail: (message: string) => Error): void {
-  if (bornOn > dates.today) throw fail("must not be in the future");
+  if (dayNumber(bornOn) > dayNumber(dates.today)) throw fail("must not be in the future");
   const ageAtDeparture = yearsBetween(bornOn, dates.firstDeparture);
   if (type === "adult" && ageAtDeparture < ADULT_FROM) throw fail(`an adult must be ${ADULT_FROM} or older on ${dates.firstDeparture}`);
   if (type === "child" && (ageAtDeparture < CHILD_FROM || ageAtDeparture >= ADULT_FROM)) {
@@ -64,7 +64,7 @@ function checkAge(type: PassengerType, bornOn: string, dates: { today: string; f
 
 function checkDocuments(passenger: PassengerDetails, required: boolean, lastArrival: string, fail: (field: string, message: string) => Error): void {
   passenger.identityDocuments.forEach((document, index) => {
-    if (document.expiresOn <= lastArrival) {
+    if (dayNumber(document.expiresOn) <= dayNumber(lastArrival)) {
       throw fail(`identity_documents[${index}].expires_on`, `must be after the last flight (${lastArrival})`);
     }
   });

@@ -39,7 +39,7 @@ export const searchRoutes = [
     response: z.union([okSchema(searchResultASchema), okSchema(z.array(offerBSchema)), okSchema(offerRequestSchema)]).meta({
       description: "Variant A: `data` is the search with its offers. Variant B: `data` is the offers, or the offer request with `return_offers: false`.",
     }),
-    errors: ["invalid_search_params", "supplier_timeout"],
+    errors: ["invalid_search_params", "departure_date_out_of_range", "supplier_timeout"],
     handle: async ({ ctx, body }) => {
       const result = await ctx.services.search.search(tenantScope(ctx), body.request);
       if (body.variant === "B") {

@@ -4,13 +4,17 @@ import { appError } from "../errors/app-error";
 import { newId } from "../ids";
 import type { SearchRequest } from "./search.inputs";
 import type { SupplierSearch } from "../supplier/supplier";
-import { instantToLocalDate } from "../supplier/time";
+import { dayToIsoDate, instantToLocalDay, localDay } from "../supplier/time";
+
+/** How far ahead the airline sells: 361 days after today at the origin, as airlines' schedules open. */
+export const SALES_HORIZON_DAYS = 361;
 
 /**
  * Checks what the shape cannot (decisions §4) and resolves codes to airports: codes exist
  * (an airport or a metropolitan city code), origin and destination differ, no date is in the
  * past at its origin, slices are in date order, at least one adult, no more infants than
- * adults, passenger ids unique. Each failure is 400 `invalid_search_params` naming the field.
+ * adults, passenger ids unique. Each failure is 400 `invalid_search_params` naming the field;
+ * a date past SALES_HORIZON_DAYS is 422 `departure_date_out_of_range` (a date not on sale yet).
  * Passengers without an id get a `pas_` one.
  */
 export function resolveSearch(request: SearchRequest, airports: AirportIndex, now: Date): SupplierSearch {
@@ -27,10 +31,18 @@ export function resolveSearch(request: SearchRequest, airports: AirportIndex, no
     if (origins.some((airport) => destinations.includes(airport))) {
       throw fail(`slices[${index}].destination`, "must differ from the origin");
     }
-    const today = instantToLocalDate(origins[0]!.timeZone, now.getTime());
-    if (slice.departureDate < today) throw fail(`slices[${index}].departure_date`, `is in the past (today is ${today} at the origin)`);
+    const field = `slices[${index}].departure_date`;
+    const today = instantToLocalDay(origins[0]!.timeZone, now.getTime());
+    const departure = localDay(slice.departureDate);
+    if (departure < today) throw fail(field, `is in the past (today is ${dayToIsoDate(today)} at the origin)`);
+    if (departure > today + SALES_HORIZON_DAYS) {
+      throw appError("departure_date_out_of_range", {
+        field: request.fieldPrefix + field,
+        message: `${request.fieldPrefix}${field}: is not on sale yet (the last date on sale is ${dayToIsoDate(today + SALES_HORIZON_DAYS)}, ${SALES_HORIZON_DAYS} days ahead at the origin)`,
+      });
+    }
     const previous = request.slices[index - 1];
-    if (previous && slice.departureDate < previous.departureDate) {
+    if (previous && departure < localDay(previous.departureDate)) {
       throw fail(`slices[${index}].departure_date`, "must not be before the previous slice's departure date");
     }
     return { origins, destinations, departureDate: slice.departureDate };

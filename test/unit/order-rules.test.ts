@@ -263,6 +263,17 @@ describe("checkPassengers", () => {
     expect(checkPassengers(both, roundTrip(), TODAY)).toHaveLength(3);
   });
 
+  it("compares dates as dates, not as text: a passport expiring in 2035 does not cover an arrival in year 10000", () => {
+    const offer = roundTrip();
+    const slices = offer.payload.slices.map((slice) => ({
+      ...slice,
+      segments: slice.segments.map((segment) => ({ ...segment, arrivingAt: "+010000-01-01T17:35" })),
+    }));
+    const farOffer = { ...offer, payload: { ...offer.payload, slices } };
+    const expiring = family().map((input) => ({ ...input, identityDocuments: [passport("2035-01-01")] }));
+    expect(refusedField(() => checkPassengers(expiring, farOffer, TODAY))).toBe("passengers[0].identity_documents[0].expires_on");
+  });
+
   it("requires no document when the itinerary stays in one country", () => {
     expect(checkPassengers([passenger("pas_adult", "adult", { identityDocuments: [] })], domestic(), TODAY)).toHaveLength(1);
     expect(checkPassengers([passenger("pas_adult", "adult", { identityDocuments: [nationalId()] })], domestic(), TODAY)).toHaveLength(1);
