@@ -6,9 +6,15 @@ import { ok, okPage, okPageSchema, okSchema } from "./envelope";
 import { offerBSchema, offerRequestSchema, searchResultASchema } from "./offer.schemas";
 import { listQuery, pageRequestFromQuery } from "./list-query";
 import { offerRequestView, offerViewA, offerViewB } from "./offer.views";
+import { compiledSerializer } from "./compiled-serializer";
+import { JsonText } from "./rendered-responses";
 import { restRoute } from "./route";
 
 const tag = "Search and offers";
+
+const searchResponseA = okSchema(searchResultASchema);
+/** The hot path's body (~50 offers) is serialised by a compiler of its own schema. */
+const serializeSearchA = compiledSerializer(searchResponseA);
 
 /** Decisions §4: a body with a top-level `data` object is Variant B, anything else Variant A. */
 function isVariantB(body: unknown): boolean {
@@ -36,7 +42,7 @@ export const searchRoutes = [
     tag,
     body: z.union([searchInputA, searchInputB]) as unknown as z.ZodType<ParsedSearch>,
     parseBody: parseSearch,
-    response: z.union([okSchema(searchResultASchema), okSchema(z.array(offerBSchema)), okSchema(offerRequestSchema)]).meta({
+    response: z.union([searchResponseA, okSchema(z.array(offerBSchema)), okSchema(offerRequestSchema)]).meta({
       description: "Variant A: `data` is the search with its offers. Variant B: `data` is the offers, or the offer request with `return_offers: false`.",
     }),
     errors: ["invalid_search_params", "departure_date_out_of_range", "supplier_timeout"],
@@ -45,12 +51,13 @@ export const searchRoutes = [
       if (body.variant === "B") {
         return body.request.returnOffers ? ok(result.offers.map(offerViewB)) : ok(offerRequestView(result.offerRequest));
       }
-      return ok({
+      const answer = ok({
         slices: body.request.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departure_date: slice.departureDate })),
         passengers: result.search.passengers,
         cabin_class: result.search.cabinClass,
         offers: result.offers.map(offerViewA),
       });
+      return new JsonText<typeof answer>(serializeSearchA(answer));
     },
   }),
   restRoute({
