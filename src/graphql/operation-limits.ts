@@ -4,7 +4,7 @@ import type { RequestContext } from "../context/request-context";
 import { appError } from "../errors/app-error";
 import { writeRateLimitHeaders } from "../rate-limits/headers";
 import type { RateLimitVerdict } from "../rate-limits/rate-limiter";
-import { operationCost, tokensForCost } from "./query-cost";
+import { MAX_PRICED_FIELDS, operationCost, tokensForCost } from "./query-cost";
 import { GRAPHQL_LIMITS, limitError, withoutSuggestions } from "./query-limits";
 
 export interface OperationToCharge {
@@ -18,12 +18,16 @@ export interface OperationToCharge {
 }
 
 /**
- * Prices a validated operation, refuses it above the cost limit (400 `query_too_complex`), and
- * takes its rate-limit tokens beyond those prepaid. Returns the take's verdict (null when
- * nothing was taken); the caller reports it and refuses the operation when it is not allowed.
+ * Prices a validated operation, refuses it above the cost limit or when it cannot be priced
+ * (400 `query_too_complex`), and takes its rate-limit tokens beyond those prepaid. Returns the
+ * take's verdict (null when nothing was taken); the caller reports it and refuses the operation
+ * when it is not allowed.
  */
 export async function chargeOperation(operation: OperationToCharge): Promise<RateLimitVerdict | null> {
   const cost = operationCost(operation.schema, operation.document, operation.operationName, operation.variables);
+  if (cost === null) {
+    throw limitError(appError("query_too_complex", { message: `The operation cannot be priced: its fragments spread into more than ${MAX_PRICED_FIELDS} fields.` }));
+  }
   if (cost > GRAPHQL_LIMITS.maxCost) {
     throw limitError(appError("query_too_complex", { message: `The operation costs ${cost}; the limit is ${GRAPHQL_LIMITS.maxCost}.` }));
   }

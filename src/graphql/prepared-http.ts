@@ -52,8 +52,9 @@ function responseContentType(accept: string | undefined): string | null {
  * Answers a POST /graphql whose operation Apollo has accepted before (prepared-operations.ts),
  * byte for byte as Apollo would, and returns the body; returns null, having sent and charged
  * nothing, for anything Apollo must answer itself: a document not seen yet, variables that do
- * not fit (Apollo's 400), an operation over the cost limit or refused by the rate limiter (the
- * limits plugin refuses it there), or an Accept header that wants something else than JSON.
+ * not fit (Apollo's 400), an operation over the cost limit, one that cannot be priced or one
+ * refused by the rate limiter (the limits plugin refuses those there), or an Accept header that
+ * wants something else than JSON.
  * What runs here is the execution: the same resolvers, context, limits and error formatting.
  */
 export function preparedAnswerer(prepared: PreparedOperations, formatError: ReturnType<typeof formatGraphQLError>) {

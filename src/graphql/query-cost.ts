@@ -1,4 +1,4 @@
-import { Kind, visit, type DocumentNode, type GraphQLSchema } from "graphql";
+import { Kind, getOperationAST, getVariableValues, visit, type DocumentNode, type GraphQLSchema } from "graphql";
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from "graphql-query-complexity";
 
 /** A list field without `first`/`last`/`limit` in the query is priced at the largest default page (orders: 25). */
@@ -8,6 +8,8 @@ const MAX_PAGE_SIZE = 100;
 /** Cost points per rate-limit token: a small query (cost under 10) takes one token, like a REST call. */
 const COST_PER_TOKEN = 10;
 const PAGE_ARGUMENTS = new Set(["first", "last", "limit"]);
+/** Selections (fragments spread each time) pricing walks before giving up: past it an operation cannot be priced, and is refused. */
+export const MAX_PRICED_FIELDS = 10_000;
 
 /**
  * A paged field (a connection with `first`/`last`, or a list with `limit`) costs one plus its
@@ -26,8 +28,8 @@ const estimators = [pagedFieldEstimator, simpleEstimator({ defaultComplexity: 1 
 interface PricedDocument {
   /** The variables the cost depends on: page sizes and `@skip`/`@include` conditions. */
   costVariables: string[];
-  /** Costs by operation name and those variables' values. */
-  costs: Map<string, number>;
+  /** Costs by operation name and those variables' values (null: cannot be priced). */
+  costs: Map<string, number | null>;
 }
 
 /** Apollo hands the same parsed document for the same query text: priced once per distinct page sizes. */
@@ -47,22 +49,31 @@ function costVariablesOf(document: DocumentNode): string[] {
   return [...names];
 }
 
+/** Whether the operation's variables fit their types; those that do not are refused before any field runs. */
+function variablesFit(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined): boolean {
+  const definitions = getOperationAST(document, operationName)?.variableDefinitions;
+  return !definitions?.length || !("errors" in getVariableValues(schema, definitions, variables ?? {}, { maxErrors: 1 }));
+}
+
 /**
  * The cost of one operation of a validated document: each field 1, paged fields times their
  * page size. Variables that do not fit their types cost nothing here: execution refuses them
- * (BAD_USER_INPUT) before any field runs.
+ * (BAD_USER_INPUT) before any field runs. Null when it cannot be priced, above all past
+ * MAX_PRICED_FIELDS, which fragments doubling at each level reach in a few hundred bytes: the
+ * caller refuses it (such an operation once cost 0 and ran).
  */
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined): number {
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined): number | null {
   let priced = pricedDocuments.get(document);
   if (!priced) pricedDocuments.set(document, (priced = { costVariables: costVariablesOf(document), costs: new Map() }));
   // Most documents price no variable: their key is the operation's name alone.
   const key = priced.costVariables.length === 0 ? (operationName ?? "") : JSON.stringify([operationName ?? null, ...priced.costVariables.map((name) => variables?.[name] ?? null)]);
   let cost = priced.costs.get(key);
   if (cost === undefined) {
+    if (!variablesFit(schema, document, operationName, variables)) return 0;
     try {
-      cost = getComplexity({ schema, query: document, operationName, variables, estimators });
+      cost = getComplexity({ schema, query: document, operationName, variables, estimators, maxQueryNodes: MAX_PRICED_FIELDS });
     } catch {
-      return 0;
+      cost = null;
     }
     // A client cycling through page sizes would otherwise grow this without end.
     if (priced.costs.size >= MAX_COSTS_PER_DOCUMENT) priced.costs.clear();

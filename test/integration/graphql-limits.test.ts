@@ -1,7 +1,7 @@
 import { Lexer, Source, TokenKind } from "graphql";
 import type { Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
+import { call, createTenant, graphql, graphqlPipelineCounts, type TenantFixture } from "../helpers/client";
 import { wsClient } from "../helpers/subscriptions";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -26,6 +26,15 @@ const PRICED = `query ($offers: Int) { ${SIX_PAGES} viewer { kind keyId } offers
 
 /** Six pages (4806) and three connections without `first`, each 1 + 25 × (1 + 2) = 76: 5034. */
 const DEFAULT_PAGES = `{ ${SIX_PAGES} ${Array.from({ length: 3 }, (_, i) => `d${i}: orders { nodes { id status } }`).join(" ")} }`;
+
+/**
+ * Fragments that double at each level: `V13` spreads into over 30,000 fields, past the 10,000
+ * nodes graphql-query-complexity will walk, in a few hundred bytes of text. Such an operation
+ * was once priced at 0 and ran (issue 18, item 1). `$whole: false` leaves the spread out.
+ */
+const DOUBLING_FRAGMENTS = `fragment V0 on Viewer { kind keyId } ${Array.from({ length: 13 }, (_, i) => `fragment V${i + 1} on Viewer { ...V${i} ...V${i} }`).join(" ")}`;
+const UNPRICEABLE = `{ viewer { ...V13 } } ${DOUBLING_FRAGMENTS}`;
+const UNPRICEABLE_WHEN_WHOLE = `query ($whole: Boolean!) { viewer { kind ...V13 @include(if: $whole) } } ${DOUBLING_FRAGMENTS}`;
 
 function tokenCount(document: string): number {
   const lexer = new Lexer(new Source(document));
@@ -115,6 +124,20 @@ describe("GraphQL limits: each a catalogued 400, over HTTP and WebSocket", () =>
       expectRefused(await graphql(server, DEFAULT_PAGES, {}, { key: sandbox.key }), "query_too_complex", /costs 5034; the limit is 5000/);
     });
 
+    it("an operation that cannot be priced (fragments doubling past 10,000 fields) is query_too_complex", async () => {
+      expectRefused(await graphql(server, UNPRICEABLE, {}, { key: sandbox.key }), "query_too_complex", /cannot be priced/);
+    });
+
+    it("on the prepared pipeline too: an accepted document whose variables make it unpriceable is refused", async () => {
+      const before = await graphqlPipelineCounts(server);
+      for (let sent = 0; sent < 2; sent++) {
+        const small = await graphql(server, UNPRICEABLE_WHEN_WHOLE, { whole: false }, { key: sandbox.key });
+        expect(small.body).toEqual({ data: { viewer: { kind: "TENANT" } } });
+      }
+      expect((await graphqlPipelineCounts(server)).prepared).toBe(before.prepared + 1);
+      expectRefused(await graphql(server, UNPRICEABLE_WHEN_WHOLE, { whole: true }, { key: sandbox.key }), "query_too_complex", /cannot be priced/);
+    });
+
     it("variables of the wrong type are refused as such, not priced", async () => {
       const response = await graphql(server, PRICED, { offers: "many" }, { key: sandbox.key });
       expect(response.status).toBe(400);
@@ -175,7 +198,9 @@ describe("GraphQL limits: each a catalogued 400, over HTTP and WebSocket", () =>
       ["query_too_deep", TEN_LEVELS],
       ["too_many_aliases", aliases(16)],
       ["query_too_complex", DEFAULT_PAGES],
-    ])("%s", async (code, query) => {
+      ["query_too_complex (cannot be priced)", UNPRICEABLE],
+    ])("%s", async (name, query) => {
+      const code = name.split(" ")[0];
       const answer = await firstAnswer(sandboxWs, query);
       expect(answer.errors?.[0]?.extensions).toMatchObject({ code, statusCode: 400 });
     });
