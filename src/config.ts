@@ -26,6 +26,11 @@ const configSchema = z.object({
   TICKETING_DELAY_MS: z.coerce.number().int().min(0).default(2000),
   /** How long a claimed ticketing or refund job is leased; a job of a process that died runs again after it. */
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).default(30),
+  /**
+   * Claims a ticketing or refund job may have (runs that failed, or whose process died or lost
+   * the lease); the next claim gives it up: a ticketing fails with the debit reversed.
+   */
+  JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   /** How often each process reads the job queue without being woken (others' jobs, expired leases). */
   JOB_POLL_MS: z.coerce.number().int().min(10).default(1000),
   RATE_LIMIT_RPS: z.coerce.number().int().min(0).default(50),

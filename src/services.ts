@@ -80,14 +80,14 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const airports = airportIndex();
   const offerCache = new OfferCache();
   const wallets = new WalletService(db, cursors);
-  const supplier = new CachingSupplier(new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code), db }));
+  const supplier = new CachingSupplier(new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code), db, slowAnswerMs: 2 * config.JOB_LEASE_SECONDS * 1000 }));
   const offers = new OfferService(db, cursors, offerCache);
   const orderChanges = new OrderChanges(db, pubsub, config.WEBHOOK_RETRY_SCHEDULE[0]! * 1000);
   const credentials = new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null);
   const tenantDirectory = new TenantDirectory(db, pubsub);
   const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges);
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
-  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges), log, { pollMs: config.JOB_POLL_MS });
+  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS), log, { pollMs: config.JOB_POLL_MS });
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
   const webhookQueue = new WebhookDeliveryQueue(db, config.WEBHOOK_TIMEOUT_MS + config.JOB_LEASE_SECONDS * 1000);
   const webhookDispatcher = new WebhookDispatcher(

@@ -54,6 +54,21 @@ export function sameLease(provider: Database["provider"], lease: Date): Sql.Sql 
 }
 
 /**
+ * Extends the lease this process holds on `table`'s row `id`, from `lease` to `leaseEnd({ now, leaseMs })`:
+ * a compare-and-set on the lease (its token). Returns the new lease, or null when the row no
+ * longer holds `lease` (it ran out and another claim took the row, or the row is gone). (A claim
+ * takes a row only once its lease has ended, and sets one ending later still: no two claims of
+ * a row hold the same token.)
+ */
+export async function renewLease(db: Database, table: LeasedTable, id: string, lease: Date, claim: Pick<LeaseClaim, "now" | "leaseMs">): Promise<Date | null> {
+  const renewed = leaseEnd(claim);
+  const [count] = await writeBatch(db, [
+    Sql.sql`UPDATE ${Sql.raw(`"${table}"`)} SET "lockedUntil" = ${sqlTimestamp(db.provider, renewed)} WHERE "id" = ${id} AND ${sameLease(db.provider, lease)}`,
+  ]);
+  return count === 1 ? renewed : null;
+}
+
+/**
  * Ends every lease of `table`. Only for SQLite at start: one process serves a SQLite database,
  * so any lease found then belonged to a process that died, and its rows can be claimed at once.
  */

@@ -17,7 +17,8 @@ export type ClaimListener = (job: ClaimedJob, claimedAt: Date) => void;
 /**
  * Runs due order jobs. A process wakes its worker for the jobs it queues (at their due time),
  * and every worker also reads the queue every `pollMs` (PollingLoop), so jobs of a process that
- * died are run by whoever is left. A round runs the jobs it claims to the end.
+ * died are run by whoever is left. A round runs the jobs it claims to the end, renewing each
+ * one's lease meanwhile, however long the airline takes.
  */
 export class JobWorker {
   readonly #loop: PollingLoop;
@@ -58,11 +59,17 @@ export class JobWorker {
     await Promise.all(
       claimed.map(async (job) => {
         for (const listener of this.#claimListeners) listener(job, claimedAt);
+        const about = { jobId: job.id, orderId: job.orderId, kind: job.kind, attempts: job.attempts };
+        const lease = this.queue.keepLeased(job, (error) => this.log.warn({ err: error, ...about }, "order job lease could not be renewed; trying again"));
         try {
-          await this.runner.run(job);
+          if ((await this.runner.run(job, lease)) === "lease_lost") {
+            this.log.warn(about, "order job lease ran out and was taken over while it ran; its outcome was not written (the lease holder finishes the job)");
+          }
         } catch (error) {
           // The job stays leased and runs again when the lease is over.
-          this.log.error({ err: error, jobId: job.id, orderId: job.orderId, kind: job.kind }, "order job failed; it will be retried");
+          this.log.error({ err: error, ...about }, "order job failed; it will be retried");
+        } finally {
+          await lease.end();
         }
       }),
     );

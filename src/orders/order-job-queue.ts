@@ -2,12 +2,17 @@ import type { Database } from "../db/database";
 import { queryRows } from "../db/query-rows";
 import { sqlEnum } from "../db/sql-enum";
 import { dateFrom, sqlTimestamp } from "../db/sql-values";
-import { claimLeased, releaseAllLeases } from "../db/leases";
+import { claimLeased, leaseEnd, releaseAllLeases, renewLease, sameLease } from "../db/leases";
+import { LeaseHeartbeat } from "../db/lease-heartbeat";
+import { guarded, type GuardedStatement } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
 import { clock } from "../clock";
 
 export type OrderJobKind = "ticket" | "refund";
+
+/** The guard of a job's finishing write: it fails when this process no longer holds the job's lease. */
+export const JOB_LEASE_GUARD = "order-job-lease";
 
 export interface ClaimedJob {
   id: string;
@@ -17,6 +22,8 @@ export interface ClaimedJob {
   runAt: Date;
   /** Claims so far, this one included. */
   attempts: number;
+  /** When the claim's lease ends: its token (renewals replace it, see `keepLeased`). */
+  lease: Date;
 }
 
 /**
@@ -24,7 +31,9 @@ export interface ClaimedJob {
  * the order change that needs it, so it exists exactly when the change committed; it is
  * finished (deleted) in the same transaction as the change its outcome makes. A claim leases
  * the job: if the process dies, the job is claimed again once the lease is over, by this
- * process after a restart or by any other process on the same PostgreSQL.
+ * process after a restart or by any other process on the same PostgreSQL. While the job runs,
+ * its lease is renewed (`keepLeased`), and its finish is written only under the lease it holds,
+ * so a job is never finished by a process that lost it.
  */
 export class OrderJobQueue {
   constructor(
@@ -40,9 +49,18 @@ export class OrderJobQueue {
         ${sqlTimestamp(provider, runAt)}, 0, ${sqlTimestamp(provider, at)})`;
   }
 
-  /** Removes a finished job: a statement for the batch that applies its outcome. */
-  done(jobId: string): Sql.Sql {
-    return Sql.sql`DELETE FROM "OrderJob" WHERE "id" = ${jobId}`;
+  /**
+   * Removes a finished job, if `lease` is still its lease: the guard of the batch that applies
+   * its outcome (GuardFailed `JOB_LEASE_GUARD` otherwise, and nothing of the batch is written).
+   */
+  done(jobId: string, lease: Date): GuardedStatement {
+    return guarded(Sql.sql`DELETE FROM "OrderJob" WHERE "id" = ${jobId} AND ${sameLease(this.db.provider, lease)}`, JOB_LEASE_GUARD);
+  }
+
+  /** Renews `job`'s lease every third of it until the heartbeat is ended. */
+  keepLeased(job: ClaimedJob, onError: (error: unknown) => void): LeaseHeartbeat {
+    const renew = (lease: Date) => renewLease(this.db, "OrderJob", job.id, lease, { now: clock.now(), leaseMs: this.leaseMs });
+    return new LeaseHeartbeat(job.lease, renew, this.leaseMs / 3, onError);
   }
 
   /** Claims up to `limit` due jobs, oldest due first, each leased to the caller (see `claimLeased`). */
@@ -58,7 +76,8 @@ export class OrderJobQueue {
       alsoSet: Sql.sql`"attempts" = "attempts" + 1`,
       returning: Sql.sql`"id", "orderId", "tenantId", "kind", "runAt", "attempts"`,
     });
-    return rows.map((row) => ({ ...row, runAt: dateFrom(row.runAt) }));
+    const lease = leaseEnd({ now, leaseMs: this.leaseMs });
+    return rows.map((row) => ({ ...row, runAt: dateFrom(row.runAt), lease }));
   }
 
   /** Ends every lease: for SQLite at start (see `releaseAllLeases`). */

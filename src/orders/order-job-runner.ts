@@ -1,6 +1,7 @@
 import type { Database } from "../db/database";
 import { queryRows } from "../db/query-rows";
 import { sqlTimestamp } from "../db/sql-values";
+import type { LeaseHeartbeat } from "../db/lease-heartbeat";
 import { GuardFailed, writeBatch, type BatchStatement } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
@@ -10,8 +11,8 @@ import { walletChange } from "../wallet/wallet-change";
 import { orderEvent, type OrderEvent } from "../events/order-events";
 import { orderFrom, passengerFrom, type Order, type OrderDocument, type OrderPassenger } from "./order";
 import type { OrderChanges } from "./order-changes";
-import type { ClaimedJob, OrderJobQueue } from "./order-job-queue";
-import { ORDER_GUARD, transition } from "./order-state-machine";
+import { JOB_LEASE_GUARD, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
+import { ORDER_GUARD, touchIn, transition } from "./order-state-machine";
 import { refundAmount } from "./refund-rules";
 import { supplierBooking } from "./supplier-booking";
 import { clock } from "../clock";
@@ -23,11 +24,23 @@ interface JobSubject {
 }
 
 /**
+ * How a run ended: its outcome written (`applied`); the order had moved on, so only the job was
+ * removed (`superseded`); or nothing written, because the job's lease was lost meanwhile and
+ * whoever holds it now finishes the job (`lease_lost`).
+ */
+export type JobResult = "applied" | "superseded" | "lease_lost";
+
+/** Why an order failed when its ticketing job was claimed more than `JOB_MAX_ATTEMPTS` times. */
+export const ATTEMPTS_EXHAUSTED = "ticketing_attempts_exhausted";
+
+/**
  * Does one claimed job: asks the airline, then applies its answer in one transaction with the
  * order's transition, the money that moves with it, and the job's removal. The transition is a
  * compare-and-set, and the ledger takes each (order, entry type) once, so a job that runs twice
  * (its process died after the airline answered, before the commit) ends the order once and
- * moves money once; the airline answers the same booking the same way every time.
+ * moves money once; the airline answers the same booking the same way every time. Every write
+ * of an outcome is fenced on the job's lease (kept renewed while the airline is asked), so a run
+ * whose lease was taken over by another process commits nothing, whatever the airline told it.
  */
 export class OrderJobRunner {
   constructor(
@@ -35,40 +48,67 @@ export class OrderJobRunner {
     private readonly supplier: Supplier,
     private readonly queue: OrderJobQueue,
     private readonly changes: OrderChanges,
+    /** Claims a job may have; the next claim gives it up (`giveUp`). */
+    private readonly maxAttempts: number,
   ) {}
 
-  async run(job: ClaimedJob): Promise<void> {
+  /** Runs `job`, whose lease `lease` keeps renewed until the run writes its outcome. */
+  async run(job: ClaimedJob, lease: LeaseHeartbeat): Promise<JobResult> {
     const subject = await this.load(job);
     // The order is gone (its tenant was deleted): the job went with it.
-    if (!subject) return;
-    if (job.kind === "ticket") await this.ticket(job, subject);
-    else await this.refund(job, subject);
+    if (!subject) return "superseded";
+    if (job.attempts > this.maxAttempts) return this.giveUp(job, lease, subject.order);
+    if (job.kind === "ticket") return this.ticket(job, lease, subject);
+    return this.refund(job, lease, subject);
   }
 
   /** PROCESSING → TICKETED with e-tickets, or → FAILED with the debit reversed (the airline released the seats). */
-  private async ticket(job: ClaimedJob, { order, passengers, environment }: JobSubject): Promise<void> {
-    if (order.status !== "PROCESSING") return this.finish(job, order, []);
+  private async ticket(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
+    if (order.status !== "PROCESSING") return this.finish(job, lease, order, []);
     const answer = await this.supplier.issueTickets(supplierBooking(order, passengers, environment));
     const now = clock.now();
-    if (answer.outcome === "ticketed") {
-      const documents = this.documents(order, answer, now);
-      return this.finish(job, order, [transition(this.db, order, "ticketed", now), ...documents.map((document) => this.insertDocument(order, document))], orderEvent(order, now, { type: "order.ticketed", documents }));
-    }
+    if (answer.outcome === "rejected") return this.fail(job, lease, order, answer.reason, now);
+    const documents = this.documents(order, answer, now);
+    return this.finish(job, lease, order, [transition(this.db, order, "ticketed", now), ...documents.map((document) => this.insertDocument(order, document))], orderEvent(order, now, { type: "order.ticketed", documents }));
+  }
+
+  /** PROCESSING → FAILED for `reason`, with the ticketing debit reversed. */
+  private async fail(job: ClaimedJob, lease: LeaseHeartbeat, order: Order, reason: string, now: Date): Promise<JobResult> {
     const reversal = await this.reversalOf(order);
-    const failed = transition(this.db, order, "fail", now, Sql.sql`, "failureReason" = ${answer.reason}`);
+    const failed = transition(this.db, order, "fail", now, Sql.sql`, "failureReason" = ${reason}`);
     const credit = reversal ? walletChange(this.db, { tenantId: order.tenantId, type: "ticketing_reversal", ...reversal, orderId: order.id, at: now }).statements : [];
-    return this.finish(job, order, [failed, ...credit], orderEvent(order, now, { type: "order.failed", failureReason: answer.reason, paymentReversed: reversal !== null }));
+    return this.finish(job, lease, order, [failed, ...credit], orderEvent(order, now, { type: "order.failed", failureReason: reason, paymentReversed: reversal !== null }));
+  }
+
+  /**
+   * A job claimed more than `maxAttempts` times (its runs kept failing, or their processes kept
+   * dying or stalling past the lease) is not tried again. A ticketing fails the order
+   * (`ticketing_attempts_exhausted`) with the debit reversed and the seats released; a refund is
+   * withdrawn: the order stays TICKETED, no longer refunding, and the tenant may ask again.
+   */
+  private async giveUp(job: ClaimedJob, lease: LeaseHeartbeat, order: Order): Promise<JobResult> {
+    const now = clock.now();
+    if (job.kind === "refund") {
+      if (order.status !== "TICKETED" || order.refundRequestedAt === null) return this.finish(job, lease, order, []);
+      return this.finish(job, lease, order, [touchIn(this.db, order, "TICKETED", now, Sql.sql`, "refundRequestedAt" = NULL`, Sql.sql`AND "refundRequestedAt" IS NOT NULL`)]);
+    }
+    if (order.status !== "PROCESSING") return this.finish(job, lease, order, []);
+    const result = await this.fail(job, lease, order, ATTEMPTS_EXHAUSTED, now);
+    // Only once the failure is committed: until then another run may still ticket these seats.
+    if (result === "applied") await this.supplier.releaseSeats(order.id);
+    return result;
   }
 
   /** TICKETED (refund asked) → REFUNDED: the airline refunds, the wallet gets the fare back less the penalty. */
-  private async refund(job: ClaimedJob, { order }: JobSubject): Promise<void> {
-    if (order.status !== "TICKETED" || order.refundRequestedAt === null) return this.finish(job, order, []);
-    await this.supplier.refundTickets(order.id);
+  private async refund(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
+    if (order.status !== "TICKETED" || order.refundRequestedAt === null) return this.finish(job, lease, order, []);
+    await this.supplier.refundTickets(supplierBooking(order, passengers, environment));
     const walletCurrency = await this.walletCurrency(order.tenantId);
     const now = clock.now();
     const amount = convertMinor(refundAmount(order), order.currency, walletCurrency);
     return this.finish(
       job,
+      lease,
       order,
       [
         transition(this.db, order, "refund", now),
@@ -79,18 +119,28 @@ export class OrderJobRunner {
   }
 
   /**
-   * Applies a job's outcome to the order and removes the job, atomically. If the order moved on
-   * meanwhile (another run finished it), only the job is removed. Any other failure leaves the
-   * job leased: it runs again when the lease is over.
+   * Applies a job's outcome to the order and removes the job, atomically, only if this process
+   * still holds the job's lease (the renewals end first). If the order moved on meanwhile
+   * (another run finished it), only the job is removed. Any other failure leaves the job leased:
+   * it runs again when the lease is over.
    */
-  private async finish(job: ClaimedJob, order: Order, statements: BatchStatement[], event?: OrderEvent): Promise<void> {
+  private async finish(job: ClaimedJob, lease: LeaseHeartbeat, order: Order, statements: BatchStatement[], event?: OrderEvent): Promise<JobResult> {
+    const held = await lease.end();
+    if (!held) return "lease_lost";
+    const done = this.queue.done(job.id, held);
     try {
-      if (statements.length === 0) await writeBatch(this.db, [this.queue.done(job.id)]);
-      else await this.changes.commit([order], [...statements, this.queue.done(job.id)], event ? [event] : []);
+      if (statements.length === 0) {
+        await writeBatch(this.db, [done]);
+        return "superseded";
+      }
+      await this.changes.commit([order], [done, ...statements], event ? [event] : []);
+      return "applied";
     } catch (error) {
-      if (!(error instanceof GuardFailed && error.guard === ORDER_GUARD)) throw error;
-      await writeBatch(this.db, [this.queue.done(job.id)]);
+      if (!(error instanceof GuardFailed)) throw error;
+      if (error.guard === JOB_LEASE_GUARD) return "lease_lost";
+      if (error.guard !== ORDER_GUARD) throw error;
     }
+    return this.finish(job, lease, order, []);
   }
 
   /** One e-ticket per ticket the airline issued. */

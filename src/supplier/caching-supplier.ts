@@ -41,8 +41,8 @@ export class CachingSupplier implements Supplier {
     return this.inner.issueTickets(booking);
   }
 
-  refundTickets(bookingId: string): Promise<void> {
-    return this.inner.refundTickets(bookingId);
+  refundTickets(booking: SupplierBooking): Promise<void> {
+    return this.inner.refundTickets(booking);
   }
 }
 

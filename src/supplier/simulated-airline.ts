@@ -9,6 +9,11 @@ export interface SimulatedAirlineOptions {
   airportByIata: (iataCode: string) => Airport | undefined;
   /** Where its reservations live: the shared database, so every server process sees them. */
   db: Database;
+  /**
+   * How long the sandbox airline takes to ticket or refund a booking with a passenger named
+   * `Slow`: longer than a job's lease, to show it is renewed while the airline is asked.
+   */
+  slowAnswerMs: number;
 }
 
 /**
@@ -22,7 +27,7 @@ export class SimulatedAirline implements Supplier {
 
   constructor(options: SimulatedAirlineOptions) {
     this.#timetable = new SimulatedTimetable(options);
-    this.#bookings = new SimulatedBookings(options.db);
+    this.#bookings = new SimulatedBookings(options.db, options.slowAnswerMs);
   }
 
   search(request: SupplierSearch): Promise<SupplierOffer[]> {
@@ -41,7 +46,7 @@ export class SimulatedAirline implements Supplier {
     return this.#bookings.issueTickets(booking);
   }
 
-  refundTickets(bookingId: string): Promise<void> {
-    return this.#bookings.refundTickets(bookingId);
+  refundTickets(booking: SupplierBooking): Promise<void> {
+    return this.#bookings.refundTickets(booking);
   }
 }

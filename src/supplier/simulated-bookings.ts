@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "../db/database";
 import { sqlTimestamp } from "../db/sql-values";
 import { GuardFailed, guarded, writeBatch, type BatchStatement } from "../db/write-batch";
@@ -11,6 +12,9 @@ const SANDBOX_TRIGGERS: Readonly<Record<string, "airline_rejected" | "airline_ti
   rejected: "airline_rejected",
   timeout: "airline_timeout",
 };
+
+/** The family name that makes the sandbox airline slow to ticket and to refund (`slowAnswerMs`). */
+const SLOW_TRIGGER = "slow";
 
 const REFERENCE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
@@ -45,6 +49,8 @@ function ticketNumber(carrierCode: string, bookingId: string, passengerId: strin
 export class SimulatedBookings {
   constructor(
     private readonly db: Database,
+    /** How long ticketing and refunds of a sandbox booking with a passenger named `Slow` take. */
+    private readonly slowAnswerMs: number,
   ) {}
 
   async holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }> {
@@ -77,9 +83,11 @@ export class SimulatedBookings {
 
   /**
    * Tickets every passenger, or, for a sandbox booking with a passenger named `Rejected` or
-   * `Timeout`, fails with `airline_rejected` or `airline_timeout` and gives the seats back.
+   * `Timeout`, fails with `airline_rejected` or `airline_timeout` and gives the seats back. A
+   * sandbox passenger named `Slow` makes the answer take `slowAnswerMs`.
    */
   async issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
+    await this.#answerDelay(booking);
     if (booking.environment === "sandbox") {
       for (const passenger of booking.passengers) {
         const reason = SANDBOX_TRIGGERS[passenger.familyName.trim().toLowerCase()];
@@ -96,7 +104,15 @@ export class SimulatedBookings {
     };
   }
 
-  async refundTickets(bookingId: string): Promise<void> {
-    await this.releaseSeats(bookingId);
+  /** Refunds the booking: its seats go back on sale (after `slowAnswerMs` for a sandbox `Slow` passenger). */
+  async refundTickets(booking: SupplierBooking): Promise<void> {
+    await this.#answerDelay(booking);
+    await this.releaseSeats(booking.id);
+  }
+
+  /** A sandbox booking with a passenger named `Slow` is answered late: how tests make an airline call outlast a job's lease. */
+  async #answerDelay(booking: SupplierBooking): Promise<void> {
+    const slow = booking.environment === "sandbox" && booking.passengers.some((passenger) => passenger.familyName.trim().toLowerCase() === SLOW_TRIGGER);
+    if (slow) await sleep(this.slowAnswerMs);
   }
 }

@@ -59,7 +59,7 @@ export interface Supplier {
   /** Asks the airline to ticket the booking. A rejection also gives its seats back. */
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer>;
   /** Refunds the booking's tickets; their seats go back on sale. */
-  refundTickets(bookingId: string): Promise<void>;
+  refundTickets(booking: SupplierBooking): Promise<void>;
 }
 
 /** A booking as the airline sees it: whose, which seats on which flights, and who travels. */
