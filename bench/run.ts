@@ -227,6 +227,8 @@ async function main(): Promise<number> {
     LOG_LEVEL: "warn",
     // The ticketing scenario measures our side of ticketing, not the simulated airline's wait.
     TICKETING_DELAY_MS: "0",
+    // The events scenario's webhook receiver listens on loopback.
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
     // As `npm start` runs it.
     NODE_ENV: "production",
   });

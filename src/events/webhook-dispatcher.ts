@@ -110,7 +110,7 @@ export class WebhookDispatcher {
       body: payload,
       headers: signedHeaders(secrets, delivery.eventId, at, payload),
       timeoutMs: this.options.timeoutMs,
-      allowPrivateNetworks: this.options.allowPrivateNetworks || tenant.environment === "sandbox",
+      allowPrivateNetworks: this.options.allowPrivateNetworks,
       signal: this.#shutdown.signal,
       connections: this.#connections,
     });

@@ -9,7 +9,7 @@ export interface WebhookRequest {
   headers: Record<string, string>;
   /** Cuts the whole attempt: connect, request, answer and its body. */
   timeoutMs: number;
-  /** False for live tenants (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS): only public addresses are connected to. */
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS; when false, only public addresses are connected to, for every tenant. */
   allowPrivateNetworks: boolean;
   /** Aborts the attempt (shutdown): it ends as `interrupted`. */
   signal: AbortSignal;

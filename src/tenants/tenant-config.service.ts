@@ -27,7 +27,7 @@ export class TenantConfigService {
     private readonly db: Database,
     private readonly tenants: TenantService,
     private readonly wallets: WalletService,
-    /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: live tenants may name private addresses too. */
+    /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: tenants may name private addresses. */
     private readonly allowPrivateNetworks: boolean,
   ) {}
 
@@ -40,8 +40,8 @@ export class TenantConfigService {
    * Applies a validated patch. Enabling webhooks needs a URL, either already set or in the same
    * patch (422 `invalid_field_value` otherwise). A new `default_currency` follows the wallet's
    * rules (WalletService.changeCurrency): 422 `currency_locked` for a live tenant with money or
-   * open orders; a sandbox wallet is re-denominated. A live tenant's `webhook_url` may not name
-   * a private or loopback IP address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS); a host name is
+   * open orders; a sandbox wallet is re-denominated. No tenant's `webhook_url`, sandbox included, may
+   * name a private or loopback IP address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS); a host name is
    * checked on every delivery, on the address it resolves to. The first URL set comes with the
    * tenant's signing secret, returned as `issuedWebhookSecret` this once.
    */
@@ -51,10 +51,10 @@ export class TenantConfigService {
     if (webhookEnabled && webhookUrl === null) {
       throw appError("invalid_field_value", { field: "webhook_enabled", reason: "webhook_enabled needs a webhook_url" });
     }
-    if (input.webhook_url && scope.tenant.environment === "live" && !this.allowPrivateNetworks) {
+    if (input.webhook_url && !this.allowPrivateNetworks) {
       const address = literalAddress(new URL(input.webhook_url));
       if (address !== null && isForbiddenAddress(address)) {
-        throw appError("invalid_field_value", { field: "webhook_url", reason: "webhook_url: live tenants may not deliver to private or loopback addresses" });
+        throw appError("invalid_field_value", { field: "webhook_url", reason: "webhook_url: webhooks may not go to private or loopback addresses" });
       }
     }
     const issuedWebhookSecret = webhookUrl !== null && scope.tenant.webhookSecret === null ? newWebhookSecret() : undefined;

@@ -237,8 +237,9 @@ describe("fuzz campaign: every REST route and GraphQL operation", () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    // Quick background work (tickets in 50 ms, one webhook attempt), so each accepted write settles before the next request.
-    server = await startTestServer({ env: { TICKETING_DELAY_MS: "50", WEBHOOK_RETRY_SCHEDULE: "0", WEBHOOK_TIMEOUT_MS: "500", RATE_LIMIT_RPS: "0" } });
+    // Quick background work (tickets in 50 ms, one webhook attempt), so each accepted write
+    // settles before the next request; webhooks to the receiver on loopback.
+    server = await startTestServer({ env: { TICKETING_DELAY_MS: "50", WEBHOOK_RETRY_SCHEDULE: "0", WEBHOOK_TIMEOUT_MS: "500", RATE_LIMIT_RPS: "0", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" } });
     records = await tenantWithRecords(server, receiver.url);
     foreign = await tenantWithRecords(server, receiver.url);
     // The owner paths' real ids are spare tenants', so deleting, suspending or revoking never locks the campaign's tenants out.

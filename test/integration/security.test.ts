@@ -49,7 +49,7 @@ describe("secrets in logs and in the database", { timeout: 180_000 }, () => {
     database = await createTestDatabase();
     receiver = await startReceiver();
     const ownerKey = generateSecret("owner");
-    const running = startMain({ DATABASE_URL: database.url, OWNER_API_KEY: ownerKey, LOG_LEVEL: "info", TICKETING_DELAY_MS: "50", WEBHOOK_RETRY_SCHEDULE: "0" });
+    const running = startMain({ DATABASE_URL: database.url, OWNER_API_KEY: ownerKey, LOG_LEVEL: "info", TICKETING_DELAY_MS: "50", WEBHOOK_RETRY_SCHEDULE: "0", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" });
     started.push(running);
     await waitUntilHealthy(running);
     const api: Endpoint & { ownerKey: string } = { url: running.baseUrl, ownerKey };
@@ -253,7 +253,7 @@ describe("a sweep of guessed and foreign ids", () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    server = await startTestServer({ env: { TICKETING_DELAY_MS: "50", WEBHOOK_RETRY_SCHEDULE: "0", RATE_LIMIT_RPS: "0" } });
+    server = await startTestServer({ env: { TICKETING_DELAY_MS: "50", WEBHOOK_RETRY_SCHEDULE: "0", RATE_LIMIT_RPS: "0", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" } });
     own = await tenantWithRecords(server, receiver.url);
     foreign = await tenantWithRecords(server, receiver.url);
   }, 120_000);

@@ -18,7 +18,8 @@ describe("webhook deliveries across restarts", { timeout: 180_000 }, () => {
   const ownerKey = generateSecret("owner");
 
   function launch(env: Record<string, string>): { running: Running; api: Endpoint & { ownerKey: string } } {
-    const running = startMain({ DATABASE_URL: database.url, OWNER_API_KEY: ownerKey, JOB_POLL_MS: "50", LOG_LEVEL: "warn", ...env });
+    // The receivers listen on loopback.
+    const running = startMain({ DATABASE_URL: database.url, OWNER_API_KEY: ownerKey, JOB_POLL_MS: "50", LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", ...env });
     started.push(running);
     return { running, api: { get url() { return running.baseUrl; }, ownerKey } };
   }

@@ -16,13 +16,41 @@ import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
 const TIMEOUT_MS = 400;
 
+/** Booking and the delivery log on the suite's server (`server()`: started in its beforeAll). */
+function deliveryHelpers(server: () => TestServer) {
+  const bookOrder = async (tenant: TenantFixture) => {
+    const [offer] = await searchForBooking(server(), tenant.key);
+    return bookOffer(server(), tenant.key, offer);
+  };
+
+  const deliveries = async (tenant: TenantFixture, query = "") => {
+    const response = await call(server(), "GET", `/v1/webhooks/deliveries${query}`, { key: tenant.key });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return response.body.data.items as any[];
+  };
+
+  /** Waits until the delivery of `event` for the order is in `status`, and returns its log item. */
+  const settledDelivery = (tenant: TenantFixture, orderId: string, event: string, status: string) => {
+    let last: any;
+    return eventually(
+      async () => {
+        last = (await deliveries(tenant)).find((item) => item.order_id === orderId && item.event === event);
+        return last?.status === status ? last : undefined;
+      },
+      () => `delivery of ${event} for ${orderId} is ${JSON.stringify(last)}, not ${status}`,
+    );
+  };
+  return { bookOrder, deliveries, settledDelivery };
+}
+
 describe("webhooks", () => {
   let server: TestServer;
   const receivers: Receiver[] = [];
 
   beforeAll(async () => {
+    // The receivers listen on loopback, which only WEBHOOK_ALLOW_PRIVATE_NETWORKS lets tenants reach.
     server = await startTestServer({
-      env: { WEBHOOK_RETRY_SCHEDULE: "0,0.05,0.05", WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), TICKETING_DELAY_MS: "50", JOB_POLL_MS: "50" },
+      env: { WEBHOOK_RETRY_SCHEDULE: "0,0.05,0.05", WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), TICKETING_DELAY_MS: "50", JOB_POLL_MS: "50", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" },
     });
   });
   afterAll(async () => {
@@ -47,28 +75,7 @@ describe("webhooks", () => {
     return { ...tenant, secret: patched.body.data.webhook_secret };
   };
 
-  const bookOrder = async (tenant: TenantFixture) => {
-    const [offer] = await searchForBooking(server, tenant.key);
-    return bookOffer(server, tenant.key, offer);
-  };
-
-  const deliveries = async (tenant: TenantFixture, query = "") => {
-    const response = await call(server, "GET", `/v1/webhooks/deliveries${query}`, { key: tenant.key });
-    expect(response.status, JSON.stringify(response.body)).toBe(200);
-    return response.body.data.items as any[];
-  };
-
-  /** Waits until the delivery of `event` for the order is in `status`, and returns its log item. */
-  const settledDelivery = (tenant: TenantFixture, orderId: string, event: string, status: string) => {
-    let last: any;
-    return eventually(
-      async () => {
-        last = (await deliveries(tenant)).find((item) => item.order_id === orderId && item.event === event);
-        return last?.status === status ? last : undefined;
-      },
-      () => `delivery of ${event} for ${orderId} is ${JSON.stringify(last)}, not ${status}`,
-    );
-  };
+  const { bookOrder, deliveries, settledDelivery } = deliveryHelpers(() => server);
 
   const verify = (secret: string, hook: { body: string; headers: Record<string, unknown> }) =>
     new Webhook(secret).verify(hook.body, hook.headers as Record<string, string>);
@@ -255,23 +262,6 @@ describe("webhooks", () => {
     expect(ticketedHook!.json.data).toMatchObject({ status: "confirmed", documents: [expect.objectContaining({ type: "electronic_ticket" })] });
   });
 
-  it("refuses a live tenant's private destinations: literal IPs on update, names resolving to loopback at connect time", async () => {
-    const hooks = await receiver();
-    const live = await createTenant(server, { environment: "live" });
-    const literal = await call(server, "PATCH", "/v1/tenant", { key: live.key, body: { webhook_url: hooks.url, webhook_enabled: true } });
-    expectError(literal, 422, "invalid_field_value", "webhook_url");
-
-    const named = await call(server, "PATCH", "/v1/tenant", { key: live.key, body: { webhook_url: `http://localhost:${hooks.port}/hooks`, webhook_enabled: true } });
-    expect(named.status, JSON.stringify(named.body)).toBe(200);
-    // A live tenant's booking needs money in the wallet.
-    await credit(server, live.tenantId, "50000.00");
-    const order = await bookOrder(live);
-    const delivery = await settledDelivery(live, order.id, "order.created", "failed");
-    expect(delivery.attempts).toBe(1);
-    expect(delivery.last_error).toMatch(/private or loopback/);
-    expect(hooks.received).toEqual([]);
-  });
-
   it("lists deliveries newest first with a status filter, and redelivers on REST and GraphQL", async () => {
     const hooks = await receiver();
     const tenant = await hookedTenant(hooks.url);
@@ -357,7 +347,7 @@ describe("webhooks: the first attempt waits the schedule's first delay", () => {
   let hooks: Receiver;
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { WEBHOOK_RETRY_SCHEDULE: "1.5,0.05", TICKETING_DELAY_MS: "50", JOB_POLL_MS: "50" } });
+    server = await startTestServer({ env: { WEBHOOK_RETRY_SCHEDULE: "1.5,0.05", TICKETING_DELAY_MS: "50", JOB_POLL_MS: "50", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" } });
     hooks = await startReceiver();
   });
   afterAll(async () => {
@@ -376,4 +366,51 @@ describe("webhooks: the first attempt waits the schedule's first delay", () => {
     // Due at 1.5 s and woken for it: not left to the next poll of a quiet queue.
     expect(waitedMs).toBeLessThan(5000);
   });
+});
+
+/**
+ * The private-network rule (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset), for live and sandbox tenants
+ * alike: a sandbox key once made the server a port scanner of its own network, the delivery log
+ * reporting each port's status code or error (issue 18, item 9).
+ */
+describe("webhooks: the private-network rule", () => {
+  let server: TestServer;
+  let hooks: Receiver;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { WEBHOOK_RETRY_SCHEDULE: "0", TICKETING_DELAY_MS: "50", JOB_POLL_MS: "50" } });
+    hooks = await startReceiver();
+  });
+  afterAll(async () => {
+    await server?.close();
+    await hooks?.close();
+  });
+
+  const { bookOrder, settledDelivery } = deliveryHelpers(() => server);
+
+  it.each(["live", "sandbox"])("refuses a %s tenant's private destinations: literal IPs on update, names resolving to loopback at connect time", async (environment) => {
+    const tenant = await createTenant(server, { environment });
+    const literal = await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { webhook_url: hooks.url, webhook_enabled: true } });
+    expectError(literal, 422, "invalid_field_value", "webhook_url");
+
+    const named = await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { webhook_url: `http://localhost:${hooks.port}/hooks`, webhook_enabled: true } });
+    expect(named.status, JSON.stringify(named.body)).toBe(200);
+    // A live tenant's booking needs money in the wallet.
+    if (environment === "live") await credit(server, tenant.tenantId, "50000.00");
+    const order = await bookOrder(tenant);
+    const delivery = await settledDelivery(tenant, order.id, "order.created", "failed");
+    expect(delivery).toMatchObject({ attempts: 1, last_status_code: null });
+    expect(delivery.last_error).toMatch(/private or loopback/);
+    expect(hooks.received).toEqual([]);
+  });
+
+  it.each(["http://[64:ff9b::7f00:1]/hooks", "http://[2002:7f00:1::]/hooks", "http://[::7f00:1]/hooks", "http://[::ffff:127.0.0.1]/hooks"])(
+    "refuses IPv6 spellings of loopback on update: %s",
+    async (url) => {
+      for (const environment of ["live", "sandbox"]) {
+        const tenant = await createTenant(server, { environment });
+        expectError(await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { webhook_url: url, webhook_enabled: true } }), 422, "invalid_field_value", "webhook_url");
+      }
+    },
+  );
 });
