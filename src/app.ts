@@ -75,7 +75,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   registerRateLimit(http, services.rateLimiter);
   registerUsageCounting(http, services.usageMeter);
   registerAccessLog(http);
-  registerHealthRoutes(http, db, registry);
+  registerHealthRoutes(http, db, registry, config.METRICS_TOKEN);
   http.get("/openapi.json", async () => openApiDocument(restRoutes));
   registerDocsRoutes(http);
   registerRestRoutes(http, restRoutes);

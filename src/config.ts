@@ -38,6 +38,8 @@ const configSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: secondsList.default([0, 5, 300, 1800, 7200, 18000, 36000, 36000]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+  /** When set, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise). */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** How often buffered usage counters are written to the database. */
   USAGE_FLUSH_MS: z.coerce.number().int().min(10).default(2000),
 });

@@ -13,5 +13,7 @@ declare module "fastify" {
     variant?: "A" | "B";
     /** The route takes a JSON object body: anything else, none included, is 400 `invalid_json` (http/json-body.ts). */
     jsonObjectBody?: boolean;
+    /** The route's own body parsing refuses text holding U+0000, so the JSON body parser does not (http/json-body.ts). */
+    validatesNulText?: boolean;
   }
 }

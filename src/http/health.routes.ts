@@ -2,12 +2,14 @@ import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
 import { pendingMigrations } from "../db/migrate";
 import type { Database } from "../db/database";
+import { metricsTokenGuard } from "./metrics-token";
 
 /**
  * Liveness (`/healthz`: the process answers), readiness (`/readyz`: the database answers and
- * every migration is applied) and Prometheus metrics. All public, none counted as API usage.
+ * every migration is applied) and Prometheus metrics (guarded by `metricsToken` when one is
+ * set). Public otherwise; none counted as API usage.
  */
-export function registerHealthRoutes(app: FastifyInstance, db: Database, registry: Registry): void {
+export function registerHealthRoutes(app: FastifyInstance, db: Database, registry: Registry, metricsToken: string | undefined): void {
   app.get("/healthz", async () => ({ status: "ok" }));
 
   app.get("/readyz", async (_request, reply) => {
@@ -20,7 +22,7 @@ export function registerHealthRoutes(app: FastifyInstance, db: Database, registr
     }
   });
 
-  app.get("/metrics", async (_request, reply) => {
+  app.get("/metrics", { onRequest: metricsToken === undefined ? [] : [metricsTokenGuard(metricsToken)] }, async (_request, reply) => {
     reply.header("content-type", registry.contentType);
     return registry.metrics();
   });

@@ -10,13 +10,14 @@ import { jsonBodyProblem } from "./json-body-problem";
  * content type is 415 `unsupported_media_type` instead of a string reaching a route's schema.
  * Where a body is required (see `bodyProblem`), a missing one is `invalid_json` too. A string
  * holding U+0000 is 400 `validation_failed` naming where it is: PostgreSQL's text and jsonb
- * cannot store it, and refusing it here makes both databases answer alike, on every route. So is
+ * cannot store it, and refusing it here makes both databases answer alike, on every route (but one
+ * whose own validation refuses it: `validatesNulText`, PATCH /v1/tenant's 422). So is
  * a body nesting deeper than MAX_JSON_DEPTH: no route takes one, and code walking bodies
  * (validation, fingerprints, GraphQL variables) need not survive one.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser(["application/json", "text/plain"]);
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     const text = typeof body === "string" ? body : body.toString("utf8");
     if (text.trim() === "") return done(null, undefined);
     let value: unknown;
@@ -25,8 +26,9 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     } catch {
       return done(appError("invalid_json"), undefined);
     }
-    // JSON can only carry U+0000 escaped, so bodies without the escape need no look for it.
-    const problem = jsonBodyProblem(value, text.includes("\\u0000"));
+    // JSON can only carry U+0000 escaped, so bodies without the escape need no look for it. A route
+    // whose own validation refuses it (config `validatesNulText`: PATCH /v1/tenant) answers it itself.
+    const problem = jsonBodyProblem(value, text.includes("\\u0000") && !request.routeOptions.config.validatesNulText);
     if (problem !== null) return done(appError("validation_failed", { field: problem.field || "(body)", reason: problem.reason }), undefined);
     done(null, value);
   });

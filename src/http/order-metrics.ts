@@ -1,33 +1,36 @@
 import { Gauge, Histogram, type Registry } from "prom-client";
 import { ORDER_STATUSES } from "../orders/order";
 import type { Services } from "../services";
+import { metricsFigure } from "./cached-figure";
 
 /**
- * Prometheus metrics of orders and their jobs: orders by status (all tenants, read at scrape
- * time), the ticketing and refund jobs due but not yet claimed, and how late each job was claimed
+ * Prometheus metrics of orders and their jobs: orders by status (all tenants) and the ticketing
+ * and refund jobs due but not yet claimed (both read from the database at most every few
+ * seconds, served from memory: cached-figure.ts), how late each job was claimed
  * (the lag between its due time and its run: what a tenant waits beyond the airline's own delay),
  * and the live order subscriptions of this process.
  */
 export function registerOrderMetrics(registry: Registry, services: Services): void {
-  const { orders, jobQueue, jobWorker, orderFeed } = services;
+  const { orders, jobQueue, jobWorker, orderFeed, log } = services;
+  const orderCounts = metricsFigure(() => orders.countByStatus(), log);
+  const jobBacklog = metricsFigure(async () => new Map((await jobQueue.backlog()).map((row) => [row.kind, row])), log);
   new Gauge({
     name: "aerogate_orders",
     help: "Orders by lifecycle status, all tenants.",
     labelNames: ["status"] as const,
     registers: [registry],
     async collect() {
-      const counts = await orders.countByStatus();
+      const counts = await orderCounts.get();
       for (const status of ORDER_STATUSES) this.set({ status }, counts[status]);
     },
   });
-  const backlog = async () => new Map((await jobQueue.backlog()).map((row) => [row.kind, row]));
   new Gauge({
     name: "aerogate_order_jobs_due",
     help: "Ticketing and refund jobs due and not yet claimed.",
     labelNames: ["kind"] as const,
     registers: [registry],
     async collect() {
-      const due = await backlog();
+      const due = await jobBacklog.get();
       for (const kind of ["ticket", "refund"] as const) this.set({ kind }, due.get(kind)?.due ?? 0);
     },
   });
@@ -37,7 +40,7 @@ export function registerOrderMetrics(registry: Registry, services: Services): vo
     labelNames: ["kind"] as const,
     registers: [registry],
     async collect() {
-      const due = await backlog();
+      const due = await jobBacklog.get();
       for (const kind of ["ticket", "refund"] as const) this.set({ kind }, due.get(kind)?.oldestDueSeconds ?? 0);
     },
   });

@@ -1,20 +1,23 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { Services } from "../services";
 import { clock } from "../clock";
+import { metricsFigure } from "./cached-figure";
 
 /**
  * Prometheus metrics of webhook deliveries: the backlog (pending deliveries due and not claimed,
- * all tenants, read at scrape time), this process's attempts by outcome, and the latency from an
- * event's creation to its successful delivery.
+ * all tenants, read from the database at most every few seconds and served from memory:
+ * cached-figure.ts), this process's attempts by outcome, and the latency from an event's
+ * creation to its successful delivery.
  */
 export function registerWebhookMetrics(registry: Registry, services: Services): void {
-  const { webhookQueue, webhookDispatcher } = services;
+  const { webhookQueue, webhookDispatcher, log } = services;
+  const backlog = metricsFigure(() => webhookQueue.backlog(), log);
   new Gauge({
     name: "aerogate_webhook_deliveries_due",
     help: "Webhook deliveries due and not yet claimed, all tenants.",
     registers: [registry],
     async collect() {
-      this.set((await webhookQueue.backlog()).due);
+      this.set((await backlog.get()).due);
     },
   });
   new Gauge({
@@ -22,7 +25,7 @@ export function registerWebhookMetrics(registry: Registry, services: Services): 
     help: "How long the oldest unclaimed due webhook delivery has been waiting (0 when none).",
     registers: [registry],
     async collect() {
-      this.set((await webhookQueue.backlog()).oldestDueSeconds);
+      this.set((await backlog.get()).oldestDueSeconds);
     },
   });
   const attempts = new Counter({

@@ -37,6 +37,12 @@ export interface RestRoute<Body = unknown, Query = unknown, Response = unknown> 
   /** Body schema; `parseBody` overrides how it is applied (e.g. a 422 instead of a 400). */
   body?: z.ZodType<Body>;
   parseBody?: (raw: unknown) => Body;
+  /**
+   * `parseBody` refuses text holding U+0000 itself, in the route's own terms (PATCH /v1/tenant:
+   * 422 `invalid_field_value`); the JSON body parser then leaves that to it instead of answering
+   * 400 `validation_failed` as on every other route.
+   */
+  validatesNulText?: boolean;
   bodyErrorCode?: ErrorCode;
   query?: z.ZodType<Query>;
   /** Status of a success (default 200). */
@@ -77,7 +83,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
     app.route({
       method: route.method,
       url: route.url,
-      config: { operation: route.operation, variant: route.variant ?? "A", jsonObjectBody: route.body !== undefined || route.parseBody !== undefined },
+      config: { operation: route.operation, variant: route.variant ?? "A", jsonObjectBody: route.body !== undefined || route.parseBody !== undefined, validatesNulText: route.validatesNulText ?? false },
       handler: async (request, reply) => {
         const ctx = request.ctx;
         if (!ctx) throw new Error(`route ${route.url} reached without a request context`);

@@ -27,6 +27,8 @@ export const tenantConfigRoutes = [
     tag,
     body: updateTenantConfigInput,
     parseBody: parseTenantConfigPatch,
+    // Decisions §9: every invalid field here is 422 invalid_field_value, text holding U+0000 included.
+    validatesNulText: true,
     response: okSchema(tenantConfigSchema),
     errors: ["invalid_field_value", "currency_locked", "amount_too_large"],
     handle: async ({ ctx, body }) => ok(tenantConfigView(await ctx.services.tenantConfig.update(tenantScope(ctx), body)), "Tenant updated"),

@@ -3,7 +3,8 @@ import { metadataSchema } from "./metadata";
 import { canonicalTimeZone, isIsoCurrency } from "./config-values";
 import { USD_RATES, isPricingCurrency } from "../money/exchange-rates";
 import { appError } from "../errors/app-error";
-import { parseInput } from "../validation/parse-input";
+import { fieldPath, parseInput } from "../validation/parse-input";
+import { nulTextPath } from "../validation/nul-text";
 
 /** Fields a tenant can read but never change; naming one in a PATCH is a 422, not a silent no-op. */
 const IMMUTABLE_CONFIG_FIELDS = ["id", "name", "slug", "environment", "status", "created_at", "updated_at"] as const;
@@ -37,11 +38,21 @@ export const updateTenantConfigInput = z
 
 export type UpdateTenantConfigInput = z.infer<typeof updateTenantConfigInput>;
 
-/** Parses a configuration patch; any invalid field, wrong types included, is 422 `invalid_field_value`. */
+/**
+ * Parses a configuration patch; any invalid field, wrong types included, is 422 `invalid_field_value`.
+ * So is text holding U+0000, which every other route refuses as 400 `validation_failed` in the JSON
+ * body parser (PATCH /v1/tenant leaves it to this: its route declares `validatesNulText`), and which
+ * a GraphQL string literal can carry past that parser.
+ */
 export function parseTenantConfigPatch(body: unknown): UpdateTenantConfigInput {
   if (typeof body === "object" && body !== null) {
     const immutable = IMMUTABLE_CONFIG_FIELDS.find((field) => Object.hasOwn(body, field));
     if (immutable) throw appError("invalid_field_value", { field: immutable, message: `${immutable}: cannot be changed` });
+  }
+  const nul = nulTextPath(body);
+  if (nul !== null) {
+    const field = fieldPath(nul);
+    throw appError("invalid_field_value", { field, message: `${field}: must not contain the NUL character (U+0000)` });
   }
   return parseInput(updateTenantConfigInput, body, "invalid_field_value");
 }

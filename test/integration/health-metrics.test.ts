@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TenantFixture, call, startServerWithTenant } from "../helpers/client";
+import { expectCatalogueError } from "../helpers/error-shape";
+import { startTestServer, type TestServer } from "../helpers/test-server";
 import { bookOffer, searchForBooking, ticketOrder, waitForStatus } from "../helpers/orders";
-import type { TestServer } from "../helpers/test-server";
 
 /** The public operational endpoints: liveness, readiness, Prometheus metrics, the OpenAPI document. */
 describe("health, readiness, metrics, OpenAPI", () => {
@@ -86,6 +87,14 @@ describe("health, readiness, metrics, OpenAPI", () => {
       expect(samples("aerogate_order_job_oldest_due_seconds").every((s) => s.value === 0)).toBe(true);
     });
 
+    // Issue 18, item 10: each scrape once ran the cross-tenant counts (orders by status, job and delivery backlogs).
+    it("scrapes answer from memory: twenty in a row read the figures from the database once at most, not once each", async () => {
+      const { queries } = await server.recordQueries(async () => {
+        for (let scrape = 0; scrape < 20; scrape++) expect((await call(server, "GET", "/metrics")).status).toBe(200);
+      });
+      expect(queries.filter((sql) => /\bCOUNT\(/i.test(sql)).length).toBeLessThanOrEqual(3);
+    });
+
     it("has the latency histogram http_request_duration_seconds_bucket", () => {
       const buckets = samples("http_request_duration_seconds_bucket").filter((s) => s.labels.route === "/v1/tenant");
       expect(buckets.length).toBeGreaterThan(1);
@@ -126,5 +135,32 @@ describe("health, readiness, metrics, OpenAPI", () => {
         expect.arrayContaining(["errors", "success", "statusCode", "errorCode", "message", "fault", "retryable", "suggestedAction", "reason", "environment", "apiVersion", "requestId"]),
       );
     });
+  });
+});
+
+describe("/metrics with METRICS_TOKEN set", () => {
+  const token = "metrics-token-for-the-scraper-0123456789";
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { METRICS_TOKEN: token } });
+  });
+  afterAll(() => server.close());
+
+  it.each([
+    ["no credentials", {}],
+    ["a wrong token", { authorization: "Bearer metrics-token-for-the-scraper-9876543210" }],
+    ["the token in x-api-key", { "x-api-key": token }],
+    ["the owner key", null],
+  ])("answers %s with 401 unauthorized, in the catalogue's shape", async (_case, headers) => {
+    const response = await call(server, "GET", "/metrics", { headers: headers ?? { authorization: `Bearer ${server.ownerKey}` } });
+    expectCatalogueError(response, 401, "unauthorized");
+    expect(String(response.body)).not.toContain("http_requests_total");
+  });
+
+  it("answers Authorization: Bearer <token> with the metrics", async () => {
+    const response = await call<string>(server, "GET", "/metrics", { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatch(/^# TYPE http_requests_total counter$/m);
   });
 });

@@ -79,21 +79,29 @@ describe("bodies that are not a JSON object", () => {
     );
   });
 
+  // A route whose own validation refuses it (`validatesNulText`: PATCH /v1/tenant, where every
+  // invalid field is 422 invalid_field_value, decisions §9) answers in its own terms, naming it alike.
   describe("text holding the NUL character (U+0000), which PostgreSQL cannot store", () => {
-    it.each(routesWithBody.map((route) => [routeName(route), route] as const))("%s: 400 validation_failed naming where it is, nothing changed", async (_name, route) => {
+    const expected = (route: (typeof routesWithBody)[number]) => (route.validatesNulText ? ([422, "invalid_field_value"] as const) : ([400, "validation_failed"] as const));
+
+    it("only PATCH /v1/tenant answers it in its own terms", () => {
+      expect(routesWithBody.filter((route) => route.validatesNulText).map(routeName)).toEqual(["PATCH /v1/tenant"]);
+    });
+
+    it.each(routesWithBody.map((route) => [routeName(route), expected(route).join(" "), route] as const))("%s: %s naming where it is, nothing changed", async (_name, _answer, route) => {
       const key = isOwnerRoute(route) ? server.ownerKey : tenant.key;
       const path = fillPath(route.url, (name) => (name === "id" && isOwnerRoute(route) ? tenant.tenantId : name === "keyId" ? tenant.keyId : "ord_00000000000000000000000000"));
       const before = await databaseState(server);
       const rawBody = JSON.stringify({ metadata: { notes: ["fine", "nul\u0000here"] } });
       const response = await send(server, route.method, path, key, { name: "nul", rawBody, contentType: "application/json" }, { "idempotency-key": `nul-${Math.random()}` });
-      expectCatalogueError(response, 400, "validation_failed");
+      expectCatalogueError(response, ...expected(route));
       expect(response.body.errors[0].field).toBe("metadata.notes[1]");
       expect(await databaseState(server)).toEqual(before);
     });
 
     it("PATCH /v1/tenant with it in a metadata key (the fuzz campaign's find, a 500 on PostgreSQL)", async () => {
       const response = await send(server, "PATCH", "/v1/tenant", tenant.key, { name: "nul key", rawBody: '{"metadata":{"a\\u0000":"x"}}', contentType: "application/json" });
-      expectCatalogueError(response, 400, "validation_failed");
+      expectCatalogueError(response, 422, "invalid_field_value");
       expect(response.body.errors[0].field).toBe("metadata.a\u0000");
     });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTenant, type TenantFixture } from "../helpers/client";
-import { expectError } from "../helpers/expect-error";
+import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
+import { expectError, expectGraphQLError } from "../helpers/expect-error";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /** The calling tenant's configuration (interface §2.3, §4.2; decisions §2, §9). */
@@ -125,6 +125,37 @@ describe("tenant configuration", () => {
       // A valid change rides along: it must not be applied either.
       const response = await patchConfig(tenant, { metadata: { applied: "no" }, ...invalid });
       expectError(response, 422, "invalid_field_value", field);
+      expect(await getConfig(tenant)).toEqual(before);
+    });
+
+    // Issue 14, §3: text holding U+0000 (which PostgreSQL cannot store) is 400 validation_failed on
+    // every other route (json-bodies.test.ts); here it is an invalid field like any other (decisions §9).
+    it.each([
+      ["a default_currency of NUL characters", { default_currency: "\u0000\u0000\u0000" }, "default_currency"],
+      ["a valid currency followed by U+0000", { default_currency: "EUR\u0000" }, "default_currency"],
+      ["a timezone holding U+0000", { timezone: "Europe/Paris\u0000" }, "timezone"],
+      ["a webhook_url holding U+0000", { webhook_url: "https://hooks.example.com/a\u0000b" }, "webhook_url"],
+      ["a metadata value holding U+0000", { metadata: { note: "nul\u0000here" } }, "metadata.note"],
+      ["a metadata key holding U+0000", { metadata: { "a\u0000": "x" } }, "metadata.a\u0000"],
+      ["an unknown field whose name holds U+0000", { "col\u0000or": "blue" }, "col\u0000or"],
+    ])("refuses %s with 422 invalid_field_value naming it, and changes nothing", async (_case, invalid, field) => {
+      const tenant = await createTenant(server);
+      const before = await getConfig(tenant);
+      const response = await patchConfig(tenant, { timezone: "Asia/Tokyo", ...invalid });
+      expectError(response, 422, "invalid_field_value", field);
+      expect(response.body.message).toMatch(/U\+0000/);
+      expect(await getConfig(tenant)).toEqual(before);
+    });
+
+    it("refuses U+0000 the same way through GraphQL's updateTenantConfig, in a variable or a literal", async () => {
+      const tenant = await createTenant(server);
+      const before = await getConfig(tenant);
+      const UPDATE = `mutation ($input: UpdateTenantConfigInput!) { updateTenantConfig(input: $input) { id } }`;
+      // A variable is JSON: the body parser refuses it before GraphQL runs, as on every route.
+      expectGraphQLError(await graphql(server, UPDATE, { input: { defaultCurrency: "\u0000\u0000\u0000" } }, { key: tenant.key }), "validation_failed", { httpStatus: 400 });
+      // A literal's escape is decoded by GraphQL, past the body parser: the patch's own rules refuse it.
+      const literal = `mutation { updateTenantConfig(input: { metadata: { note: "nul\\u0000here" } }) { id } }`;
+      expectGraphQLError(await graphql(server, literal, {}, { key: tenant.key }), "invalid_field_value", { statusCode: 422, field: "metadata.note" });
       expect(await getConfig(tenant)).toEqual(before);
     });
 
