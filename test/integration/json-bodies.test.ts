@@ -94,7 +94,8 @@ describe("bodies that are not a JSON object", () => {
       const before = await databaseState(server);
       const rawBody = JSON.stringify({ metadata: { notes: ["fine", "nul\u0000here"] } });
       const response = await send(server, route.method, path, key, { name: "nul", rawBody, contentType: "application/json" }, { "idempotency-key": `nul-${Math.random()}` });
-      expectCatalogueError(response, ...expected(route));
+      const [status, code] = expected(route);
+      expectCatalogueError(response, status, code);
       expect(response.body.errors[0].field).toBe("metadata.notes[1]");
       expect(await databaseState(server)).toEqual(before);
     });
