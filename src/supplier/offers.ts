@@ -10,16 +10,17 @@ import {
   type SupplierSegment,
   type SupplierSlice,
 } from "./supplier";
+import { itineraryTaxes, passengerTax } from "./taxes";
 
 /** Turns a chosen journey into the supplier's offer shape for the searched passengers. */
 export function buildOffer(journey: Journey, request: SupplierSearch): SupplierOffer {
   const { carrier } = journey;
-  const passengers = request.passengers.map((passenger) => ({
-    id: passenger.id,
-    type: passenger.type,
-    fareAmount: passengerFare(journey.price, passenger.type),
-  }));
   const slices = journey.slices.map((slice) => buildSlice(slice));
+  const taxes = itineraryTaxes(slices);
+  const passengers = request.passengers.map((passenger) => {
+    const fareAmount = passengerFare(journey.price, passenger.type);
+    return { id: passenger.id, type: passenger.type, fareAmount, taxAmount: passengerTax(taxes, passenger.type, fareAmount) };
+  });
   // The fare is sold in the best cabin flown: a first-class search on narrowbodies buys business.
   const fareCabin = highestCabin(journey.slices.flatMap((slice) => slice.cabins));
   return {

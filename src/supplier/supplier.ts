@@ -149,8 +149,10 @@ export interface SupplierSlice {
 export interface SupplierPassengerFare {
   id: string;
   type: PassengerType;
-  /** Minor units of `baseCurrency`. */
+  /** Minor units of `baseCurrency`, taxes included. */
   fareAmount: number;
+  /** The taxes, fees and charges inside `fareAmount` (taxes.ts): more than 0, at most 60 % of it. */
+  taxAmount: number;
 }
 
 export interface PenaltyCondition {

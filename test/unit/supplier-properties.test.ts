@@ -123,6 +123,19 @@ function checkFares(offer: SupplierOffer, request: SupplierSearch): void {
     expect(passenger.fareAmount).toBe(Math.round((adultFare * percent) / 100));
   }
   expect(offer.totalAmount).toBe(offer.passengers.reduce((sum, p) => sum + p.fareAmount, 0));
+  checkTaxes(offer);
+}
+
+/** Taxes split each fare (never more than 60 % of it), and nobody pays more than an adult. */
+function checkTaxes(offer: SupplierOffer): void {
+  const adultTax = offer.passengers.find((p) => p.type === "adult")!.taxAmount;
+  for (const passenger of offer.passengers) {
+    expect(Number.isInteger(passenger.taxAmount) && passenger.taxAmount > 0).toBe(true);
+    expect(passenger.taxAmount).toBeLessThanOrEqual(Math.floor(passenger.fareAmount * 0.6));
+    if (passenger.type === "adult") expect(passenger.taxAmount).toBe(adultTax);
+    if (passenger.type === "infant_without_seat") expect(passenger.taxAmount).toBeLessThan(adultTax);
+    if (passenger.type === "child") expect(passenger.taxAmount).toBeLessThanOrEqual(adultTax);
+  }
 }
 
 function checkItinerary(offer: SupplierOffer, request: SupplierSearch): void {
@@ -177,7 +190,7 @@ function checkItinerary(offer: SupplierOffer, request: SupplierSearch): void {
 }
 
 describe("simulated airline: properties over valid searches", () => {
-  it("chains segments and slices in place and time, and totals the passengers' fares", async () => {
+  it("chains segments and slices in place and time, totals the passengers' fares, and keeps taxes within each fare", async () => {
     let searchesWithOffers = 0;
     await fc.assert(
       fc.asyncProperty(searchArbitrary, async (search) => {
