@@ -1,7 +1,19 @@
-import { randomFillSync } from "node:crypto";
+import { createHash, randomFillSync } from "node:crypto";
 import { clock } from "./clock";
 
 export type IdPrefix = "ten" | "key" | "off" | "orq" | "ord" | "pas" | "evt" | "whd" | "wtx" | "req" | "sli" | "seg" | "ase" | "job" | "doc" | "wat";
+
+/** Prefixes of ids derived from what they name (derivedId), never stored as rows of their own. */
+export type DerivedIdPrefix = "ase" | "sea";
+
+/**
+ * An id fixed by the parts it names, e.g. a seat service by offer, passenger, segment and seat:
+ * the same on every read, in every process, so a later request can name it and be resolved by
+ * deriving the candidates again. 96 bits of SHA-256: no collisions among one offer's services.
+ */
+export function derivedId(prefix: DerivedIdPrefix, ...parts: string[]): string {
+  return `${prefix}_${createHash("sha256").update(parts.join(":")).digest("hex").slice(0, 24)}`;
+}
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 const RANDOM_CHARS = 16;

@@ -4,7 +4,7 @@ import type { Airport } from "../locations/airport";
 import type { Resolvers } from "../generated/graphql";
 import { formatMinor } from "../money/format";
 import { availableServices } from "../search/available-services";
-import type { StoredOffer, StoredSegment, StoredSlice } from "../search/offer-payload";
+import { splitTotal, type StoredOffer, type StoredSegment, type StoredSlice } from "../search/offer-payload";
 import { fromVariantA, searchInputA } from "../search/search.inputs";
 import type { PenaltyCondition } from "../supplier/supplier";
 import { formatIsoDuration } from "../supplier/time";
@@ -71,6 +71,8 @@ export const offerResolvers: Resolvers = {
   Offer: {
     totalAmount: (offer) => formatMinor(offer.totalAmount, offer.currency),
     totalCurrency: (offer) => offer.currency,
+    baseAmount: (offer) => formatMinor(splitTotal(offer.totalAmount, offer.payload).baseAmount, offer.currency),
+    taxAmount: (offer) => formatMinor(splitTotal(offer.totalAmount, offer.payload).taxAmount, offer.currency),
     expired: (offer) => offer.expiresAt.getTime() <= clock.nowMs(),
     owner: (offer) => offer.payload.owner,
     slices: (offer) => offer.payload.slices.map((slice) => ({ slice, offer })),

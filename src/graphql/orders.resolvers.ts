@@ -1,7 +1,7 @@
 import { tenantScope, type RequestContext } from "../context/request-context";
 import type { Resolvers, OrderPassengerInput, PassengerUpdateInput, IdentityDocumentInput } from "../generated/graphql";
 import { formatMinor } from "../money/format";
-import type { Order, OrderDetail, SelectedService } from "../orders/order";
+import { orderPriceSplit, type Order, type OrderDetail, type SelectedService } from "../orders/order";
 import { createOrderInputA, fromOrderInputA, fromUpdatePassengersInput, updatePassengersInput } from "../orders/order.inputs";
 import { documentPath } from "../orders/variant-a-names";
 import { parseInput } from "../validation/parse-input";
@@ -101,6 +101,8 @@ export const orderResolvers: Resolvers = {
   Order: {
     totalAmount: (order) => formatMinor(order.totalAmount, order.currency),
     totalCurrency: (order) => order.currency,
+    baseAmount: (order) => formatMinor(orderPriceSplit(order).baseAmount, order.currency),
+    taxAmount: (order) => formatMinor(orderPriceSplit(order).taxAmount, order.currency),
     // An order read with its children (a detail: subscriptions, mutations) needs no further query.
     passengers: (order, _args, ctx) => (isDetail(order) ? order.passengers : loadersFor(ctx).orderPassengers.load(order.id)),
     documents: (order, _args, ctx) => (isDetail(order) ? order.documents : loadersFor(ctx).orderDocuments.load(order.id)),

@@ -1,6 +1,6 @@
 import type { Order as OrderRow, OrderDocument as OrderDocumentRow, OrderPassenger as OrderPassengerRow, OrderStatus } from "../db/models";
 import { exactNumber } from "../db/sql-values";
-import type { StoredOffer } from "../search/offer-payload";
+import { splitTotal, type PriceSplit, type StoredOffer } from "../search/offer-payload";
 import type { PassengerType } from "../supplier/supplier";
 import { asMetadata, type Metadata } from "../tenants/metadata";
 
@@ -104,6 +104,11 @@ export function orderFrom(row: OrderRow): Order {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/** The order's base fare and taxes: its taxes are the offer's as booked; services added later count as base. */
+export function orderPriceSplit(order: Pick<Order, "totalAmount" | "offer">): PriceSplit {
+  return splitTotal(order.totalAmount, order.offer.payload);
 }
 
 export function passengerFrom(row: OrderPassengerRow): OrderPassenger {

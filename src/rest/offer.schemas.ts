@@ -46,6 +46,14 @@ export const sliceA = z
 
 const penalty = z.object({ allowed: z.boolean(), penalty_amount: decimalAmount.nullable(), penalty_currency: z.string().nullable() });
 
+/** Base fare and taxes (Duffel's names): they add up to `total_amount`, in its currency. */
+export const priceSplitFields = {
+  base_amount: decimalAmount.meta({ description: "The fare without taxes: total_amount less tax_amount" }),
+  base_currency: z.string(),
+  tax_amount: decimalAmount.meta({ description: "Taxes, fees and charges included in total_amount" }),
+  tax_currency: z.string(),
+};
+
 const passengerFare = z.object({ id: z.string(), type: passengerType, fare_amount: decimalAmount }).meta({ id: "PassengerFare" });
 
 /** Variant A offer (Duffel's names): search results, single-offer retrieval, orders' offer as booked. */
@@ -54,6 +62,7 @@ export const offerASchema = z
     id: z.string(),
     total_amount: decimalAmount,
     total_currency: z.string(),
+    ...priceSplitFields,
     expires_at: timestamp,
     created_at: timestamp,
     owner: carrierSchema,

@@ -4,7 +4,7 @@ import { airportIndex } from "../locations/airport-index";
 import { toLocationView, type LocationView } from "../locations/location-view";
 import { formatMinor } from "../money/format";
 import type { AvailableService } from "../search/available-services";
-import type { StoredOffer, StoredSegment } from "../search/offer-payload";
+import { splitTotal, type PriceSplit, type StoredOffer, type StoredSegment } from "../search/offer-payload";
 import type { StoredSearch } from "../search/search.service";
 import { formatIsoDuration } from "../supplier/time";
 import type { PenaltyCondition } from "../supplier/supplier";
@@ -69,6 +69,11 @@ function passengerFares({ payload, currency }: StoredOffer) {
   return payload.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type, fare_amount: formatMinor(passenger.fareAmount, currency) }));
 }
 
+/** Base fare and taxes with their currencies, as Duffel names them on offers and orders. */
+export function priceSplitView({ baseAmount, taxAmount }: PriceSplit, currency: string) {
+  return { base_amount: formatMinor(baseAmount, currency), base_currency: currency, tax_amount: formatMinor(taxAmount, currency), tax_currency: currency };
+}
+
 /** Variant A offer (Duffel's field names), as in search results and single-offer retrieval. */
 export function offerViewA(offer: StoredOffer): z.output<typeof offerASchema> {
   const { payload, currency } = offer;
@@ -76,6 +81,7 @@ export function offerViewA(offer: StoredOffer): z.output<typeof offerASchema> {
     id: offer.id,
     total_amount: formatMinor(offer.totalAmount, currency),
     total_currency: currency,
+    ...priceSplitView(splitTotal(offer.totalAmount, payload), currency),
     expires_at: offer.expiresAt.toISOString(),
     created_at: offer.createdAt.toISOString(),
     owner: carrier(payload.owner),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ORDER_STATUSES } from "../orders/order";
 import { decimalAmount, metadataView, okSchema, timestamp } from "./envelope";
-import { offerASchema, passengerType, sliceA } from "./offer.schemas";
+import { offerASchema, passengerType, priceSplitFields, sliceA } from "./offer.schemas";
 
 const orderStatus = z.enum(ORDER_STATUSES).meta({ id: "OrderStatus" });
 
@@ -45,6 +45,7 @@ export const orderASchema = z
     offer_id: z.string(),
     total_amount: decimalAmount,
     total_currency: z.string(),
+    ...priceSplitFields,
     passengers: z.array(passengerSchema),
     slices: z.array(sliceA),
     services: z.array(

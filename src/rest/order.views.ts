@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import type { OrderDetail, OrderDocument, OrderPassenger, OrderStatus } from "../orders/order";
+import { orderPriceSplit, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "../orders/order";
 import { formatMinor } from "../money/format";
-import { offerViewA } from "./offer.views";
+import { offerViewA, priceSplitView } from "./offer.views";
 import { documentPath, VARIANT_A_STATES } from "../orders/variant-a-names";
 import type { createdOrderBSchema, documentSchema, orderASchema, orderBSchema, orderDetailSchema } from "./order.schemas";
 
@@ -70,6 +70,7 @@ export function orderViewA(order: OrderDetail): z.output<typeof orderASchema> {
     offer_id: order.offerId,
     total_amount: formatMinor(order.totalAmount, currency),
     total_currency: currency,
+    ...priceSplitView(orderPriceSplit(order), currency),
     passengers: order.passengers.map(passengerView),
     slices: offerViewA(order.offer).slices,
     services: order.services.map((service) => ({

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { derivedId } from "../ids";
 import { convertFromUsdMinor } from "../money/exchange-rates";
 import type { StoredOffer } from "./offer-payload";
 
@@ -14,11 +14,6 @@ export interface AvailableService {
 
 const LONG_HAUL_KM = 3000;
 
-/** A service id that is the same on every read of the offer, so an order can name it later. */
-function serviceId(offerId: string, ...parts: string[]): string {
-  return `ase_${createHash("sha256").update([offerId, ...parts].join(":")).digest("hex").slice(0, 24)}`;
-}
-
 /**
  * Optional extras the offer can be booked with (`return_available_services=true`), derived
  * from the stored offer alone: up to two extra checked bags per passenger and slice (USD 35,
@@ -32,7 +27,7 @@ export function availableServices(offer: StoredOffer): AvailableService[] {
     for (const slice of offer.payload.slices) {
       const distance = slice.segments.reduce((sum, segment) => sum + segment.distanceKm, 0);
       services.push({
-        id: serviceId(offer.id, "baggage", passenger.id, slice.id),
+        id: derivedId("ase", offer.id, "baggage", passenger.id, slice.id),
         type: "baggage",
         totalAmount: price(distance >= LONG_HAUL_KM ? 6000 : 3500),
         currency: offer.currency,
@@ -45,7 +40,7 @@ export function availableServices(offer: StoredOffer): AvailableService[] {
         const seatPrice = segment.cabinClass === "economy" ? 1200 : segment.cabinClass === "premium_economy" ? 2000 : null;
         if (seatPrice === null) continue;
         services.push({
-          id: serviceId(offer.id, "seat", passenger.id, segment.id),
+          id: derivedId("ase", offer.id, "seat", passenger.id, segment.id),
           type: "seat",
           totalAmount: price(seatPrice),
           currency: offer.currency,

@@ -11,7 +11,11 @@ export interface OfferPayload {
   owner: CarrierRef;
   fareBrandName: string;
   slices: StoredSlice[];
-  passengers: Array<{ id: string; type: PassengerType; fareAmount: number }>;
+  /**
+   * Each passenger's fare and the taxes inside it. Offers stored before fares were split have
+   * no `taxAmount`: all of their fare is base.
+   */
+  passengers: Array<{ id: string; type: PassengerType; fareAmount: number; taxAmount?: number }>;
   conditions: OfferConditions;
   passengerIdentityDocumentsRequired: boolean;
 }
@@ -45,6 +49,18 @@ export interface StoredOffer {
   expiresAt: Date;
   createdAt: Date;
   payload: OfferPayload;
+}
+
+/** The total split as Duffel shows it: taxes (every passenger's together) and the base fare, the rest. */
+export interface PriceSplit {
+  baseAmount: number;
+  taxAmount: number;
+}
+
+/** `totalAmount` split with the offer's taxes: base + tax is the total exactly. */
+export function splitTotal(totalAmount: number, payload: OfferPayload): PriceSplit {
+  const taxAmount = payload.passengers.reduce((sum, passenger) => sum + (passenger.taxAmount ?? 0), 0);
+  return { baseAmount: totalAmount - taxAmount, taxAmount };
 }
 
 export function storedOffer(row: Offer): StoredOffer {

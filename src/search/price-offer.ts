@@ -5,7 +5,10 @@ import type { PenaltyCondition, SupplierOffer, SupplierSegment } from "../suppli
 
 /**
  * A supplier offer as the snapshot we store: fares converted passenger by passenger into the
- * tenant's currency (so the total is exactly their sum), slices and segments given ids.
+ * tenant's currency (so the total is exactly their sum), slices and segments given ids. Each
+ * passenger's taxes are converted and rounded on their own, and the base fare is what is left
+ * of the fare, so base + taxes is the total exactly in every currency's minor unit (conversion
+ * keeps order, so taxes stay within the fare).
  */
 export function priceOffer(offer: SupplierOffer, currency: string): { payload: OfferPayload; totalAmount: number } {
   const convert = (usdMinor: number) => convertFromUsdMinor(usdMinor, currency);
@@ -13,7 +16,12 @@ export function priceOffer(offer: SupplierOffer, currency: string): { payload: O
     allowed: condition.allowed,
     penaltyAmount: condition.penaltyAmount === null ? null : convert(condition.penaltyAmount),
   });
-  const passengers = offer.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type, fareAmount: convert(passenger.fareAmount) }));
+  const passengers = offer.passengers.map((passenger) => ({
+    id: passenger.id,
+    type: passenger.type,
+    fareAmount: convert(passenger.fareAmount),
+    taxAmount: convert(passenger.taxAmount),
+  }));
   const payload: OfferPayload = {
     owner: offer.owner,
     fareBrandName: offer.fareBrandName,

@@ -1,3 +1,4 @@
+import type { FareFamily } from "./carriers";
 import { CABIN_CLASSES, type AircraftRef, type CabinClass } from "./supplier";
 
 export type AircraftClass = "regional" | "narrowbody" | "widebody";
@@ -76,6 +77,17 @@ const A380: AircraftType = {
   seats: { economy: 399, premium_economy: 56, business: 76, first: 14 },
 };
 
+/** Every type flown, by fare family: value carriers fly the same codes with more seats. */
+const FLEETS: Readonly<Record<FareFamily, readonly AircraftType[]>> = {
+  full_service: [E190, A320NEO, B737MAX8, A321NEO, B787_9, A350_900, B777_300ER, A380],
+  value: [A320NEO_ALL_ECONOMY, B737MAX8_ALL_ECONOMY],
+};
+
+/** The type a carrier of `fareFamily` flies under an IATA aircraft code (as a stored segment names it). */
+export function aircraftType(iataCode: string, fareFamily: FareFamily): AircraftType | undefined {
+  return FLEETS[fareFamily].find((type) => type.iataCode === iataCode);
+}
+
 /** Beyond this a narrowbody would need a fuel stop; widebodies fly the rest. */
 export const NARROWBODY_MAX_KM = 5_000;
 /** Longest route any carrier flies nonstop (roughly SIN–JFK). */
@@ -90,9 +102,9 @@ const REGIONAL_MAX_KM = 1_500;
 export function aircraftForRoute(
   distanceKm: number,
   thinRoute: boolean,
-  fleet: "full_service" | "value",
+  fleet: FareFamily,
 ): readonly AircraftType[] {
-  if (fleet === "value") return [A320NEO_ALL_ECONOMY, B737MAX8_ALL_ECONOMY];
+  if (fleet === "value") return FLEETS.value;
   if (distanceKm <= REGIONAL_MAX_KM && thinRoute) return [E190];
   if (distanceKm <= 2_500) return [A320NEO, B737MAX8];
   if (distanceKm <= 4_000) return [A321NEO, B737MAX8];

@@ -84,3 +84,8 @@ export const CARRIERS: readonly CarrierProfile[] = [
     priceLevel: 0.65,
   },
 ];
+
+/** The carrier with this IATA code, as a stored segment names it. */
+export function carrierProfile(iataCode: string): CarrierProfile | undefined {
+  return CARRIERS.find((carrier) => carrier.iataCode === iataCode);
+}

@@ -93,8 +93,15 @@ export function freshFlights<T>(offers: T[], flightsOf: (offer: T) => FlightIden
   });
 }
 
-/** Birth dates that make each passenger type valid for travel a month from now. */
-const BORN_ON = { adult: "1985-04-12", child: `${new Date().getUTCFullYear() - 7}-06-01`, infant_without_seat: `${new Date().getUTCFullYear() - 1}-01-15` } as const;
+/**
+ * Birth dates that make each passenger type valid for travel on any date on sale (up to 361
+ * days ahead): the infant is two months old today, so still under 2 on the last date on sale.
+ */
+const BORN_ON = {
+  adult: "1985-04-12",
+  child: `${new Date().getUTCFullYear() - 7}-06-01`,
+  infant_without_seat: new Date(Date.now() - 60 * 86_400_000).toISOString().slice(0, 10),
+} as const;
 
 /** A valid passenger for an order, as REST sends it (interface §2.7), with a passport. */
 export function passengerFor(id: string, type: keyof typeof BORN_ON = "adult", overrides: Record<string, unknown> = {}): Record<string, unknown> {

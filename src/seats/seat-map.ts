@@ -1,0 +1,98 @@
+import { derivedId } from "../ids";
+import { convertFromUsdMinor } from "../money/exchange-rates";
+import type { StoredSegment, StoredSlice } from "../search/offer-payload";
+import type { PassengerType } from "../supplier/supplier";
+import type { FacilityType, LayoutCabin } from "./cabin-layout";
+import type { FlightSeat, FlightSeating } from "./flight-seating";
+import { maySit } from "./seat-descriptions";
+
+/** Choosing one seat for one passenger on one segment, priced in the subject's currency. */
+export interface SeatService {
+  /** `ase_…` derived from the subject, passenger, segment and seat: a booking resolves it by deriving them again. */
+  id: string;
+  passengerId: string;
+  /** Minor units of `currency`; 0 is a free seat. */
+  totalAmount: number;
+  currency: string;
+}
+
+export interface SeatElement {
+  type: "seat";
+  designator: string;
+  name: string;
+  disclosures: readonly string[];
+  /** Empty when the seat is not for sale (taken, or in another cabin than the one flown). */
+  availableServices: SeatService[];
+}
+
+export type SeatMapElement = SeatElement | { type: FacilityType };
+export type SeatMapCabin = LayoutCabin<SeatElement>;
+
+/** One segment's seat map (servicing §1, Duffel's shape). */
+export interface SeatMap {
+  id: string;
+  segmentId: string;
+  sliceId: string;
+  cabins: SeatMapCabin[];
+}
+
+/** What seats are chosen for: an offer, or a booked order (its offer as booked). */
+export interface SeatMapSubject {
+  /** The offer's or the order's id: service ids are derived from it. */
+  id: string;
+  currency: string;
+  slices: readonly StoredSlice[];
+  passengers: ReadonlyArray<{ id: string; type: PassengerType }>;
+  /** False when no seat can be chosen any more (an order past the states that take services). */
+  onSale: boolean;
+}
+
+/**
+ * The subject's seat maps, one per segment in travel order. Every seat of the cabin flown that
+ * the airline has not sold is offered to each passenger who may sit there, at its price converted
+ * to the subject's currency; the rest show with no services.
+ */
+export function seatMapsFor(subject: SeatMapSubject, seatingOf: (segment: StoredSegment) => FlightSeating): SeatMap[] {
+  const prices = new Map<number, number>();
+  const price = (usd: number) => {
+    let amount = prices.get(usd);
+    if (amount === undefined) prices.set(usd, (amount = convertFromUsdMinor(usd, subject.currency)));
+    return amount;
+  };
+  return subject.slices.flatMap((slice) =>
+    slice.segments.map((segment): SeatMap => {
+      const seatElement = (seat: FlightSeat, forSale: boolean): SeatElement => ({
+        type: "seat",
+        designator: seat.designator,
+        name: seat.name,
+        disclosures: seat.disclosures,
+        availableServices: forSale
+          ? subject.passengers
+              .filter((passenger) => maySit(seat, passenger.type))
+              .map((passenger) => ({
+                id: derivedId("ase", subject.id, "seat", passenger.id, segment.id, seat.designator),
+                passengerId: passenger.id,
+                totalAmount: price(seat.priceUsd),
+                currency: subject.currency,
+              }))
+          : [],
+      });
+      return {
+        id: derivedId("sea", subject.id, segment.id),
+        segmentId: segment.id,
+        sliceId: slice.id,
+        cabins: seatingOf(segment).cabins.map((cabin) => {
+          const flown = subject.onSale && cabin.cabinClass === segment.cabinClass;
+          return {
+            ...cabin,
+            rows: cabin.rows.map((row) => ({
+              sections: row.sections.map((section) => ({
+                elements: section.elements.map((element) => (element.type === "seat" ? seatElement(element, flown && !element.soldByAirline) : element)),
+              })),
+            })),
+          };
+        }),
+      };
+    }),
+  );
+}
