@@ -16,6 +16,7 @@ import { UsageService } from "./tenants/usage.service";
 import { randomBytes } from "node:crypto";
 import { airportIndex, type AirportIndex } from "./locations/airport-index";
 import { OfferService } from "./search/offer.service";
+import { SeatMapService } from "./seats/seat-map.service";
 import { SearchService } from "./search/search.service";
 import { SimulatedAirline } from "./supplier/simulated-airline";
 import { CachingSupplier } from "./supplier/caching-supplier";
@@ -56,6 +57,7 @@ export interface Services {
   airports: AirportIndex;
   search: SearchService;
   offers: OfferService;
+  seatMaps: SeatMapService;
   idempotency: IdempotencyService;
   wallets: WalletService;
   orders: OrderService;
@@ -122,6 +124,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     airports,
     search: new SearchService(db, supplier, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache),
     offers,
+    seatMaps: new SeatMapService(offers, orders),
     idempotency: new IdempotencyService(db, log),
     wallets,
     orders,

@@ -31,6 +31,7 @@ export const operations = {
   offer: { audience: "tenant", effect: "read" },
   offers: { audience: "tenant", effect: "read" },
   offerRequests: { audience: "tenant", effect: "read" },
+  seatMaps: { audience: "tenant", effect: "read" },
   orders: { audience: "tenant", effect: "read" },
   order: { audience: "tenant", effect: "read" },
   bookings: { audience: "tenant", effect: "read" },

@@ -4,7 +4,7 @@ import { decimalAmount, timestamp } from "./envelope";
 import { locationSchema } from "./location.schemas";
 
 export const passengerType = z.enum(["adult", "child", "infant_without_seat"]) satisfies z.ZodType<PassengerType>;
-const cabinClass = z.enum(["economy", "premium_economy", "business", "first"]).meta({ id: "CabinClass" }) satisfies z.ZodType<CabinClass>;
+export const cabinClass = z.enum(["economy", "premium_economy", "business", "first"]).meta({ id: "CabinClass" }) satisfies z.ZodType<CabinClass>;
 
 const carrierSchema = z.object({ iata_code: z.string(), name: z.string() }).meta({ id: "Carrier" });
 

@@ -3,10 +3,11 @@ import { tenantConfigRoutes } from "./tenant-config.routes";
 import { tenantRoutes } from "./tenants.routes";
 import { locationRoutes } from "./locations.routes";
 import { offerRoutes } from "./offers.routes";
+import { seatMapRoutes } from "./seat-maps.routes";
 import { searchRoutes } from "./search.routes";
 import { orderRoutes } from "./orders.routes";
 import { walletRoutes } from "./wallet.routes";
 import { webhookRoutes } from "./webhooks.routes";
 
 /** Every `/v1` route: registered by the app and described by /openapi.json from this one list. */
-export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...orderRoutes, ...walletRoutes, ...webhookRoutes];
+export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...walletRoutes, ...webhookRoutes];
