@@ -4,7 +4,15 @@ import { seatMapQuery } from "../seats/seat-map.inputs";
 import { ok, okSchema } from "./envelope";
 import { seatMapSchema } from "./seat-map.schemas";
 import { seatMapView } from "./seat-map.views";
+import { RenderedResponses } from "./rendered-responses";
 import { restRoute } from "./route";
+
+/**
+ * A map depends only on its subject (an immutable offer, or an order and whether it takes
+ * services) and its flights' fixed seating: rendered once per subject, as offers are. A
+ * widebody's is ~60 KB, so fewer are kept than offers.
+ */
+const renderedMaps = new RenderedResponses(100);
 
 /** Seat maps of an offer or a booked order (servicing §1). */
 export const seatMapRoutes = [
@@ -17,6 +25,9 @@ export const seatMapRoutes = [
     query: seatMapQuery,
     response: okSchema(z.array(seatMapSchema)),
     errors: ["not_found"],
-    handle: async ({ ctx, query }) => ok((await ctx.services.seatMaps.get(tenantScope(ctx), query)).map(seatMapView)),
+    handle: async ({ ctx, query }) => {
+      const subject = await ctx.services.seatMaps.subject(tenantScope(ctx), query);
+      return renderedMaps.get(`${subject.id} ${subject.onSale}`, () => ok(ctx.services.seatMaps.maps(subject).map(seatMapView)));
+    },
   }),
 ];

@@ -23,8 +23,8 @@ export type FlightSeating = AircraftLayout<FlightSeat>;
 
 /** A flight's demand scales its seat prices by 0.8–1.3. */
 const DEMAND_FACTOR = { min: 0.8, spread: 0.5 };
-/** Flights whose seating is kept (a wide-body's is ~500 seats, ~100 KB). */
-const RECENT_FLIGHTS = 1000;
+/** Flights whose seating is kept, at least (a widebody's is ~300–550 seats, some 100 KB of objects). */
+const RECENT_FLIGHTS = 200;
 
 /**
  * The seating of one flight, fixed by its key like the rest of the simulated airline: the

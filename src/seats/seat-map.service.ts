@@ -23,9 +23,18 @@ export class SeatMapService {
     private readonly orders: OrderService,
   ) {}
 
-  /** One map per segment of the offer or order named; 404 `not_found` naming the field for an unknown or foreign id. */
+  /** One map per segment of the offer or order named; 404 as `subject`. */
   async get(scope: TenantScope, query: SeatMapQuery): Promise<SeatMap[]> {
-    const subject = query.offer_id !== undefined ? await this.offerSubject(scope, query.offer_id) : await this.orderSubject(scope, query.order_id!);
+    return this.maps(await this.subject(scope, query));
+  }
+
+  /** The offer or order named, as seats are chosen for it; 404 `not_found` naming the field for an unknown or foreign id. */
+  subject(scope: TenantScope, query: SeatMapQuery): Promise<SeatMapSubject> {
+    return query.offer_id !== undefined ? this.offerSubject(scope, query.offer_id) : this.orderSubject(scope, query.order_id!);
+  }
+
+  /** The subject's maps, one per segment. */
+  maps(subject: SeatMapSubject): SeatMap[] {
     return seatMapsFor(subject, (segment) => this.seating.forSegment(segment));
   }
 
