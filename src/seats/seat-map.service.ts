@@ -39,16 +39,21 @@ export class SeatMapService {
   }
 
   private async offerSubject(scope: TenantScope, offerId: string): Promise<SeatMapSubject> {
-    const [offer] = await this.offers.getMany(scope, [offerId]);
+    const [offer] = holdsNul(offerId) ? [null] : await this.offers.getMany(scope, [offerId]);
     if (!offer) throw appError("not_found", { field: "offer_id", message: "offer_id: no such offer" });
     return subjectOf(offer.id, offer, true);
   }
 
   private async orderSubject(scope: TenantScope, orderId: string): Promise<SeatMapSubject> {
-    const [order] = await this.orders.getMany(scope, [orderId]);
+    const [order] = holdsNul(orderId) ? [null] : await this.orders.getMany(scope, [orderId]);
     if (!order) throw appError("not_found", { field: "order_id", message: "order_id: no such order" });
     return subjectOf(order.id, order.offer, ORDER_STATUSES_ON_SALE.has(order.status));
   }
+}
+
+/** Text holding U+0000 names no record, and PostgreSQL cannot even compare it (a query string can carry it: `%00`). */
+function holdsNul(id: string): boolean {
+  return id.includes("\0");
 }
 
 function subjectOf(id: string, offer: StoredOffer, onSale: boolean): SeatMapSubject {

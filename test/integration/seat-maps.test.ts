@@ -220,13 +220,14 @@ describe("seat maps", () => {
     expectError(await seatMaps(`?offer_id=${wideOffer.id}`, server.ownerKey), 400, "tenant_required");
   });
 
-  it("refuses a request naming neither or both, or anything else, with 400 validation_failed naming the field", async () => {
+  it("refuses a request naming neither or both, or anything else, with 400 validation_failed naming the field; a malformed id is not_found", async () => {
     expectError(await seatMaps(""), 400, "validation_failed", "offer_id");
     expectError(await seatMaps(`?offer_id=${wideOffer.id}&order_id=ord_x`), 400, "validation_failed", "order_id");
-    expectError(await seatMaps("?offer_id="), 400, "validation_failed", "offer_id");
     expectError(await seatMaps(`?offer_id=${wideOffer.id}&offer_id=${narrowOffer.id}`), 400, "validation_failed", "offer_id");
     expectError(await seatMaps(`?offer_id=${wideOffer.id}&cabin=economy`), 400, "validation_failed", "cabin");
-    expectError(await seatMaps(`?offer_id=${"x".repeat(100)}`), 400, "validation_failed", "offer_id");
+    // Any text is an id; a malformed one names nothing.
+    for (const id of ["", "x".repeat(100), "off_%00"]) expectError(await seatMaps(`?offer_id=${id}`), 404, "not_found", "offer_id");
+    expectError(await seatMaps("?order_id=ord_%00"), 404, "not_found", "order_id");
     expect((await call(server, "GET", `/v1/air/seat_maps?offer_id=${wideOffer.id}`)).status).toBe(401);
   });
 
