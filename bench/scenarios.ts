@@ -126,6 +126,19 @@ async function searchedOffer({ api, fixtures }: ScenarioContext): Promise<{ offe
   return { offerId: offer.id, headers };
 }
 
+/** Aircraft codes of the simulated airline's widebodies. */
+const WIDEBODIES = new Set(["789", "359", "77W", "388"]);
+
+/** A direct LHR→JFK offer on a widebody (its seat map is the largest kind), and the headers that read it. */
+async function widebodyOffer({ api, fixtures }: ScenarioContext): Promise<{ offerId: string; headers: Record<string, string> }> {
+  const headers = { authorization: `Bearer ${fixtures.tenantKey}` };
+  type Found = { data: { offers: Array<{ id: string; slices: Array<{ segments: Array<{ aircraft: { iata_code: string } }> }> }> } };
+  const found = await api.expectOk<Found>("POST", "/v1/air/search", { headers, body: oneWaySearch("LHR", "JFK") });
+  const offer = found.data.offers.find((candidate) => candidate.slices.every((slice) => slice.segments.length === 1 && WIDEBODIES.has(slice.segments[0]!.aircraft.iata_code)));
+  if (!offer) throw new Error("the search returned no direct widebody offer");
+  return { offerId: offer.id, headers };
+}
+
 /** An offer as an integrator's page shows it: price, expiry, the itinerary. */
 const offerQuery = `query Offer($id: ID!) { offer(id: $id) { id totalAmount totalCurrency expiresAt
   slices { duration segments { origin { iataCode } destination { iataCode } departingAt arrivingAt marketingCarrier { iataCode } marketingCarrierFlightNumber } } } }`;
@@ -237,6 +250,17 @@ export const scenarios: Scenario[] = [
     },
     check: ({ body }) => (body?.errors === undefined && typeof body?.data?.offer?.id === "string" ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
     target: { minRatio: 0.2 },
+  },
+  {
+    name: "GET /v1/air/seat_maps?offer_id= (a widebody's map, ~300 seats)",
+    setup: async (ctx) => {
+      const { offerId, headers } = await widebodyOffer(ctx);
+      return { method: "GET", path: `/v1/air/seat_maps?offer_id=${offerId}`, headers };
+    },
+    check: ({ body }) => (body?.data?.[0]?.cabins?.[0]?.aisles === 2 ? undefined : `expected a widebody seat map, got ${JSON.stringify(body).slice(0, 300)}`),
+    // Issue 15: ≥ 1,000/s with p50 ≤ 10 ms; the layout is built once per flight.
+    target: { maxP50Ms: 10, minRps: 1000 },
+    connections: 10,
   },
   {
     name: "POST /v1/air/orders (book an offer, Variant A)",
