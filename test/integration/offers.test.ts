@@ -26,19 +26,24 @@ function sundayOf(year: number, month: number, n: number | "last"): number {
 }
 
 /**
- * Dates for LHR → JFK where the two zones' offsets differ by an unusual amount, in the next
- * year that has them still ahead: the week between US DST start (2nd Sunday of March) and UK
- * DST start (last Sunday of March), when London is UTC+0 and New York UTC−4; and a date after
- * both have changed (UTC+1 and UTC−4).
+ * Dates for LHR → JFK where the two zones' offsets differ by an unusual amount, the earliest
+ * still ahead (and so within the year the airline sells): one in the weeks between US DST start
+ * (2nd Sunday of March) and UK DST start (last Sunday of March), when London is UTC+0 and New
+ * York UTC−4; and one after both have changed (UTC+1 and UTC−4), before mid-October.
  */
 function dstDates(): { between: string; after: string } {
   const earliest = Date.now() + 2 * DAY_MS;
-  for (let year = new Date().getUTCFullYear(); ; year++) {
-    const between = sundayOf(year, 2, 2) + 3 * DAY_MS; // the Wednesday after the US change
-    if (between < earliest) continue;
-    if (between >= sundayOf(year, 2, "last")) throw new Error(`no gap week in March ${year}?`);
-    return { between: isoDay(between), after: isoDay(sundayOf(year, 2, "last") + 10 * DAY_MS) };
-  }
+  const firstIn = (window: (year: number) => [number, number]) => {
+    for (let year = new Date(earliest).getUTCFullYear(); ; year++) {
+      const [from, to] = window(year);
+      const date = Math.max(earliest, from);
+      if (date <= to) return isoDay(date);
+    }
+  };
+  return {
+    between: firstIn((year) => [sundayOf(year, 2, 2) + 3 * DAY_MS, sundayOf(year, 2, "last") - 2 * DAY_MS]),
+    after: firstIn((year) => [sundayOf(year, 2, "last") + 3 * DAY_MS, Date.UTC(year, 9, 15)]),
+  };
 }
 
 describe("offers", () => {
