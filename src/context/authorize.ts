@@ -1,6 +1,7 @@
 import { appError } from "../errors/app-error";
 import { operations, type Operation } from "./operations";
-import type { RequestContext, TenantScope } from "./request-context";
+import type { RequestContext } from "./request-context";
+import type { TenantScope } from "./tenant-scope";
 
 /**
  * The one guard: checks the permission table for `operation` and, for tenant data, resolves

@@ -1,19 +1,12 @@
-import type { Tenant } from "../db/models";
 import type { Services } from "../services";
 import type { Principal } from "./principal";
-
-/** The tenant whose data a request reads and changes. */
-export interface TenantScope {
-  tenantId: string;
-  /** The tenant as it was when the request was authorised. */
-  tenant: Tenant;
-  /** True when the owner acts on the tenant's behalf with Service-Tenant. */
-  actingAsOwner: boolean;
-}
+import type { TenantScope } from "./tenant-scope";
 
 /**
- * Built once per HTTP request or WebSocket connection (build-context.ts) and passed first into
- * every domain call. `scope` is set by `authorize` for operations on one tenant's data.
+ * Built once per HTTP request or WebSocket connection (build-context.ts) and handed to routes and
+ * resolvers, which pass its `scope` (tenant-scope.ts) into domain calls. `scope` is set by
+ * `authorize` for operations on one tenant's data. Transports import this module; the domain
+ * never does (it names every service, so a domain import would close a circle through services.ts).
  */
 export interface RequestContext {
   requestId: string;

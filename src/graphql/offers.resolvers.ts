@@ -14,17 +14,6 @@ import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";
 import { loadersFor } from "./loaders";
 import { clock } from "../clock";
 
-/** Slices and segments resolve with their offer at hand (for currency and passengers). */
-export interface SliceParent {
-  slice: StoredSlice;
-  offer: StoredOffer;
-}
-
-export interface SegmentParent {
-  segment: StoredSegment;
-  offer: StoredOffer;
-}
-
 /** A stored offer names airports by code; the index always has them (they came from it). */
 function airport(ctx: RequestContext, code: string): Airport {
   const found = ctx.services.airports.getByIata(code);

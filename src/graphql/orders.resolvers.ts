@@ -13,9 +13,6 @@ import { loadersFor } from "./loaders";
 
 const isDetail = (order: Order): order is OrderDetail => "passengers" in order && "documents" in order;
 
-/** A booked service with its order's currency at hand. */
-export type OrderServiceParent = SelectedService & { currency: string };
-
 /** The REST names the order rules report, as the GraphQL inputs spell them. */
 const ORDER_FIELD_NAMES: Readonly<Record<string, string>> = {
   "selected_offers[0]": "offerId",

@@ -1,13 +1,5 @@
-import type { Principal } from "../context/principal";
-import type { TenantScope } from "../context/request-context";
 import type { Resolvers } from "../generated/graphql";
 import { toGraphQLEnum } from "./enum-case";
-
-/** The parent of `Viewer`: who called, and the tenant in scope if any. */
-export interface ViewerParent {
-  principal: Principal;
-  scope: TenantScope | null;
-}
 
 export const viewerResolvers: Resolvers = {
   Query: {

@@ -1,4 +1,4 @@
-import type { TenantScope } from "../context/request-context";
+import type { TenantScope } from "../context/tenant-scope";
 import { appError } from "../errors/app-error";
 import type { Order } from "../orders/order";
 import type { OrderService } from "../orders/order.service";

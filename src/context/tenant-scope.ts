@@ -1,0 +1,14 @@
+import type { Tenant } from "../db/models";
+
+/**
+ * The tenant whose data a request reads and changes: what domain services take first. It lives
+ * here, apart from the request context (which names every service), so the domain depends only
+ * downward: transports → request-context → services → domain → tenant-scope → db.
+ */
+export interface TenantScope {
+  tenantId: string;
+  /** The tenant as it was when the request was authorised. */
+  tenant: Tenant;
+  /** True when the owner acts on the tenant's behalf with Service-Tenant. */
+  actingAsOwner: boolean;
+}

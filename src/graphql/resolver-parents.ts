@@ -1,0 +1,30 @@
+import type { Principal } from "../context/principal";
+import type { TenantScope } from "../context/tenant-scope";
+import type { SelectedService } from "../orders/order";
+import type { StoredOffer, StoredSegment, StoredSlice } from "../search/offer-payload";
+
+/**
+ * Parents of the GraphQL types that no domain type already is (codegen.ts maps the rest to domain
+ * types). Here rather than beside their resolvers: the generated resolver types import them, and
+ * the resolvers import the generated types, so keeping them in a resolver file made a circle.
+ */
+
+/** The parent of `Viewer`: who called, and the tenant in scope if any. */
+export interface ViewerParent {
+  principal: Principal;
+  scope: TenantScope | null;
+}
+
+/** Slices and segments resolve with their offer at hand (for currency and passengers). */
+export interface SliceParent {
+  slice: StoredSlice;
+  offer: StoredOffer;
+}
+
+export interface SegmentParent {
+  segment: StoredSegment;
+  offer: StoredOffer;
+}
+
+/** A booked service with its order's currency at hand. */
+export type OrderServiceParent = SelectedService & { currency: string };
