@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PAUSE_POINTS } from "./test-pause";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0"])
@@ -42,6 +43,12 @@ const configSchema = z.object({
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** How often buffered usage counters are written to the database. */
   USAGE_FLUSH_MS: z.coerce.number().int().min(10).default(2000),
+  /**
+   * TEST ONLY, unset in production: stops every request that reaches the named point (a crash
+   * window) after printing a marker line on stdout, so a test can SIGKILL the process there
+   * (src/test-pause.ts). `after_supplier_hold` or `after_cancel_commit`.
+   */
+  AEROGATE_TEST_PAUSE_AT: z.enum(PAUSE_POINTS).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -29,6 +29,9 @@ import { OrderJobRunner } from "./orders/order-job-runner";
 import { JobWorker } from "./orders/job-worker";
 import { TicketingService } from "./orders/ticketing.service";
 import { OrderChanges } from "./orders/order-changes";
+import { SeatIntents } from "./orders/seat-intents";
+import { SeatReconciler } from "./orders/seat-reconciler";
+import { testPause } from "./test-pause";
 import { WebhookDeliveryQueue } from "./events/webhook-delivery-queue";
 import { WebhookDispatcher } from "./events/webhook-dispatcher";
 import { WebhookDeliveryService } from "./events/webhook-deliveries.service";
@@ -64,6 +67,10 @@ export interface Services {
   ticketing: TicketingService;
   jobQueue: OrderJobQueue;
   jobWorker: JobWorker;
+  /** Seat work asked of the airline and not yet seen through (seat intents). */
+  seatIntents: SeatIntents;
+  /** Gives back seats that a crashed or stalled process left held (abandoned seat intents). */
+  seatReconciler: SeatReconciler;
   webhookQueue: WebhookDeliveryQueue;
   webhookDispatcher: WebhookDispatcher;
   webhookDeliveries: WebhookDeliveryService;
@@ -87,9 +94,10 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const orderChanges = new OrderChanges(db, pubsub, config.WEBHOOK_RETRY_SCHEDULE[0]! * 1000);
   const credentials = new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null);
   const tenantDirectory = new TenantDirectory(db, pubsub);
-  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges);
+  const seatIntents = new SeatIntents(db, config.JOB_LEASE_SECONDS * 1000);
+  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges, seatIntents, testPause(config.AEROGATE_TEST_PAUSE_AT));
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
-  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS), log, { pollMs: config.JOB_POLL_MS });
+  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS, seatIntents), log, { pollMs: config.JOB_POLL_MS });
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
   const webhookQueue = new WebhookDeliveryQueue(db, config.WEBHOOK_TIMEOUT_MS + config.JOB_LEASE_SECONDS * 1000);
   const webhookDispatcher = new WebhookDispatcher(
@@ -131,6 +139,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     ticketing: new TicketingService(db, orders, wallets, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS),
     jobQueue,
     jobWorker,
+    seatIntents,
+    seatReconciler: new SeatReconciler(db, seatIntents, supplier, log, { pollMs: config.JOB_POLL_MS }),
     webhookQueue,
     webhookDispatcher,
     webhookDeliveries,

@@ -5,7 +5,7 @@ import { sqlTimestamp } from "./sql-values";
 import { writeBatch } from "./write-batch";
 
 /** A table of durable work whose rows a process claims by leasing them (`lockedUntil`). */
-export type LeasedTable = "OrderJob" | "WebhookDelivery";
+export type LeasedTable = "OrderJob" | "WebhookDelivery" | "SeatIntent";
 
 export interface LeaseClaim {
   table: LeasedTable;

@@ -14,6 +14,7 @@ import type { OrderChanges } from "./order-changes";
 import { JOB_LEASE_GUARD, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, touchIn, transition } from "./order-state-machine";
 import { refundAmount } from "./refund-rules";
+import type { SeatIntents } from "./seat-intents";
 import { supplierBooking } from "./supplier-booking";
 import { clock } from "../clock";
 
@@ -50,6 +51,8 @@ export class OrderJobRunner {
     private readonly changes: OrderChanges,
     /** Claims a job may have; the next claim gives it up (`giveUp`). */
     private readonly maxAttempts: number,
+    /** Seat releases owed from a commit on (seat-intents.ts), settled by the seat reconciler after a crash. */
+    private readonly seatIntents: SeatIntents,
   ) {}
 
   /** Runs `job`, whose lease `lease` keeps renewed until the run writes its outcome. */
@@ -72,12 +75,12 @@ export class OrderJobRunner {
     return this.finish(job, lease, order, [transition(this.db, order, "ticketed", now), ...documents.map((document) => this.insertDocument(order, document))], orderEvent(order, now, { type: "order.ticketed", documents }));
   }
 
-  /** PROCESSING → FAILED for `reason`, with the ticketing debit reversed. */
-  private async fail(job: ClaimedJob, lease: LeaseHeartbeat, order: Order, reason: string, now: Date): Promise<JobResult> {
+  /** PROCESSING → FAILED for `reason`, with the ticketing debit reversed (and `also` in the same transaction). */
+  private async fail(job: ClaimedJob, lease: LeaseHeartbeat, order: Order, reason: string, now: Date, also: BatchStatement[] = []): Promise<JobResult> {
     const reversal = await this.reversalOf(order);
     const failed = transition(this.db, order, "fail", now, Sql.sql`, "failureReason" = ${reason}`);
     const credit = reversal ? walletChange(this.db, { tenantId: order.tenantId, type: "ticketing_reversal", ...reversal, orderId: order.id, at: now }).statements : [];
-    return this.finish(job, lease, order, [failed, ...credit], orderEvent(order, now, { type: "order.failed", failureReason: reason, paymentReversed: reversal !== null }));
+    return this.finish(job, lease, order, [failed, ...credit, ...also], orderEvent(order, now, { type: "order.failed", failureReason: reason, paymentReversed: reversal !== null }));
   }
 
   /**
@@ -93,9 +96,14 @@ export class OrderJobRunner {
       return this.finish(job, lease, order, [touchIn(this.db, order, "TICKETED", now, Sql.sql`, "refundRequestedAt" = NULL`, Sql.sql`AND "refundRequestedAt" IS NOT NULL`)]);
     }
     if (order.status !== "PROCESSING") return this.finish(job, lease, order, []);
-    const result = await this.fail(job, lease, order, ATTEMPTS_EXHAUSTED, now);
-    // Only once the failure is committed: until then another run may still ticket these seats.
-    if (result === "applied") await this.supplier.releaseSeats(order.id);
+    // The release is owed from the failure's commit on (a seat intent in the same transaction), and
+    // done only then: until then another run may still ticket these seats. A process dying in
+    // between leaves the intent to the seat reconciler.
+    const result = await this.fail(job, lease, order, ATTEMPTS_EXHAUSTED, now, [this.seatIntents.releaseOwed(order, now)]);
+    if (result === "applied") {
+      await this.supplier.releaseSeats(order.id);
+      await this.seatIntents.released(order.id);
+    }
     return result;
   }
 

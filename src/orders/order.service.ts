@@ -22,8 +22,10 @@ import { checkPassengers, type BookedPassenger } from "./passenger-rules";
 import { selectServices } from "./service-selection";
 import { supplierBooking } from "./supplier-booking";
 import type { OrderChanges } from "./order-changes";
+import { SEAT_INTENT_GUARD, type HoldIntent, type SeatIntents } from "./seat-intents";
 import { VersionedCache } from "../versioned-cache";
 import { clock } from "../clock";
+import { noPause, type TestPause } from "../test-pause";
 
 /** Order details kept at least this many (RecentMap), and at most this long should a change's word be lost. */
 const RECENT_DETAILS = 2000;
@@ -47,6 +49,10 @@ export class OrderService {
     private readonly wallets: WalletService,
     private readonly supplier: Supplier,
     private readonly changes: OrderChanges,
+    /** The durable record of seat work asked of the airline, settled after a crash (seat-reconciler.ts). */
+    private readonly seatIntents: SeatIntents,
+    /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
+    private readonly pause: TestPause = noPause,
   ) {
     changes.onChange(({ tenantId, orderId }) => this.details.delete(detailKey(tenantId, orderId)));
   }
@@ -95,14 +101,23 @@ export class OrderService {
       createdAt: now,
       updatedAt: now,
     };
-    const order = { ...pending, bookingReference: await this.holdSeats(pending, passengers, scope, field) };
+    // Written before the airline is asked, removed by the order's commit: should the process die
+    // in between, the seat reconciler finds it and gives the seats back.
+    const intent = await this.seatIntents.beginHold(pending, now);
+    const order = { ...pending, bookingReference: await this.holdSeats(pending, passengers, scope, field, intent) };
+    await this.pause("after_supplier_hold", { orderId: order.id });
     try {
-      await this.changes.commit([order], insertOrder(this.db, order, passengers), [orderEvent(order, now, { type: "order.created" })]);
+      await this.changes.commit([order], [...insertOrder(this.db, order, passengers), this.seatIntents.holdCommitted(intent)], [orderEvent(order, now, { type: "order.created" })]);
     } catch (error) {
       // The airline holds seats for an order that does not exist: give them back.
       await this.supplier.releaseSeats(order.id);
+      await this.seatIntents.released(order.id);
       if (isUniqueViolation(error)) throw appError("offer_no_longer_available", { field, reason: "The offer is booked already by another order." });
       if (error instanceof GuardFailed && error.guard === TENANT_GUARD) throw appError("tenant_not_found");
+      if (error instanceof GuardFailed && error.guard === SEAT_INTENT_GUARD) {
+        // The booking outlived its lease and the reconciler gave its seats back meanwhile.
+        throw appError("service_unavailable", { reason: "The booking took too long and was not made; nothing was booked. Try again." });
+      }
       throw error;
     }
     return { ...order, passengers: passengers.map((passenger) => ({ ...passenger, orderId: order.id })), documents: [] };
@@ -200,18 +215,24 @@ export class OrderService {
     return { ...detail, updatedAt: now, passengers: passengers.map((passenger) => ({ ...passenger, orderId })) };
   }
 
-  /** Cancels a PENDING order and gives its seats back (409 `order_state_conflict` otherwise). */
+  /**
+   * Cancels a PENDING order and gives its seats back (409 `order_state_conflict` otherwise). The
+   * release is owed from the cancellation's commit on (a seat intent in the same transaction), so
+   * a process dying before the airline has the seats back leaves it to the seat reconciler.
+   */
   async cancel(scope: TenantScope, orderId: string): Promise<OrderDetail> {
     const order = await this.get(scope, orderId);
     if (order.status !== "PENDING") throw stateConflict(order, "cancel");
     const now = clock.now();
     try {
-      await this.changes.commit([order], [transition(this.db, order, "cancel", now)], [orderEvent(order, now, { type: "order.cancelled" })]);
+      await this.changes.commit([order], [transition(this.db, order, "cancel", now), this.seatIntents.releaseOwed(order, now)], [orderEvent(order, now, { type: "order.cancelled" })]);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "cancel");
       throw error;
     }
+    await this.pause("after_cancel_commit", { orderId });
     await this.supplier.releaseSeats(order.id);
+    await this.seatIntents.released(order.id);
     return this.detail(scope, orderId);
   }
 
@@ -246,13 +267,17 @@ export class OrderService {
     }
   }
 
-  /** Holds the seats at the airline and returns its booking reference; 422 when a flight is short of seats. */
-  private async holdSeats(order: Order, passengers: readonly BookedPassenger[], scope: TenantScope, field: string): Promise<string> {
+  /**
+   * Holds the seats at the airline and returns its booking reference; 422 when a flight is short
+   * of seats. When the hold fails nothing is held (all or nothing), so nothing is owed for it.
+   */
+  private async holdSeats(order: Order, passengers: readonly BookedPassenger[], scope: TenantScope, field: string, intent: HoldIntent): Promise<string> {
     try {
       const { bookingReference } = await this.supplier.holdSeats(supplierBooking(order, passengers, scope.tenant.environment));
       return bookingReference;
     } catch (error) {
       if (error instanceof SeatsUnavailable) {
+        await this.seatIntents.released(intent.orderId);
         throw appError("offer_no_longer_available", { field, reason: `Flight ${error.flightKey} has too few seats left.` });
       }
       throw error;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "../db/database";
+import { sqlEnum } from "../db/sql-enum";
 import { sqlTimestamp } from "../db/sql-values";
 import { GuardFailed, guarded, writeBatch, type BatchStatement } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
@@ -37,10 +38,13 @@ function ticketNumber(carrierCode: string, bookingId: string, passengerId: strin
  * The simulated airline's reservations: seat holds per flight and cabin, stored in the shared
  * database so that every server process sees the same inventory, and its answers to ticketing.
  *
- * Seats left on a flight are the seats it was offered with minus every hold on it; a hold is
- * written only if it still fits, inside one transaction per booking. On PostgreSQL each flight
- * is locked (a transaction-level advisory lock, taken in flight order so two bookings never
- * deadlock) while its holds are summed; SQLite runs one transaction at a time.
+ * Sandbox and live bookings draw on separate inventories of every flight, so that test
+ * bookings (which may stay pending) never take a seat a live tenant could sell: seats left on
+ * a flight for an environment are the seats it was offered with minus every hold of that
+ * environment on it. A hold is written only if it still fits, inside one transaction per
+ * booking. On PostgreSQL each flight's inventory is locked (a transaction-level advisory lock,
+ * taken in flight order so two bookings never deadlock) while its holds are summed; SQLite runs
+ * one transaction at a time.
  *
  * Answers are pure functions of the booking: the same booking always gets the same reference,
  * the same verdict and the same ticket numbers, so a ticketing job run twice (a crash between
@@ -57,16 +61,18 @@ export class SimulatedBookings {
     const seats = passengersNeedingSeats(booking.passengers);
     const createdAt = sqlTimestamp(this.db.provider, clock.now());
     const segments = [...booking.segments].sort((a, b) => (a.flightKey < b.flightKey ? -1 : a.flightKey > b.flightKey ? 1 : 0));
+    const environment = sqlEnum(this.db.provider, "Environment", booking.environment);
     const statements: BatchStatement[] = segments.flatMap((segment) => {
       const hold = guarded(
-        Sql.sql`INSERT INTO "SeatHold" ("holdId", "flightKey", "cabinClass", "tenantId", "seats", "createdAt")
-          SELECT ${booking.id}, ${segment.flightKey}, ${segment.cabinClass}, ${booking.tenantId}, ${seats}, ${createdAt}
-          WHERE (SELECT COALESCE(SUM("seats"), 0) FROM "SeatHold" WHERE "flightKey" = ${segment.flightKey} AND "cabinClass" = ${segment.cabinClass})
+        Sql.sql`INSERT INTO "SeatHold" ("holdId", "flightKey", "cabinClass", "tenantId", "environment", "seats", "createdAt")
+          SELECT ${booking.id}, ${segment.flightKey}, ${segment.cabinClass}, ${booking.tenantId}, ${environment}, ${seats}, ${createdAt}
+          WHERE (SELECT COALESCE(SUM("seats"), 0) FROM "SeatHold"
+              WHERE "flightKey" = ${segment.flightKey} AND "cabinClass" = ${segment.cabinClass} AND "environment" = ${environment})
             + ${seats} <= ${segment.seatsForSale}`,
         segment.flightKey,
       );
       if (this.db.provider !== "postgresql") return [hold];
-      return [Sql.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${segment.flightKey}|${segment.cabinClass}`}, 0))`, hold];
+      return [Sql.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${segment.flightKey}|${segment.cabinClass}|${booking.environment}`}, 0))`, hold];
     });
     try {
       await writeBatch(this.db, statements);

@@ -67,7 +67,10 @@ export interface SupplierBooking {
   /** Our order id; the airline keys the booking by it. */
   id: string;
   tenantId: string;
-  /** Sandbox bookings answer the sandbox triggers (decisions §5); live ones never do. */
+  /**
+   * Sandbox bookings answer the sandbox triggers (decisions §5); live ones never do. Each
+   * environment has its own inventory of every flight: a sandbox hold never takes a live seat.
+   */
   environment: "sandbox" | "live";
   segments: Array<{
     flightKey: string;

@@ -49,9 +49,12 @@ export async function offerOnFlight(server: TestServer, key: string, choice: Fli
   return offer;
 }
 
-/** Seats of the flight no booking holds now (economy, as searched). */
-export async function seatsLeft(server: TestServer, choice: FlightChoice): Promise<number> {
-  const held = await server.db.prisma.seatHold.aggregate({ where: { flightKey: choice.flightKey }, _sum: { seats: true } });
+/**
+ * Seats of the flight no booking holds now (economy, as searched): in one environment's inventory
+ * (sandbox and live tenants book separate ones), or, without one, held by neither.
+ */
+export async function seatsLeft(server: TestServer, choice: FlightChoice, environment?: "sandbox" | "live"): Promise<number> {
+  const held = await server.db.prisma.seatHold.aggregate({ where: { flightKey: choice.flightKey, ...(environment && { environment }) }, _sum: { seats: true } });
   return choice.capacity - (held._sum.seats ?? 0);
 }
 

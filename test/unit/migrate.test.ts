@@ -164,6 +164,34 @@ for (const target of postgresTarget.available ? [sqliteTarget, postgresTarget] :
       }
     });
 
+    it("gives each existing seat hold its tenant's environment (issue 18, item 7), live where the tenant is unknown", async () => {
+      const migration = "20261125115958_seat_intents_environments";
+      const before = migrationsWith(target.folder, {});
+      for (const name of readdirSync(before)) if (name >= migration) rmSync(join(before, name), { recursive: true, force: true });
+      try {
+        await withFreshDatabase(target, async (db) => {
+          await applyMigrations(db, { migrationsDir: before });
+          const tenant = (id: string, environment: string) =>
+            `('${id}', 'T', 't@t.test', '${id}', '${environment}', 'active', '{}', '{}', 'USD', 'UTC', false, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`;
+          await db.prisma.$executeRawUnsafe(`INSERT INTO "Tenant" ("id", "name", "email", "slug", "environment", "status", "ownerMetadata", "configMetadata",
+            "defaultCurrency", "timezone", "webhookEnabled", "createdAt", "updatedAt") VALUES ${tenant("ten_s", "sandbox")}, ${tenant("ten_l", "live")}`);
+          const hold = (holdId: string, tenantId: string) => `('${holdId}', 'ZA1@2027-01-01:LHR-JFK', 'economy', '${tenantId}', 1, CURRENT_TIMESTAMP)`;
+          await db.prisma.$executeRawUnsafe(`INSERT INTO "SeatHold" ("holdId", "flightKey", "cabinClass", "tenantId", "seats", "createdAt")
+            VALUES ${hold("ord_s", "ten_s")}, ${hold("ord_l", "ten_l")}, ${hold("ord_x", "ten_gone")}`);
+
+          expect((await applyMigrations(db)).applied[0]).toBe(migration);
+          const holds = await db.prisma.seatHold.findMany({ select: { holdId: true, environment: true }, orderBy: { holdId: "asc" } });
+          expect(holds).toEqual([
+            { holdId: "ord_l", environment: "live" },
+            { holdId: "ord_s", environment: "sandbox" },
+            { holdId: "ord_x", environment: "live" },
+          ]);
+        });
+      } finally {
+        rmSync(before, { recursive: true, force: true });
+      }
+    });
+
     it("stops on a failed migration that was never resolved", async () => {
       await withFreshDatabase(target, async (db) => {
         await applyMigrations(db);

@@ -1,0 +1,42 @@
+import { createInterface } from "node:readline";
+
+/**
+ * TEST ONLY. Points in the code where a test may stop the process on purpose, to kill it inside a
+ * crash window (AEROGATE_TEST_PAUSE_AT, off by default; see src/config.ts and the README):
+ * - `after_supplier_hold`: a booking's seats are held at the airline, its order not yet committed;
+ * - `after_cancel_commit`: a cancellation is committed, its seats not yet given back.
+ */
+export const PAUSE_POINTS = ["after_supplier_hold", "after_cancel_commit"] as const;
+export type PausePoint = (typeof PAUSE_POINTS)[number];
+
+/** Resolves at once, or, at the configured point, once the test lets the request go on. */
+export type TestPause = (point: PausePoint, detail: Record<string, string>) => Promise<void>;
+
+/** What production runs: nothing. */
+export const noPause: TestPause = () => Promise.resolve();
+
+/** The line printed on stdout when a request stops at `point`, e.g. `AEROGATE_TEST_PAUSED after_supplier_hold {"orderId":"ord_…"}`. */
+export const PAUSED_MARKER = "AEROGATE_TEST_PAUSED";
+
+/**
+ * The pause for `point` (none when it is undefined): each request reaching it prints one marker
+ * line on stdout and waits until a line `resume` arrives on stdin (then every waiting request
+ * goes on), or for ever: a test usually SIGKILLs the process there.
+ */
+export function testPause(point: PausePoint | undefined): TestPause {
+  if (point === undefined) return noPause;
+  let waiting: Array<() => void> = [];
+  createInterface({ input: process.stdin }).on("line", (line) => {
+    if (line.trim() !== "resume") return;
+    const resumed = waiting;
+    waiting = [];
+    for (const resume of resumed) resume();
+  });
+  return (at, detail) => {
+    if (at !== point) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      process.stdout.write(`${PAUSED_MARKER} ${at} ${JSON.stringify(detail)}\n`);
+    });
+  };
+}
