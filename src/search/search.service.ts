@@ -6,6 +6,7 @@ import type { AirportIndex } from "../locations/airport-index";
 import type { UsageMeter } from "../tenants/usage-meter";
 import type { StoredOffer } from "./offer-payload";
 import { priceOffer } from "./price-offer";
+import { sellableOffers } from "./sellable-offers";
 import type { SearchRequest } from "./search.inputs";
 import { resolveSearch } from "./search-rules";
 import { insertSearch, type OfferRequestRow } from "./search-rows";
@@ -47,7 +48,8 @@ export class SearchService {
   async search(scope: TenantScope, request: SearchRequest): Promise<SearchResult> {
     const now = clock.now();
     const search = resolveSearch(request, this.airports, now);
-    const supplierOffers = await withTimeout(this.supplier.search(search), request.supplierTimeoutMs);
+    const found = await withTimeout(this.supplier.search(search), request.supplierTimeoutMs);
+    const supplierOffers = await sellableOffers(this.supplier, found, search, scope.tenant.environment);
     const currency = scope.tenant.defaultCurrency;
     const expiresAt = new Date(now.getTime() + this.offerTtlSeconds * 1000);
     const offerRequestId = newId("orq");

@@ -1,5 +1,5 @@
 import { RecentMap } from "../recent-map";
-import type { Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { FlightCabin, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 import { clock } from "../clock";
 
 /** Searches remembered: at least the 1,000 most recent (see RecentMap). */
@@ -35,6 +35,11 @@ export class CachingSupplier implements Supplier {
 
   releaseSeats(bookingId: string): Promise<void> {
     return this.inner.releaseSeats(bookingId);
+  }
+
+  /** Never cached: holds change with every booking, in every process. */
+  seatsHeld(flights: ReadonlyArray<FlightCabin>, environment: SupplierBooking["environment"]): Promise<Map<string, number>> {
+    return this.inner.seatsHeld(flights, environment);
   }
 
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {

@@ -2,7 +2,7 @@ import type { Database } from "../db/database";
 import type { Airport } from "../locations/airport";
 import { SimulatedBookings } from "./simulated-bookings";
 import { SimulatedTimetable } from "./simulated-timetable";
-import type { Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { FlightCabin, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 
 export interface SimulatedAirlineOptions {
   /** Resolves the carriers' hub codes, e.g. `(code) => airportIndex().getByIata(code)`. */
@@ -40,6 +40,10 @@ export class SimulatedAirline implements Supplier {
 
   releaseSeats(bookingId: string): Promise<void> {
     return this.#bookings.releaseSeats(bookingId);
+  }
+
+  seatsHeld(flights: ReadonlyArray<FlightCabin>, environment: SupplierBooking["environment"]): Promise<Map<string, number>> {
+    return this.#bookings.seatsHeld(flights, environment);
   }
 
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {

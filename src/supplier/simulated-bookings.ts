@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "../db/database";
+import { queryRows } from "../db/query-rows";
 import { sqlEnum } from "../db/sql-enum";
 import { sqlTimestamp } from "../db/sql-values";
 import { GuardFailed, guarded, writeBatch, type BatchStatement } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
-import { passengersNeedingSeats, SeatsUnavailable, type SupplierBooking, type TicketingAnswer } from "./supplier";
+import { flightCabinKey, passengersNeedingSeats, SeatsUnavailable, type CabinClass, type FlightCabin, type SupplierBooking, type TicketingAnswer } from "./supplier";
 import { clock } from "../clock";
 
 /** Family names that make a sandbox booking fail at the airline (decisions §5). */
@@ -81,6 +82,21 @@ export class SimulatedBookings {
       throw error;
     }
     return { bookingReference: bookingReference(booking.id) };
+  }
+
+  /** One read for a whole search: the holds of its flights summed per flight and cabin. */
+  async seatsHeld(flights: ReadonlyArray<FlightCabin>, environment: SupplierBooking["environment"]): Promise<Map<string, number>> {
+    const held = new Map<string, number>();
+    const flightKeys = [...new Set(flights.map((flight) => flight.flightKey))];
+    if (flightKeys.length === 0) return held;
+    const rows = await queryRows<{ flightKey: string; cabinClass: CabinClass; seats: number }>(
+      this.db,
+      Sql.sql`SELECT "flightKey", "cabinClass", SUM("seats") AS "seats" FROM "SeatHold"
+        WHERE "environment" = ${sqlEnum(this.db.provider, "Environment", environment)} AND "flightKey" IN (${Sql.join(flightKeys)})
+        GROUP BY "flightKey", "cabinClass"`,
+    );
+    for (const row of rows) held.set(flightCabinKey(row), Number(row.seats));
+    return held;
   }
 
   async releaseSeats(bookingId: string): Promise<void> {

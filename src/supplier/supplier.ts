@@ -56,10 +56,26 @@ export interface Supplier {
   holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }>;
   /** Gives the booking's held seats back (cancellation); nothing happens if none are held. */
   releaseSeats(bookingId: string): Promise<void>;
+  /**
+   * Seats that bookings of `environment` hold now (pending or ticketed, every process) on each
+   * of these flight-cabins, keyed by `flightCabinKey`; a flight-cabin nobody holds is absent.
+   */
+  seatsHeld(flights: ReadonlyArray<FlightCabin>, environment: SupplierBooking["environment"]): Promise<Map<string, number>>;
   /** Asks the airline to ticket the booking. A rejection also gives its seats back. */
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer>;
   /** Refunds the booking's tickets; their seats go back on sale. */
   refundTickets(booking: SupplierBooking): Promise<void>;
+}
+
+/** One cabin of one flight instance: what seats are held against. */
+export interface FlightCabin {
+  flightKey: string;
+  cabinClass: CabinClass;
+}
+
+/** The key of a flight-cabin in `Supplier.seatsHeld`'s answer. */
+export function flightCabinKey(flight: FlightCabin): string {
+  return `${flight.flightKey}|${flight.cabinClass}`;
 }
 
 /** A booking as the airline sees it: whose, which seats on which flights, and who travels. */

@@ -41,12 +41,22 @@ export async function findFlight(server: TestServer, key: string, min: number, m
   throw new Error(`no direct flight with ${min}–${max} seats found`);
 }
 
+/** The chosen flight's direct offer in a new search of its date, if search still sells it. */
+async function searchFlight(server: TestServer, key: string, choice: FlightChoice, options: SearchOptions): Promise<any | undefined> {
+  const offers = await searchForBooking(server, key, { ...options, days: choice.days, reuseFlights: true });
+  return offers.find((candidate) => candidate.slices[0].segments.length === 1 && flightOf(candidate) === choice.flight);
+}
+
 /** A fresh offer (offers are booked once) on the chosen flight. */
 export async function offerOnFlight(server: TestServer, key: string, choice: FlightChoice, options: SearchOptions = {}): Promise<any> {
-  const offers = await searchForBooking(server, key, { ...options, days: choice.days, reuseFlights: true });
-  const offer = offers.find((candidate) => candidate.slices[0].segments.length === 1 && flightOf(candidate) === choice.flight);
+  const offer = await searchFlight(server, key, choice, options);
   expect(offer, `flight ${choice.flight} offered again`).toBeDefined();
   return offer;
+}
+
+/** Whether search offers the flight to `key`'s tenant now (it offers only flights with seats for the party). */
+export async function isOffered(server: TestServer, key: string, choice: FlightChoice, options: SearchOptions = {}): Promise<boolean> {
+  return (await searchFlight(server, key, choice, options)) !== undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { expectError, expectSameAnswer } from "../helpers/expect-error";
 import { toMinor } from "../helpers/flight-checks";
-import { findFlight, offerOnFlight, seatHoldsOf, seatsLeft } from "../helpers/flights";
+import { findFlight, isOffered, offerOnFlight, seatHoldsOf, seatsLeft } from "../helpers/flights";
 import {
   allTransactions,
   bookOffer,
@@ -218,15 +218,29 @@ describe("orders", () => {
       expectError(await createOrderA(server, alice.key, offer), 422, "offer_no_longer_available", "selected_offers[0]");
     });
 
-    it("answers 422 offer_no_longer_available once a flight is sold out, and holds no seat for the refusal", async () => {
+    it("answers 422 offer_no_longer_available for an offer of a flight sold out since, holds no seat for the refusal, and search stops offering it", async () => {
       const flight = await findFlight(server, alice.key, 1, 5);
       const left = await seatsLeft(server, flight);
-      for (let seat = 0; seat < left; seat++) await bookOffer(server, alice.key, await offerOnFlight(server, alice.key, flight));
-      const late = await offerOnFlight(server, alice.key, flight);
+      // Every offer taken while seats remain: one more than there are seats.
+      const offers = [];
+      for (let seat = 0; seat <= left; seat++) offers.push(await offerOnFlight(server, alice.key, flight));
+      const late = offers.pop();
+      for (const offer of offers) await bookOffer(server, alice.key, offer);
       const refused = await createOrderA(server, alice.key, late);
       expectError(refused, 422, "offer_no_longer_available", "selected_offers[0]");
       expect(refused.body.reason).toMatch(/too few seats/);
       expect(await seatsLeft(server, flight)).toBe(0);
+      expect(await isOffered(server, alice.key, flight), "a sold-out flight is not offered").toBe(false);
+    });
+
+    it("search offers a flight only to a party it has seats for", async () => {
+      const flight = await findFlight(server, alice.key, 2, 4);
+      const left = await seatsLeft(server, flight);
+      for (let seat = 0; seat < left - 1; seat++) await bookOffer(server, alice.key, await offerOnFlight(server, alice.key, flight));
+      expect(await seatsLeft(server, flight)).toBe(1);
+      expect(await isOffered(server, alice.key, flight), "one seat left: offered to one adult").toBe(true);
+      expect(await isOffered(server, alice.key, flight, { passengers: ["adult", "adult"] }), "not to two").toBe(false);
+      expect(await isOffered(server, alice.key, flight, { passengers: ["adult", "infant_without_seat"] }), "an infant on a lap needs no seat").toBe(true);
     });
 
     it("answers 422 payment_amount_mismatch unless the payment is exactly the total in the offer's currency", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { expectError } from "../helpers/expect-error";
-import { findFlight, offerOnFlight, seatHoldsOf, seatsLeft, type FlightChoice } from "../helpers/flights";
+import { findFlight, isOffered, offerOnFlight, seatHoldsOf, seatsLeft, type FlightChoice } from "../helpers/flights";
 import { bookOffer, createOrderA } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -26,17 +26,25 @@ describe("sandbox and live seat inventories", () => {
   });
   afterAll(() => server.close());
 
-  /** Books every seat `tenant`'s environment has left on the flight, one passenger an order; returns the orders. */
-  async function bookEverySeat(tenant: TenantFixture, flight: FlightChoice, environment: "sandbox" | "live"): Promise<any[]> {
+  /**
+   * Books every seat `tenant`'s environment has left on the flight, one passenger an order;
+   * returns the orders and one more offer of the flight, taken while seats remained.
+   */
+  async function bookEverySeat(tenant: TenantFixture, flight: FlightChoice, environment: "sandbox" | "live"): Promise<{ orders: any[]; late: any }> {
     const left = await seatsLeft(server, flight, environment);
+    const offers = [];
+    for (let seat = 0; seat <= left; seat++) offers.push(await offerOnFlight(server, tenant.key, flight));
+    const late = offers.pop();
     const orders = [];
-    for (let seat = 0; seat < left; seat++) orders.push(await bookOffer(server, tenant.key, await offerOnFlight(server, tenant.key, flight)));
+    for (const offer of offers) orders.push(await bookOffer(server, tenant.key, offer));
     expect(await seatsLeft(server, flight, environment)).toBe(0);
-    return orders;
+    return { orders, late };
   }
 
-  async function expectSoldOut(tenant: TenantFixture, flight: FlightChoice): Promise<void> {
-    const refused = await createOrderA(server, tenant.key, await offerOnFlight(server, tenant.key, flight));
+  /** The tenant's inventory of the flight is sold out: search stops offering it, and an offer taken before is refused. */
+  async function expectSoldOut(tenant: TenantFixture, flight: FlightChoice, late: any): Promise<void> {
+    expect(await isOffered(server, tenant.key, flight), "a sold-out flight is not offered").toBe(false);
+    const refused = await createOrderA(server, tenant.key, late);
     expectError(refused, 422, "offer_no_longer_available", "selected_offers[0]");
     expect(refused.body.reason).toMatch(/too few seats/);
   }
@@ -45,21 +53,22 @@ describe("sandbox and live seat inventories", () => {
     const flight = await findFlight(server, sandbox.key, 2, 6);
     expect(await seatsLeft(server, flight)).toBe(flight.capacity);
 
-    await bookEverySeat(sandbox, flight, "sandbox");
-    await expectSoldOut(sandbox, flight);
+    const sandboxSale = await bookEverySeat(sandbox, flight, "sandbox");
+    await expectSoldOut(sandbox, flight, sandboxSale.late);
 
     // The live inventory is untouched: all of it is for sale, and a live tenant sells it to the last seat.
     expect(await seatsLeft(server, flight, "live")).toBe(flight.capacity);
-    const liveOrders = await bookEverySeat(live, flight, "live");
-    expect(liveOrders).toHaveLength(flight.capacity);
-    await expectSoldOut(live, flight);
-    await expectSoldOut(sandbox, flight);
+    expect(await isOffered(server, live.key, flight)).toBe(true);
+    const liveSale = await bookEverySeat(live, flight, "live");
+    expect(liveSale.orders).toHaveLength(flight.capacity);
+    await expectSoldOut(live, flight, liveSale.late);
+    expect(await isOffered(server, sandbox.key, flight)).toBe(false);
   });
 
   it("a live tenant selling out a flight leaves the sandbox its own seats, and a cancellation gives its seat back to its own inventory", async () => {
     const flight = await findFlight(server, live.key, 2, 6);
-    const liveOrders = await bookEverySeat(live, flight, "live");
-    await expectSoldOut(live, flight);
+    const { orders: liveOrders, late } = await bookEverySeat(live, flight, "live");
+    await expectSoldOut(live, flight, late);
 
     expect(await seatsLeft(server, flight, "sandbox")).toBe(flight.capacity);
     const sandboxOrder = await bookOffer(server, sandbox.key, await offerOnFlight(server, sandbox.key, flight));
@@ -72,8 +81,9 @@ describe("sandbox and live seat inventories", () => {
     expect(await seatHoldsOf(server, liveOrders[0].id)).toBe(0);
     expect(await seatsLeft(server, flight, "live")).toBe(1);
     expect(await seatsLeft(server, flight, "sandbox")).toBe(flight.capacity - 1);
-    await bookOffer(server, live.key, await offerOnFlight(server, live.key, flight));
-    await expectSoldOut(live, flight);
+    const [last, lateAgain] = [await offerOnFlight(server, live.key, flight), await offerOnFlight(server, live.key, flight)];
+    await bookOffer(server, live.key, last);
+    await expectSoldOut(live, flight, lateAgain);
     expect(await seatHoldsOf(server, sandboxOrder.id)).toBeGreaterThan(0);
   });
 
