@@ -115,7 +115,9 @@ export class WebhookDispatcher {
       connections: this.#connections,
     });
     if (response.outcome === "interrupted") return this.deps.queue.release(delivery);
-    const outcome = attemptOutcome(response, at, delivery.attempts, this.options.retrySchedule);
+    // Read when the answer is in (not `at` plus the measured duration): a pause of this process
+    // between `at` and the request must not bring a Retry-After's end forward.
+    const outcome = attemptOutcome(response, { at, finishedAt: clock.now() }, delivery.attempts, this.options.retrySchedule);
     await this.deps.queue.record(delivery, outcome);
     if (outcome.disableWebhooks) await this.deps.tenantChanged(delivery.tenantId);
     if (outcome.nextAttemptAt) this.#loop.wake(outcome.nextAttemptAt);

@@ -11,14 +11,19 @@ export function undeliverable(reason: string): DeliveryOutcome {
 }
 
 /**
- * What an attempt made at `at` means for its delivery: a 2xx succeeds; 410 fails it and
- * disables the tenant's webhooks; a refused destination fails it at once (a retry would be
- * refused too); anything else (another status, redirects included, a timeout, a network error)
- * is retried per `schedule` after `attemptsBefore + 1` attempts, no sooner than the receiver's
- * `Retry-After`, and fails once the schedule is spent.
+ * What an attempt made at `at`, and answered at `finishedAt`, means for its delivery: a 2xx
+ * succeeds; 410 fails it and disables the tenant's webhooks; a refused destination fails it at
+ * once (a retry would be refused too); anything else (another status, redirects included, a
+ * timeout, a network error) is retried per `schedule` after `attemptsBefore + 1` attempts, no
+ * sooner than the receiver's `Retry-After` counted from its answer, and fails once the schedule
+ * is spent.
  */
-export function attemptOutcome(response: Exclude<WebhookResponse, { outcome: "interrupted" }>, at: Date, attemptsBefore: number, schedule: readonly number[]): DeliveryOutcome {
-  const finishedAt = new Date(at.getTime() + response.durationMs);
+export function attemptOutcome(
+  response: Exclude<WebhookResponse, { outcome: "interrupted" }>,
+  { at, finishedAt }: { at: Date; finishedAt: Date },
+  attemptsBefore: number,
+  schedule: readonly number[],
+): DeliveryOutcome {
   const statusCode = response.outcome === "answered" ? response.statusCode : null;
   const attempt = { at, statusCode, durationMs: response.durationMs, error: response.outcome === "answered" ? null : response.error };
   const settle = (status: DeliveryOutcome["status"], lastError: string | null, next: Date | null = null, disableWebhooks = false): DeliveryOutcome => ({
