@@ -35,6 +35,7 @@ const config: CodegenConfig = {
           OrderPassenger: "../orders/order#OrderPassenger as OrderPassengerModel",
           OrderDocument: "../orders/order#OrderDocument as OrderDocumentModel",
           OrderService: "../graphql/resolver-parents#OrderServiceParent",
+          Payment: "../orders/payment#Payment as PaymentModel",
           OrderEventNotification: "../orders/order-feed#OrderEventUpdate",
           IdentityDocument: "../orders/order#IdentityDocument as IdentityDocumentModel",
           Wallet: "../wallet/wallet#Wallet as WalletModel",

@@ -29,6 +29,7 @@ import { OrderJobRunner } from "./orders/order-job-runner";
 import { JobWorker } from "./orders/job-worker";
 import { TicketingService } from "./orders/ticketing.service";
 import { OrderChanges } from "./orders/order-changes";
+import { OrderHolds } from "./orders/holds";
 import { SeatIntents } from "./orders/seat-intents";
 import { SeatReconciler } from "./orders/seat-reconciler";
 import { testPause } from "./test-pause";
@@ -95,8 +96,9 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const credentials = new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null);
   const tenantDirectory = new TenantDirectory(db, pubsub);
   const seatIntents = new SeatIntents(db, config.JOB_LEASE_SECONDS * 1000);
-  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges, seatIntents, testPause(config.AEROGATE_TEST_PAUSE_AT));
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
+  const holds = new OrderHolds(jobQueue, config.ORDER_HOLD_SECONDS);
+  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges, seatIntents, holds, testPause(config.AEROGATE_TEST_PAUSE_AT));
   const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS, seatIntents), log, { pollMs: config.JOB_POLL_MS });
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
   const webhookQueue = new WebhookDeliveryQueue(db, config.WEBHOOK_TIMEOUT_MS + config.JOB_LEASE_SECONDS * 1000);

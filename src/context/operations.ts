@@ -38,6 +38,7 @@ export const operations = {
   createOrder: { audience: "tenant", effect: "write" },
   updateOrderPassengers: { audience: "tenant", effect: "write" },
   ticketOrder: { audience: "tenant", effect: "write" },
+  payOrder: { audience: "tenant", effect: "write" },
   cancelOrder: { audience: "tenant", effect: "write" },
   refundOrder: { audience: "tenant", effect: "write" },
   orderStatusChanged: { audience: "tenant", effect: "read" },

@@ -1,5 +1,5 @@
 import { formatMinor } from "../money/format";
-import type { Order, OrderDocument, OrderStatus } from "../orders/order";
+import type { CancellationReason, Order, OrderDocument, OrderStatus } from "../orders/order";
 import { documentPath, VARIANT_A_STATES } from "../orders/variant-a-names";
 import { newId } from "../ids";
 
@@ -18,7 +18,8 @@ const STATE_AFTER: Record<OrderEventType, OrderStatus> = {
 
 /** What an event adds to the order's fields in its `data`. */
 export type OrderEventDetails =
-  | { type: "order.created" | "order.cancelled" }
+  | { type: "order.created" }
+  | { type: "order.cancelled"; cancellationReason: CancellationReason }
   | { type: "order.ticketed"; documents: readonly OrderDocument[] }
   | { type: "order.failed"; failureReason: string; paymentReversed: boolean }
   | { type: "order.refunded"; refundAmount: number; refundCurrency: string };
@@ -63,6 +64,8 @@ export function orderEvent(order: Order, at: Date, details: OrderEventDetails): 
   } else if (details.type === "order.failed") {
     data.failure_reason = details.failureReason;
     data.payment_reversed = details.paymentReversed;
+  } else if (details.type === "order.cancelled") {
+    data.cancellation_reason = details.cancellationReason;
   } else if (details.type === "order.refunded") {
     data.refund_amount = formatMinor(details.refundAmount, details.refundCurrency);
     data.refund_currency = details.refundCurrency;

@@ -3,6 +3,8 @@ import type { Resolvers, OrderPassengerInput, PassengerUpdateInput, IdentityDocu
 import { formatMinor } from "../money/format";
 import { orderPriceSplit, type Order, type OrderDetail, type SelectedService } from "../orders/order";
 import { createOrderInputA, fromOrderInputA, fromUpdatePassengersInput, updatePassengersInput } from "../orders/order.inputs";
+import { paymentStatus } from "../orders/holds";
+import { createPaymentInput, fromPaymentInput } from "../orders/payment.inputs";
 import { documentPath } from "../orders/variant-a-names";
 import { parseInput } from "../validation/parse-input";
 import { pageRequestFromArgs, toConnection } from "./connection";
@@ -92,6 +94,19 @@ export const orderResolvers: Resolvers = {
         return ctx.services.orders.updatePassengers(tenantScope(ctx), args.orderId, updates);
       }),
     ticketOrder: (_parent, args, ctx) => orderMutation(ctx, "ticketOrder", args, true, () => ctx.services.ticketing.ticket(tenantScope(ctx), args.orderId)),
+    payOrder: (_parent, args, ctx) =>
+      idempotentMutation(ctx, {
+        field: "payOrder",
+        args,
+        required: true,
+        run: () => {
+          const { orderId, payment } = args.input;
+          const body = { order_id: orderId, payment: { type: fromGraphQLEnum(payment.type), currency: payment.currency, amount: payment.amount } };
+          return ctx.services.ticketing.payOrder(tenantScope(ctx), fromPaymentInput(parseInput(createPaymentInput, body)));
+        },
+        idOf: (made) => made.id,
+        load: (id) => ctx.services.ticketing.payment(tenantScope(ctx), id),
+      }),
     cancelOrder: (_parent, args, ctx) => orderMutation(ctx, "cancelOrder", args, false, () => ctx.services.orders.cancel(tenantScope(ctx), args.orderId)),
     refundOrder: (_parent, args, ctx) => orderMutation(ctx, "refundOrder", args, false, () => ctx.services.ticketing.requestRefund(tenantScope(ctx), args.orderId)),
   },
@@ -105,6 +120,12 @@ export const orderResolvers: Resolvers = {
     documents: (order, _args, ctx) => (isDetail(order) ? order.documents : loadersFor(ctx).orderDocuments.load(order.id)),
     services: (order) => order.services.map((service) => ({ ...service, currency: order.currency })),
     refundInProgress: (order) => order.status === "TICKETED" && order.refundRequestedAt !== null,
+    paymentStatus: (order) => paymentStatus(order),
+  },
+  Payment: {
+    order: (payment, _args, ctx) => ctx.services.orders.get(tenantScope(ctx), payment.orderId),
+    type: (payment) => toGraphQLEnum(payment.type),
+    amount: (payment) => formatMinor(payment.amount, payment.currency),
   },
   OrderPassenger: {
     type: (passenger) => toGraphQLEnum(passenger.type),

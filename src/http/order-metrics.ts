@@ -1,5 +1,6 @@
 import { Gauge, Histogram, type Registry } from "prom-client";
 import { ORDER_STATUSES } from "../orders/order";
+import { ORDER_JOB_KINDS } from "../orders/order-job-queue";
 import type { Services } from "../services";
 import { metricsFigure } from "./cached-figure";
 
@@ -31,7 +32,7 @@ export function registerOrderMetrics(registry: Registry, services: Services): vo
     registers: [registry],
     async collect() {
       const due = await jobBacklog.get();
-      for (const kind of ["ticket", "refund"] as const) this.set({ kind }, due.get(kind)?.due ?? 0);
+      for (const kind of ORDER_JOB_KINDS) this.set({ kind }, due.get(kind)?.due ?? 0);
     },
   });
   new Gauge({
@@ -41,7 +42,7 @@ export function registerOrderMetrics(registry: Registry, services: Services): vo
     registers: [registry],
     async collect() {
       const due = await jobBacklog.get();
-      for (const kind of ["ticket", "refund"] as const) this.set({ kind }, due.get(kind)?.oldestDueSeconds ?? 0);
+      for (const kind of ORDER_JOB_KINDS) this.set({ kind }, due.get(kind)?.oldestDueSeconds ?? 0);
     },
   });
   new Gauge({

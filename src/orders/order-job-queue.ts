@@ -9,7 +9,9 @@ import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
 import { clock } from "../clock";
 
-export type OrderJobKind = "ticket" | "refund";
+/** Airline work (ticketing, refunds), and the cancellation of an unpaid hold at its deadline (holds.ts). */
+export const ORDER_JOB_KINDS = ["ticket", "refund", "payment_deadline"] as const;
+export type OrderJobKind = (typeof ORDER_JOB_KINDS)[number];
 
 /** The guard of a job's finishing write: it fails when this process no longer holds the job's lease. */
 export const JOB_LEASE_GUARD = "order-job-lease";

@@ -57,7 +57,7 @@ const serviceInput = z.strictObject({
 
 const servicesInput = z.array(serviceInput).max(100);
 
-const paymentInput = z.strictObject({
+export const paymentInput = z.strictObject({
   type: z.literal("balance", { message: "only balance payments exist: the order is paid from the wallet" }),
   currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code, e.g. USD"),
   amount: z.string().min(1),

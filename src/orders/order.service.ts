@@ -14,14 +14,17 @@ import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import type { OfferService } from "../search/offer.service";
 import { SeatsUnavailable, type Supplier } from "../supplier/supplier";
 import type { WalletService } from "../wallet/wallet.service";
-import { documentFrom, ORDER_STATUSES, orderFrom, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
+import { Prisma as Sql } from "../generated/prisma-sqlite/client";
+import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type CancellationReason, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
 import type { CreateOrderRequest, PassengerInput, PassengerUpdate } from "./order.inputs";
 import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
 import { EDITABLE_STATUS, ORDER_GUARD, stateConflict, touchIn, transition } from "./order-state-machine";
 import { checkPassengers, type BookedPassenger } from "./passenger-rules";
+import { checkPayment } from "./payment-rules";
 import { selectServices } from "./service-selection";
 import { supplierBooking } from "./supplier-booking";
 import type { OrderChanges } from "./order-changes";
+import type { OrderHolds } from "./holds";
 import { SEAT_INTENT_GUARD, type HoldIntent, type SeatIntents } from "./seat-intents";
 import { VersionedCache } from "../versioned-cache";
 import { clock } from "../clock";
@@ -30,6 +33,9 @@ import { noPause, type TestPause } from "../test-pause";
 /** Order details kept at least this many (RecentMap), and at most this long should a change's word be lost. */
 const RECENT_DETAILS = 2000;
 const DETAIL_MAX_AGE_MS = 60_000;
+
+/** A cancellation the tenant asked for (the deadline job cancels with `payment_deadline_passed`). */
+const REQUESTED: CancellationReason = "requested";
 
 const detailKey = (tenantId: string, orderId: string) => `${tenantId} ${orderId}`;
 
@@ -51,6 +57,8 @@ export class OrderService {
     private readonly changes: OrderChanges,
     /** The durable record of seat work asked of the airline, settled after a crash (seat-reconciler.ts). */
     private readonly seatIntents: SeatIntents,
+    /** Payment deadlines and the jobs that cancel unpaid holds at them. */
+    private readonly holds: OrderHolds,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
     private readonly pause: TestPause = noPause,
   ) {
@@ -82,9 +90,10 @@ export class OrderService {
     const passengers = checkPassengers(request.passengers, offer, now.toISOString().slice(0, 10));
     const { services, amount } = selectServices(request.services, offer);
     const totalAmount = offer.totalAmount + amount;
-    if (request.payment) checkPayment(request.payment, totalAmount, offer.currency);
+    if (request.payment) checkPayment(request.payment, totalAmount, offer.currency, "payments[0].amount");
     await this.requireBalance(scope.tenantId, totalAmount, offer.currency);
 
+    const paymentRequiredBy = this.holds.paymentDeadline(now, itineraryDates(offer).firstDepartureUtc);
     const pending: Order = {
       id: newId("ord", now.getTime()),
       tenantId: scope.tenantId,
@@ -98,6 +107,9 @@ export class OrderService {
       bookingReference: "",
       failureReason: null,
       refundRequestedAt: null,
+      paymentRequiredBy,
+      paidAt: null,
+      cancellationReason: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -107,7 +119,7 @@ export class OrderService {
     const order = { ...pending, bookingReference: await this.holdSeats(pending, passengers, scope, field, intent) };
     await this.pause("after_supplier_hold", { orderId: order.id });
     try {
-      await this.changes.commit([order], [...insertOrder(this.db, order, passengers), this.seatIntents.holdCommitted(intent)], [orderEvent(order, now, { type: "order.created" })]);
+      await this.changes.commit([order], [...insertOrder(this.db, order, passengers), this.holds.expiry(order, paymentRequiredBy, now), this.seatIntents.holdCommitted(intent)], [orderEvent(order, now, { type: "order.created" })]);
     } catch (error) {
       // The airline holds seats for an order that does not exist: give them back.
       await this.supplier.releaseSeats(order.id);
@@ -225,7 +237,7 @@ export class OrderService {
     if (order.status !== "PENDING") throw stateConflict(order, "cancel");
     const now = clock.now();
     try {
-      await this.changes.commit([order], [transition(this.db, order, "cancel", now), this.seatIntents.releaseOwed(order, now)], [orderEvent(order, now, { type: "order.cancelled" })]);
+      await this.changes.commit([order], [transition(this.db, order, "cancel", now, Sql.sql`, "cancellationReason" = ${REQUESTED}`), this.seatIntents.releaseOwed(order, now)], [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED })]);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "cancel");
       throw error;
@@ -285,19 +297,6 @@ export class OrderService {
   }
 }
 
-/** Variant A's payment must be exactly the total, in the offer's currency (422 `payment_amount_mismatch`). */
-function checkPayment(payment: { currency: string; amount: string }, total: number, currency: string): void {
-  const amount = parseMinor(payment.amount, payment.currency);
-  if (amount === null) {
-    throw appError("validation_failed", { field: "payments[0].amount", message: "payments[0].amount: must be a decimal amount, e.g. 123.45" });
-  }
-  if (payment.currency !== currency || amount !== total) {
-    throw appError("payment_amount_mismatch", {
-      field: "payments[0].amount",
-      reason: `The order total is ${formatMinor(total, currency)} ${currency}; the payment is ${payment.amount} ${payment.currency}.`,
-    });
-  }
-}
 
 function groupBy<T extends { orderId: string }>(orderIds: readonly string[], items: T[]): T[][] {
   const groups = new Map<string, T[]>(orderIds.map((id) => [id, []]));

@@ -8,6 +8,10 @@ export type { OrderStatus };
 
 export const ORDER_STATUSES: readonly OrderStatus[] = ["PENDING", "PROCESSING", "TICKETED", "FAILED", "CANCELED", "REFUNDED"];
 
+/** Why an order was cancelled, as `cancellation_reason` shows it. */
+export const CANCELLATION_REASONS = ["requested", "payment_deadline_passed"] as const;
+export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
+
 /** A service booked with the order, priced when it was booked. */
 export interface SelectedService {
   id: string;
@@ -35,6 +39,12 @@ export interface Order {
   bookingReference: string;
   failureReason: string | null;
   refundRequestedAt: Date | null;
+  /** The hold's deadline (holds.ts): unpaid by then, the order is cancelled. Null for orders booked before holds expired. */
+  paymentRequiredBy: Date | null;
+  /** When the wallet paid for it (the ticket action or a payment). */
+  paidAt: Date | null;
+  /** Why it was cancelled: `requested` or `payment_deadline_passed`. */
+  cancellationReason: CancellationReason | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -101,6 +111,9 @@ export function orderFrom(row: OrderRow): Order {
     bookingReference: row.bookingReference,
     failureReason: row.failureReason,
     refundRequestedAt: row.refundRequestedAt,
+    paymentRequiredBy: row.paymentRequiredBy,
+    paidAt: row.paidAt,
+    cancellationReason: row.cancellationReason as CancellationReason | null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

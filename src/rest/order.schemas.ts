@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ORDER_STATUSES } from "../orders/order";
+import { CANCELLATION_REASONS, ORDER_STATUSES } from "../orders/order";
 import { decimalAmount, metadataView, okSchema, timestamp } from "./envelope";
 import { offerASchema, passengerType, priceSplitFields, sliceA } from "./offer.schemas";
 
@@ -33,6 +33,16 @@ export const documentSchema = z
   })
   .meta({ id: "Document" });
 
+/** Duffel's `payment_status`: a PENDING order is a hold, payable until `payment_required_by`. */
+export const paymentStatusSchema = z
+  .object({
+    awaiting_payment: z.boolean(),
+    payment_required_by: timestamp.nullable(),
+    price_guarantee_expires_at: timestamp.nullable(),
+    paid_at: timestamp.nullable(),
+  })
+  .meta({ id: "PaymentStatus" });
+
 /** Variant A order (Duffel's names). */
 export const orderASchema = z
   .object({
@@ -42,6 +52,8 @@ export const orderASchema = z
     ticketing_status: z.enum(["not_started", "in_progress", "ticketed", "failed"]),
     refund_status: z.enum(["refunded", "in_progress"]).nullable(),
     failure_reason: z.string().nullable(),
+    cancellation_reason: z.enum(CANCELLATION_REASONS).nullable(),
+    payment_status: paymentStatusSchema,
     offer_id: z.string(),
     total_amount: decimalAmount,
     total_currency: z.string(),

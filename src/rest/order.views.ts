@@ -1,9 +1,10 @@
 import type { z } from "zod";
 import { orderPriceSplit, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "../orders/order";
 import { formatMinor } from "../money/format";
+import { paymentStatus } from "../orders/holds";
 import { offerViewA, priceSplitView } from "./offer.views";
 import { documentPath, VARIANT_A_STATES } from "../orders/variant-a-names";
-import type { createdOrderBSchema, documentSchema, orderASchema, orderBSchema, orderDetailSchema } from "./order.schemas";
+import type { createdOrderBSchema, documentSchema, orderASchema, orderBSchema, orderDetailSchema, paymentStatusSchema } from "./order.schemas";
 
 /** Variant A status names as a list filter may spell them, mapped to the lifecycle's. */
 const STATUS_FILTER_NAMES: Record<string, OrderStatus> = {
@@ -67,6 +68,8 @@ export function orderViewA(order: OrderDetail): z.output<typeof orderASchema> {
     ...VARIANT_A_STATES[order.status],
     refund_status: order.status === "REFUNDED" ? "refunded" : order.refundRequestedAt ? "in_progress" : null,
     failure_reason: order.failureReason,
+    cancellation_reason: order.cancellationReason,
+    payment_status: paymentStatusView(order),
     offer_id: order.offerId,
     total_amount: formatMinor(order.totalAmount, currency),
     total_currency: currency,
@@ -86,6 +89,16 @@ export function orderViewA(order: OrderDetail): z.output<typeof orderASchema> {
     metadata: order.metadata,
     created_at: order.createdAt.toISOString(),
     updated_at: order.updatedAt.toISOString(),
+  };
+}
+
+function paymentStatusView(order: OrderDetail): z.output<typeof paymentStatusSchema> {
+  const status = paymentStatus(order);
+  return {
+    awaiting_payment: status.awaitingPayment,
+    payment_required_by: status.paymentRequiredBy?.toISOString() ?? null,
+    price_guarantee_expires_at: status.priceGuaranteeExpiresAt?.toISOString() ?? null,
+    paid_at: status.paidAt?.toISOString() ?? null,
   };
 }
 

@@ -31,9 +31,12 @@ export function waitForClaims(claims: SeenClaim[], orderId: string, count: numbe
   );
 }
 
+/** The order's airline work (ticketing, refund), not the job that waits for its payment deadline. */
+const AIRLINE_JOB = { kind: { in: ["ticket" as const, "refund" as const] } };
+
 /** When the lease of `orderId`'s job ends, as the database holds it (undefined once the job is done). */
 export async function leaseInDatabase(server: TestServer, orderId: string): Promise<Date | null | undefined> {
-  const job = await server.db.prisma.orderJob.findFirst({ where: { orderId }, select: { lockedUntil: true } });
+  const job = await server.db.prisma.orderJob.findFirst({ where: { orderId, ...AIRLINE_JOB }, select: { lockedUntil: true } });
   return job === null ? undefined : job.lockedUntil;
 }
 
@@ -54,7 +57,7 @@ export function waitForRenewal(server: TestServer, claim: SeenClaim): Promise<Da
  * pause no heartbeat survives): any worker may claim the job again at once.
  */
 export async function expireLease(server: TestServer, orderId: string): Promise<void> {
-  const { count } = await server.db.prisma.orderJob.updateMany({ where: { orderId }, data: { lockedUntil: new Date(0) } });
+  const { count } = await server.db.prisma.orderJob.updateMany({ where: { orderId, ...AIRLINE_JOB }, data: { lockedUntil: new Date(0) } });
   expect(count, `order ${orderId} has a job`).toBe(1);
 }
 

@@ -82,6 +82,7 @@ describe("health, readiness, metrics, OpenAPI", () => {
       expect(samples("aerogate_order_jobs_due").map((s) => [s.labels.kind, s.value])).toEqual([
         ["ticket", 0],
         ["refund", 0],
+        ["payment_deadline", 0],
       ]);
       expect(text).toMatch(/^# TYPE aerogate_order_job_lag_seconds histogram$/m);
       expect(samples("aerogate_order_job_oldest_due_seconds").every((s) => s.value === 0)).toBe(true);
