@@ -156,7 +156,7 @@ export const orderRoutes = [
   passengerUpdate("PUT"),
   ...orderAction("ticket", "ticketOrder", "Ticket a pending order: debits the wallet; the outcome arrives later", (ctx, id) => ctx.services.ticketing.ticket(tenantScope(ctx), id), {
     idempotencyKeyRequired: true,
-    errors: { A: ["not_found", "order_state_conflict", "insufficient_balance"], B: ["not_found", "order_state_conflict", "TB_AUTH_101"] },
+    errors: { A: ["not_found", "order_state_conflict", "price_changed", "insufficient_balance"], B: ["not_found", "order_state_conflict", "price_changed", "TB_AUTH_101"] },
     forB: insufficientBalanceAsB,
   }),
   ...orderAction("cancel", "cancelOrder", "Cancel a pending order and release its seats", (ctx, id) => ctx.services.orders.cancel(tenantScope(ctx), id), {

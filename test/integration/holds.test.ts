@@ -272,6 +272,18 @@ describe("after the price guarantee", () => {
     expect(paid.body.data.amount).toBe(repriced.total_amount);
   });
 
+  it("the ticket action finding the move is 422 price_changed too; asked again, it pays the new total", async () => {
+    const order = await bookedOrder();
+    setClock(new Date(Date.parse(order.payment_status.price_guarantee_expires_at) + 1000));
+    expectError(await ticketOrder(server, tenant.key, order.id), 422, "price_changed");
+    const repriced = (await getOrder(server, tenant.key, order.id)).body.data;
+    const before = await walletBalance(server, tenant.key);
+    const ticketed = await ticketOrder(server, tenant.key, order.id);
+    expect(ticketed.status).toBe(200);
+    expect(ticketed.body.data.total_amount).toBe(repriced.total_amount);
+    expect((await walletBalance(server, tenant.key)).minor).toBe(before.minor - toMinor(repriced.total_amount, repriced.total_currency));
+  });
+
   it("within the guarantee the price never moves", async () => {
     const order = await bookedOrder();
     setClock(new Date(Date.parse(order.payment_status.price_guarantee_expires_at) - 5000));
