@@ -17,6 +17,7 @@ import { randomBytes } from "node:crypto";
 import { airportIndex, type AirportIndex } from "./locations/airport-index";
 import { OfferService } from "./search/offer.service";
 import { SeatMapService } from "./seats/seat-map.service";
+import { SeatCatalogue } from "./seats/seat-catalogue";
 import { SearchService } from "./search/search.service";
 import { SimulatedAirline } from "./supplier/simulated-airline";
 import { CachingSupplier } from "./supplier/caching-supplier";
@@ -98,7 +99,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const seatIntents = new SeatIntents(db, config.JOB_LEASE_SECONDS * 1000);
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
   const holds = new OrderHolds(jobQueue, config.ORDER_HOLD_SECONDS);
-  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges, seatIntents, holds, testPause(config.AEROGATE_TEST_PAUSE_AT));
+  const seatCatalogue = new SeatCatalogue();
+  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges, seatIntents, seatCatalogue, holds, testPause(config.AEROGATE_TEST_PAUSE_AT));
   const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS, seatIntents), log, { pollMs: config.JOB_POLL_MS });
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
   const webhookQueue = new WebhookDeliveryQueue(db, config.WEBHOOK_TIMEOUT_MS + config.JOB_LEASE_SECONDS * 1000);
@@ -134,7 +136,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     airports,
     search: new SearchService(db, supplier, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache),
     offers,
-    seatMaps: new SeatMapService(offers, orders),
+    seatMaps: new SeatMapService(offers, orders, seatCatalogue, supplier),
     idempotency: new IdempotencyService(db, log),
     wallets,
     orders,

@@ -40,6 +40,7 @@ export const errorCatalogue = {
   departure_date_out_of_range: { status: 422, message: "The departure date is not on sale yet.", action: "Search a departure no later than the last date on sale the message names." },
   offer_no_longer_available: { status: 422, message: "The offer can no longer be booked.", action: "Search again and book a current offer." },
   price_changed: { status: 422, message: "The airline priced the order again after its price guarantee ran out, and the total changed.", action: "Read the order's new total_amount and pay that." },
+  seat_unavailable: { status: 422, message: "A seat chosen is taken, or chosen twice in the request.", action: "Read the seat map again and choose a seat that has available_services." },
   payment_amount_mismatch: { status: 422, message: "The payment does not match the order total.", action: "Pay exactly the offer total plus services, in the offer's currency." },
   idempotency_key_reused: { status: 422, message: "This Idempotency-Key was used for a different request.", action: "Use a new key for a new request; reuse a key only to retry the same one." },
   currency_locked: { status: 422, message: "The default currency cannot change while the wallet holds money or an order is pending or processing.", action: "Settle or cancel open orders and empty the wallet first." },

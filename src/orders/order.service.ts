@@ -12,7 +12,8 @@ import { formatMinor, parseMinor } from "../money/format";
 import type { CursorCodec } from "../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import type { OfferService } from "../search/offer.service";
-import { SeatsUnavailable, type Supplier } from "../supplier/supplier";
+import { SeatsUnavailable, SeatTaken, type Supplier } from "../supplier/supplier";
+import type { SeatCatalogue } from "../seats/seat-catalogue";
 import type { WalletService } from "../wallet/wallet.service";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type CancellationReason, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
@@ -21,7 +22,7 @@ import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
 import { EDITABLE_STATUS, ORDER_GUARD, stateConflict, touchIn, transition } from "./order-state-machine";
 import { checkPassengers, type BookedPassenger } from "./passenger-rules";
 import { checkPayment } from "./payment-rules";
-import { selectServices } from "./service-selection";
+import { seatServiceIndex, selectServices } from "./service-selection";
 import { supplierBooking } from "./supplier-booking";
 import type { OrderChanges } from "./order-changes";
 import type { OrderHolds } from "./holds";
@@ -57,6 +58,8 @@ export class OrderService {
     private readonly changes: OrderChanges,
     /** The durable record of seat work asked of the airline, settled after a crash (seat-reconciler.ts). */
     private readonly seatIntents: SeatIntents,
+    /** Seat maps' seat services, by which a booking's `ase_…` seat ids are resolved. */
+    private readonly seats: SeatCatalogue,
     /** Payment deadlines and the jobs that cancel unpaid holds at them. */
     private readonly holds: OrderHolds,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
@@ -76,6 +79,8 @@ export class OrderService {
    * snapshot of the exact offer. 404 `not_found` for an unknown or another tenant's offer; 422
    * `offer_no_longer_available` when it expired, a flight has too few seats left, or it is booked
    * already; 400 `validation_failed` for passengers or services that do not fit the offer; 422
+   * `seat_unavailable` when a seat chosen is another order's or chosen twice (the database
+   * decides between racing bookings, see SeatAssignment); 422
    * `payment_amount_mismatch` when a payment is not exactly the total; 402
    * `insufficient_balance` when the wallet cannot cover it. Nothing is charged until ticketing.
    */
@@ -88,7 +93,7 @@ export class OrderService {
       throw appError("offer_no_longer_available", { field, reason: `The offer expired at ${offer.expiresAt.toISOString()}.` });
     }
     const passengers = checkPassengers(request.passengers, offer, now.toISOString().slice(0, 10));
-    const { services, amount } = selectServices(request.services, offer);
+    const { services, amount } = selectServices(request.services, offer, (booked) => this.seats.optionsFor(booked));
     const totalAmount = offer.totalAmount + amount;
     if (request.payment) checkPayment(request.payment, totalAmount, offer.currency, "payments[0].amount");
     await this.requireBalance(scope.tenantId, totalAmount, offer.currency);
@@ -280,8 +285,9 @@ export class OrderService {
   }
 
   /**
-   * Holds the seats at the airline and returns its booking reference; 422 when a flight is short
-   * of seats. When the hold fails nothing is held (all or nothing), so nothing is owed for it.
+   * Holds the seats (and the seats chosen by designator) at the airline and returns its booking
+   * reference; 422 when a flight is short of seats or a chosen seat is taken. When the hold fails
+   * nothing is held (all or nothing), so nothing is owed for it.
    */
   private async holdSeats(order: Order, passengers: readonly BookedPassenger[], scope: TenantScope, field: string, intent: HoldIntent): Promise<string> {
     try {
@@ -291,6 +297,11 @@ export class OrderService {
       if (error instanceof SeatsUnavailable) {
         await this.seatIntents.released(intent.orderId);
         throw appError("offer_no_longer_available", { field, reason: `Flight ${error.flightKey} has too few seats left.` });
+      }
+      if (error instanceof SeatTaken) {
+        await this.seatIntents.released(intent.orderId);
+        const index = seatServiceIndex(order.services, error.index);
+        throw appError("seat_unavailable", { field: `services[${index}].id`, reason: `Seat ${order.services[index]!.designator} is taken by another order.` });
       }
       throw error;
     }

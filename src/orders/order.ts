@@ -21,6 +21,8 @@ export interface SelectedService {
   unitAmount: number;
   passengerIds: string[];
   segmentIds: string[];
+  /** A seat chosen on the seat map (`14C`); absent for bags and for seats chosen without a map. */
+  designator?: string;
 }
 
 /** An order (decisions §5): the offer as booked, its services, and where it is in its lifecycle. */

@@ -69,6 +69,8 @@ export const orderASchema = z
         total_currency: z.string(),
         passenger_ids: z.array(z.string()),
         segment_ids: z.array(z.string()),
+        /** A seat chosen on the seat map (`14C`); null for bags. */
+        designator: z.string().nullable(),
       }),
     ),
     documents: z.array(documentSchema),

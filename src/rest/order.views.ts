@@ -84,6 +84,7 @@ export function orderViewA(order: OrderDetail): z.output<typeof orderASchema> {
       total_currency: currency,
       passenger_ids: service.passengerIds,
       segment_ids: service.segmentIds,
+      designator: service.designator ?? null,
     })),
     documents: order.documents.map(documentView),
     metadata: order.metadata,

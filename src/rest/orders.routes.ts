@@ -121,7 +121,7 @@ export const orderRoutes = [
     idempotencyKeyRequired: true,
     response: z.union([okSchema(orderASchema), createdOrderBSchema]).meta({ description: "Variant A: the order in `data`. Variant B (a body with `offerId`): the order, unwrapped." }),
     // 503 service_unavailable: the booking stalled past its seat lease and was not made (a retry books it).
-    errors: ["not_found", "offer_no_longer_available", "payment_amount_mismatch", "insufficient_balance", "service_unavailable"],
+    errors: ["not_found", "offer_no_longer_available", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable"],
     handle: async ({ ctx, body }) => {
       const order = await ctx.services.orders.create(tenantScope(ctx), body.request);
       return body.variant === "B" ? createdOrderViewB(order) : ok(orderViewA(order), "Order created");

@@ -6,10 +6,12 @@ import { seatMapSchema } from "./seat-map.schemas";
 import { seatMapView } from "./seat-map.views";
 import { RenderedResponses } from "./rendered-responses";
 import { restRoute } from "./route";
+import type { SeatMapSubject } from "../seats/seat-map";
 
 /**
  * A map depends only on its subject (an immutable offer, or an order and whether it takes
- * services) and its flights' fixed seating: rendered once per subject, as offers are. A
+ * services), its flights' fixed seating and the seats bookings hold: rendered once per subject
+ * and set of taken seats (part of the key, so a seat sold since is never shown free). A
  * widebody's is ~60 KB, so fewer are kept than offers.
  */
 const renderedMaps = new RenderedResponses(100);
@@ -27,7 +29,15 @@ export const seatMapRoutes = [
     errors: ["not_found"],
     handle: async ({ ctx, query }) => {
       const subject = await ctx.services.seatMaps.subject(tenantScope(ctx), query);
-      return renderedMaps.get(`${subject.id} ${subject.onSale}`, () => ok(ctx.services.seatMaps.maps(subject).map(seatMapView)));
+      return renderedMaps.get(`${subject.id} ${subject.onSale} ${takenKey(subject)}`, () => ok(ctx.services.seatMaps.maps(subject).map(seatMapView)));
     },
   }),
 ];
+
+/** The seats taken on the subject's flights, in a fixed order: equal sets give equal keys. */
+function takenKey(subject: SeatMapSubject): string {
+  return [...subject.taken]
+    .map(([flightKey, designators]) => `${flightKey}:${[...designators].sort().join(",")}`)
+    .sort()
+    .join(";");
+}

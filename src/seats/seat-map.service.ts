@@ -4,8 +4,9 @@ import type { Order } from "../orders/order";
 import type { OrderService } from "../orders/order.service";
 import type { StoredOffer } from "../search/offer-payload";
 import type { OfferService } from "../search/offer.service";
-import { FlightSeatingCache } from "./flight-seating";
-import { seatMapsFor, type SeatMap, type SeatMapSubject } from "./seat-map";
+import type { Supplier } from "../supplier/supplier";
+import type { SeatCatalogue } from "./seat-catalogue";
+import type { SeatMap, SeatMapSubject } from "./seat-map";
 import type { SeatMapQuery } from "./seat-map.inputs";
 
 /** Orders that can still take services (servicing §2): their seats stay on sale. */
@@ -13,14 +14,15 @@ const ORDER_STATUSES_ON_SALE: ReadonlySet<Order["status"]> = new Set(["PENDING",
 
 /**
  * Seat maps of the caller's offers and orders. Another tenant's offer or order is `not_found`,
- * exactly as an unknown id. Flights' seating is built once per process and shared by every map.
+ * exactly as an unknown id. Flights' seating is built once per process and shared by every map;
+ * the seats bookings hold are read on every map (one query), so a sold seat is never offered.
  */
 export class SeatMapService {
-  private readonly seating = new FlightSeatingCache();
-
   constructor(
     private readonly offers: OfferService,
     private readonly orders: OrderService,
+    private readonly catalogue: SeatCatalogue,
+    private readonly supplier: Supplier,
   ) {}
 
   /** One map per segment of the offer or order named; 404 as `subject`. */
@@ -29,33 +31,40 @@ export class SeatMapService {
   }
 
   /** The offer or order named, as seats are chosen for it; 404 `not_found` naming the field for an unknown or foreign id. */
-  subject(scope: TenantScope, query: SeatMapQuery): Promise<SeatMapSubject> {
-    return query.offer_id !== undefined ? this.offerSubject(scope, query.offer_id) : this.orderSubject(scope, query.order_id!);
+  async subject(scope: TenantScope, query: SeatMapQuery): Promise<SeatMapSubject> {
+    const { id, offer, onSale } = query.offer_id !== undefined ? await this.offerSubject(scope, query.offer_id) : await this.orderSubject(scope, query.order_id!);
+    const slices = offer.payload.slices;
+    // Nothing is offered on a map past sale, so what is taken need not be read.
+    const taken = onSale ? await this.supplier.seatsAssigned(slices.flatMap((slice) => slice.segments.map((segment) => segment.flightKey)), scope.tenant.environment) : new Map();
+    return { id, currency: offer.currency, slices, passengers: offer.payload.passengers, onSale, taken };
   }
 
   /** The subject's maps, one per segment. */
   maps(subject: SeatMapSubject): SeatMap[] {
-    return seatMapsFor(subject, (segment) => this.seating.forSegment(segment));
+    return this.catalogue.maps(subject);
   }
 
-  private async offerSubject(scope: TenantScope, offerId: string): Promise<SeatMapSubject> {
+  private async offerSubject(scope: TenantScope, offerId: string): Promise<SubjectSource> {
     const [offer] = holdsNul(offerId) ? [null] : await this.offers.getMany(scope, [offerId]);
     if (!offer) throw appError("not_found", { field: "offer_id", message: "offer_id: no such offer" });
-    return subjectOf(offer.id, offer, true);
+    return { id: offer.id, offer, onSale: true };
   }
 
-  private async orderSubject(scope: TenantScope, orderId: string): Promise<SeatMapSubject> {
+  private async orderSubject(scope: TenantScope, orderId: string): Promise<SubjectSource> {
     const [order] = holdsNul(orderId) ? [null] : await this.orders.getMany(scope, [orderId]);
     if (!order) throw appError("not_found", { field: "order_id", message: "order_id: no such order" });
-    return subjectOf(order.id, order.offer, ORDER_STATUSES_ON_SALE.has(order.status));
+    return { id: order.id, offer: order.offer, onSale: ORDER_STATUSES_ON_SALE.has(order.status) };
   }
+}
+
+/** What a map is drawn for: the offer or order's id, the offer (as booked), whether seats are on sale. */
+interface SubjectSource {
+  id: string;
+  offer: StoredOffer;
+  onSale: boolean;
 }
 
 /** Text holding U+0000 names no record, and PostgreSQL cannot even compare it (a query string can carry it: `%00`). */
 function holdsNul(id: string): boolean {
   return id.includes("\0");
-}
-
-function subjectOf(id: string, offer: StoredOffer, onSale: boolean): SeatMapSubject {
-  return { id, currency: offer.currency, slices: offer.payload.slices, passengers: offer.payload.passengers, onSale };
 }

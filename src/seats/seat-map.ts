@@ -45,12 +45,14 @@ export interface SeatMapSubject {
   passengers: ReadonlyArray<{ id: string; type: PassengerType }>;
   /** False when no seat can be chosen any more (an order past the states that take services). */
   onSale: boolean;
+  /** Designators other bookings (or this order) hold, by flight key: not for sale. */
+  taken: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /**
  * The subject's seat maps, one per segment in travel order. Every seat of the cabin flown that
  * the airline has not sold is offered to each passenger who may sit there, at its price converted
- * to the subject's currency; the rest show with no services.
+ * to the subject's currency; the rest (and the seats bookings hold) show with no services.
  */
 export function seatMapsFor(subject: SeatMapSubject, seatingOf: (segment: StoredSegment) => FlightSeating): SeatMap[] {
   const prices = new Map<number, number>();
@@ -77,6 +79,7 @@ export function seatMapsFor(subject: SeatMapSubject, seatingOf: (segment: Stored
               }))
           : [],
       });
+      const taken = subject.taken.get(segment.flightKey);
       return {
         id: derivedId("sea", subject.id, segment.id),
         segmentId: segment.id,
@@ -87,7 +90,7 @@ export function seatMapsFor(subject: SeatMapSubject, seatingOf: (segment: Stored
             ...cabin,
             rows: cabin.rows.map((row) => ({
               sections: row.sections.map((section) => ({
-                elements: section.elements.map((element) => (element.type === "seat" ? seatElement(element, flown && !element.soldByAirline) : element)),
+                elements: section.elements.map((element) => (element.type === "seat" ? seatElement(element, flown && !element.soldByAirline && !taken?.has(element.designator)) : element)),
               })),
             })),
           };

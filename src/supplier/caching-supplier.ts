@@ -42,6 +42,11 @@ export class CachingSupplier implements Supplier {
     return this.inner.seatsHeld(flights, environment);
   }
 
+  /** Never cached: seats change with every booking, in every process. */
+  seatsAssigned(flightKeys: readonly string[], environment: SupplierBooking["environment"]): Promise<Map<string, Set<string>>> {
+    return this.inner.seatsAssigned(flightKeys, environment);
+  }
+
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
     return this.inner.issueTickets(booking);
   }

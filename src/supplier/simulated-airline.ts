@@ -46,6 +46,10 @@ export class SimulatedAirline implements Supplier {
     return this.#bookings.seatsHeld(flights, environment);
   }
 
+  seatsAssigned(flightKeys: readonly string[], environment: SupplierBooking["environment"]): Promise<Map<string, Set<string>>> {
+    return this.#bookings.seatsAssigned(flightKeys, environment);
+  }
+
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
     return this.#bookings.issueTickets(booking);
   }

@@ -6,7 +6,7 @@ import { sqlEnum } from "../db/sql-enum";
 import { sqlTimestamp } from "../db/sql-values";
 import { GuardFailed, guarded, writeBatch, type BatchStatement } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
-import { flightCabinKey, passengersNeedingSeats, SeatsUnavailable, type CabinClass, type FlightCabin, type SupplierBooking, type TicketingAnswer } from "./supplier";
+import { flightCabinKey, passengersNeedingSeats, SeatsUnavailable, SeatTaken, type CabinClass, type FlightCabin, type SupplierBooking, type TicketingAnswer } from "./supplier";
 import { clock } from "../clock";
 
 /** Family names that make a sandbox booking fail at the airline (decisions §5). */
@@ -17,6 +17,9 @@ const SANDBOX_TRIGGERS: Readonly<Record<string, "airline_rejected" | "airline_ti
 
 /** The family name that makes the sandbox airline slow to ticket and to refund (`slowAnswerMs`). */
 const SLOW_TRIGGER = "slow";
+
+/** Names a seat's insert in `GuardFailed`, followed by its index in `SupplierBooking.seats`. */
+const SEAT_GUARD = "seat#";
 
 const REFERENCE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
@@ -75,9 +78,20 @@ export class SimulatedBookings {
       if (this.db.provider !== "postgresql") return [hold];
       return [Sql.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${segment.flightKey}|${segment.cabinClass}|${booking.environment}`}, 0))`, hold];
     });
+    // A seat's key (flight, environment, designator) admits one row: of two bookings racing for
+    // it, the database lets one insert it; the other's changes nothing and its batch rolls back.
+    const seatGuards = booking.seats.map((seat, index) =>
+      guarded(
+        Sql.sql`INSERT INTO "SeatAssignment" ("flightKey", "environment", "designator", "holdId", "tenantId", "createdAt")
+          VALUES (${seat.flightKey}, ${environment}, ${seat.designator}, ${booking.id}, ${booking.tenantId}, ${createdAt})
+          ON CONFLICT DO NOTHING`,
+        `${SEAT_GUARD}${index}`,
+      ),
+    );
     try {
-      await writeBatch(this.db, statements);
+      await writeBatch(this.db, [...statements, ...seatGuards]);
     } catch (error) {
+      if (error instanceof GuardFailed && error.guard.startsWith(SEAT_GUARD)) throw new SeatTaken(Number(error.guard.slice(SEAT_GUARD.length)));
       if (error instanceof GuardFailed) throw new SeatsUnavailable(error.guard);
       throw error;
     }
@@ -99,8 +113,26 @@ export class SimulatedBookings {
     return held;
   }
 
+  /** One read for a map: the seats bookings of the environment hold on these flights, by flight key. */
+  async seatsAssigned(flightKeys: readonly string[], environment: SupplierBooking["environment"]): Promise<Map<string, Set<string>>> {
+    const assigned = new Map<string, Set<string>>();
+    if (flightKeys.length === 0) return assigned;
+    const rows = await queryRows<{ flightKey: string; designator: string }>(
+      this.db,
+      Sql.sql`SELECT "flightKey", "designator" FROM "SeatAssignment"
+        WHERE "environment" = ${sqlEnum(this.db.provider, "Environment", environment)} AND "flightKey" IN (${Sql.join([...new Set(flightKeys)])})`,
+    );
+    for (const row of rows) {
+      let seats = assigned.get(row.flightKey);
+      if (!seats) assigned.set(row.flightKey, (seats = new Set()));
+      seats.add(row.designator);
+    }
+    return assigned;
+  }
+
+  /** Every release of a booking (cancel, failure, refund, reconciler) ends here: its seat counts and its chosen seats go back together. */
   async releaseSeats(bookingId: string): Promise<void> {
-    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" = ${bookingId}`]);
+    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" = ${bookingId}`, Sql.sql`DELETE FROM "SeatAssignment" WHERE "holdId" = ${bookingId}`]);
   }
 
   /**

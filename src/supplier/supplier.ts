@@ -61,6 +61,8 @@ export interface Supplier {
    * of these flight-cabins, keyed by `flightCabinKey`; a flight-cabin nobody holds is absent.
    */
   seatsHeld(flights: ReadonlyArray<FlightCabin>, environment: SupplierBooking["environment"]): Promise<Map<string, number>>;
+  /** Designators of the seats bookings of `environment` hold on each of these flights (by flight key; a flight none holds is absent). */
+  seatsAssigned(flightKeys: readonly string[], environment: SupplierBooking["environment"]): Promise<Map<string, Set<string>>>;
   /** Asks the airline to ticket the booking. A rejection also gives its seats back. */
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer>;
   /** Refunds the booking's tickets; their seats go back on sale. */
@@ -96,6 +98,14 @@ export interface SupplierBooking {
     seatsForSale: number;
   }>;
   passengers: Array<{ id: string; type: PassengerType; familyName: string }>;
+  /** Seats chosen by designator (seat maps): each held for this booking alone, or none is. */
+  seats: SeatChoice[];
+}
+
+/** One seat of one flight, chosen by its designator (`14C`). */
+export interface SeatChoice {
+  flightKey: string;
+  designator: string;
 }
 
 export type TicketingAnswer =
@@ -107,6 +117,14 @@ export class SeatsUnavailable extends Error {
   override name = "SeatsUnavailable";
   constructor(readonly flightKey: string) {
     super(`not enough seats left on ${flightKey}`);
+  }
+}
+
+/** A seat the booking chose (`SupplierBooking.seats[index]`) is another booking's, or given twice. */
+export class SeatTaken extends Error {
+  override name = "SeatTaken";
+  constructor(readonly index: number) {
+    super(`seat ${index} of the booking is taken`);
   }
 }
 

@@ -15,6 +15,7 @@ export const tenantOwnedTables: ReadonlyArray<{ table: string; deleteFor: (tx: T
   { table: "WebhookDelivery", deleteFor: (tx, tenantId) => tx.webhookDelivery.deleteMany({ where: { tenantId } }) },
   { table: "OrderEvent", deleteFor: (tx, tenantId) => tx.orderEvent.deleteMany({ where: { tenantId } }) },
   { table: "SeatHold", deleteFor: (tx, tenantId) => tx.seatHold.deleteMany({ where: { tenantId } }) },
+  { table: "SeatAssignment", deleteFor: (tx, tenantId) => tx.seatAssignment.deleteMany({ where: { tenantId } }) },
   { table: "SeatIntent", deleteFor: (tx, tenantId) => tx.seatIntent.deleteMany({ where: { tenantId } }) },
   { table: "OrderJob", deleteFor: (tx, tenantId) => tx.orderJob.deleteMany({ where: { tenantId } }) },
   { table: "OrderDocument", deleteFor: (tx, tenantId) => tx.orderDocument.deleteMany({ where: { tenantId } }) },

@@ -151,8 +151,8 @@ describe("orders", () => {
       expect(created.body.totalCents).toBe(expected);
       const read = await getOrder(server, alice.key, created.body.id);
       expect(read.body.data.services).toEqual([
-        { id: bag.id, type: "baggage", quantity: 2, total_amount: expect.any(String), total_currency: currency, passenger_ids: bag.passenger_ids, segment_ids: bag.segment_ids },
-        { id: seat.id, type: "seat", quantity: 1, total_amount: seat.total_amount, total_currency: currency, passenger_ids: seat.passenger_ids, segment_ids: seat.segment_ids },
+        { id: bag.id, type: "baggage", quantity: 2, total_amount: expect.any(String), total_currency: currency, passenger_ids: bag.passenger_ids, segment_ids: bag.segment_ids, designator: null },
+        { id: seat.id, type: "seat", quantity: 1, total_amount: seat.total_amount, total_currency: currency, passenger_ids: seat.passenger_ids, segment_ids: seat.segment_ids, designator: null },
       ]);
       expect(toMinor(read.body.data.services[0].total_amount, currency)).toBe(2 * toMinor(bag.total_amount, currency));
 

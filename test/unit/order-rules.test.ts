@@ -160,6 +160,9 @@ function refusedField(work: () => unknown): string {
   return error.details.field!;
 }
 
+/** No seat maps: these tests choose bags and seats without a designator. */
+const noSeats = () => new Map();
+
 function order(offer: StoredOffer, overrides: Partial<Order> = {}): Order {
   return {
     id: "ord_fixture",
@@ -414,6 +417,7 @@ describe("selectServices", () => {
         { id: infantBag.id, quantity: 1 },
       ],
       offer,
+      noSeats,
     );
     expect(result.amount).toBe(2 * 6000 + 1200 + 6000);
     expect(result.services).toEqual([
@@ -421,7 +425,7 @@ describe("selectServices", () => {
       { id: seat.id, type: "seat", quantity: 1, unitAmount: 1200, passengerIds: ["pas_adult"], segmentIds: ["seg_out"] },
       { id: infantBag.id, type: "baggage", quantity: 1, unitAmount: 6000, passengerIds: ["pas_infant"], segmentIds: ["seg_back"] },
     ]);
-    expect(selectServices([], offer)).toEqual({ services: [], amount: 0 });
+    expect(selectServices([], offer, noSeats)).toEqual({ services: [], amount: 0 });
   });
 
   it("prices in the offer's currency, short-haul bags cheaper, no seat selling in business", () => {
@@ -429,7 +433,7 @@ describe("selectServices", () => {
     const gbpServices = availableServices(gbp);
     const bag = gbpServices.find((s) => s.type === "baggage")!;
     const seat = gbpServices.find((s) => s.type === "seat")!;
-    expect(selectServices([{ id: bag.id, quantity: 2 }, { id: seat.id, quantity: 1 }], gbp).amount).toBe(2 * 4740 + 948);
+    expect(selectServices([{ id: bag.id, quantity: 2 }, { id: seat.id, quantity: 1 }], gbp, noSeats).amount).toBe(2 * 4740 + 948);
     const shortHaul = availableServices(domestic()).find((s) => s.type === "baggage")!;
     expect(shortHaul.totalAmount).toBe(3500);
     expect(availableServices(roundTrip({ cabinClass: "business" })).filter((s) => s.type === "seat")).toEqual([]);
@@ -438,14 +442,14 @@ describe("selectServices", () => {
   it("refuses an unknown id, an id given twice, and a quantity above the service's maximum, naming the field", () => {
     const bag = find("baggage", "pas_child", "seg_out");
     const seat = find("seat", "pas_child", "seg_out");
-    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: "ase_unknown", quantity: 1 }], offer))).toBe("services[1].id");
+    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: "ase_unknown", quantity: 1 }], offer, noSeats))).toBe("services[1].id");
     // Another offer's service is unknown to this one.
     const other = { ...roundTrip(), id: "off_other" };
-    expect(refusedField(() => selectServices([{ id: availableServices(other)[0]!.id, quantity: 1 }], offer))).toBe("services[0].id");
-    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: seat.id, quantity: 1 }, { id: bag.id, quantity: 1 }], offer))).toBe("services[2].id");
-    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 3 }], offer))).toBe("services[0].quantity");
-    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: seat.id, quantity: 2 }], offer))).toBe("services[1].quantity");
-    expect(selectServices([{ id: bag.id, quantity: 2 }], offer).amount).toBe(12_000);
+    expect(refusedField(() => selectServices([{ id: availableServices(other)[0]!.id, quantity: 1 }], offer, noSeats))).toBe("services[0].id");
+    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: seat.id, quantity: 1 }, { id: bag.id, quantity: 1 }], offer, noSeats))).toBe("services[2].id");
+    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 3 }], offer, noSeats))).toBe("services[0].quantity");
+    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: seat.id, quantity: 2 }], offer, noSeats))).toBe("services[1].quantity");
+    expect(selectServices([{ id: bag.id, quantity: 2 }], offer, noSeats).amount).toBe(12_000);
   });
 });
 
