@@ -82,6 +82,29 @@ export class BookableOffers {
   }
 }
 
+/**
+ * Order bodies booking each offer with a seat: the first seat its first map sells to p1 (the maps
+ * read `parallel` at a time), paying the offer's total plus the seat's price (USD, the bench
+ * tenant's currency).
+ */
+export async function seatedOrderBodies(api: ApiClient, fixtures: Fixtures, offers: BookableOffer[], parallel = 16) {
+  type Seat = { available_services?: Array<{ id: string; total_amount: string }> };
+  type Maps = { data: Array<{ cabins: Array<{ rows: Array<{ sections: Array<{ elements: Seat[] }> }> }> }> };
+  const bodies: Array<ReturnType<typeof orderBody> & { services: Array<{ id: string; quantity: number }> }> = [];
+  for (let i = 0; i < offers.length; i += parallel) {
+    const batch = offers.slice(i, i + parallel);
+    const maps = await Promise.all(batch.map((offer) => api.expectOk<Maps>("GET", `/v1/air/seat_maps?offer_id=${offer.id}`, { key: fixtures.tenantKey })));
+    batch.forEach((offer, index) => {
+      const elements = maps[index]!.data[0]!.cabins.flatMap((cabin) => cabin.rows.flatMap((row) => row.sections.flatMap((section) => section.elements)));
+      const service = elements.find((element) => (element.available_services?.length ?? 0) > 0)?.available_services![0];
+      if (!service) throw new Error(`no seat for sale on ${offer.id}'s first segment`);
+      const total = ((Math.round(Number(offer.total_amount) * 100) + Math.round(Number(service.total_amount) * 100)) / 100).toFixed(2);
+      bodies.push({ ...orderBody({ ...offer, total_amount: total }), services: [{ id: service.id, quantity: 1 }] });
+    });
+  }
+  return bodies;
+}
+
 /** Headers of a tenant request with a fresh Idempotency-Key. */
 export function withFreshKey(fixtures: Fixtures): Record<string, string> {
   return { authorization: `Bearer ${fixtures.tenantKey}`, "idempotency-key": randomUUID() };

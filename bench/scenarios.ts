@@ -1,5 +1,5 @@
 import { createFixtures, type ApiClient, type ApiResponse, type Fixtures } from "./fixtures";
-import { allTicketed, bookAll, fundTickets, orderBody, withFreshKey } from "./order-fixtures";
+import { allTicketed, bookAll, fundTickets, orderBody, seatedOrderBodies, withFreshKey } from "./order-fixtures";
 
 /**
  * What a scenario must reach:
@@ -272,6 +272,18 @@ export const scenarios: Scenario[] = [
     },
     check: ({ body }) => (body?.data?.status === "pending" && typeof body.data.booking_reference === "string" ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
     target: { minRps: 400 },
+  },
+  {
+    name: "POST /v1/air/orders with a seat from the seat map (Variant A)",
+    method: "POST",
+    once: {
+      perSecond: 700,
+      prepare: async ({ api, fixtures }, count) =>
+        (await seatedOrderBodies(api, fixtures, await fixtures.offers.take(count))).map((body) => ({ path: "/v1/air/orders", headers: withFreshKey(fixtures), body })),
+    },
+    check: ({ body }) => (body?.data?.status === "pending" && body.data.services?.[0]?.type === "seat" ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
+    // Issue 15: booking with a seat at ≥ 80 % of booking without one.
+    target: { minShareOf: "POST /v1/air/orders (book an offer, Variant A)", share: 0.8 },
   },
   {
     name: "GET /v1/air/orders/:id",
