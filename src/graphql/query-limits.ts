@@ -87,8 +87,21 @@ export function maxAliasesRule(max: number): ValidationRule {
   };
 }
 
+/**
+ * Refuses a string literal holding U+0000 (400 `validation_failed`), as the JSON body parser
+ * refuses it in variables: GraphQL decodes `\u0000` in a literal past that parser, and
+ * PostgreSQL's text and jsonb cannot store the character (a tenant's name was a 500 there).
+ */
+export const nulTextRule: ValidationRule = (context) => ({
+  StringValue(node) {
+    if (node.value.includes("\0")) {
+      context.reportError(limitError(appError("validation_failed", { message: "A string in the document holds the NUL character (U+0000), which text may not contain." }), node));
+    }
+  },
+});
+
 /** The validation rules added to GraphQL's own, for HTTP and WebSocket operations. */
-export const limitRules: ReadonlyArray<ValidationRule> = [maxDepthRule(GRAPHQL_LIMITS.maxDepth), maxAliasesRule(GRAPHQL_LIMITS.maxAliases)];
+export const limitRules: ReadonlyArray<ValidationRule> = [maxDepthRule(GRAPHQL_LIMITS.maxDepth), maxAliasesRule(GRAPHQL_LIMITS.maxAliases), nulTextRule];
 
 /** The parser's answer to a document over `maxTokens` (graphql-js's wording). */
 const TOO_MANY_TOKENS = /^Syntax Error: Document contains more tha[nt] \d+ tokens/; // graphql 16 writes "more that"

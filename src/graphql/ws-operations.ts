@@ -2,6 +2,8 @@ import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type 
 import type { RequestContext } from "../context/request-context";
 import { AppError, appError } from "../errors/app-error";
 import { chargeOperation, hidesSuggestions, rateLimitedError } from "./operation-limits";
+import { nulTextPath } from "../validation/nul-text";
+import { fieldPath } from "../validation/parse-input";
 import { GRAPHQL_LIMITS, limitError, limitRules, tokenLimitError } from "./query-limits";
 
 export interface WsOperationPayload {
@@ -34,6 +36,9 @@ export async function prepareWsOperation(schema: GraphQLSchema, payload: WsOpera
   if (invalid.length > 0) return invalid.map(requestError);
   const operationName = payload.operationName ?? undefined;
   const variables = payload.variables ?? undefined;
+  // Over HTTP the JSON body parser refuses U+0000 in variables; a WebSocket message has no such parser.
+  const nul = nulTextPath(variables);
+  if (nul !== null) return [limitError(appError("validation_failed", { field: fieldPath(["variables", ...nul]), reason: "Text may not contain the NUL character (U+0000)." }))];
   try {
     const verdict = await chargeOperation({ schema, document, operationName, variables, ctx, prepaid: 0 });
     if (verdict && !verdict.allowed) return [rateLimitedError(verdict)];

@@ -52,9 +52,9 @@ function documentOfTokens(tokens: number): string {
 }
 
 /** The first answer graphql-ws gives to one operation: a result, or the errors it was refused with. */
-function firstAnswer(client: Client, query: string): Promise<{ data?: any; errors?: any[] }> {
+function firstAnswer(client: Client, query: string, variables?: Record<string, unknown>): Promise<{ data?: any; errors?: any[] }> {
   return new Promise((resolve, reject) => {
-    client.subscribe({ query }, { next: (value) => resolve(value as { data?: any }), error: (error) => (Array.isArray(error) ? resolve({ errors: error }) : reject(error)), complete: () => undefined });
+    client.subscribe({ query, variables }, { next: (value) => resolve(value as { data?: any }), error: (error) => (Array.isArray(error) ? resolve({ errors: error }) : reject(error)), complete: () => undefined });
   });
 }
 
@@ -156,6 +156,18 @@ describe("GraphQL limits: each a catalogued 400, over HTTP and WebSocket", () =>
     });
   });
 
+  describe("text holding U+0000 (PostgreSQL cannot store it)", () => {
+    const CREATE = (name: string) => `mutation { createTenant(input: { name: "${name}", email: "nul@travel.example" }) { id } }`;
+
+    it("a string literal holding it is validation_failed, and nothing is written (it was a 500 on PostgreSQL)", async () => {
+      const before = await server.db.prisma.tenant.count();
+      const response = await graphql(server, CREATE("Nul\\u0000Travel"), {}, { key: server.ownerKey });
+      expectRefused(response, "validation_failed", /U\+0000/);
+      expect(await server.db.prisma.tenant.count()).toBe(before);
+      expect((await graphql(server, CREATE("Plain Travel"), {}, { key: server.ownerKey })).body.data.createTenant.id).toMatch(/^ten_/);
+    });
+  });
+
   it("batching is off: a JSON array body is batching_not_supported", async () => {
     const response = await call(server, "POST", "/graphql", { key: sandbox.key, body: [{ query: "{ viewer { kind } }" }, { query: "{ viewer { keyId } }" }] });
     expectRefused(response, "batching_not_supported", /not supported/);
@@ -203,6 +215,13 @@ describe("GraphQL limits: each a catalogued 400, over HTTP and WebSocket", () =>
       const code = name.split(" ")[0];
       const answer = await firstAnswer(sandboxWs, query);
       expect(answer.errors?.[0]?.extensions).toMatchObject({ code, statusCode: 400 });
+    });
+
+    it("U+0000 in a literal or a variable is validation_failed (a WebSocket message has no JSON body parser to refuse it)", async () => {
+      const literal = await firstAnswer(sandboxWs, `mutation { updateTenantConfig(input: { defaultCurrency: "EUR\\u0000" }) { id } }`);
+      expect(literal.errors?.[0]?.extensions).toMatchObject({ code: "validation_failed", statusCode: 400 });
+      const variable = await firstAnswer(sandboxWs, `mutation ($input: UpdateTenantConfigInput!) { updateTenantConfig(input: $input) { id } }`, { input: { metadata: { note: "nul\u0000here" } } });
+      expect(variable.errors?.[0]?.extensions).toMatchObject({ code: "validation_failed", statusCode: 400, field: "variables.input.metadata.note" });
     });
 
     it("too_many_tokens", async () => {
