@@ -67,6 +67,19 @@ export function startMain(env: Record<string, string>): Running {
   };
 }
 
+/** A started process and the endpoint it serves (its port is read once it listens), with its owner key. */
+export interface Launched {
+  running: Running;
+  api: { readonly url: string; ownerKey: string };
+}
+
+/** `startMain(env)`, recorded in `started` for the suite's `killStillRunning`. */
+export function launchTracked(started: Running[], env: Record<string, string> & { OWNER_API_KEY: string }): Launched {
+  const running = startMain(env);
+  started.push(running);
+  return { running, api: { get url() { return running.baseUrl; }, ownerKey: env.OWNER_API_KEY } };
+}
+
 /** Polls until `check` returns a value, the process exits, or the deadline passes. */
 export async function pollUntil<T>(running: Running, what: string, check: () => Promise<T | undefined>, deadlineMs = STARTUP_DEADLINE_MS): Promise<T> {
   const deadline = Date.now() + deadlineMs;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSecret } from "../../src/context/api-key-secret";
 import { openDatabase } from "../../src/db/database";
-import { call, createTenant, startServerWithTenant, type Endpoint, type TenantFixture } from "../helpers/client";
+import { call, createTenant, startServerWithTenant, type TenantFixture } from "../helpers/client";
 import { eventually } from "../helpers/eventually";
 import { toMinor } from "../helpers/flight-checks";
-import { exitCode, killStillRunning, pollUntil, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
+import { exitCode, killStillRunning, launchTracked, pollUntil, waitUntilHealthy, type Running } from "../helpers/main-process";
 import { allTransactions, bookOffer, getOrder, newKey, searchForBooking } from "../helpers/orders";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 import type { TestServer } from "../helpers/test-server";
@@ -21,11 +21,7 @@ describe("a hold's deadline across a SIGKILL", { timeout: 180_000 }, () => {
   const started: Running[] = [];
   const ownerKey = generateSecret("owner");
 
-  function launch(): { running: Running; api: Endpoint & { ownerKey: string } } {
-    const running = startMain({ DATABASE_URL: database.url, OWNER_API_KEY: ownerKey, ORDER_HOLD_SECONDS: "3", JOB_LEASE_SECONDS: "2", JOB_POLL_MS: "50", LOG_LEVEL: "warn" });
-    started.push(running);
-    return { running, api: { get url() { return running.baseUrl; }, ownerKey } };
-  }
+  const launch = () => launchTracked(started, { DATABASE_URL: database.url, OWNER_API_KEY: ownerKey, ORDER_HOLD_SECONDS: "3", JOB_LEASE_SECONDS: "2", JOB_POLL_MS: "50", LOG_LEVEL: "warn" });
 
   beforeAll(async () => {
     database = await createTestDatabase();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSecret } from "../../src/context/api-key-secret";
 import { createTenant, type Endpoint, type TenantFixture } from "../helpers/client";
-import { exitCode, killStillRunning, pollUntil, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
+import { exitCode, killStillRunning, launchTracked, pollUntil, waitUntilHealthy, type Launched, type Running } from "../helpers/main-process";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 import { allAnswered, bookOrders, expectExactLedger, expectOutcomes, isFinal, ordersById, ticketAccepted, ticketAll, type BookedOrder } from "../helpers/ticketing";
 
@@ -30,19 +30,15 @@ describe("ticketing across a SIGKILL of the process", { timeout: 180_000 }, () =
   /** The process started after the kill. */
   let restarted: Endpoint;
 
-  function launch(): { running: Running; api: Endpoint & { ownerKey: string } } {
-    const running = startMain(
-      {
-        DATABASE_URL: database.url,
-        OWNER_API_KEY: ownerKey,
-        TICKETING_DELAY_MS: String(TICKETING_DELAY_MS),
-        JOB_LEASE_SECONDS: "2",
-        JOB_POLL_MS: "50",
-        LOG_LEVEL: "warn",
-      },
-    );
-    started.push(running);
-    return { running, api: { get url() { return running.baseUrl; }, ownerKey } };
+  function launch(): Launched {
+    return launchTracked(started, {
+      DATABASE_URL: database.url,
+      OWNER_API_KEY: ownerKey,
+      TICKETING_DELAY_MS: String(TICKETING_DELAY_MS),
+      JOB_LEASE_SECONDS: "2",
+      JOB_POLL_MS: "50",
+      LOG_LEVEL: "warn",
+    });
   }
 
   beforeAll(async () => {
