@@ -1,4 +1,4 @@
-import { createHash, randomFillSync } from "node:crypto";
+import { hash, randomFillSync } from "node:crypto";
 import { clock } from "./clock";
 
 export type IdPrefix = "ten" | "key" | "off" | "orq" | "ord" | "pas" | "evt" | "whd" | "wtx" | "req" | "sli" | "seg" | "ase" | "job" | "doc" | "wat" | "pay";
@@ -12,7 +12,8 @@ export type DerivedIdPrefix = "ase" | "sea";
  * deriving the candidates again. 96 bits of SHA-256: no collisions among one offer's services.
  */
 export function derivedId(prefix: DerivedIdPrefix, ...parts: string[]): string {
-  return `${prefix}_${createHash("sha256").update(parts.join(":")).digest("hex").slice(0, 24)}`;
+  // One-shot `hash` (the same digest): ~5× cheaper than createHash, and a booking derives an id per seat of its flights.
+  return `${prefix}_${hash("sha256", parts.join(":"), "hex").slice(0, 24)}`;
 }
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
