@@ -37,6 +37,7 @@ const SUITES = [
   "test/integration/order-crash.test.ts",
   "test/integration/order-concurrency.test.ts",
   "test/integration/offers.test.ts",
+  "test/integration/holds.test.ts",
   "test/integration/search.test.ts",
   "test/integration/search-properties.test.ts",
   "test/integration/pagination.test.ts",
