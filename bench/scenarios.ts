@@ -103,12 +103,15 @@ function oneWaySearch(origin = "LON", destination = "NYC", days = 30, cabin_clas
 }
 
 /**
- * 2,400 different searches (4 cabins × 600 dates), sent in a cycle: more than the supplier
- * cache ever holds (at most 2,000, oldest dropped first), so every one is computed afresh.
+ * 2,400 different searches (4 cabins × 300 dates, each with and without connections), sent in a
+ * cycle: more than the supplier cache ever holds (at most 2,000, oldest dropped first), so every
+ * one is computed afresh. The dates stay within the 361 days the airline sells.
  */
 function uncachedSearches(origin: string, destination: string) {
   const cabins = ["economy", "premium_economy", "business", "first"];
-  return Array.from({ length: 600 }, (_, day) => cabins.map((cabin) => oneWaySearch(origin, destination, 20 + day, cabin))).flat();
+  return Array.from({ length: 300 }, (_, day) =>
+    cabins.flatMap((cabin) => [0, 1].map((max_connections) => ({ ...oneWaySearch(origin, destination, 20 + day, cabin), max_connections }))),
+  ).flat();
 }
 
 /** A search answer with 1–50 offers, or what is wrong with it. */
