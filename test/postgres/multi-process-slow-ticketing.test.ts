@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret } from "../../src/context/api-key-secret";
 import { createTenant, type TenantFixture } from "../helpers/client";
 import { toMinor } from "../helpers/flight-checks";
-import { expectTicketedOnce, recordClaims, waitForClaims, waitForRenewal, type SeenClaim } from "../helpers/job-leases";
+import { expectTicketedOnce, waitForClaims, waitForRenewal } from "../helpers/job-leases";
 import { bookOffer, passengersOf, searchForBooking, ticketOrder, waitForStatus } from "../helpers/orders";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import type { TestServer } from "../helpers/test-server";
+import { startTwoServers, type TwoServers } from "../helpers/two-servers";
 
 /**
  * Two server processes on one PostgreSQL database, both polling the job queue every 20 ms, and
@@ -17,39 +16,27 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 const LEASE_MS = 1000;
 
 describe("a slow airline answer with two job workers on one PostgreSQL database", { timeout: 60_000 }, () => {
-  let database: TestDatabase;
+  let servers: TwoServers;
   let a: TestServer;
   let b: TestServer;
   let tenant: TenantFixture;
-  const claims: SeenClaim[] = [];
-  const unsubscribe: Array<() => void> = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const ownerKey = generateSecret("owner");
-    const env = { JOB_LEASE_SECONDS: String(LEASE_MS / 1000), JOB_POLL_MS: "20", TICKETING_DELAY_MS: "0" };
-    a = await startTestServer({ database, ownerKey, env });
-    b = await startTestServer({ database, ownerKey, env });
-    expect(a.provider).toBe("postgresql");
-    unsubscribe.push(recordClaims(a, "A", claims), recordClaims(b, "B", claims));
+    servers = await startTwoServers({ JOB_LEASE_SECONDS: String(LEASE_MS / 1000), JOB_POLL_MS: "20", TICKETING_DELAY_MS: "0" });
+    ({ a, b } = servers);
     tenant = await createTenant(a);
   });
-  afterAll(async () => {
-    for (const stop of unsubscribe) stop();
-    await b?.close();
-    await a?.close();
-    await database?.drop();
-  });
+  afterAll(() => servers?.close());
 
   it("the job is claimed once across both processes while the call outlasts the lease; the order is ticketed once", async () => {
     const [offer] = await searchForBooking(a, tenant.key, { passengers: ["adult", "adult"] });
     const order = await bookOffer(a, tenant.key, offer, { passengers: passengersOf(offer, { family_name: "Slow" }) });
     expect((await ticketOrder(b, tenant.key, order.id)).status).toBe(200);
-    const [claim] = await waitForClaims(claims, order.id, 1);
+    const [claim] = await waitForClaims(servers.claims, order.id, 1);
     await waitForRenewal(a, claim!);
     const ticketed = await waitForStatus(a, tenant.key, order.id, ["TICKETED", "FAILED"]);
     expect(Date.parse(ticketed.body.data.updated_at), "the airline took longer than the lease").toBeGreaterThan(claim!.claimedAt.getTime() + LEASE_MS);
-    const ofOrder = claims.filter((seen) => seen.job.orderId === order.id);
+    const ofOrder = servers.claims.filter((seen) => seen.job.orderId === order.id);
     expect(ofOrder.map((seen) => [seen.server, seen.job.attempts]), "one claim, by either process").toEqual([[claim!.server, 1]]);
     await expectTicketedOnce(a, tenant.key, ticketed.body.data, toMinor(order.total_amount, order.total_currency));
   });
