@@ -42,7 +42,10 @@ function firstDepartureMs(offerOrOrder: any): number {
 /** Books an offer of the same first flight as `offer`, searched again now (the product clock may have moved). */
 async function bookSameFlightNow(offer: any): Promise<any> {
   const [flight] = flightsOfOffer(offer);
-  const again = await searchForBooking(server, tenant.key, { reuseFlights: true, days: Math.round((firstDepartureMs(offer) - Date.now()) / (24 * HOUR_MS)) });
+  // Its local departure date, as days from today's (UTC) date, which is how searchForBooking counts them.
+  const departureDate = offer.slices[0].segments[0].departing_at.slice(0, 10);
+  const days = Math.round((Date.parse(departureDate) - Date.parse(new Date().toISOString().slice(0, 10))) / (24 * HOUR_MS));
+  const again = await searchForBooking(server, tenant.key, { reuseFlights: true, days });
   const match = again.find((candidate) => flightsOfOffer(candidate).length === 1 && JSON.stringify(flightsOfOffer(candidate)[0]) === JSON.stringify(flight));
   expect(match, "the same flight is still on sale").toBeDefined();
   return bookOffer(server, tenant.key, match);
