@@ -2,8 +2,7 @@ import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type 
 import type { RequestContext } from "../context/request-context";
 import { AppError, appError } from "../errors/app-error";
 import { chargeOperation, hidesSuggestions, rateLimitedError } from "./operation-limits";
-import { nulTextPath } from "../validation/nul-text";
-import { fieldPath } from "../validation/parse-input";
+import { jsonBodyProblem } from "../http/json-body-problem";
 import { GRAPHQL_LIMITS, limitError, limitRules, tokenLimitError } from "./query-limits";
 
 export interface WsOperationPayload {
@@ -36,9 +35,9 @@ export async function prepareWsOperation(schema: GraphQLSchema, payload: WsOpera
   if (invalid.length > 0) return invalid.map(requestError);
   const operationName = payload.operationName ?? undefined;
   const variables = payload.variables ?? undefined;
-  // Over HTTP the JSON body parser refuses U+0000 in variables; a WebSocket message has no such parser.
-  const nul = nulTextPath(variables);
-  if (nul !== null) return [limitError(appError("validation_failed", { field: fieldPath(["variables", ...nul]), reason: "Text may not contain the NUL character (U+0000)." }))];
+  // The check the JSON body parser makes over HTTP (U+0000, nesting), which a WebSocket message skips.
+  const problem = jsonBodyProblem({ variables }, true);
+  if (problem !== null) return [limitError(appError("validation_failed", { field: problem.field, reason: problem.reason }))];
   try {
     const verdict = await chargeOperation({ schema, document, operationName, variables, ctx, prepaid: 0 });
     if (verdict && !verdict.allowed) return [rateLimitedError(verdict)];

@@ -12,10 +12,8 @@ export interface FlightChoice {
   flightKey: string;
 }
 
-const flightOf = (offer: any) => {
-  const [segment] = offer.slices[0].segments;
-  return `${segment.marketing_carrier.iata_code}${segment.marketing_carrier_flight_number}@${segment.departing_at}`;
-};
+/** The offer's first flight, as flightsOfOffer names it. */
+const flightOf = (offer: any) => JSON.stringify(flightsOfOffer(offer)[0]);
 
 /** The stored offer's only segment: its seats for sale and flight key (test setup reads the database). */
 async function storedSegment(server: TestServer, offerId: string): Promise<{ seatsLeft: number; flightKey: string }> {
