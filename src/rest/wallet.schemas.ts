@@ -9,7 +9,7 @@ export const walletSchema = z
 export const ledgerEntrySchema = z
   .object({
     id: z.string(),
-    type: z.enum(["opening_balance", "owner_credit", "ticketing_debit", "ticketing_reversal", "refund_credit", "redenomination"]),
+    type: z.enum(["opening_balance", "owner_credit", "ticketing_debit", "ticketing_reversal", "refund_credit", "redenomination", "services_debit", "change_debit", "change_credit"]),
     amount: decimalAmount,
     currency: z.string(),
     balance_after: decimalAmount,

@@ -16,6 +16,8 @@ export interface WalletChange {
   currency: string;
   orderId?: string | null;
   reference?: string | null;
+  /** The service addition or order change the entry belongs to, for the types an order may have several of. */
+  operationId?: string;
   /**
    * Money entering from outside (an owner credit) may not take the balance past 2^53 − 1 minor
    * units (src/money/minor-units.ts): the guard fails instead. Reversals and refunds only return
@@ -32,8 +34,9 @@ export const WALLET_GUARD = "wallet";
  * One change of a wallet as write-batch statements: the balance moves by `amount`, guarded so
  * that it never goes below zero (the database re-checks the condition on the row it updates, so
  * concurrent debits cannot overdraw it), and the ledger records the change with the balance
- * after it, in the same transaction. An order is debited, reversed and refunded at most once:
- * the ledger's unique (orderId, type) fails the batch on a second attempt.
+ * after it, in the same transaction. An order is debited, reversed and refunded at most once, and
+ * each of its service additions and changes moves money at most once: the ledger's unique
+ * (orderId, type, operationId) fails the batch on a second attempt.
  */
 export function walletChange(db: Database, change: WalletChange): { entryId: string; statements: BatchStatement[] } {
   const entryId = newId("wtx", change.at.getTime());
@@ -49,9 +52,9 @@ export function walletChange(db: Database, change: WalletChange): { entryId: str
           WHERE "tenantId" = ${change.tenantId} AND "currency" = ${change.currency} AND "balance" + ${amount} >= 0 ${ceiling}`,
         WALLET_GUARD,
       ),
-      Prisma.sql`INSERT INTO "LedgerEntry" ("id", "tenantId", "type", "amount", "currency", "balanceAfter", "orderId", "reference", "createdAt")
+      Prisma.sql`INSERT INTO "LedgerEntry" ("id", "tenantId", "type", "amount", "currency", "balanceAfter", "orderId", "reference", "operationId", "createdAt")
         SELECT ${entryId}, "tenantId", ${sqlEnum(db.provider, "LedgerEntryType", change.type)}, ${amount}, "currency", "balance",
-          ${change.orderId ?? null}, ${change.reference ?? null}, ${at}
+          ${change.orderId ?? null}, ${change.reference ?? null}, ${change.operationId ?? ""}, ${at}
         FROM "Wallet" WHERE "tenantId" = ${change.tenantId}`,
     ],
   };
