@@ -8,45 +8,57 @@
  * - `anyone`: any valid key; the tenant scope is resolved when there is one.
  *
  * `write` operations are refused for a suspended tenant even when the owner acts on its behalf.
+ *
+ * `permission` is the resource and level a restricted tenant key needs (servicing §7): `write`
+ * includes `read`; searching needs only `search:read`. Null: no tenant resource (owner-only
+ * operations, which no tenant key may call, and `viewer`, which any key may).
  */
+export type PermissionResource = "search" | "orders" | "wallet" | "webhooks" | "tenant";
+export type PermissionLevel = "read" | "write";
+export interface OperationRule {
+  audience: "owner" | "tenant" | "anyone";
+  effect: "read" | "write";
+  permission: `${PermissionResource}:${PermissionLevel}` | null;
+}
+
 export const operations = {
-  viewer: { audience: "anyone", effect: "read" },
-  tenants: { audience: "owner", effect: "read" },
-  tenant: { audience: "owner", effect: "read" },
-  tenantApiKeys: { audience: "owner", effect: "read" },
-  tenantUsage: { audience: "owner", effect: "read" },
-  createTenant: { audience: "owner", effect: "write" },
-  updateTenant: { audience: "owner", effect: "write" },
-  updateTenantStatus: { audience: "owner", effect: "write" },
-  deleteTenant: { audience: "owner", effect: "write" },
-  createTenantApiKey: { audience: "owner", effect: "write" },
-  revokeTenantApiKey: { audience: "owner", effect: "write" },
-  tenantConfig: { audience: "tenant", effect: "read" },
-  updateTenantConfig: { audience: "tenant", effect: "write" },
-  rotateWebhookSecret: { audience: "tenant", effect: "write" },
-  webhookDeliveries: { audience: "tenant", effect: "read" },
-  redeliverWebhook: { audience: "tenant", effect: "write" },
-  locations: { audience: "anyone", effect: "read" },
-  searchFlights: { audience: "tenant", effect: "write" },
-  offer: { audience: "tenant", effect: "read" },
-  offers: { audience: "tenant", effect: "read" },
-  offerRequests: { audience: "tenant", effect: "read" },
-  seatMaps: { audience: "tenant", effect: "read" },
-  orders: { audience: "tenant", effect: "read" },
-  order: { audience: "tenant", effect: "read" },
-  bookings: { audience: "tenant", effect: "read" },
-  createOrder: { audience: "tenant", effect: "write" },
-  updateOrderPassengers: { audience: "tenant", effect: "write" },
-  ticketOrder: { audience: "tenant", effect: "write" },
-  payOrder: { audience: "tenant", effect: "write" },
-  cancelOrder: { audience: "tenant", effect: "write" },
-  refundOrder: { audience: "tenant", effect: "write" },
-  orderStatusChanged: { audience: "tenant", effect: "read" },
-  orderEvents: { audience: "tenant", effect: "read" },
-  wallet: { audience: "tenant", effect: "read" },
-  walletTransactions: { audience: "tenant", effect: "read" },
-  creditWallet: { audience: "owner", effect: "write" },
-} as const satisfies Record<string, { audience: "owner" | "tenant" | "anyone"; effect: "read" | "write" }>;
+  viewer: { audience: "anyone", effect: "read", permission: null },
+  tenants: { audience: "owner", effect: "read", permission: null },
+  tenant: { audience: "owner", effect: "read", permission: null },
+  tenantApiKeys: { audience: "owner", effect: "read", permission: null },
+  tenantUsage: { audience: "owner", effect: "read", permission: null },
+  createTenant: { audience: "owner", effect: "write", permission: null },
+  updateTenant: { audience: "owner", effect: "write", permission: null },
+  updateTenantStatus: { audience: "owner", effect: "write", permission: null },
+  deleteTenant: { audience: "owner", effect: "write", permission: null },
+  createTenantApiKey: { audience: "owner", effect: "write", permission: null },
+  revokeTenantApiKey: { audience: "owner", effect: "write", permission: null },
+  tenantConfig: { audience: "tenant", effect: "read", permission: "tenant:read" },
+  updateTenantConfig: { audience: "tenant", effect: "write", permission: "tenant:write" },
+  rotateWebhookSecret: { audience: "tenant", effect: "write", permission: "webhooks:write" },
+  webhookDeliveries: { audience: "tenant", effect: "read", permission: "webhooks:read" },
+  redeliverWebhook: { audience: "tenant", effect: "write", permission: "webhooks:write" },
+  locations: { audience: "anyone", effect: "read", permission: "search:read" },
+  searchFlights: { audience: "tenant", effect: "write", permission: "search:read" },
+  offer: { audience: "tenant", effect: "read", permission: "search:read" },
+  offers: { audience: "tenant", effect: "read", permission: "search:read" },
+  offerRequests: { audience: "tenant", effect: "read", permission: "search:read" },
+  seatMaps: { audience: "tenant", effect: "read", permission: "search:read" },
+  orders: { audience: "tenant", effect: "read", permission: "orders:read" },
+  order: { audience: "tenant", effect: "read", permission: "orders:read" },
+  bookings: { audience: "tenant", effect: "read", permission: "orders:read" },
+  createOrder: { audience: "tenant", effect: "write", permission: "orders:write" },
+  updateOrderPassengers: { audience: "tenant", effect: "write", permission: "orders:write" },
+  ticketOrder: { audience: "tenant", effect: "write", permission: "orders:write" },
+  payOrder: { audience: "tenant", effect: "write", permission: "orders:write" },
+  cancelOrder: { audience: "tenant", effect: "write", permission: "orders:write" },
+  refundOrder: { audience: "tenant", effect: "write", permission: "orders:write" },
+  orderStatusChanged: { audience: "tenant", effect: "read", permission: "orders:read" },
+  orderEvents: { audience: "tenant", effect: "read", permission: "orders:read" },
+  wallet: { audience: "tenant", effect: "read", permission: "wallet:read" },
+  walletTransactions: { audience: "tenant", effect: "read", permission: "wallet:read" },
+  creditWallet: { audience: "owner", effect: "write", permission: null },
+} as const satisfies Record<string, OperationRule>;
 
 export type Operation = keyof typeof operations;
 
