@@ -2,7 +2,7 @@ import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type 
 import type { RequestContext } from "../context/request-context";
 import { AppError, appError } from "../errors/app-error";
 import { chargeOperation, hidesSuggestions, rateLimitedError } from "./operation-limits";
-import { jsonBodyProblem } from "../http/json-body-problem";
+import { jsonBodyProblem } from "../validation/json-body-problem";
 import { GRAPHQL_LIMITS, limitError, limitRules, tokenLimitError } from "./query-limits";
 
 export interface WsOperationPayload {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import secureJson from "secure-json-parse";
 import { appError } from "../errors/app-error";
-import { jsonBodyProblem } from "./json-body-problem";
+import { jsonBodyProblem } from "../validation/json-body-problem";
 
 /**
  * JSON bodies: an empty body reads as no body (clients often send `Content-Type: application/json`

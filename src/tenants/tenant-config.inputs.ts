@@ -3,8 +3,8 @@ import { metadataSchema } from "./metadata";
 import { canonicalTimeZone, isIsoCurrency } from "./config-values";
 import { USD_RATES, isPricingCurrency } from "../money/exchange-rates";
 import { appError } from "../errors/app-error";
-import { fieldPath, parseInput } from "../validation/parse-input";
-import { nulTextPath } from "../validation/nul-text";
+import { parseInput } from "../validation/parse-input";
+import { jsonBodyProblem } from "../validation/json-body-problem";
 
 /** Fields a tenant can read but never change; naming one in a PATCH is a 422, not a silent no-op. */
 const IMMUTABLE_CONFIG_FIELDS = ["id", "name", "slug", "environment", "status", "created_at", "updated_at"] as const;
@@ -49,10 +49,7 @@ export function parseTenantConfigPatch(body: unknown): UpdateTenantConfigInput {
     const immutable = IMMUTABLE_CONFIG_FIELDS.find((field) => Object.hasOwn(body, field));
     if (immutable) throw appError("invalid_field_value", { field: immutable, message: `${immutable}: cannot be changed` });
   }
-  const nul = nulTextPath(body);
-  if (nul !== null) {
-    const field = fieldPath(nul);
-    throw appError("invalid_field_value", { field, message: `${field}: must not contain the NUL character (U+0000)` });
-  }
+  const problem = jsonBodyProblem(body, true);
+  if (problem !== null) throw appError("invalid_field_value", { field: problem.field, message: `${problem.field}: ${problem.reason}` });
   return parseInput(updateTenantConfigInput, body, "invalid_field_value");
 }

@@ -1,3 +1,5 @@
+import { fieldPath } from "./parse-input";
+
 /** How many levels of arrays and objects a JSON body may nest: far past any body the API takes. */
 export const MAX_JSON_DEPTH = 64;
 
@@ -45,9 +47,7 @@ export function jsonBodyProblem(body: unknown, lookForNul: boolean): JsonBodyPro
 }
 
 function pathOf(visit: Visit): string {
-  let path = "";
-  for (let at: Visit | null = visit; at?.parent; at = at.parent) {
-    path = typeof at.key === "number" ? `[${at.key}]${path}` : path.startsWith("[") || path === "" ? `${at.key}${path}` : `${at.key}.${path}`;
-  }
-  return path;
+  const keys: Array<string | number> = [];
+  for (let at: Visit | null = visit; at?.parent; at = at.parent) keys.unshift(at.key);
+  return fieldPath(keys);
 }
