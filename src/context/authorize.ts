@@ -1,12 +1,14 @@
 import { appError } from "../errors/app-error";
+import { grants, splitPermission } from "./key-permissions";
 import { operations, type Operation } from "./operations";
+import type { Principal } from "./principal";
 import type { RequestContext } from "./request-context";
 import type { TenantScope } from "./tenant-scope";
 
 /**
  * The one guard: checks the permission table for `operation` and, for tenant data, resolves
  * and stores the tenant scope on the context. Throws catalogued errors only:
- * `forbidden`, `tenant_required`, `tenant_not_found`, `tenant_suspended`.
+ * `forbidden`, `insufficient_permissions`, `tenant_required`, `tenant_not_found`, `tenant_suspended`.
  */
 export async function authorize(ctx: RequestContext, operation: Operation): Promise<void> {
   const rule = operations[operation];
@@ -14,6 +16,7 @@ export async function authorize(ctx: RequestContext, operation: Operation): Prom
     if (ctx.principal.kind !== "owner") throw appError("forbidden");
     return;
   }
+  requirePermission(ctx.principal, operation);
   const scope = await resolveTenantScope(ctx);
   if (!scope && rule.audience === "tenant") throw appError("tenant_required");
   if (scope && rule.effect === "write" && scope.tenant.status === "suspended") throw appError("tenant_suspended");
@@ -35,4 +38,19 @@ async function resolveTenantScope(ctx: RequestContext): Promise<TenantScope | nu
   const tenant = await ctx.services.tenantDirectory.find(serviceTenantId);
   if (!tenant || tenant.status === "deleted") throw appError("tenant_not_found", { field: "Service-Tenant" });
   return { tenantId: tenant.id, tenant, actingAsOwner: true };
+}
+
+/**
+ * 403 `insufficient_permissions`, naming the resource and level, when a tenant key's permissions
+ * lack what the table says `operation` needs. The owner key is unrestricted, also acting for a
+ * tenant. Also for fields below the root that show another operation's data (`Viewer.tenant`).
+ */
+export function requirePermission(principal: Principal, operation: Operation): void {
+  const { permission } = operations[operation];
+  if (principal.kind !== "tenant" || permission === null || grants(principal.permissions, permission)) return;
+  const [resource, level] = splitPermission(permission);
+  throw appError("insufficient_permissions", {
+    reason: `This key's permissions give ${resource}: ${principal.permissions[resource]}; this operation needs ${resource}: ${level}.`,
+    requiredPermission: { resource, level },
+  });
 }

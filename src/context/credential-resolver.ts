@@ -2,6 +2,7 @@ import type { Database } from "../db/database";
 import type { PubSub } from "../events/pubsub";
 import { hashSecret, sameHash } from "./api-key-secret";
 import { isAuthInvalidation } from "./invalidation";
+import { storedKeyPermissions } from "./key-permissions";
 import type { Principal } from "./principal";
 import { VersionedCache } from "../versioned-cache";
 
@@ -48,6 +49,8 @@ export class CredentialResolver {
     if (!key || key.revokedAt !== null || !sameHash(key.secretHash, secretHash)) return null;
     if (key.kind === "owner") return { principal: { kind: "owner", keyId: key.id } };
     if (key.tenantId === null || key.tenant === null) return null;
-    return { principal: { kind: "tenant", keyId: key.id, tenantId: key.tenantId, environment: key.tenant.environment } };
+    return {
+      principal: { kind: "tenant", keyId: key.id, tenantId: key.tenantId, environment: key.tenant.environment, permissions: storedKeyPermissions(key.permissions) },
+    };
   }
 }

@@ -11,7 +11,8 @@
  *
  * `permission` is the resource and level a restricted tenant key needs (servicing §7): `write`
  * includes `read`; searching needs only `search:read`. Null: no tenant resource (owner-only
- * operations, which no tenant key may call, and `viewer`, which any key may).
+ * operations, which no tenant key may call, and `viewer`, which any key may). `authorize`
+ * enforces it; the owner key is unrestricted.
  */
 export type PermissionResource = "search" | "orders" | "wallet" | "webhooks" | "tenant";
 export type PermissionLevel = "read" | "write";
@@ -35,6 +36,8 @@ export const operations = {
   revokeTenantApiKey: { audience: "owner", effect: "write", permission: null },
   tenantConfig: { audience: "tenant", effect: "read", permission: "tenant:read" },
   updateTenantConfig: { audience: "tenant", effect: "write", permission: "tenant:write" },
+  /** Performed by updateTenantConfig (PATCH /v1/tenant) besides it when the patch names webhook_url or webhook_enabled. */
+  updateWebhookSettings: { audience: "tenant", effect: "write", permission: "webhooks:write" },
   rotateWebhookSecret: { audience: "tenant", effect: "write", permission: "webhooks:write" },
   webhookDeliveries: { audience: "tenant", effect: "read", permission: "webhooks:read" },
   redeliverWebhook: { audience: "tenant", effect: "write", permission: "webhooks:write" },

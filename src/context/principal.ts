@@ -1,4 +1,6 @@
-/** Who is calling: the owner account, or one tenant through one of its keys. */
+import type { KeyPermissions } from "./key-permissions";
+
+/** Who is calling: the owner account (unrestricted), or one tenant through one of its keys and what that key may do. */
 export type Principal =
   | { kind: "owner"; keyId: string }
-  | { kind: "tenant"; keyId: string; tenantId: string; environment: "sandbox" | "live" };
+  | { kind: "tenant"; keyId: string; tenantId: string; environment: "sandbox" | "live"; permissions: KeyPermissions };

@@ -1,3 +1,4 @@
+import type { PermissionLevel, PermissionResource } from "../context/operations";
 import { errorCatalogue, type ErrorCode } from "./catalogue";
 
 export interface AppErrorDetails {
@@ -9,6 +10,8 @@ export interface AppErrorDetails {
   message?: string;
   /** Seconds to wait before retrying (429). */
   retryAfterSeconds?: number;
+  /** The resource and level the key lacked (403 `insufficient_permissions`). */
+  requiredPermission?: { resource: PermissionResource; level: PermissionLevel };
 }
 
 /** The only error domain code throws. Anything else reaching a boundary is a 500. */

@@ -24,6 +24,7 @@ export const errorCatalogue = {
   insufficient_balance: { status: 402, message: "The wallet cannot cover the order total.", action: "Top up the wallet, then try again with a new Idempotency-Key." },
   unauthorized: { status: 401, message: "A valid API key is required.", action: "Send Authorization: Bearer <API_KEY> or x-api-key: <API_KEY> with an active key." },
   forbidden: { status: 403, message: "This key may not perform this operation.", action: "Use a key with the right role; tenant management needs the owner key." },
+  insufficient_permissions: { status: 403, message: "This key's permissions do not allow this operation.", action: "Use a key whose permissions give the resource and level named in requiredPermission; the owner issues keys with permissions." },
   tenant_suspended: { status: 403, message: "The tenant is suspended.", action: "Ask the account owner to reactivate the tenant." },
   not_found: { status: 404, message: "No such record.", action: "Check the identifier." },
   tenant_not_found: { status: 404, message: "No such tenant.", action: "Check the tenant identifier." },

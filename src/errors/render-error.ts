@@ -13,7 +13,7 @@ export interface ErrorRenderContext {
  * written against either reads what it expects.
  */
 export function restErrorBody(error: AppError, context: ErrorRenderContext) {
-  const { field, reason } = error.details;
+  const { field, reason, requiredPermission } = error.details;
   return {
     errors: [{ code: error.code, message: error.message, ...(field === undefined ? {} : { field }) }],
     success: false as const,
@@ -27,18 +27,20 @@ export function restErrorBody(error: AppError, context: ErrorRenderContext) {
     environment: context.environment,
     apiVersion: API_VERSION,
     requestId: context.requestId,
+    ...(requiredPermission === undefined ? {} : { requiredPermission }),
   };
 }
 
 /** The `extensions` of a GraphQL error for the same catalogued error. */
 export function graphqlErrorExtensions(error: AppError) {
-  const { field, reason } = error.details;
+  const { field, reason, requiredPermission } = error.details;
   return {
     code: error.code,
     statusCode: error.status,
     retryable: isRetryable(error.code),
     ...(field === undefined ? {} : { field }),
     ...(reason === undefined ? {} : { reason }),
+    ...(requiredPermission === undefined ? {} : { requiredPermission }),
   };
 }
 

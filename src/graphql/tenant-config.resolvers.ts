@@ -1,7 +1,8 @@
+import { authorize } from "../context/authorize";
 import { tenantScope } from "../context/request-context";
 import type { Resolvers } from "../generated/graphql";
 import { asMetadata } from "../tenants/metadata";
-import { parseTenantConfigPatch } from "../tenants/tenant-config.inputs";
+import { namesWebhookSettings, parseTenantConfigPatch } from "../tenants/tenant-config.inputs";
 import { configStatus } from "../rest/tenant.views";
 import { toGraphQLEnum } from "./enum-case";
 
@@ -16,11 +17,12 @@ const PATCH_FIELDS = {
 
 export const tenantConfigResolvers: Resolvers = {
   Mutation: {
-    updateTenantConfig: (_parent, { input }, ctx) => {
-      const patch = Object.fromEntries(
-        Object.entries(input).map(([field, value]) => [PATCH_FIELDS[field as keyof typeof PATCH_FIELDS] ?? field, value]),
+    updateTenantConfig: async (_parent, { input }, ctx) => {
+      const patch = parseTenantConfigPatch(
+        Object.fromEntries(Object.entries(input).map(([field, value]) => [PATCH_FIELDS[field as keyof typeof PATCH_FIELDS] ?? field, value])),
       );
-      return ctx.services.tenantConfig.update(tenantScope(ctx), parseTenantConfigPatch(patch));
+      if (namesWebhookSettings(patch)) await authorize(ctx, "updateWebhookSettings");
+      return ctx.services.tenantConfig.update(tenantScope(ctx), patch);
     },
   },
   TenantConfig: {

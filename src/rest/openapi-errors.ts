@@ -37,7 +37,9 @@ function queryFields(route: RestRoute<any, any, any>): string[] {
 
 /** Every catalogued error `route` can answer: the ones of its kind, then its domain's own. */
 export function routeErrorCodes(route: RestRoute<any, any, any>): ErrorCode[] {
-  const codes = new Set<ErrorCode>([...EVERY_REQUEST, rateLimitCode(route.variant), ...BY_AUDIENCE[operations[route.operation].audience]]);
+  const rule = operations[route.operation];
+  const codes = new Set<ErrorCode>([...EVERY_REQUEST, rateLimitCode(route.variant), ...BY_AUDIENCE[rule.audience]]);
+  if (rule.permission !== null) codes.add("insufficient_permissions");
   if (route.method !== "GET") for (const code of BODY_PARSING) codes.add(code);
   if (route.method === "POST") {
     for (const code of IDEMPOTENT) codes.add(code);

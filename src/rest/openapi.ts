@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PERMISSION_RESOURCES } from "../context/key-permissions";
 import { errorCatalogue, upperSnake, type ErrorCode } from "../errors/catalogue";
 import { API_VERSION } from "../errors/render-error";
 import { codesByStatus, routeErrorCodes, UNMATCHED_ROUTE_CODES } from "./openapi-errors";
@@ -131,6 +132,13 @@ export function openApiDocument(routes: ReadonlyArray<RestRoute<any, any, any>>)
             environment: { enum: ["sandbox", "live", null] },
             apiVersion: { type: "string" },
             requestId: { type: "string" },
+            requiredPermission: {
+              description: "403 insufficient_permissions: the resource and level the key lacks",
+              type: "object",
+              required: ["resource", "level"],
+              additionalProperties: false,
+              properties: { resource: { enum: PERMISSION_RESOURCES }, level: { enum: ["read", "write"] } },
+            },
           },
         },
       },

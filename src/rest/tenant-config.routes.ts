@@ -1,6 +1,6 @@
+import { authorize } from "../context/authorize";
 import { tenantScope } from "../context/request-context";
-import { parseTenantConfigPatch } from "../tenants/tenant-config.inputs";
-import { updateTenantConfigInput } from "../tenants/tenant-config.inputs";
+import { namesWebhookSettings, parseTenantConfigPatch, updateTenantConfigInput } from "../tenants/tenant-config.inputs";
 import { ok, okSchema } from "./envelope";
 import { tenantConfigSchema, webhookSecretRotationSchema } from "./tenant.schemas";
 import { restRoute } from "./route";
@@ -31,7 +31,10 @@ export const tenantConfigRoutes = [
     validatesNulText: true,
     response: okSchema(tenantConfigSchema),
     errors: ["invalid_field_value", "currency_locked", "amount_too_large"],
-    handle: async ({ ctx, body }) => ok(tenantConfigView(await ctx.services.tenantConfig.update(tenantScope(ctx), body)), "Tenant updated"),
+    handle: async ({ ctx, body }) => {
+      if (namesWebhookSettings(body)) await authorize(ctx, "updateWebhookSettings");
+      return ok(tenantConfigView(await ctx.services.tenantConfig.update(tenantScope(ctx), body)), "Tenant updated");
+    },
   }),
   restRoute({
     method: "POST",

@@ -39,6 +39,15 @@ export const updateTenantConfigInput = z
 export type UpdateTenantConfigInput = z.infer<typeof updateTenantConfigInput>;
 
 /**
+ * Whether a patch changes webhook settings, which are a `webhooks` matter as well as configuration
+ * (servicing §7): such a patch needs `webhooks: write` besides `tenant: write`, so a key that may
+ * not touch webhooks cannot repoint them here either.
+ */
+export function namesWebhookSettings(patch: UpdateTenantConfigInput): boolean {
+  return patch.webhook_url !== undefined || patch.webhook_enabled !== undefined;
+}
+
+/**
  * Parses a configuration patch; any invalid field, wrong types included, is 422 `invalid_field_value`.
  * So is text holding U+0000, which every other route refuses as 400 `validation_failed` in the JSON
  * body parser (PATCH /v1/tenant leaves it to this: its route declares `validatesNulText`), and which
