@@ -20,6 +20,7 @@ const config: CodegenConfig = {
           WebhookSecretRotation: "../tenants/tenant-config.service#WebhookSecretRotation as WebhookSecretRotationModel",
           ApiKey: "../db/models#ApiKey as ApiKeyModel",
           TenantUsage: "../tenants/usage.service#TenantUsage as TenantUsageModel",
+          UsageDay: "../tenants/usage.service#UsageDay as UsageDayModel",
           CreatedApiKey: "../tenants/api-key.service#CreatedApiKey as CreatedApiKeyModel",
           Viewer: "../graphql/resolver-parents#ViewerParent",
           Location: "../locations/airport#Airport",

@@ -7,6 +7,9 @@ import { AppError, appError } from "../errors/app-error";
 import { formatMinor } from "../money/format";
 import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";
 
+/** Minor units as the schema's Money. */
+const money = ({ amountMinor, currency }: { amountMinor: number; currency: string }) => ({ amount: formatMinor(amountMinor, currency), currency });
+
 /** Owner-only tenant management; the guard (guard.ts) has already checked the owner key. */
 export const tenantResolvers: Resolvers = {
   Query: {
@@ -45,7 +48,12 @@ export const tenantResolvers: Resolvers = {
   TenantUsage: {
     ordersTotal: (usage) => usage.orders.total,
     ordersByStatus: (usage) => Object.entries(usage.orders.byStatus).map(([status, count]) => ({ status, count })),
-    walletSpend: (usage) => ({ amount: formatMinor(usage.walletSpend.amountMinor, usage.walletSpend.currency), currency: usage.walletSpend.currency }),
+    walletSpend: (usage) => money(usage.walletSpend),
+    daily: (usage, { from, to }, ctx) => ctx.services.usage.daily(usage.tenantId, from, to),
+  },
+  UsageDay: {
+    date: (day) => day.day,
+    walletSpend: (day) => money(day.walletSpend),
   },
 };
 

@@ -1,5 +1,6 @@
 import type { TenantScope } from "../context/tenant-scope";
 import type { Database } from "../db/database";
+import { figuresByDay, type DayRange } from "../db/daily-buckets";
 import { isUniqueViolation } from "../db/errors";
 import type { Prisma } from "../db/models";
 import { readSnapshot } from "../db/snapshot";
@@ -263,6 +264,15 @@ export class OrderService {
   async usage(tenantId: string): Promise<{ orders: { total: number; byStatus: Record<OrderStatus, number> }; tickets: number }> {
     const [byStatus, tickets] = await Promise.all([this.countByStatus(tenantId), this.db.prisma.orderDocument.count({ where: { tenantId } })]);
     return { orders: { total: Object.values(byStatus).reduce((sum, count) => sum + count, 0), byStatus }, tickets };
+  }
+
+  /** Orders booked and e-tickets issued on each UTC day of `range` (usage over time); days with none are absent. */
+  async dailyUsage(tenantId: string, range: DayRange): Promise<{ orders: Map<string, number>; tickets: Map<string, number> }> {
+    const [orders, tickets] = await Promise.all([
+      figuresByDay(this.db, { table: "Order", tenantId, range, figure: Sql.sql`COUNT(*)` }),
+      figuresByDay(this.db, { table: "OrderDocument", tenantId, range, figure: Sql.sql`COUNT(*)` }),
+    ]);
+    return { orders, tickets };
   }
 
   /** Orders with their passengers and documents: two queries whatever the number of orders. */

@@ -10,6 +10,7 @@ type Tx = Prisma.TransactionClient;
 export const tenantOwnedTables: ReadonlyArray<{ table: string; deleteFor: (tx: Tx, tenantId: string) => Promise<unknown> }> = [
   { table: "ApiKey", deleteFor: (tx, tenantId) => tx.apiKey.deleteMany({ where: { tenantId } }) },
   { table: "UsageCounter", deleteFor: (tx, tenantId) => tx.usageCounter.deleteMany({ where: { tenantId } }) },
+  { table: "DailyUsageCounter", deleteFor: (tx, tenantId) => tx.dailyUsageCounter.deleteMany({ where: { tenantId } }) },
   { table: "IdempotencyRecord", deleteFor: (tx, tenantId) => tx.idempotencyRecord.deleteMany({ where: { tenantId } }) },
   { table: "WebhookAttempt", deleteFor: (tx, tenantId) => tx.webhookAttempt.deleteMany({ where: { tenantId } }) },
   { table: "WebhookDelivery", deleteFor: (tx, tenantId) => tx.webhookDelivery.deleteMany({ where: { tenantId } }) },

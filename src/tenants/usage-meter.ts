@@ -1,3 +1,5 @@
+import { clock } from "../clock";
+import { utcDay } from "../db/daily-buckets";
 import type { Database } from "../db/database";
 import { fromLiveTenant } from "./live-tenant";
 import type { Logger } from "../logger";
@@ -6,8 +8,9 @@ export type UsageMetric = "api_requests" | "searches";
 
 /**
  * Counts per-tenant usage in memory and writes it in batches, so counting a request never adds
- * a database write to it. Counts still buffered when a process dies are lost (at most one flush
- * interval); a clean shutdown flushes them.
+ * a database write to it. Each count goes to the tenant's total and to its UTC day's. Counts
+ * still buffered when a process dies are lost (at most one flush interval); a clean shutdown
+ * flushes them.
  */
 export class UsageMeter {
   private pending = new Map<string, number>();
@@ -20,8 +23,9 @@ export class UsageMeter {
     private readonly flushEveryMs: number,
   ) {}
 
+  /** Counts `amount` for the tenant on today's UTC day (by the clock at the time of the call). */
   record(tenantId: string, metric: UsageMetric, amount = 1): void {
-    const key = `${tenantId} ${metric}`;
+    const key = `${tenantId} ${metric} ${utcDay(clock.now())}`;
     this.pending.set(key, (this.pending.get(key) ?? 0) + amount);
     this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs).unref();
   }
@@ -41,11 +45,14 @@ export class UsageMeter {
     try {
       await this.db.prisma.$transaction(async (tx) => {
         for (const [key, amount] of batch) {
-          const [tenantId, metric] = key.split(" ");
-          // One upsert on both providers; nothing is counted for a deleted tenant.
+          const [tenantId, metric, day] = key.split(" ");
+          // One upsert each on both providers, the total and the day's; nothing is counted for a deleted tenant.
           await tx.$executeRaw`INSERT INTO "UsageCounter" ("tenantId", "metric", "count")
             SELECT ${tenantId}, ${metric}, ${amount} ${fromLiveTenant(this.db.provider, tenantId!)}
             ON CONFLICT ("tenantId", "metric") DO UPDATE SET "count" = "UsageCounter"."count" + excluded."count"`;
+          await tx.$executeRaw`INSERT INTO "DailyUsageCounter" ("tenantId", "day", "metric", "count")
+            SELECT ${tenantId}, ${day}, ${metric}, ${amount} ${fromLiveTenant(this.db.provider, tenantId!)}
+            ON CONFLICT ("tenantId", "day", "metric") DO UPDATE SET "count" = "DailyUsageCounter"."count" + excluded."count"`;
         }
       });
     } catch (error) {

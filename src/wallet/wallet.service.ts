@@ -1,6 +1,8 @@
+import { figuresByDay, type DayRange } from "../db/daily-buckets";
 import type { Database } from "../db/database";
 import type { Prisma, Tenant } from "../db/models";
 import { queryRows } from "../db/query-rows";
+import { sqlEnum } from "../db/sql-enum";
 import { dateFrom, exactNumber } from "../db/sql-values";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { GuardFailed, writeBatch } from "../db/write-batch";
@@ -26,6 +28,9 @@ export interface WalletCreditResult {
   entry: LedgerEntry;
   wallet: Wallet;
 }
+
+/** The ledger entries that make up what a tenant spent on tickets: debits less reversals and refunds. */
+const SPEND_TYPES = ["ticketing_debit", "ticketing_reversal", "refund_credit"] as const;
 
 /**
  * Each tenant's prepaid wallet and its ledger (decisions §5). Every change of a balance is a
@@ -89,10 +94,24 @@ export class WalletService {
   async spend(tenantId: string): Promise<{ amountMinor: number; currency: string }> {
     const { currency } = await this.get(tenantId);
     const sum = await this.db.prisma.ledgerEntry.aggregate({
-      where: { tenantId, currency, type: { in: ["ticketing_debit", "ticketing_reversal", "refund_credit"] } },
+      where: { tenantId, currency, type: { in: [...SPEND_TYPES] } },
       _sum: { amount: true },
     });
     return { amountMinor: -exactNumber(sum._sum.amount ?? 0), currency };
+  }
+
+  /** `spend` per UTC day of `range` (usage over time), in the wallet's currency; days with none are absent. */
+  async dailySpend(tenantId: string, range: DayRange): Promise<{ amountsMinor: Map<string, number>; currency: string }> {
+    const { currency } = await this.get(tenantId);
+    const spendTypes = Sql.join(SPEND_TYPES.map((type) => sqlEnum(this.db.provider, "LedgerEntryType", type)));
+    const sums = await figuresByDay(this.db, {
+      table: "LedgerEntry",
+      tenantId,
+      range,
+      figure: Sql.sql`-SUM("amount")`,
+      where: Sql.sql`"currency" = ${currency} AND "type" IN (${spendTypes})`,
+    });
+    return { amountsMinor: sums, currency };
   }
 
   /** A credit made earlier, as it is now (a repeated idempotent credit returns it). */
