@@ -48,6 +48,8 @@ export const errorCatalogue = {
   amount_too_large: { status: 422, message: "The amount is past the largest one held exactly (2^53 − 1 minor units).", action: "Send a smaller amount." },
   currency_mismatch: { status: 422, message: "The currency is not the wallet's.", action: "Send the amount in the wallet's currency." },
   cancellation_quote_expired: { status: 422, message: "The cancellation quote has expired.", action: "Ask for a new quote (POST /v1/air/order_cancellations) and confirm it within 15 minutes." },
+  change_not_allowed: { status: 422, message: "The order cannot be changed.", action: "Only a TICKETED order whose fare allows changes (conditions.change_before_departure.allowed), before its first flight, can be changed." },
+  change_offer_expired: { status: 422, message: "The order change offer has expired.", action: "Request the change again (POST /v1/air/order_change_requests) and confirm one of its offers within 15 minutes." },
   refund_not_allowed: { status: 422, message: "The order cannot be refunded.", action: "Check the fare's refund conditions and the departure time." },
   rate_limit_exceeded: { status: 429, message: "Too many requests.", action: "Back off (start at 500 ms) and honour the Retry-After header." },
   RATE_LIMIT_EXCEEDED: { status: 429, message: "Too many requests.", action: "Honour the Retry-After header before retrying." },
