@@ -72,7 +72,16 @@ function orderMutation(ctx: RequestContext, field: string, args: Record<string, 
 export const orderResolvers: Resolvers = {
   Query: {
     order: (_parent, { id }, ctx) => loadersFor(ctx).order.load(id),
-    orders: async (_parent, args, ctx) => toConnection(await ctx.services.orders.list(tenantScope(ctx), args.status ?? undefined, pageRequestFromArgs(args, 25))),
+    orders: async (_parent, args, ctx) => {
+      const filter = {
+        status: args.status ?? undefined,
+        bookingReference: args.bookingReference ?? undefined,
+        passengerName: args.passengerName ?? undefined,
+        createdFrom: args.createdFrom ?? undefined,
+        createdBefore: args.createdBefore ?? undefined,
+      };
+      return toConnection(await ctx.services.orders.list(tenantScope(ctx), filter, pageRequestFromArgs(args, 25)));
+    },
   },
   Mutation: {
     createOrder: (_parent, args, ctx) =>

@@ -26,6 +26,7 @@ import { checkPayment } from "./payment-rules";
 import { seatServiceIndex, selectServices } from "./service-selection";
 import { supplierBooking } from "./supplier-booking";
 import type { OrderChanges } from "./order-changes";
+import { checkOrderFilter, orderFilterWhere, orderListName, type OrderFilter } from "./order-filter";
 import type { OrderHolds } from "./holds";
 import { SEAT_INTENT_GUARD, type HoldIntent, type SeatIntents } from "./seat-intents";
 import { VersionedCache } from "../versioned-cache";
@@ -178,11 +179,15 @@ export class OrderService {
     return groupBy(orderIds, rows.map(documentFrom));
   }
 
-  /** The tenant's orders, newest first, optionally in one status. */
-  list(scope: TenantScope, status: OrderStatus | undefined, request: PageRequest, reader: Reader = this.db.prisma): Promise<Page<Order>> {
-    const where = { tenantId: scope.tenantId, ...(status === undefined ? {} : { status }) };
+  /**
+   * The tenant's orders, newest first, narrowed by `filter` (see `checkOrderFilter` for its 400s).
+   * One keyset page at a time, however many orders match.
+   */
+  list(scope: TenantScope, filter: OrderFilter, request: PageRequest, reader: Reader = this.db.prisma): Promise<Page<Order>> {
+    const checked = checkOrderFilter(filter);
+    const where = { tenantId: scope.tenantId, ...orderFilterWhere(this.db.provider, checked) };
     return paginate({
-      list: `orders:${scope.tenantId}:${status ?? "*"}`,
+      list: orderListName(scope.tenantId, checked),
       request,
       cursors: this.cursors,
       count: () => reader.order.count({ where }),
@@ -191,9 +196,9 @@ export class OrderService {
   }
 
   /** A page of `list` with each order's passengers and documents, all as one state. */
-  listDetails(scope: TenantScope, status: OrderStatus | undefined, request: PageRequest): Promise<Page<OrderDetail>> {
+  listDetails(scope: TenantScope, filter: OrderFilter, request: PageRequest): Promise<Page<OrderDetail>> {
     return readSnapshot(this.db, async (tx) => {
-      const page = await this.list(scope, status, request, tx);
+      const page = await this.list(scope, filter, request, tx);
       return { ...page, items: await this.withChildren(scope, page.items, tx) };
     });
   }

@@ -135,7 +135,7 @@ export const orderRoutes = [
     tag,
     query: orderListQuery,
     response: okPageSchema(orderASchema),
-    handle: async ({ ctx, query }) => okPage(await ctx.services.orders.listDetails(tenantScope(ctx), statusOf(query.status), pageRequestFromQuery(query, 25)), orderViewA),
+    handle: async ({ ctx, query }) => okPage(await ctx.services.orders.listDetails(tenantScope(ctx), { status: statusOf(query.status) }, pageRequestFromQuery(query, 25)), orderViewA),
   }),
   restRoute({
     method: "GET",
@@ -197,6 +197,6 @@ export const orderRoutes = [
     tag,
     query: orderListQuery,
     response: okPageSchema(orderASchema),
-    handle: async ({ ctx, query }) => okPage(await ctx.services.orders.listDetails(tenantScope(ctx), statusOf(query.status), pageRequestFromQuery(query)), orderViewA),
+    handle: async ({ ctx, query }) => okPage(await ctx.services.orders.listDetails(tenantScope(ctx), { status: statusOf(query.status) }, pageRequestFromQuery(query)), orderViewA),
   }),
 ];
