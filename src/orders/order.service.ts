@@ -80,7 +80,8 @@ export class OrderService {
    * Books an offer (interface §4.6, decisions §5): a PENDING order holding the seats, keeping a
    * snapshot of the exact offer. 404 `not_found` for an unknown or another tenant's offer; 422
    * `offer_no_longer_available` when it expired, a flight has too few seats left, or it is booked
-   * already; 400 `validation_failed` for passengers or services that do not fit the offer; 422
+   * already; 400 `validation_failed` for passengers or services that do not fit the offer, 422
+   * `invalid_field_value` for a service id the offer does not offer its passengers; 422
    * `seat_unavailable` when a seat chosen is another order's or chosen twice (the database
    * decides between racing bookings, see SeatAssignment); 422
    * `payment_amount_mismatch` when a payment is not exactly the total; 402
@@ -95,7 +96,7 @@ export class OrderService {
       throw appError("offer_no_longer_available", { field, reason: `The offer expired at ${offer.expiresAt.toISOString()}.` });
     }
     const passengers = checkPassengers(request.passengers, offer, now.toISOString().slice(0, 10));
-    const { services, amount } = selectServices(request.services, offer, (booked) => this.seats.optionsFor(booked));
+    const { services, amount } = selectServices(request.services, offer, (id) => this.seats.seatOption(offer, id));
     const totalAmount = offer.totalAmount + amount;
     if (request.payment) checkPayment(request.payment, totalAmount, offer.currency, "payments[0].amount");
     await this.requireBalance(scope.tenantId, totalAmount, offer.currency);

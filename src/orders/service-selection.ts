@@ -7,19 +7,19 @@ import type { SelectedService } from "./order";
 /**
  * The services a client asked to book with the offer, checked and priced: each must be one of
  * the offer's available services (GET /v1/air/offers/:id?return_available_services=true) or a
- * seat of its seat maps (`seatOptions`, derived only when an id is not among the former), at
- * most once, within its maximum quantity (1 for a seat), with at most one seat per passenger and
- * segment. 400 `validation_failed` naming the field otherwise; a seat chosen twice is 422
- * `seat_unavailable`.
+ * seat of its seat maps (`seatOption` resolves such an id), at most once, within its maximum
+ * quantity (1 for a seat), with at most one seat per passenger and segment. An id the offer
+ * does not offer (unknown, another offer's, or for a passenger who may not have it) is 422
+ * `invalid_field_value` naming the field; the other refusals are 400 `validation_failed`
+ * naming it; a seat chosen twice is 422 `seat_unavailable`.
  */
 export function selectServices(
   selections: ReadonlyArray<{ id: string; quantity: number }>,
   offer: StoredOffer,
-  seatOptions: (offer: StoredOffer) => ReadonlyMap<string, SeatOption>,
+  seatOption: (id: string) => SeatOption | undefined,
 ): { services: SelectedService[]; amount: number } {
   if (selections.length === 0) return { services: [], amount: 0 };
   const offered = new Map(availableServices(offer).map((service) => [service.id, service]));
-  let seats: ReadonlyMap<string, SeatOption> | undefined;
   const seen = new Set<string>();
   const seated = new Set<string>();
   const chosenSeats = new Set<string>();
@@ -27,8 +27,8 @@ export function selectServices(
     const field = `services[${index}].id`;
     const fail = (name: string, message: string) => appError("validation_failed", { field: `services[${index}].${name}`, message: `services[${index}].${name}: ${message}` });
     const service = offered.get(selection.id);
-    const seat = service ? undefined : (seats ??= seatOptions(offer)).get(selection.id);
-    if (!service && !seat) throw fail("id", `${selection.id} is not a service of this offer`);
+    const seat = service ? undefined : seatOption(selection.id);
+    if (!service && !seat) throw appError("invalid_field_value", { field, message: `${field}: ${selection.id} is not a service of this offer for its passengers` });
     if (seat && chosenSeats.has(`${seat.segmentId} ${seat.designator}`)) {
       throw appError("seat_unavailable", { field, reason: `Seat ${seat.designator} is chosen twice in this request.` });
     }

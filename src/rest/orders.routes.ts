@@ -121,7 +121,8 @@ export const orderRoutes = [
     idempotencyKeyRequired: true,
     response: z.union([okSchema(orderASchema), createdOrderBSchema]).meta({ description: "Variant A: the order in `data`. Variant B (a body with `offerId`): the order, unwrapped." }),
     // 503 service_unavailable: the booking stalled past its seat lease and was not made (a retry books it).
-    errors: ["not_found", "offer_no_longer_available", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable"],
+    // 422 invalid_field_value: a service id (services[i].id) the offer does not offer its passengers.
+    errors: ["not_found", "invalid_field_value", "offer_no_longer_available", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable"],
     handle: async ({ ctx, body }) => {
       const order = await ctx.services.orders.create(tenantScope(ctx), body.request);
       return body.variant === "B" ? createdOrderViewB(order) : ok(orderViewA(order), "Order created");
@@ -163,7 +164,7 @@ export const orderRoutes = [
     errors: { A: ["not_found", "order_state_conflict"], B: ["not_found", "order_state_conflict"] },
   }),
   ...orderAction("refund", "refundOrder", "Refund a ticketed order (the fare's penalty is kept); completes after the airline confirms", (ctx, id) =>
-    ctx.services.ticketing.requestRefund(tenantScope(ctx), id), {
+    ctx.services.cancellations.requestRefund(tenantScope(ctx), id), {
     errors: { A: ["not_found", "order_state_conflict", "refund_not_allowed"], B: ["not_found", "order_state_conflict", "refund_not_allowed"] },
   }),
   restRoute({

@@ -4,7 +4,8 @@ import { aircraftType, type AircraftType } from "../supplier/aircraft";
 import { carrierProfile } from "../supplier/carriers";
 import { initialSeatsLeft } from "../supplier/inventory";
 import { seededRandom } from "../supplier/random";
-import { aircraftLayout, type AircraftLayout, type LayoutElement, type LayoutSeat } from "./cabin-layout";
+import type { CabinClass } from "../supplier/supplier";
+import { aircraftLayout, type AircraftLayout, type LayoutCabin, type LayoutElement, type LayoutSeat } from "./cabin-layout";
 import { seatDisclosures, seatName } from "./seat-descriptions";
 import { seatsSoldByAirline } from "./seat-occupancy";
 import { seatPriceUsd } from "./seat-pricing";
@@ -32,25 +33,50 @@ const RECENT_FLIGHTS = 200;
  * than its capacity left for sale, `initialSeatsLeft`), and seat prices at the flight's demand.
  */
 export function flightSeating(flightKey: string, aircraft: AircraftType): FlightSeating {
-  const factor = DEMAND_FACTOR.min + DEMAND_FACTOR.spread * seededRandom(`seat-prices|${flightKey}`)();
+  const factor = demandFactor(flightKey);
+  const type = typeLayout(aircraft);
   return {
-    cabins: layoutOf(aircraft).cabins.map((cabin) => {
-      const seats = cabin.rows.flatMap((row) => row.sections.flatMap((section) => section.elements.filter(isSeat)));
-      const capacity = aircraft.seats[cabin.cabinClass];
-      if (seats.length !== capacity) throw new Error(`${aircraft.iataCode} ${cabin.cabinClass}: layout has ${seats.length} seats, the type ${capacity}`);
-      const sold = seatsSoldByAirline(flightKey, cabin.cabinClass, seats, capacity - initialSeatsLeft(flightKey, cabin.cabinClass, capacity));
-      const flightSeat = (seat: LayoutSeat): FlightSeat => ({
-        ...seat,
-        name: seatName(seat),
-        disclosures: seatDisclosures(seat),
-        priceUsd: seatPriceUsd(cabin.cabinClass, seat, factor),
-        soldByAirline: sold.has(seat.designator),
-      });
+    cabins: type.layout.cabins.map((cabin, index) => {
+      const sold = soldByAirline(flightKey, aircraft, cabin.cabinClass, type.cabinSeats[index]!);
       return {
         ...cabin,
-        rows: cabin.rows.map((row) => ({ sections: row.sections.map((section) => ({ elements: section.elements.map((element) => (isSeat(element) ? flightSeat(element) : element)) })) })),
+        rows: cabin.rows.map((row) => ({
+          sections: row.sections.map((section) => ({ elements: section.elements.map((element) => (isSeat(element) ? flightSeat(element, cabin.cabinClass, factor, sold) : element)) })),
+        })),
       };
     }),
+  };
+}
+
+/**
+ * One seat of a flight exactly as its seating has it, and the cabin it is in, without building
+ * the rest: what a booking naming the seat needs. Undefined for a designator the aircraft lacks.
+ */
+export function seatOfFlight(flightKey: string, aircraft: AircraftType, designator: string): { cabinClass: CabinClass; seat: FlightSeat } | undefined {
+  const type = typeLayout(aircraft);
+  const place = type.seats.get(designator);
+  if (!place) return undefined;
+  const cabinClass = type.layout.cabins[place.cabinIndex]!.cabinClass;
+  const sold = soldByAirline(flightKey, aircraft, cabinClass, type.cabinSeats[place.cabinIndex]!);
+  return { cabinClass, seat: flightSeat(place.seat, cabinClass, demandFactor(flightKey), sold) };
+}
+
+function demandFactor(flightKey: string): number {
+  return DEMAND_FACTOR.min + DEMAND_FACTOR.spread * seededRandom(`seat-prices|${flightKey}`)();
+}
+
+function soldByAirline(flightKey: string, aircraft: AircraftType, cabinClass: CabinClass, seats: readonly LayoutSeat[]): ReadonlySet<string> {
+  const capacity = aircraft.seats[cabinClass];
+  return seatsSoldByAirline(flightKey, cabinClass, seats, capacity - initialSeatsLeft(flightKey, cabinClass, capacity));
+}
+
+function flightSeat(seat: LayoutSeat, cabinClass: CabinClass, factor: number, sold: ReadonlySet<string>): FlightSeat {
+  return {
+    ...seat,
+    name: seatName(seat),
+    disclosures: seatDisclosures(seat),
+    priceUsd: seatPriceUsd(cabinClass, seat, factor),
+    soldByAirline: sold.has(seat.designator),
   };
 }
 
@@ -58,13 +84,31 @@ function isSeat(element: LayoutElement): element is LayoutSeat {
   return element.type === "seat";
 }
 
-/** Layouts depend on the aircraft type alone: a handful, each built once. */
-const layouts = new Map<AircraftType, AircraftLayout>();
+/** An aircraft type's layout, with each cabin's seats in order and every seat by designator. */
+interface TypeLayout {
+  layout: AircraftLayout;
+  cabinSeats: LayoutSeat[][];
+  seats: Map<string, { cabinIndex: number; seat: LayoutSeat }>;
+}
 
-function layoutOf(aircraft: AircraftType): AircraftLayout {
-  let layout = layouts.get(aircraft);
-  if (!layout) layouts.set(aircraft, (layout = aircraftLayout(aircraft)));
-  return layout;
+/** Layouts depend on the aircraft type alone: a handful, each built once. */
+const layouts = new Map<AircraftType, TypeLayout>();
+
+function typeLayout(aircraft: AircraftType): TypeLayout {
+  let type = layouts.get(aircraft);
+  if (!type) layouts.set(aircraft, (type = indexLayout(aircraft, aircraftLayout(aircraft))));
+  return type;
+}
+
+function indexLayout(aircraft: AircraftType, layout: AircraftLayout): TypeLayout {
+  const cabinSeats = layout.cabins.map((cabin: LayoutCabin) => cabin.rows.flatMap((row) => row.sections.flatMap((section) => section.elements.filter(isSeat))));
+  const seats = new Map<string, { cabinIndex: number; seat: LayoutSeat }>();
+  cabinSeats.forEach((inCabin, cabinIndex) => {
+    const { cabinClass } = layout.cabins[cabinIndex]!;
+    if (inCabin.length !== aircraft.seats[cabinClass]) throw new Error(`${aircraft.iataCode} ${cabinClass}: layout has ${inCabin.length} seats, the type ${aircraft.seats[cabinClass]}`);
+    for (const seat of inCabin) seats.set(seat.designator, { cabinIndex, seat });
+  });
+  return { layout, cabinSeats, seats };
 }
 
 /**
@@ -79,6 +123,11 @@ export class FlightSeatingCache {
     if (!seating) this.flights.set(segment.flightKey, (seating = flightSeating(segment.flightKey, segmentAircraft(segment))));
     return seating;
   }
+}
+
+/** One seat of the segment's flight (`seatOfFlight`). */
+export function segmentSeat(segment: StoredSegment, designator: string): { cabinClass: CabinClass; seat: FlightSeat } | undefined {
+  return seatOfFlight(segment.flightKey, segmentAircraft(segment), designator);
 }
 
 /** The aircraft type a stored segment flies: its code as flown by its carrier's fare family. */

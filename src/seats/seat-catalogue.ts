@@ -1,6 +1,9 @@
+import { convertFromUsdMinor } from "../money/exchange-rates";
 import type { StoredOffer } from "../search/offer-payload";
-import { FlightSeatingCache } from "./flight-seating";
-import { seatMapsFor, type SeatMap, type SeatMapSubject } from "./seat-map";
+import { FlightSeatingCache, segmentSeat } from "./flight-seating";
+import { maySit } from "./seat-descriptions";
+import { airlineSells, seatMapsFor, segmentsOf, type SeatMap, type SeatMapSubject } from "./seat-map";
+import { readSeatServiceId, seatServiceId } from "./seat-service-ids";
 
 /** A seat service of an offer's map, as a booking names it: who sits where, on which flight, at what price. */
 export interface SeatOption {
@@ -15,7 +18,7 @@ export interface SeatOption {
 
 /**
  * Seat maps and the seat services they offer, over one cache of flights' seating shared by the
- * map routes and booking: a booking resolves an `ase_…` seat id by deriving its offer's map again.
+ * map routes; a booking resolves an `ase_…` seat id from what the id names, without a map.
  */
 export class SeatCatalogue {
   private readonly seating = new FlightSeatingCache();
@@ -26,23 +29,29 @@ export class SeatCatalogue {
   }
 
   /**
-   * Every seat service the offer's map can offer, by id, taken seats included: whether a seat is
-   * still free is the database's to decide when the booking holds it (SeatAssignment).
+   * The seat service `id` names, if the maps of `offer` (or of the order `subjectId` that booked
+   * it) offer or would offer it: the same seat, passenger, segment and price, taken seats
+   * included, since whether a seat is still free is the database's to decide when the booking
+   * holds it (SeatAssignment). Undefined for an id of another offer, order or passenger, a seat
+   * the airline does not sell, or one the passenger may not sit in.
    */
-  optionsFor(offer: StoredOffer): Map<string, SeatOption> {
-    const subject: SeatMapSubject = { id: offer.id, currency: offer.currency, slices: offer.payload.slices, passengers: offer.payload.passengers, onSale: true, taken: new Map() };
-    const flightKeys = new Map(offer.payload.slices.flatMap((slice) => slice.segments.map((segment) => [segment.id, segment.flightKey])));
-    const options = new Map<string, SeatOption>();
-    for (const map of this.maps(subject)) {
-      const flightKey = flightKeys.get(map.segmentId)!;
-      const seats = map.cabins.flatMap((cabin) => cabin.rows.flatMap((row) => row.sections.flatMap((section) => section.elements)));
-      for (const seat of seats) {
-        if (seat.type !== "seat") continue;
-        for (const service of seat.availableServices) {
-          options.set(service.id, { id: service.id, passengerId: service.passengerId, segmentId: map.segmentId, flightKey, designator: seat.designator, totalAmount: service.totalAmount });
-        }
-      }
-    }
-    return options;
+  seatOption(offer: StoredOffer, id: string, subjectId = offer.id): SeatOption | undefined {
+    const named = readSeatServiceId(id);
+    if (!named) return undefined;
+    const place = segmentsOf({ slices: offer.payload.slices })[named.segmentIndex];
+    const passenger = offer.payload.passengers[named.passengerIndex];
+    if (!place || !passenger) return undefined;
+    const { segment } = place;
+    if (seatServiceId(subjectId, { index: place.index, id: segment.id }, { index: named.passengerIndex, id: passenger.id }, named.designator) !== id) return undefined;
+    const found = segmentSeat(segment, named.designator);
+    if (!found || !airlineSells(found.seat, found.cabinClass, segment) || !maySit(found.seat, passenger.type)) return undefined;
+    return {
+      id,
+      passengerId: passenger.id,
+      segmentId: segment.id,
+      flightKey: segment.flightKey,
+      designator: named.designator,
+      totalAmount: convertFromUsdMinor(found.seat.priceUsd, offer.currency),
+    };
   }
 }

@@ -1,14 +1,15 @@
 import { derivedId } from "../ids";
 import { convertFromUsdMinor } from "../money/exchange-rates";
 import type { StoredSegment, StoredSlice } from "../search/offer-payload";
-import type { PassengerType } from "../supplier/supplier";
+import type { CabinClass, PassengerType } from "../supplier/supplier";
 import type { FacilityType, LayoutCabin } from "./cabin-layout";
 import type { FlightSeat, FlightSeating } from "./flight-seating";
 import { maySit } from "./seat-descriptions";
+import { seatServiceId } from "./seat-service-ids";
 
 /** Choosing one seat for one passenger on one segment, priced in the subject's currency. */
 export interface SeatService {
-  /** `ase_…` derived from the subject, passenger, segment and seat: a booking resolves it by deriving them again. */
+  /** `ase_…` naming the subject, passenger, segment and seat (seat-service-ids.ts): a booking reads the seat from it. */
   id: string;
   passengerId: string;
   /** Minor units of `currency`; 0 is a free seat. */
@@ -61,41 +62,49 @@ export function seatMapsFor(subject: SeatMapSubject, seatingOf: (segment: Stored
     if (amount === undefined) prices.set(usd, (amount = convertFromUsdMinor(usd, subject.currency)));
     return amount;
   };
-  return subject.slices.flatMap((slice) =>
-    slice.segments.map((segment): SeatMap => {
-      const seatElement = (seat: FlightSeat, forSale: boolean): SeatElement => ({
-        type: "seat",
-        designator: seat.designator,
-        name: seat.name,
-        disclosures: seat.disclosures,
-        availableServices: forSale
-          ? subject.passengers
-              .filter((passenger) => maySit(seat, passenger.type))
-              .map((passenger) => ({
-                id: derivedId("ase", subject.id, "seat", passenger.id, segment.id, seat.designator),
-                passengerId: passenger.id,
-                totalAmount: price(seat.priceUsd),
-                currency: subject.currency,
-              }))
-          : [],
-      });
-      const taken = subject.taken.get(segment.flightKey);
-      return {
-        id: derivedId("sea", subject.id, segment.id),
-        segmentId: segment.id,
-        sliceId: slice.id,
-        cabins: seatingOf(segment).cabins.map((cabin) => {
-          const flown = subject.onSale && cabin.cabinClass === segment.cabinClass;
-          return {
-            ...cabin,
-            rows: cabin.rows.map((row) => ({
-              sections: row.sections.map((section) => ({
-                elements: section.elements.map((element) => (element.type === "seat" ? seatElement(element, flown && !element.soldByAirline && !taken?.has(element.designator)) : element)),
-              })),
-            })),
-          };
-        }),
-      };
-    }),
-  );
+  const passengers = subject.passengers.map((passenger, index) => ({ ...passenger, index }));
+  return segmentsOf(subject).map(({ slice, segment, index }): SeatMap => {
+    const seatElement = (seat: FlightSeat, forSale: boolean): SeatElement => ({
+      type: "seat",
+      designator: seat.designator,
+      name: seat.name,
+      disclosures: seat.disclosures,
+      availableServices: forSale
+        ? passengers
+            .filter((passenger) => maySit(seat, passenger.type))
+            .map((passenger) => ({
+              id: seatServiceId(subject.id, { index, id: segment.id }, passenger, seat.designator),
+              passengerId: passenger.id,
+              totalAmount: price(seat.priceUsd),
+              currency: subject.currency,
+            }))
+        : [],
+    });
+    const taken = subject.taken.get(segment.flightKey);
+    return {
+      id: derivedId("sea", subject.id, segment.id),
+      segmentId: segment.id,
+      sliceId: slice.id,
+      cabins: seatingOf(segment).cabins.map((cabin) => ({
+        ...cabin,
+        rows: cabin.rows.map((row) => ({
+          sections: row.sections.map((section) => ({
+            elements: section.elements.map((element) =>
+              element.type === "seat" ? seatElement(element, subject.onSale && airlineSells(element, cabin.cabinClass, segment) && !taken?.has(element.designator)) : element,
+            ),
+          })),
+        })),
+      })),
+    };
+  });
+}
+
+/** Whether the airline sells us the seat on the segment: one of the cabin flown, not sold to its own customers (bookings' holds apart). */
+export function airlineSells(seat: FlightSeat, cabinClass: CabinClass, segment: StoredSegment): boolean {
+  return cabinClass === segment.cabinClass && !seat.soldByAirline;
+}
+
+/** The subject's segments in travel order, each with its slice and its position among them all (seat service ids name it). */
+export function segmentsOf(subject: Pick<SeatMapSubject, "slices">): Array<{ slice: StoredSlice; segment: StoredSegment; index: number }> {
+  return subject.slices.flatMap((slice) => slice.segments.map((segment) => ({ slice, segment }))).map((entry, index) => ({ ...entry, index }));
 }

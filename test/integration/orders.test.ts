@@ -166,7 +166,7 @@ describe("orders", () => {
       const services = (await call(server, "GET", `/v1/air/offers/${offer.id}?return_available_services=true`, { key: alice.key })).body.data.available_services;
       const bag = services.find((service: any) => service.type === "baggage");
       const create = (chosen: unknown[]) => post("/v1/air/orders", alice.key, { offerId: offer.id, passengers: passengersOf(offer), services: chosen }, { "idempotency-key": newKey() });
-      expectError(await create([{ id: "ase_unknown" }]), 400, "validation_failed", "services[0].id");
+      expectError(await create([{ id: "ase_unknown" }]), 422, "invalid_field_value", "services[0].id");
       expectError(await create([{ id: bag.id }, { id: bag.id }]), 400, "validation_failed", "services[1].id");
       expectError(await create([{ id: bag.id, quantity: bag.maximum_quantity + 1 }]), 400, "validation_failed", "services[0].quantity");
     });

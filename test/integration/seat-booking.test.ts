@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { derivedId } from "../../src/ids";
+import { seatServiceId } from "../../src/seats/seat-service-ids";
 import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
 import { expectError } from "../helpers/expect-error";
 import { toMinor } from "../helpers/flight-checks";
@@ -114,14 +114,21 @@ describe("seats at booking", () => {
     expect((await bookWithServices(fresh, [first.service])).status).toBe(201);
   });
 
-  it("refuses a seat for an infant without seat, and two seats for one passenger on one segment", async () => {
+  it("refuses a seat for an infant without seat or of another offer (422 naming the field), and two seats for one passenger on one segment", async () => {
     const offer = await directOffer(["adult", "infant_without_seat"]);
     const { designator, service, segmentId } = await seatFor(offer);
     expect(await serviceOnMap(offer, designator, "p2")).toBeUndefined();
-    const lapSeat = { ...service, id: derivedId("ase", offer.id, "seat", "p2", segmentId, designator) };
-    expectError(await bookWithServices(offer, [lapSeat]), 400, "validation_failed", "services[0].id");
+    // The id a map would give the lap infant, were it offered one.
+    const lapSeat = { ...service, id: seatServiceId(offer.id, { index: 0, id: segmentId }, { index: 1, id: "p2" }, designator) };
+    expectError(await bookWithServices(offer, [lapSeat]), 422, "invalid_field_value", "services[0].id");
+    // The same seat of the same flight, from another offer's map: not this offer's service.
+    const [twin] = await sameFlightOffers(offer, 1);
+    expectError(await bookWithServices(offer, [await serviceOnMap(twin, designator)]), 422, "invalid_field_value", "services[0].id");
 
     const other = await seatFor(offer, "p1", [designator]);
+    // An id edited to name another seat than the one it was made for.
+    const forged = { ...service, id: service.id.replace(/[0-9]+[a-z]$/, other.designator.toLowerCase()) };
+    expectError(await bookWithServices(offer, [forged]), 422, "invalid_field_value", "services[0].id");
     expectError(await bookWithServices(offer, [service, other.service]), 400, "validation_failed", "services[1].id");
     const twice = await createOrderA(server, alice.key, offer, { body: { services: [{ id: service.id, quantity: 2 }] } });
     expectError(twice, 400, "validation_failed", "services[0].quantity");

@@ -13,6 +13,9 @@ import { checkPassengers } from "../../src/orders/passenger-rules";
 import { refundAmount, refundRefusal } from "../../src/orders/refund-rules";
 import { selectServices } from "../../src/orders/service-selection";
 import { availableServices } from "../../src/search/available-services";
+import { SeatCatalogue } from "../../src/seats/seat-catalogue";
+import type { SeatElement } from "../../src/seats/seat-map";
+import { seatServiceId } from "../../src/seats/seat-service-ids";
 import type { StoredOffer, StoredSegment } from "../../src/search/offer-payload";
 import type { CabinClass, PassengerType } from "../../src/supplier/supplier";
 import { isCalendarDate, yearsBetween } from "../../src/validation/calendar-date";
@@ -144,16 +147,16 @@ function passenger(id: string, type: PassengerType, overrides: Partial<Passenger
 const family = (): PassengerInput[] => [passenger("pas_adult", "adult"), passenger("pas_child", "child"), passenger("pas_infant", "infant_without_seat")];
 
 /** Runs `work`, which must throw a catalogued 400 validation_failed; returns the field it names. */
-function refusedField(work: () => unknown): string {
+function refusedField(work: () => unknown, code: "validation_failed" | "invalid_field_value" = "validation_failed"): string {
   let thrown: unknown;
   try {
     work();
   } catch (error) {
     thrown = error;
   }
-  expect(thrown, "expected a validation_failed AppError").toBeInstanceOf(AppError);
+  expect(thrown, `expected a ${code} AppError`).toBeInstanceOf(AppError);
   const error = thrown as AppError;
-  expect({ code: error.code, status: error.status }).toEqual({ code: "validation_failed", status: 400 });
+  expect({ code: error.code, status: error.status }).toEqual({ code, status: code === "validation_failed" ? 400 : 422 });
   expect(error.details.field).toEqual(expect.any(String));
   // The message leads with the field, so a client reading only the message sees it too.
   expect(error.message.startsWith(`${error.details.field}: `), error.message).toBe(true);
@@ -161,7 +164,7 @@ function refusedField(work: () => unknown): string {
 }
 
 /** No seat maps: these tests choose bags and seats without a designator. */
-const noSeats = () => new Map();
+const noSeats = () => undefined;
 
 function order(offer: StoredOffer, overrides: Partial<Order> = {}): Order {
   return {
@@ -439,17 +442,48 @@ describe("selectServices", () => {
     expect(availableServices(roundTrip({ cabinClass: "business" })).filter((s) => s.type === "seat")).toEqual([]);
   });
 
-  it("refuses an unknown id, an id given twice, and a quantity above the service's maximum, naming the field", () => {
+  it("refuses an unknown id (422), an id given twice, and a quantity above the service's maximum, naming the field", () => {
     const bag = find("baggage", "pas_child", "seg_out");
     const seat = find("seat", "pas_child", "seg_out");
-    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: "ase_unknown", quantity: 1 }], offer, noSeats))).toBe("services[1].id");
+    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: "ase_unknown", quantity: 1 }], offer, noSeats), "invalid_field_value")).toBe("services[1].id");
     // Another offer's service is unknown to this one.
     const other = { ...roundTrip(), id: "off_other" };
-    expect(refusedField(() => selectServices([{ id: availableServices(other)[0]!.id, quantity: 1 }], offer, noSeats))).toBe("services[0].id");
+    expect(refusedField(() => selectServices([{ id: availableServices(other)[0]!.id, quantity: 1 }], offer, noSeats), "invalid_field_value")).toBe("services[0].id");
     expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: seat.id, quantity: 1 }, { id: bag.id, quantity: 1 }], offer, noSeats))).toBe("services[2].id");
     expect(refusedField(() => selectServices([{ id: bag.id, quantity: 3 }], offer, noSeats))).toBe("services[0].quantity");
     expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: seat.id, quantity: 2 }], offer, noSeats))).toBe("services[1].quantity");
     expect(selectServices([{ id: bag.id, quantity: 2 }], offer, noSeats).amount).toBe(12_000);
+  });
+});
+
+describe("seat services from their ids", () => {
+  const catalogue = new SeatCatalogue();
+  const mapsOf = (offer: StoredOffer, id = offer.id) =>
+    catalogue.maps({ id, currency: offer.currency, slices: offer.payload.slices, passengers: offer.payload.passengers, onSale: true, taken: new Map() });
+  const seatsOf = (map: ReturnType<typeof mapsOf>[number]) =>
+    map.cabins.flatMap((cabin) => cabin.rows.flatMap((row) => row.sections.flatMap((section) => section.elements.filter((element): element is SeatElement => element.type === "seat"))));
+
+  it.each(["USD", "GBP"])("resolves every seat a map offers (%s) to its passenger, segment and price, and no other seat's id", (currency) => {
+    const offer = roundTrip({ currency });
+    const offered = new Set<string>();
+    mapsOf(offer).forEach((map, segmentIndex) => {
+      const segment = offer.payload.slices.flatMap((slice) => slice.segments)[segmentIndex]!;
+      for (const seat of seatsOf(map)) {
+        for (const service of seat.availableServices) {
+          offered.add(service.id);
+          expect(catalogue.seatOption(offer, service.id)).toEqual({ id: service.id, passengerId: service.passengerId, segmentId: map.segmentId, flightKey: segment.flightKey, designator: seat.designator, totalAmount: service.totalAmount });
+          // The same id is another subject's (an order that booked the offer) only if made for it.
+          expect(catalogue.seatOption(offer, service.id, "ord_other")).toBeUndefined();
+        }
+        // Seats in other cabins, sold by the airline, or not for this passenger (a lap infant): never resolved.
+        offer.payload.passengers.forEach((passenger, passengerIndex) => {
+          const id = seatServiceId(offer.id, { index: segmentIndex, id: segment.id }, { index: passengerIndex, id: passenger.id }, seat.designator);
+          if (!offered.has(id)) expect(catalogue.seatOption(offer, id), `${seat.designator} for ${passenger.id}`).toBeUndefined();
+        });
+      }
+    });
+    expect(offered.size).toBeGreaterThan(0);
+    expect(catalogue.seatOption(offer, "ase_unknown")).toBeUndefined();
   });
 });
 
@@ -473,13 +507,30 @@ describe("refund rules", () => {
     expect(refundRefusal(order(offer), new Date("2026-06-02T00:00:00Z"))).toBe("The Economy Light fare is not refundable.");
   });
 
+  const basis = { servicesPaidAfterTicketing: 0, fullRefund: false };
+
   it("gives back the total less the penalty, never less than nothing", () => {
-    expect(refundAmount(order(roundTrip({ refund: { allowed: true, penaltyAmount: 5_000 } })))).toBe(115_000);
-    expect(refundAmount(order(roundTrip({ refund: { allowed: true, penaltyAmount: 0 } })))).toBe(120_000);
-    expect(refundAmount(order(roundTrip({ refund: { allowed: true, penaltyAmount: null } })))).toBe(120_000);
-    expect(refundAmount(order(roundTrip({ refund: { allowed: true, penaltyAmount: 500_000 } })))).toBe(0);
-    // The order's total (services included) is what is refunded from, not the offer's.
-    expect(refundAmount(order(roundTrip(), { totalAmount: 130_000 }))).toBe(125_000);
+    expect(refundAmount(order(roundTrip({ refund: { allowed: true, penaltyAmount: 5_000 } })), basis)).toBe(115_000);
+    expect(refundAmount(order(roundTrip({ refund: { allowed: true, penaltyAmount: 0 } })), basis)).toBe(120_000);
+    expect(refundAmount(order(roundTrip({ refund: { allowed: true, penaltyAmount: null } })), basis)).toBe(120_000);
+    expect(refundAmount(order(roundTrip({ refund: { allowed: true, penaltyAmount: 500_000 } })), basis)).toBe(0);
+    // The order's total (services booked with it included) is what is refunded from, not the offer's.
+    expect(refundAmount(order(roundTrip(), { totalAmount: 130_000 }), basis)).toBe(125_000);
+  });
+
+  it("keeps services paid after ticketing; a full refund (the airline cancelled) gives back everything", () => {
+    const ticketed = order(roundTrip(), { totalAmount: 130_000 });
+    expect(refundAmount(ticketed, { ...basis, servicesPaidAfterTicketing: 10_000 })).toBe(115_000);
+    expect(refundAmount(ticketed, { servicesPaidAfterTicketing: 10_000, fullRefund: true })).toBe(130_000);
+  });
+
+  it("gives back only the taxes of a non-refundable fare, and nothing for an unpaid hold", () => {
+    const offer = roundTrip({ refund: { allowed: false, penaltyAmount: null } });
+    const taxed = { ...offer, payload: { ...offer.payload, passengers: offer.payload.passengers.map((passenger) => ({ ...passenger, taxAmount: 7_250 })) } };
+    expect(refundAmount(order(taxed), basis)).toBe(7_250 * taxed.payload.passengers.length);
+    expect(refundAmount(order(taxed), { servicesPaidAfterTicketing: 10_000, fullRefund: false })).toBe(7_250 * taxed.payload.passengers.length);
+    expect(refundAmount(order(roundTrip(), { status: "PENDING" }), basis)).toBe(0);
+    expect(refundAmount(order(taxed, { status: "PENDING" }), { ...basis, fullRefund: true })).toBe(0);
   });
 });
 
