@@ -10,9 +10,9 @@ export interface PaymentInput {
 /**
  * A payment must be exactly the total, in the order's currency (422 `payment_amount_mismatch`
  * naming `field`); an amount that is not a decimal of the currency is 400. Returns the amount in
- * minor units.
+ * minor units. `owed` says what the total is, in the refusal's words.
  */
-export function checkPayment(payment: PaymentInput, total: number, currency: string, field: string): number {
+export function checkPayment(payment: PaymentInput, total: number, currency: string, field: string, owed = "order total is"): number {
   const amount = parseMinor(payment.amount, payment.currency);
   if (amount === null) {
     throw appError("validation_failed", { field, message: `${field}: must be a decimal amount, e.g. 123.45` });
@@ -20,7 +20,7 @@ export function checkPayment(payment: PaymentInput, total: number, currency: str
   if (payment.currency !== currency || amount !== total) {
     throw appError("payment_amount_mismatch", {
       field,
-      reason: `The order total is ${formatMinor(total, currency)} ${currency}; the payment is ${payment.amount} ${payment.currency}.`,
+      reason: `The ${owed} ${formatMinor(total, currency)} ${currency}; the payment is ${payment.amount} ${payment.currency}.`,
     });
   }
   return amount;
