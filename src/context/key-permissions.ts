@@ -17,14 +17,22 @@ export const PERMISSION_RESOURCES = Object.keys(FULL_ACCESS) as PermissionResour
 const RANK: Record<KeyPermissionLevel, number> = { none: 0, read: 1, write: 2 };
 
 const level = z.enum(["none", "read", "write"]);
+const everyResource = z.object({ search: level, orders: level, wallet: level, webhooks: level, tenant: level } satisfies Record<PermissionResource, typeof level>);
+
+/** A key's permissions as shown wherever the key is (REST views; GraphQL mirrors it). */
+export const keyPermissionsView = everyResource.meta({
+  id: "ApiKeyPermissions",
+  description: "Per resource: none, read or write (write includes read). A key issued without permissions shows write everywhere.",
+});
 
 /**
  * `permissions` as a key is issued with: any of the resources, each `none`, `read` or `write`.
  * Resources not named get `none`: a restricted key grants only what it names. An unknown
  * resource or level is refused, naming it.
  */
-export const keyPermissionsInput = z
-  .strictObject({ search: level.optional(), orders: level.optional(), wallet: level.optional(), webhooks: level.optional(), tenant: level.optional() })
+export const keyPermissionsInput = everyResource
+  .partial()
+  .strict()
   .transform((named): KeyPermissions => ({ search: "none", orders: "none", wallet: "none", webhooks: "none", tenant: "none", ...named }))
   .meta({ description: "Per resource: none, read or write (write includes read). Resources left out get none; leave the whole object out for full access." });
 

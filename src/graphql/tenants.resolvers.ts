@@ -1,11 +1,13 @@
 import type { Resolvers } from "../generated/graphql";
 import { asMetadata } from "../tenants/metadata";
-import { createApiKeyInput, createTenantInput } from "../tenants/tenant.inputs";
+import { createTenantInput, parseCreateApiKeyInput } from "../tenants/tenant.inputs";
 import { parseInput } from "../validation/parse-input";
 import { pageRequestFromArgs, toConnection } from "./connection";
 import { AppError, appError } from "../errors/app-error";
 import { formatMinor } from "../money/format";
 import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";
+import { graphQLPermissions, permissionsFromGraphQL } from "./key-permissions";
+import { storedKeyPermissions } from "../context/key-permissions";
 
 /** Minor units as the schema's Money. */
 const money = ({ amountMinor, currency }: { amountMinor: number; currency: string }) => ({ amount: formatMinor(amountMinor, currency), currency });
@@ -30,7 +32,8 @@ export const tenantResolvers: Resolvers = {
     },
     updateTenantStatus: (_parent, { id, status }, ctx) => ctx.services.tenants.update(id, { status: fromGraphQLEnum(status) }),
     deleteTenant: (_parent, { id }, ctx) => ctx.services.tenants.delete(id),
-    createTenantApiKey: (_parent, { tenantId, label }, ctx) => ctx.services.apiKeys.create(tenantId, parseInput(createApiKeyInput, { label }).label),
+    createTenantApiKey: (_parent, { tenantId, label, permissions }, ctx) =>
+      ctx.services.apiKeys.create(tenantId, parseCreateApiKeyInput({ label, ...(permissions && { permissions: permissionsFromGraphQL(permissions) }) })),
     revokeTenantApiKey: (_parent, { tenantId, keyId }, ctx) => ctx.services.apiKeys.revoke(tenantId, keyId),
   },
   Tenant: {
@@ -41,6 +44,9 @@ export const tenantResolvers: Resolvers = {
     metadata: (tenant) => asMetadata(tenant.ownerMetadata),
     apiKeys: async (tenant, args, ctx) => toConnection(await ctx.services.apiKeys.list(tenant.id, pageRequestFromArgs(args))),
     usage: (tenant, _args, ctx) => ctx.services.usage.forTenant(tenant.id),
+  },
+  ApiKey: {
+    permissions: (key) => graphQLPermissions(storedKeyPermissions(key.permissions)),
   },
   CreatedApiKey: {
     apiKey: (created) => created.secret,

@@ -1,5 +1,8 @@
+import { requirePermission } from "../context/authorize";
+import { FULL_ACCESS } from "../context/key-permissions";
 import type { Resolvers } from "../generated/graphql";
 import { toGraphQLEnum } from "./enum-case";
+import { graphQLPermissions } from "./key-permissions";
 
 export const viewerResolvers: Resolvers = {
   Query: {
@@ -8,6 +11,11 @@ export const viewerResolvers: Resolvers = {
   Viewer: {
     kind: ({ principal }) => toGraphQLEnum(principal.kind),
     keyId: ({ principal }) => principal.keyId,
-    tenant: ({ scope }) => scope?.tenant ?? null,
+    // The tenant's configuration: what GET /v1/tenant shows, so a key needs what that operation needs.
+    tenant: ({ principal, scope }) => {
+      requirePermission(principal, "tenantConfig");
+      return scope?.tenant ?? null;
+    },
+    permissions: ({ principal }) => graphQLPermissions(principal.kind === "tenant" ? principal.permissions : FULL_ACCESS),
   },
 };

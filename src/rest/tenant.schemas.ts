@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { keyPermissionsView } from "../context/key-permissions";
 import { metadataView, timestamp } from "./envelope";
 
 const environment = z.enum(["sandbox", "live"]);
@@ -21,7 +22,15 @@ export const tenantSchema = z
 
 /** A key as listed: never its secret. */
 export const apiKeySchema = z
-  .object({ keyId: z.string(), tenantId: z.string().nullable(), label: z.string(), prefix: z.string(), createdAt: timestamp, revokedAt: timestamp.nullable() })
+  .object({
+    keyId: z.string(),
+    tenantId: z.string().nullable(),
+    label: z.string(),
+    prefix: z.string(),
+    permissions: keyPermissionsView,
+    createdAt: timestamp,
+    revokedAt: timestamp.nullable(),
+  })
   .meta({ id: "ApiKey" });
 
 /** A key as created: the only answer that shows its secret. */

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { storedKeyPermissions } from "../context/key-permissions";
 import type { ApiKey, Tenant } from "../db/models";
 import { asMetadata } from "../tenants/metadata";
 import type { TenantUsage } from "../tenants/usage.service";
@@ -30,6 +31,7 @@ export function apiKeyView(key: ApiKey): z.output<typeof apiKeySchema> {
     tenantId: key.tenantId,
     label: key.label,
     prefix: key.prefix,
+    permissions: storedKeyPermissions(key.permissions),
     createdAt: key.createdAt.toISOString(),
     revokedAt: key.revokedAt?.toISOString() ?? null,
   };

@@ -3,7 +3,7 @@ import { apiKeySchema, createdApiKeySchema, tenantSchema, usageSchema } from "./
 import { listQuery, pageRequestFromQuery } from "./list-query";
 import { restRoute } from "./route";
 import { apiKeyView, tenantView, usageView } from "./tenant.views";
-import { createApiKeyInput, createTenantInput, updateTenantInput } from "../tenants/tenant.inputs";
+import { createApiKeyInput, createTenantInput, parseCreateApiKeyInput, updateTenantInput } from "../tenants/tenant.inputs";
 
 const tag = "Tenants (owner)";
 
@@ -65,15 +65,16 @@ export const tenantRoutes = [
     method: "POST",
     url: "/v1/tenants/:id/keys",
     operation: "createTenantApiKey",
-    summary: "Issue an API key; the secret is shown only in this response",
+    summary: "Issue an API key, with permissions per resource (none: full access); the secret is shown only in this response",
     tag,
     body: createApiKeyInput,
+    parseBody: parseCreateApiKeyInput,
     status: 201,
     response: okSchema(createdApiKeySchema),
-    errors: ["tenant_not_found", "tenant_deleted"],
+    errors: ["tenant_not_found", "tenant_deleted", "invalid_field_value"],
     redactForReplay: (response) => ({ ...response, data: { ...response.data, apiKey: null } }),
     handle: async ({ ctx, params, body }) => {
-      const { key, secret } = await ctx.services.apiKeys.create(params.id!, body.label);
+      const { key, secret } = await ctx.services.apiKeys.create(params.id!, body);
       return ok({ ...apiKeyView(key), apiKey: secret }, "API key created");
     },
   }),

@@ -8,6 +8,7 @@ import { newId } from "../ids";
 import type { CursorCodec } from "../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import { sharedSetting } from "../db/settings";
+import type { CreateApiKeyInput } from "./tenant.inputs";
 import type { TenantService } from "./tenant.service";
 import { clock } from "../clock";
 
@@ -28,14 +29,15 @@ export class ApiKeyService {
 
   /**
    * Issues a key for the tenant's environment (`sk_test_…` sandbox, `sk_live_…` live). Only
-   * the hash is stored. 409 `tenant_deleted` for a tombstone.
+   * the hash is stored. Without `permissions` the key has full access (the column stays null);
+   * with them, every resource's level is stored. 409 `tenant_deleted` for a tombstone.
    */
-  async create(tenantId: string, label: string): Promise<CreatedApiKey> {
+  async create(tenantId: string, { label, permissions }: CreateApiKeyInput): Promise<CreatedApiKey> {
     const tenant = await this.tenants.get(tenantId);
     if (tenant.status === "deleted") throw appError("tenant_deleted");
     const secret = generateSecret(tenant.environment);
     const key = await this.db.prisma.apiKey.create({
-      data: { id: newId("key"), kind: "tenant", tenantId, label, prefix: secretPrefix(secret), secretHash: hashSecret(secret) },
+      data: { id: newId("key"), kind: "tenant", tenantId, label, prefix: secretPrefix(secret), secretHash: hashSecret(secret), permissions },
     });
     return { key, secret };
   }

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { keyPermissionsInput } from "../context/key-permissions";
+import { parseInput } from "../validation/parse-input";
 import { metadataSchema } from "./metadata";
 
 /** Owner: create a tenant (POST /v1/tenants, Mutation.createTenant). */
@@ -21,8 +23,21 @@ export const updateTenantInput = z
   .refine((input) => Object.keys(input).length > 0, { message: "send at least one of name, email, metadata, status" });
 export type UpdateTenantInput = z.infer<typeof updateTenantInput>;
 
-/** Owner: issue a key (POST /v1/tenants/:id/keys). */
+/** Owner: issue a key (POST /v1/tenants/:id/keys); without `permissions` it has full access. */
 export const createApiKeyInput = z.strictObject({
   label: z.string().trim().min(1).max(100),
+  permissions: keyPermissionsInput.optional(),
 });
 export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;
+
+/**
+ * Parses a key request: a wrong `permissions` (an unknown resource or level) is 422
+ * `invalid_field_value` naming it (`permissions.foo`), as servicing §7 asks; the rest of the body
+ * answers 400 `validation_failed` as before permissions.
+ */
+export function parseCreateApiKeyInput(body: unknown): CreateApiKeyInput {
+  if (typeof body === "object" && body !== null && Object.hasOwn(body, "permissions")) {
+    parseInput(z.object({ permissions: keyPermissionsInput }), { permissions: (body as { permissions: unknown }).permissions }, "invalid_field_value");
+  }
+  return parseInput(createApiKeyInput, body);
+}

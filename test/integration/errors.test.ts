@@ -246,8 +246,8 @@ describe("error catalogue", () => {
       // Fixtures through the services, so setup spends none of the keys' allowance.
       const services = limited.app.services;
       const created = await services.tenants.create({ name: "Limited Agency", email: "ops@limited.test" });
-      first = (await services.apiKeys.create(created.id, "first")).secret;
-      second = (await services.apiKeys.create(created.id, "second")).secret;
+      first = (await services.apiKeys.create(created.id, { label: "first" })).secret;
+      second = (await services.apiKeys.create(created.id, { label: "second" })).secret;
     });
     afterAll(() => limited.close());
 
