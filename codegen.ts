@@ -38,6 +38,8 @@ const config: CodegenConfig = {
           OrderService: "../graphql/resolver-parents#OrderServiceParent",
           Payment: "../orders/payment#Payment as PaymentModel",
           OrderEventNotification: "../orders/order-feed#OrderEventUpdate",
+          OrderHistoryEvent: "../orders/order-history#OrderHistoryEvent as OrderHistoryEventModel",
+          OrderCancellation: "../orders/cancellation#OrderCancellation as OrderCancellationModel",
           IdentityDocument: "../orders/order#IdentityDocument as IdentityDocumentModel",
           Wallet: "../wallet/wallet#Wallet as WalletModel",
           WalletTransaction: "../wallet/wallet#LedgerEntry",

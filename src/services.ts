@@ -29,6 +29,8 @@ import { OrderJobQueue } from "./orders/order-job-queue";
 import { OrderJobRunner } from "./orders/order-job-runner";
 import { JobWorker } from "./orders/job-worker";
 import { TicketingService } from "./orders/ticketing.service";
+import { CancellationService } from "./orders/cancellation.service";
+import { OrderHistory } from "./orders/order-history";
 import { OrderChanges } from "./orders/order-changes";
 import { OrderHolds } from "./orders/holds";
 import { SeatIntents } from "./orders/seat-intents";
@@ -67,6 +69,10 @@ export interface Services {
   wallets: WalletService;
   orders: OrderService;
   ticketing: TicketingService;
+  /** Cancellation quotes and refunds. */
+  cancellations: CancellationService;
+  /** Each order's events, oldest first. */
+  orderHistory: OrderHistory;
   jobQueue: OrderJobQueue;
   jobWorker: JobWorker;
   /** Seat work asked of the airline and not yet seen through (seat intents). */
@@ -100,7 +106,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
   const holds = new OrderHolds(jobQueue, config.ORDER_HOLD_SECONDS);
   const seatCatalogue = new SeatCatalogue();
-  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges, seatIntents, seatCatalogue, holds, testPause(config.AEROGATE_TEST_PAUSE_AT));
+  const pause = testPause(config.AEROGATE_TEST_PAUSE_AT);
+  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges, seatIntents, seatCatalogue, holds, pause);
   const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS, seatIntents), log, { pollMs: config.JOB_POLL_MS });
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
   const webhookQueue = new WebhookDeliveryQueue(db, config.WEBHOOK_TIMEOUT_MS + config.JOB_LEASE_SECONDS * 1000);
@@ -141,6 +148,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     wallets,
     orders,
     ticketing: new TicketingService(db, orders, wallets, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS),
+    cancellations: new CancellationService(db, cursors, orders, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
+    orderHistory: new OrderHistory(db, cursors, orders),
     jobQueue,
     jobWorker,
     seatIntents,

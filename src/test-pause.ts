@@ -4,9 +4,11 @@ import { createInterface } from "node:readline";
  * TEST ONLY. Points in the code where a test may stop the process on purpose, to kill it inside a
  * crash window (AEROGATE_TEST_PAUSE_AT, off by default; see src/config.ts and the README):
  * - `after_supplier_hold`: a booking's seats are held at the airline, its order not yet committed;
- * - `after_cancel_commit`: a cancellation is committed, its seats not yet given back.
+ * - `after_cancel_commit`: a cancellation is committed, its seats not yet given back;
+ * - `after_refund_commit`: a refund (a confirmed cancellation quote, or the refund action) is
+ *   committed with its job, the job not yet woken.
  */
-export const PAUSE_POINTS = ["after_supplier_hold", "after_cancel_commit"] as const;
+export const PAUSE_POINTS = ["after_supplier_hold", "after_cancel_commit", "after_refund_commit"] as const;
 export type PausePoint = (typeof PAUSE_POINTS)[number];
 
 /** Resolves at once, or, at the configured point, once the test lets the request go on. */

@@ -117,7 +117,7 @@ export const orderResolvers: Resolvers = {
         load: (id) => ctx.services.ticketing.payment(tenantScope(ctx), id),
       }),
     cancelOrder: (_parent, args, ctx) => orderMutation(ctx, "cancelOrder", args, false, () => ctx.services.orders.cancel(tenantScope(ctx), args.orderId)),
-    refundOrder: (_parent, args, ctx) => orderMutation(ctx, "refundOrder", args, false, () => ctx.services.ticketing.requestRefund(tenantScope(ctx), args.orderId)),
+    refundOrder: (_parent, args, ctx) => orderMutation(ctx, "refundOrder", args, false, () => ctx.services.cancellations.requestRefund(tenantScope(ctx), args.orderId)),
   },
   Order: {
     totalAmount: (order) => formatMinor(order.totalAmount, order.currency),

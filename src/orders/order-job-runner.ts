@@ -13,7 +13,6 @@ import { orderFrom, passengerFrom, type Order, type OrderDocument, type OrderPas
 import type { OrderChanges } from "./order-changes";
 import { JOB_LEASE_GUARD, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, touchIn, transition } from "./order-state-machine";
-import { refundAmount } from "./refund-rules";
 import type { SeatIntents } from "./seat-intents";
 import { supplierBooking } from "./supplier-booking";
 import { clock } from "../clock";
@@ -127,13 +126,13 @@ export class OrderJobRunner {
     return result;
   }
 
-  /** TICKETED (refund asked) → REFUNDED: the airline refunds, the wallet gets the fare back less the penalty. */
+  /** TICKETED (refund asked) → REFUNDED: the airline refunds, the wallet gets back what the confirmed quote said. */
   private async refund(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
     if (order.status !== "TICKETED" || order.refundRequestedAt === null) return this.finish(job, lease, order, []);
     await this.supplier.refundTickets(supplierBooking(order, passengers, environment));
-    const walletCurrency = await this.walletCurrency(order.tenantId);
+    const { quoted, walletCurrency } = await this.refundOwed(order);
     const now = clock.now();
-    const amount = convertMinor(refundAmount(order), order.currency, walletCurrency);
+    const amount = convertMinor(quoted, order.currency, walletCurrency);
     return this.finish(
       job,
       lease,
@@ -200,9 +199,21 @@ export class OrderJobRunner {
     return { amount: convertMinor(-debit.amount, debit.currency, debit.walletCurrency), currency: debit.walletCurrency };
   }
 
-  private async walletCurrency(tenantId: string): Promise<string> {
-    const wallet = await this.db.prisma.wallet.findUniqueOrThrow({ where: { tenantId }, select: { currency: true } });
-    return wallet.currency;
+  /**
+   * The refund the order's latest confirmed cancellation quoted (the refund action writes one
+   * too), in the order's currency, and the wallet's currency now. One read.
+   */
+  private async refundOwed(order: Order): Promise<{ quoted: number; walletCurrency: string }> {
+    const [row] = await queryRows<{ quoted: number | null; walletCurrency: string }>(
+      this.db,
+      Sql.sql`SELECT (SELECT "refundAmount" FROM "OrderCancellation"
+          WHERE "orderId" = ${order.id} AND "tenantId" = ${order.tenantId} AND "confirmedAt" IS NOT NULL
+          ORDER BY "confirmedAt" DESC LIMIT 1) AS "quoted", "currency" AS "walletCurrency"
+        FROM "Wallet" WHERE "tenantId" = ${order.tenantId}`,
+    );
+    if (!row) throw new Error(`tenant ${order.tenantId} has no wallet`);
+    if (row.quoted === null) throw new Error(`order ${order.id} is refunding without a confirmed cancellation`);
+    return { quoted: row.quoted, walletCurrency: row.walletCurrency };
   }
 
   private async load(job: ClaimedJob): Promise<JobSubject | null> {

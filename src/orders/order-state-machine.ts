@@ -30,7 +30,7 @@ export const TERMINAL_STATUSES: readonly OrderStatus[] = ["TICKETED", "FAILED", 
 export const ORDER_GUARD = "order";
 
 /** What a client asked that the order's state refuses, as the error names it. */
-const ACTIONS: Record<OrderTrigger | "updatePassengers" | "requestRefund", string> = {
+const ACTIONS: Record<OrderTrigger | "updatePassengers" | "requestRefund" | "cancelWithQuote", string> = {
   ticket: "be ticketed",
   ticketed: "be ticketed",
   fail: "fail ticketing",
@@ -38,6 +38,14 @@ const ACTIONS: Record<OrderTrigger | "updatePassengers" | "requestRefund", strin
   refund: "be refunded",
   requestRefund: "be refunded",
   updatePassengers: "have its passengers changed",
+  cancelWithQuote: "be cancelled with a quote",
+};
+
+/** The states an action that is no transition of its own applies to. */
+const ALLOWED_FROM: Partial<Record<keyof typeof ACTIONS, string>> = {
+  updatePassengers: EDITABLE_STATUS,
+  requestRefund: "TICKETED",
+  cancelWithQuote: "PENDING or TICKETED",
 };
 
 /**
@@ -70,7 +78,7 @@ export function touchIn(db: Database, order: { id: string; tenantId: string }, s
 
 /** 409 `order_state_conflict`, naming the state the order is in and what was refused. */
 export function stateConflict(order: { id: string; status: OrderStatus }, action: keyof typeof ACTIONS, detail?: string): AppError {
-  const allowedFrom = action === "updatePassengers" ? EDITABLE_STATUS : action === "requestRefund" ? "TICKETED" : orderTransitions[action].from;
+  const allowedFrom = ALLOWED_FROM[action] ?? orderTransitions[action as OrderTrigger].from;
   const message = `Order ${order.id} is ${order.status}; only a ${allowedFrom} order can ${ACTIONS[action]}${detail ? ` (${detail})` : ""}.`;
   return appError("order_state_conflict", { message, reason: message });
 }

@@ -4,7 +4,7 @@ import { figuresByDay, type DayRange } from "../db/daily-buckets";
 import { isUniqueViolation } from "../db/errors";
 import type { Prisma } from "../db/models";
 import { readSnapshot } from "../db/snapshot";
-import { GuardFailed } from "../db/write-batch";
+import { GuardFailed, type BatchStatement } from "../db/write-batch";
 import { orderEvent } from "../events/order-events";
 import { appError } from "../errors/app-error";
 import { newId } from "../ids";
@@ -243,13 +243,16 @@ export class OrderService {
    * Cancels a PENDING order and gives its seats back (409 `order_state_conflict` otherwise). The
    * release is owed from the cancellation's commit on (a seat intent in the same transaction), so
    * a process dying before the airline has the seats back leaves it to the seat reconciler.
+   * `confirming` commits with the cancellation, first: a quote's confirmation, whose own guard
+   * (thrown as it is) tells a confirmation that lost a race from an order that moved on.
    */
-  async cancel(scope: TenantScope, orderId: string): Promise<OrderDetail> {
+  async cancel(scope: TenantScope, orderId: string, confirming: BatchStatement[] = []): Promise<OrderDetail> {
     const order = await this.get(scope, orderId);
     if (order.status !== "PENDING") throw stateConflict(order, "cancel");
     const now = clock.now();
     try {
-      await this.changes.commit([order], [transition(this.db, order, "cancel", now, Sql.sql`, "cancellationReason" = ${REQUESTED}`), this.seatIntents.releaseOwed(order, now)], [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED })]);
+      const cancelled = transition(this.db, order, "cancel", now, Sql.sql`, "cancellationReason" = ${REQUESTED}`);
+      await this.changes.commit([order], [...confirming, cancelled, this.seatIntents.releaseOwed(order, now)], [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED })]);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "cancel");
       throw error;

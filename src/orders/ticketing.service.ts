@@ -17,7 +17,6 @@ import type { OrderChanges } from "./order-changes";
 import type { OrderJobQueue } from "./order-job-queue";
 import type { OrderService } from "./order.service";
 import { ORDER_GUARD, stateConflict, touchIn, transition } from "./order-state-machine";
-import { refundRefusal } from "./refund-rules";
 import { clock } from "../clock";
 
 /** 422 `price_changed`, naming the order's new total. */
@@ -27,7 +26,7 @@ function priceChanged(order: Order) {
 }
 
 /**
- * Asking the airline to ticket or refund an order (interface §4.6, decisions §5). The request
+ * Paying for an order and asking the airline to ticket it (interface §4.6, decisions §5). The request
  * changes the order and queues a durable job in one transaction; the job worker applies the
  * airline's answer later (order-job-runner.ts).
  */
@@ -141,34 +140,5 @@ export class TicketingService {
       return;
     }
     throw appError("order_state_conflict", { reason: "The wallet's currency changed while ticketing; try again." });
-  }
-
-  /**
-   * Asks for a TICKETED order's refund: it stays TICKETED until the airline confirms (the refund
-   * job), then becomes REFUNDED and the wallet is credited the total less the fare's penalty.
-   * 422 `refund_not_allowed` when the fare does not allow it or the first flight has left; 409
-   * `order_state_conflict` if not TICKETED or a refund is already under way.
-   */
-  async requestRefund(scope: TenantScope, orderId: string): Promise<OrderDetail> {
-    const order = await this.orders.get(scope, orderId);
-    if (order.status !== "TICKETED") throw stateConflict(order, "requestRefund");
-    if (order.refundRequestedAt !== null) throw stateConflict(order, "requestRefund", "a refund is already under way");
-    const now = clock.now();
-    const refusal = refundRefusal(order, now);
-    if (refusal) throw appError("refund_not_allowed", { reason: refusal });
-    const runAt = new Date(now.getTime() + this.ticketingDelayMs);
-    try {
-      await this.changes.commit([order], [
-        touchIn(this.db, order, "TICKETED", now, Sql.sql`, "refundRequestedAt" = ${sqlTimestamp(this.db.provider, now)}`, Sql.sql`AND "refundRequestedAt" IS NULL`),
-        this.queue.enqueue(order, "refund", runAt, now),
-      ]);
-    } catch (error) {
-      if (error instanceof GuardFailed && error.guard === ORDER_GUARD) {
-        throw stateConflict(await this.orders.get(scope, orderId), "requestRefund", "a refund is already under way");
-      }
-      throw error;
-    }
-    this.wake(runAt);
-    return this.orders.detail(scope, orderId);
   }
 }

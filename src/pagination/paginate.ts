@@ -40,6 +40,8 @@ export interface PaginateOptions<T extends Position> {
   cursors: CursorCodec;
   count: () => Promise<number>;
   fetch: (query: KeysetQuery) => Promise<T[]>;
+  /** Oldest first (an order's history) instead of newest first. */
+  oldestFirst?: boolean;
 }
 
 /** A page size from a query string or GraphQL argument: 1–100, else 400 `LIMIT_OUT_OF_RANGE`. */
@@ -50,16 +52,19 @@ export function pageSize(limit: number | undefined, fallback: number): number {
 }
 
 /**
- * One keyset page, newest first (`createdAt` desc, then id desc), stable under concurrent
- * inserts: a page is defined by the item it continues from, not by an offset.
+ * One keyset page, newest first (`createdAt` desc, then id desc) unless `oldestFirst`, stable
+ * under concurrent inserts: a page is defined by the item it continues from, not by an offset.
  */
 export async function paginate<T extends Position>(options: PaginateOptions<T>): Promise<Page<T>> {
   const { request, list, cursors } = options;
   const { backwards, anchor } = startingPoint(cursors, list, request);
+  // Reading towards older items (the next page of a newest-first list, or paging back in an oldest-first one) walks down.
+  const descending = backwards === (options.oldestFirst ?? false);
+  const sort = descending ? "desc" : "asc";
   const [rows, total] = await Promise.all([
     options.fetch({
-      where: anchor ? keysetWhere(anchor, backwards ? "gt" : "lt") : {},
-      orderBy: backwards ? [{ createdAt: "asc" }, { id: "asc" }] : [{ createdAt: "desc" }, { id: "desc" }],
+      where: anchor ? keysetWhere(anchor, descending ? "lt" : "gt") : {},
+      orderBy: [{ createdAt: sort }, { id: sort }],
       take: request.limit + 1,
     }),
     options.count(),

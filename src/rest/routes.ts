@@ -7,8 +7,10 @@ import { seatMapRoutes } from "./seat-maps.routes";
 import { searchRoutes } from "./search.routes";
 import { orderRoutes } from "./orders.routes";
 import { paymentRoutes } from "./payments.routes";
+import { cancellationRoutes } from "./cancellations.routes";
+import { orderHistoryRoutes } from "./order-history.routes";
 import { walletRoutes } from "./wallet.routes";
 import { webhookRoutes } from "./webhooks.routes";
 
 /** Every `/v1` route: registered by the app and described by /openapi.json from this one list. */
-export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...paymentRoutes, ...walletRoutes, ...webhookRoutes];
+export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...cancellationRoutes, ...walletRoutes, ...webhookRoutes];
