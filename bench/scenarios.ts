@@ -169,6 +169,18 @@ export const scenarios: Scenario[] = [
     target: { minRatio: 0.3 },
   },
   {
+    name: "GET /v1/tenant with a scoped key (tenant: read only)",
+    setup: async ({ api, fixtures }) => {
+      const issued = await api.expectOk<{ data: { apiKey: string } }>("POST", `/v1/tenants/${fixtures.tenant.id}/keys`, {
+        key: fixtures.ownerKey,
+        body: { label: "bench scoped", permissions: { tenant: "read" } },
+      });
+      return { method: "GET", path: "/v1/tenant", headers: { authorization: `Bearer ${issued.data.apiKey}` } };
+    },
+    check: ({ body }, { fixtures }) => (body?.data?.id === fixtures.tenant.id ? undefined : `unexpected body ${JSON.stringify(body)}`),
+    target: { minShareOf: "GET /v1/tenant", share: 0.95 },
+  },
+  {
     name: "GET /v1/tenant, rate limited (RATE_LIMIT_RPS=10⁹)",
     server: "limited",
     setup: async ({ apiFor, fixtures }) => {
