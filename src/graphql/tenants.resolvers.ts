@@ -15,7 +15,7 @@ const money = ({ amountMinor, currency }: { amountMinor: number; currency: strin
 /** Owner-only tenant management; the guard (guard.ts) has already checked the owner key. */
 export const tenantResolvers: Resolvers = {
   Query: {
-    tenants: async (_parent, args, ctx) => toConnection(await ctx.services.tenants.list(pageRequestFromArgs(args))),
+    tenants: async (_parent, args, ctx) => toConnection(await ctx.services.tenants.list(pageRequestFromArgs(args), args.search ?? undefined)),
     tenant: async (_parent, { id }, ctx) => {
       try {
         return await ctx.services.tenants.get(id);

@@ -1,7 +1,8 @@
-import { createHash } from "node:crypto";
 import type { Database } from "../db/database";
+import { containsAnyCase } from "../db/text-match";
 import type { Prisma } from "../db/models";
 import { appError } from "../errors/app-error";
+import { filteredListName } from "../pagination/list-name";
 import type { OrderStatus } from "./order";
 
 /** Which of a tenant's orders a list shows; every field given narrows it. */
@@ -38,14 +39,8 @@ export function checkOrderFilter(filter: OrderFilter): OrderFilter {
   return { ...filter, bookingReference, passengerName };
 }
 
-/**
- * The filter as a Prisma `where` (the tenant's own scope is added by the caller). Names match
- * ignoring case: PostgreSQL is asked to (`mode: insensitive`); SQLite's LIKE, which Prisma's
- * `contains` uses there, already ignores the case of ASCII letters (not of others, e.g. É/é).
- */
+/** The filter as a Prisma `where` (the tenant's own scope is added by the caller); names match ignoring case. */
 export function orderFilterWhere(provider: Database["provider"], filter: OrderFilter): Prisma.OrderWhereInput {
-  // `mode` exists only in the PostgreSQL client's types; the models are typed with SQLite's.
-  const anyCase = (provider === "postgresql" ? { mode: "insensitive" } : {}) as object;
   const nameWords = filter.passengerName?.split(" ") ?? [];
   return {
     ...(filter.status === undefined ? {} : { status: filter.status }),
@@ -55,12 +50,11 @@ export function orderFilterWhere(provider: Database["provider"], filter: OrderFi
       : {}),
     ...(nameWords.length === 0
       ? {}
-      : { passengers: { some: { AND: nameWords.map((word) => ({ OR: [{ givenName: { contains: word, ...anyCase } }, { familyName: { contains: word, ...anyCase } }] })) } } }),
+      : { passengers: { some: { AND: nameWords.map((word) => ({ OR: [{ givenName: containsAnyCase(provider, word) }, { familyName: containsAnyCase(provider, word) }] })) } } }),
   };
 }
 
-/** Names a filtered list for its cursors (pagination/cursor.ts): a cursor of one filter is refused by another. */
+/** Names the tenant's list under this filter for its cursors. */
 export function orderListName(tenantId: string, filter: OrderFilter): string {
-  const filters = JSON.stringify([filter.status, filter.bookingReference, filter.passengerName, filter.createdFrom?.getTime(), filter.createdBefore?.getTime()]);
-  return `orders:${tenantId}:${createHash("sha256").update(filters).digest("base64url").slice(0, 16)}`;
+  return filteredListName(`orders:${tenantId}`, [filter.status, filter.bookingReference, filter.passengerName, filter.createdFrom?.getTime(), filter.createdBefore?.getTime()]);
 }

@@ -1,10 +1,12 @@
 import type { Database } from "../db/database";
+import { containsAnyCase } from "../db/text-match";
 import type { Tenant } from "../db/models";
 import { appError } from "../errors/app-error";
 import type { PubSub } from "../events/pubsub";
 import type { AuthInvalidation } from "../context/invalidation";
 import { newId } from "../ids";
 import type { CursorCodec } from "../pagination/cursor";
+import { filteredListName } from "../pagination/list-name";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import { isUniqueViolation } from "../db/errors";
 import { disambiguatedSlug, slugify } from "./slug";
@@ -14,6 +16,7 @@ import { openingWallet } from "../wallet/opening-balance";
 import { clock } from "../clock";
 
 const SLUG_ATTEMPTS = 5;
+const MAX_SEARCH_LENGTH = 100;
 /** Every tenant starts in USD; it may change its `default_currency` later. */
 const DEFAULT_CURRENCY = "USD";
 
@@ -57,14 +60,22 @@ export class TenantService {
     }
   }
 
-  /** Tenants newest first, tombstones included so the owner keeps the history. */
-  list(request: PageRequest): Promise<Page<Tenant>> {
+  /**
+   * Tenants newest first, tombstones included so the owner keeps the history. `search` (trimmed;
+   * blank is none) keeps those whose id it is, or whose name, email or slug contains it in any
+   * case; 400 `validation_failed` past 100 characters.
+   */
+  list(request: PageRequest, search?: string): Promise<Page<Tenant>> {
+    const text = search?.trim() ?? "";
+    if (text.length > MAX_SEARCH_LENGTH) throw appError("validation_failed", { field: "search", message: `search: at most ${MAX_SEARCH_LENGTH} characters` });
+    const anyCase = containsAnyCase(this.db.provider, text);
+    const where = text ? { OR: [{ id: text }, { name: anyCase }, { email: anyCase }, { slug: anyCase }] } : {};
     return paginate({
-      list: "tenants",
+      list: filteredListName("tenants", [text || undefined]),
       request,
       cursors: this.cursors,
-      count: () => this.db.prisma.tenant.count(),
-      fetch: (query) => this.db.prisma.tenant.findMany(query),
+      count: () => this.db.prisma.tenant.count({ where }),
+      fetch: (query) => this.db.prisma.tenant.findMany({ ...query, where: { AND: [where, query.where] } }),
     });
   }
 
