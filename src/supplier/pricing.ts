@@ -83,8 +83,9 @@ const FARE_RULES: Record<FareFamily, Partial<Record<CabinClass, FareRules>>> = {
     business: { brandName: "Business Flex", changePenalty: 0, refundPenalty: 20_000 },
     first: { brandName: "First", changePenalty: 0, refundPenalty: 0 },
   },
+  // Basic economy, as value carriers sell it: neither changed nor refunded.
   value: {
-    economy: { brandName: "Basic", changePenalty: 4_500, refundPenalty: undefined },
+    economy: { brandName: "Basic", changePenalty: undefined, refundPenalty: undefined },
   },
 };
 
