@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateSecret } from "../../src/context/api-key-secret";
+import { call, createTenant, type ApiResponse, type Endpoint, type TenantFixture } from "../helpers/client";
+import { toMinor } from "../helpers/flight-checks";
+import { exitCode, killStillRunning, launchTracked, pollUntil, waitUntilHealthy, type Launched, type Running } from "../helpers/main-process";
+import { allTransactions, bookOffer, getOrder, searchForBooking, signedMinor, ticketOrder, walletBalance } from "../helpers/orders";
+import { waitForPause } from "../helpers/seat-accounting";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
+
+/**
+ * A refund survives the process dying between its commit and its job (servicing §4, issue 16):
+ * the real entry point runs as a child that stops every refund after its commit
+ * (AEROGATE_TEST_PAUSE_AT=after_refund_commit), one through a confirmed cancellation quote and
+ * one through the refund action; it is SIGKILLed there, before the airline's delay is over. A new
+ * process on the same database runs the refund jobs: both orders end REFUNDED, each credited once
+ * with what was quoted, and a repeated confirmation answers the quote as confirmed.
+ * SQLite, or PostgreSQL under TEST_DATABASE_URL.
+ */
+
+/** Long enough that no refund job is due before the kill; ticketing waits it too. */
+const TICKETING_DELAY_MS = 3000;
+
+describe("refunds across a SIGKILL after their commit", { timeout: 180_000 }, () => {
+  let database: TestDatabase;
+  const started: Running[] = [];
+  const ownerKey = generateSecret("owner");
+  let tenant: TenantFixture;
+  let restarted: Endpoint;
+  /** The order cancelled through a quote, and the quote. */
+  let quoted: { order: any; quote: any };
+  /** The order refunded by the refund action, and what a quote said it would get. */
+  let refunded: { order: any; amount: string };
+  let balanceBeforeRefunds: number;
+
+  function launch(pauseAt?: "after_refund_commit"): Launched {
+    return launchTracked(started, {
+      DATABASE_URL: database.url,
+      OWNER_API_KEY: ownerKey,
+      TICKETING_DELAY_MS: String(TICKETING_DELAY_MS),
+      JOB_LEASE_SECONDS: "2",
+      JOB_POLL_MS: "50",
+      LOG_LEVEL: "warn",
+      ...(pauseAt && { AEROGATE_TEST_PAUSE_AT: pauseAt }),
+    });
+  }
+
+  /** A request whose answer is awaited later (or never: the process dies first). */
+  function later(answer: Promise<ApiResponse>): Promise<ApiResponse | Error> {
+    return answer.catch((error: Error) => error);
+  }
+
+  /** A TICKETED order of a refundable fare. */
+  async function ticketedRefundable(api: Endpoint, running: Running): Promise<any> {
+    let offer: any;
+    for (let attempt = 0; attempt < 10 && !offer; attempt++) {
+      offer = (await searchForBooking(api, tenant.key, { cabin: "business" })).find((candidate) => candidate.conditions.refund_before_departure.allowed);
+    }
+    expect(offer, "a refundable offer").toBeDefined();
+    const order = await bookOffer(api, tenant.key, offer);
+    expect((await ticketOrder(api, tenant.key, order.id)).status).toBe(200);
+    return pollUntil(running, `order ${order.id} ticketed`, async () => {
+      const read = (await getOrder(api, tenant.key, order.id)).body;
+      return read.order.status === "TICKETED" ? read.data : undefined;
+    });
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+
+  afterAll(async () => {
+    await killStillRunning(started);
+    await database?.drop();
+  });
+
+  it("confirms a quote and refunds another order, and is killed after both commits, before their jobs run", async () => {
+    const { running, api } = launch("after_refund_commit");
+    await waitUntilHealthy(running);
+    tenant = await createTenant(api, { environment: "sandbox" });
+    const [first, second] = [await ticketedRefundable(api, running), await ticketedRefundable(api, running)];
+
+    const made = await call(api, "POST", "/v1/air/order_cancellations", { key: tenant.key, body: { order_id: first.id } });
+    expect(made.status).toBe(201);
+    quoted = { order: first, quote: made.body.data };
+    const secondQuote = await call(api, "POST", "/v1/air/order_cancellations", { key: tenant.key, body: { order_id: second.id } });
+    refunded = { order: second, amount: secondQuote.body.data.refund_amount };
+    balanceBeforeRefunds = (await walletBalance(api, tenant.key)).minor;
+
+    const confirmation = later(call(api, "POST", `/v1/air/order_cancellations/${quoted.quote.id}/actions/confirm`, { key: tenant.key }));
+    expect(await waitForPause(running, "after_refund_commit", 1)).toEqual({ orderId: first.id });
+    const refund = later(call(api, "POST", `/v1/air/orders/${second.id}/actions/refund`, { key: tenant.key }));
+    expect(await waitForPause(running, "after_refund_commit", 2)).toEqual({ orderId: second.id });
+
+    // Both committed, neither refunded yet: the orders wait for the airline, the wallet is as it was.
+    for (const order of [first, second]) expect((await getOrder(api, tenant.key, order.id)).body.data.refund_status, order.id).toBe("in_progress");
+    expect((await walletBalance(api, tenant.key)).minor).toBe(balanceBeforeRefunds);
+    running.child.kill("SIGKILL");
+    expect(await exitCode(running)).toBe("SIGKILL");
+    for (const answer of [await confirmation, await refund]) expect(answer).toBeInstanceOf(Error);
+  });
+
+  it("a new process refunds both orders once: the quoted amounts credited, nothing more", async () => {
+    const { running, api } = launch();
+    await waitUntilHealthy(running);
+    restarted = api;
+    for (const order of [quoted.order, refunded.order]) {
+      await pollUntil(running, `order ${order.id} refunded`, async () => ((await getOrder(api, tenant.key, order.id)).body.order.status === "REFUNDED" ? true : undefined), 30_000);
+    }
+    const entries = await allTransactions(api, tenant.key);
+    const credits = entries.filter((entry) => entry.type === "refund_credit").map((entry) => [entry.order_id, entry.amount]);
+    expect(credits.sort()).toEqual([[quoted.order.id, quoted.quote.refund_amount], [refunded.order.id, refunded.amount]].sort());
+    const credited = toMinor(quoted.quote.refund_amount, quoted.quote.refund_currency) + toMinor(refunded.amount, quoted.quote.refund_currency);
+    const wallet = await walletBalance(api, tenant.key);
+    expect(wallet.minor).toBe(balanceBeforeRefunds + credited);
+    expect(entries.reduce((sum, entry) => sum + signedMinor(entry.amount, entry.currency), 0)).toBe(wallet.minor);
+  });
+
+  it("a repeated confirmation answers the quote as confirmed, and credits nothing more", async () => {
+    const before = await walletBalance(restarted, tenant.key);
+    const again = await call(restarted, "POST", `/v1/air/order_cancellations/${quoted.quote.id}/actions/confirm`, { key: tenant.key });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual({ ...quoted.quote, confirmed_at: expect.any(String) });
+    expect((await allTransactions(restarted, tenant.key)).filter((entry) => entry.type === "refund_credit")).toHaveLength(2);
+    expect((await walletBalance(restarted, tenant.key)).minor).toBe(before.minor);
+  });
+});
