@@ -2,8 +2,10 @@ import type { CodegenConfig } from "@graphql-codegen/cli";
 
 /**
  * Typed resolvers from schema.graphql. Parents are our own types (Prisma models, domain
- * results), so a resolver cannot return a shape the schema does not expect. Run by postinstall
- * and `npm run codegen`; the output is generated, never committed.
+ * results), so a resolver cannot return a shape the schema does not expect. And the console's
+ * operations (`graphql(...)` in console/src), typed from the same schema, so a schema change
+ * breaks the console's build rather than its users. Run by postinstall and `npm run codegen`;
+ * the output is generated, never committed.
  */
 const config: CodegenConfig = {
   schema: "schema.graphql",
@@ -53,6 +55,18 @@ const config: CodegenConfig = {
         avoidOptionals: { field: true, inputValue: false, object: true, defaultValue: false },
         maybeValue: "T | null",
         inputMaybeValue: "T | null | undefined",
+      },
+    },
+    "console/src/generated/": {
+      preset: "client",
+      documents: ["console/src/**/*.{ts,tsx}", "!console/src/generated/**"],
+      presetConfig: { fragmentMasking: false },
+      config: {
+        useTypeImports: true,
+        // DateTime arrives as ISO text over the wire.
+        scalars: { DateTime: "string", JSONObject: "Record<string, unknown>" },
+        strictScalars: true,
+        enumsAsTypes: true,
       },
     },
   },

@@ -9,6 +9,7 @@ import { registerAuthentication } from "./http/authentication";
 import { answerClientError, answerFrameworkError, registerErrorHandling } from "./http/error-handler";
 import { registerHealthRoutes } from "./http/health.routes";
 import { registerDocsRoutes } from "./http/docs.routes";
+import { registerConsoleRoutes } from "./http/console.routes";
 import { registerJsonBodyParser } from "./http/json-body";
 import { registerMetrics } from "./http/metrics";
 import { registerOrderMetrics } from "./http/order-metrics";
@@ -78,6 +79,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   registerHealthRoutes(http, db, registry, config.METRICS_TOKEN);
   http.get("/openapi.json", async () => openApiDocument(restRoutes));
   registerDocsRoutes(http);
+  registerConsoleRoutes(http, log);
   registerRestRoutes(http, restRoutes);
   const schema = buildSchema();
   await registerGraphQL(http, schema, log, registry);

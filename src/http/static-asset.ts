@@ -35,11 +35,19 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /** An asset whose URL carries the first 16 hex digits of its SHA-256; its content type follows its name. */
 export function staticAsset(prefix: string, name: string, content: string | Buffer): StaticAsset {
-  const contentType = CONTENT_TYPES[extname(name)];
-  if (!contentType) throw new Error(`no content type for static asset ${name}`);
   const body = Buffer.from(content);
   const hash = createHash("sha256").update(body).digest("hex").slice(0, 16);
-  return { url: `${prefix}/${hash}/${name}`, contentType, body };
+  return hashedAsset(`${prefix}/${hash}/${name}`, body);
+}
+
+/**
+ * An asset at a URL that already changes with its content (a bundler's `name-<hash>.js`, whose
+ * chunks import each other by those names); its content type follows the URL's extension.
+ */
+export function hashedAsset(url: string, body: Buffer): StaticAsset {
+  const contentType = CONTENT_TYPES[extname(url)];
+  if (!contentType) throw new Error(`no content type for static asset ${url}`);
+  return { url, contentType, body };
 }
 
 /**

@@ -1,0 +1,27 @@
+import type { CombinedError } from "urql";
+
+/** An API error as the console shows it: the catalogue code, its message, and the field it names. */
+export interface ApiError {
+  code: string;
+  message: string;
+  field: string | null;
+}
+
+/** The errors of a failed operation, as the API reported them (or the network failure). */
+export function apiErrors(error: CombinedError | undefined): ApiError[] {
+  if (!error) return [];
+  if (error.networkError) return [{ code: "network_error", message: `The server could not be reached: ${error.networkError.message}`, field: null }];
+  return error.graphQLErrors.map((graphQLError) => {
+    const extensions = graphQLError.extensions as { code?: unknown; field?: unknown };
+    return {
+      code: typeof extensions.code === "string" ? extensions.code : "error",
+      message: graphQLError.message,
+      field: typeof extensions.field === "string" ? extensions.field : null,
+    };
+  });
+}
+
+/** Whether the API refused the operation because the key may not do it. */
+export function isRefusedForPermissions(error: CombinedError | undefined): boolean {
+  return apiErrors(error).some((item) => item.code === "insufficient_permissions");
+}

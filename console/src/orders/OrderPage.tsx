@@ -1,0 +1,1 @@
+export function OrderPage() { return <h1>OrderPage</h1>; }

@@ -1,0 +1,1 @@
+export function BookPage() { return <h1>BookPage</h1>; }

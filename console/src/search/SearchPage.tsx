@@ -1,0 +1,1 @@
+export function SearchPage() { return <h1>SearchPage</h1>; }

@@ -1,0 +1,177 @@
+import { graphql } from "../generated";
+
+export const TenantsQuery = graphql(`
+  query ConsoleTenants($first: Int, $after: String, $last: Int, $before: String, $search: String) {
+    tenants(first: $first, after: $after, last: $last, before: $before, search: $search) {
+      totalCount
+      nodes {
+        id
+        name
+        email
+        slug
+        environment
+        status
+        createdAt
+      }
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
+      }
+    }
+  }
+`);
+
+export const CreateTenantMutation = graphql(`
+  mutation ConsoleCreateTenant($input: CreateTenantInput!) {
+    createTenant(input: $input) {
+      id
+    }
+  }
+`);
+
+export const TenantQuery = graphql(`
+  query ConsoleTenant($id: ID!) {
+    tenant(id: $id) {
+      id
+      name
+      email
+      slug
+      environment
+      status
+      createdAt
+      deletedAt
+      apiKeys(first: 100) {
+        totalCount
+        nodes {
+          id
+          label
+          prefix
+          createdAt
+          revokedAt
+          permissions {
+            search
+            orders
+            wallet
+            webhooks
+            tenant
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const UpdateTenantStatusMutation = graphql(`
+  mutation ConsoleUpdateTenantStatus($id: ID!, $status: TenantStatusInput!) {
+    updateTenantStatus(id: $id, status: $status) {
+      id
+      status
+    }
+  }
+`);
+
+export const DeleteTenantMutation = graphql(`
+  mutation ConsoleDeleteTenant($id: ID!) {
+    deleteTenant(id: $id) {
+      id
+      status
+      name
+      email
+      deletedAt
+    }
+  }
+`);
+
+export const CreateTenantApiKeyMutation = graphql(`
+  mutation ConsoleCreateTenantApiKey($tenantId: ID!, $label: String!, $permissions: ApiKeyPermissionsInput) {
+    createTenantApiKey(tenantId: $tenantId, label: $label, permissions: $permissions) {
+      apiKey
+      key {
+        id
+        label
+        prefix
+        createdAt
+        revokedAt
+        permissions {
+          search
+          orders
+          wallet
+          webhooks
+          tenant
+        }
+      }
+    }
+  }
+`);
+
+export const RevokeTenantApiKeyMutation = graphql(`
+  mutation ConsoleRevokeTenantApiKey($tenantId: ID!, $keyId: ID!) {
+    revokeTenantApiKey(tenantId: $tenantId, keyId: $keyId) {
+      id
+      revokedAt
+    }
+  }
+`);
+
+export const TenantWalletQuery = graphql(`
+  query ConsoleTenantWallet {
+    wallet {
+      balance
+      currency
+      updatedAt
+    }
+  }
+`);
+
+export const CreditWalletMutation = graphql(`
+  mutation ConsoleCreditWallet($tenantId: ID!, $amount: String!, $currency: String!, $reference: String, $idempotencyKey: String) {
+    creditWallet(tenantId: $tenantId, amount: $amount, currency: $currency, reference: $reference, idempotencyKey: $idempotencyKey) {
+      transaction {
+        id
+        amount
+        currency
+      }
+      wallet {
+        balance
+        currency
+        updatedAt
+      }
+    }
+  }
+`);
+
+export const TenantUsageQuery = graphql(`
+  query ConsoleTenantUsage($id: ID!, $from: String!, $to: String!) {
+    tenant(id: $id) {
+      id
+      usage {
+        apiRequests
+        searches
+        ordersTotal
+        tickets
+        walletSpend {
+          amount
+          currency
+        }
+        webhookDeliveries {
+          succeeded
+          failed
+          pending
+        }
+        daily(from: $from, to: $to) {
+          date
+          apiRequests
+          searches
+          orders
+          tickets
+          walletSpend {
+            amount
+            currency
+          }
+        }
+      }
+    }
+  }
+`);

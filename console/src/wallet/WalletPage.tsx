@@ -1,0 +1,1 @@
+export function WalletPage() { return <h1>WalletPage</h1>; }

@@ -1,0 +1,1 @@
+export function WebhooksPage() { return <h1>WebhooksPage</h1>; }
