@@ -1,11 +1,11 @@
 import { tenantScope } from "../context/request-context";
-import { AppError } from "../errors/app-error";
 import type { Resolvers } from "../generated/graphql";
 import { formatMinor } from "../money/format";
 import type { OrderCancellation } from "../orders/cancellation";
 import { pageRequestFromArgs, toConnection } from "./connection";
 import { idempotentMutation } from "./idempotent-mutation";
 import { loadersFor } from "./loaders";
+import { nullIfNotFound } from "./null-if-not-found";
 import type { RequestContext } from "../context/request-context";
 
 /** A cancellation mutation under its optional idempotencyKey; a repeat returns the quote as it is now. */
@@ -16,14 +16,7 @@ function cancellationMutation(ctx: RequestContext, field: string, args: Record<s
 /** Cancellation quotes (servicing §4, §10): thin over CancellationService. */
 export const cancellationResolvers: Resolvers = {
   Query: {
-    orderCancellation: async (_parent, { id }, ctx) => {
-      try {
-        return await ctx.services.cancellations.get(tenantScope(ctx), id);
-      } catch (error) {
-        if (error instanceof AppError && error.code === "not_found") return null;
-        throw error;
-      }
-    },
+    orderCancellation: (_parent, { id }, ctx) => nullIfNotFound(ctx.services.cancellations.get(tenantScope(ctx), id)),
     orderCancellations: async (_parent, args, ctx) =>
       toConnection(await ctx.services.cancellations.list(tenantScope(ctx), args.orderId ?? undefined, pageRequestFromArgs(args))),
   },
