@@ -33,6 +33,7 @@ import { CancellationService } from "./orders/cancellation.service";
 import { OrderHistory } from "./orders/order-history";
 import { OrderChanges } from "./orders/order-changes";
 import { OrderHolds } from "./orders/holds";
+import { HoldExpiry } from "./orders/hold-expiry";
 import { SeatIntents } from "./orders/seat-intents";
 import { SeatReconciler } from "./orders/seat-reconciler";
 import { testPause } from "./test-pause";
@@ -75,6 +76,8 @@ export interface Services {
   orderHistory: OrderHistory;
   jobQueue: OrderJobQueue;
   jobWorker: JobWorker;
+  /** Cancels the holds whose deadlines came, a round's at once (the job worker's payment_deadline jobs). */
+  holdExpiry: HoldExpiry;
   /** Seat work asked of the airline and not yet seen through (seat intents). */
   seatIntents: SeatIntents;
   /** Gives back seats that a crashed or stalled process left held (abandoned seat intents). */
@@ -108,7 +111,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const seatCatalogue = new SeatCatalogue();
   const pause = testPause(config.AEROGATE_TEST_PAUSE_AT);
   const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges, seatIntents, seatCatalogue, holds, pause);
-  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS, seatIntents), log, { pollMs: config.JOB_POLL_MS });
+  const holdExpiry = new HoldExpiry(db, supplier, jobQueue, orderChanges, seatIntents);
+  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS, seatIntents), holdExpiry, log, { pollMs: config.JOB_POLL_MS });
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
   const webhookQueue = new WebhookDeliveryQueue(db, config.WEBHOOK_TIMEOUT_MS + config.JOB_LEASE_SECONDS * 1000);
   const webhookDispatcher = new WebhookDispatcher(
@@ -152,6 +156,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     orderHistory: new OrderHistory(db, cursors, orders),
     jobQueue,
     jobWorker,
+    holdExpiry,
     seatIntents,
     seatReconciler: new SeatReconciler(db, seatIntents, supplier, log, { pollMs: config.JOB_POLL_MS }),
     webhookQueue,

@@ -10,7 +10,8 @@ const LAST_MINUTE_HOLD_MS = 15 * 60 * 1000;
 /**
  * Holds (servicing §3): a PENDING order keeps its seats until its payment deadline, and a
  * `payment_deadline` job, queued in the order's creation transaction, cancels it then if unpaid
- * (order-job-runner.ts). The job queue makes that durable, leased and shared between processes.
+ * (hold-expiry.ts: the deadlines one claim takes, in one transaction). The job queue makes that
+ * durable, leased and shared between processes.
  */
 export class OrderHolds {
   constructor(

@@ -1,11 +1,18 @@
 import type { Logger } from "../logger";
 import { PollingLoop } from "../polling-loop";
-import type { ClaimedJob, OrderJobQueue } from "./order-job-queue";
+import type { HoldExpiry } from "./hold-expiry";
+import { AIRLINE_JOB_KINDS, type AirlineJobKind, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
 import type { OrderJobRunner } from "./order-job-runner";
 import { clock } from "../clock";
 
-/** Jobs claimed per round: enough to keep up with a burst, few enough to share the event loop. */
+/** Airline jobs claimed per round: enough to keep up with a burst, few enough to share the event loop. */
 const BATCH = 50;
+/**
+ * Hold deadlines claimed per round, cancelled in one transaction (hold-expiry.ts): ten thousand
+ * due in one minute take a hundred rounds, and one round's SQLite transaction stays a few
+ * milliseconds of the event loop.
+ */
+const HOLD_BATCH = 100;
 
 export interface JobWorkerOptions {
   /** How often the queue is read without being woken: picks up other processes' jobs and expired leases. */
@@ -17,8 +24,9 @@ export type ClaimListener = (job: ClaimedJob, claimedAt: Date) => void;
 /**
  * Runs due order jobs. A process wakes its worker for the jobs it queues (at their due time),
  * and every worker also reads the queue every `pollMs` (PollingLoop), so jobs of a process that
- * died are run by whoever is left. A round runs the jobs it claims to the end, renewing each
- * one's lease meanwhile, however long the airline takes.
+ * died are run by whoever is left. A round runs the jobs it claims to the end: each airline job
+ * on its own, renewing its lease meanwhile, however long the airline takes; the holds whose
+ * deadlines came, together (hold-expiry.ts).
  */
 export class JobWorker {
   readonly #loop: PollingLoop;
@@ -27,6 +35,7 @@ export class JobWorker {
   constructor(
     private readonly queue: OrderJobQueue,
     private readonly runner: OrderJobRunner,
+    private readonly holds: HoldExpiry,
     private readonly log: Logger,
     options: JobWorkerOptions,
   ) {
@@ -54,25 +63,39 @@ export class JobWorker {
   }
 
   async #round(): Promise<boolean> {
-    const claimed = await this.queue.claimDue(BATCH);
+    const [holds, airline] = await Promise.all([this.queue.claimDue(HOLD_BATCH, ["payment_deadline"]), this.queue.claimDue(BATCH, AIRLINE_JOB_KINDS)]);
     const claimedAt = clock.now();
-    await Promise.all(
-      claimed.map(async (job) => {
-        for (const listener of this.#claimListeners) listener(job, claimedAt);
-        const about = { jobId: job.id, orderId: job.orderId, kind: job.kind, attempts: job.attempts };
-        const lease = this.queue.keepLeased(job, (error) => this.log.warn({ err: error, ...about }, "order job lease could not be renewed; trying again"));
-        try {
-          if ((await this.runner.run(job, lease)) === "lease_lost") {
-            this.log.warn(about, "order job lease ran out and was taken over while it ran; its outcome was not written (the lease holder finishes the job)");
-          }
-        } catch (error) {
-          // The job stays leased and runs again when the lease is over.
-          this.log.error({ err: error, ...about }, "order job failed; it will be retried");
-        } finally {
-          await lease.end();
-        }
-      }),
-    );
-    return claimed.length === BATCH;
+    for (const job of [...holds, ...airline]) for (const listener of this.#claimListeners) listener(job, claimedAt);
+    await Promise.all([this.#expire(holds), ...airline.map((job) => this.#run(job))]);
+    return holds.length === HOLD_BATCH || airline.length === BATCH;
+  }
+
+  /** One airline job, its lease renewed while the airline is asked. */
+  async #run(job: ClaimedJob<AirlineJobKind>): Promise<void> {
+    const about = { jobId: job.id, orderId: job.orderId, kind: job.kind, attempts: job.attempts };
+    const lease = this.queue.keepLeased(job, (error) => this.log.warn({ err: error, ...about }, "order job lease could not be renewed; trying again"));
+    try {
+      if ((await this.runner.run(job, lease)) === "lease_lost") {
+        this.log.warn(about, "order job lease ran out and was taken over while it ran; its outcome was not written (the lease holder finishes the job)");
+      }
+    } catch (error) {
+      // The job stays leased and runs again when the lease is over.
+      this.log.error({ err: error, ...about }, "order job failed; it will be retried");
+    } finally {
+      await lease.end();
+    }
+  }
+
+  /** The round's hold deadlines, together (hold-expiry.ts). */
+  async #expire(jobs: ClaimedJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    try {
+      const results = await this.holds.expire(jobs);
+      const lost = jobs.filter((_, index) => results[index] === "lease_lost").map((job) => job.id);
+      if (lost.length > 0) this.log.warn({ jobIds: lost }, "payment deadline job leases were lost while they ran; their outcomes were not written (the jobs' next runs finish them)");
+    } catch (error) {
+      // The jobs stay leased and run again when the leases are over.
+      this.log.error({ err: error, jobIds: jobs.map((job) => job.id) }, "payment deadline jobs failed; they will be retried");
+    }
   }
 }

@@ -12,15 +12,18 @@ import { clock } from "../clock";
 /** Airline work (ticketing, refunds), and the cancellation of an unpaid hold at its deadline (holds.ts). */
 export const ORDER_JOB_KINDS = ["ticket", "refund", "payment_deadline"] as const;
 export type OrderJobKind = (typeof ORDER_JOB_KINDS)[number];
+/** The jobs that ask the airline, each run on its own (job-worker.ts); a hold's deadline is run in batches (hold-expiry.ts). */
+export type AirlineJobKind = Exclude<OrderJobKind, "payment_deadline">;
+export const AIRLINE_JOB_KINDS = ORDER_JOB_KINDS.filter((kind): kind is AirlineJobKind => kind !== "payment_deadline");
 
 /** The guard of a job's finishing write: it fails when this process no longer holds the job's lease. */
 export const JOB_LEASE_GUARD = "order-job-lease";
 
-export interface ClaimedJob {
+export interface ClaimedJob<Kind extends OrderJobKind = OrderJobKind> {
   id: string;
   orderId: string;
   tenantId: string;
-  kind: OrderJobKind;
+  kind: Kind;
   runAt: Date;
   /** Claims so far, this one included. */
   attempts: number;
@@ -65,12 +68,13 @@ export class OrderJobQueue {
     return new LeaseHeartbeat(job.lease, renew, this.leaseMs / 3, onError);
   }
 
-  /** Claims up to `limit` due jobs, oldest due first, each leased to the caller (see `claimLeased`). */
-  async claimDue(limit: number): Promise<ClaimedJob[]> {
+  /** Claims up to `limit` due jobs of `kinds`, oldest due first, each leased to the caller (see `claimLeased`). */
+  async claimDue<Kind extends OrderJobKind>(limit: number, kinds: readonly Kind[]): Promise<Array<ClaimedJob<Kind>>> {
     const now = clock.now();
-    const rows = await claimLeased<{ id: string; orderId: string; tenantId: string; kind: OrderJobKind; runAt: unknown; attempts: number }>(this.db, {
+    const { provider } = this.db;
+    const rows = await claimLeased<{ id: string; orderId: string; tenantId: string; kind: Kind; runAt: unknown; attempts: number }>(this.db, {
       table: "OrderJob",
-      due: Sql.sql`"candidate"."runAt" <= ${sqlTimestamp(this.db.provider, now)}`,
+      due: Sql.sql`"candidate"."runAt" <= ${sqlTimestamp(provider, now)} AND "candidate"."kind" IN (${Sql.join(kinds.map((kind) => sqlEnum(provider, "OrderJobKind", kind)))})`,
       orderBy: Sql.sql`"candidate"."runAt"`,
       limit,
       now,

@@ -11,7 +11,7 @@ import { walletChange } from "../wallet/wallet-change";
 import { orderEvent, type OrderEvent } from "../events/order-events";
 import { orderFrom, passengerFrom, type Order, type OrderDocument, type OrderPassenger } from "./order";
 import type { OrderChanges } from "./order-changes";
-import { JOB_LEASE_GUARD, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
+import { JOB_LEASE_GUARD, type AirlineJobKind, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, touchIn, transition } from "./order-state-machine";
 import type { SeatIntents } from "./seat-intents";
 import { supplierBooking } from "./supplier-booking";
@@ -55,12 +55,10 @@ export class OrderJobRunner {
   ) {}
 
   /** Runs `job`, whose lease `lease` keeps renewed until the run writes its outcome. */
-  async run(job: ClaimedJob, lease: LeaseHeartbeat): Promise<JobResult> {
+  async run(job: ClaimedJob<AirlineJobKind>, lease: LeaseHeartbeat): Promise<JobResult> {
     const subject = await this.load(job);
     // The order is gone (its tenant was deleted): the job went with it.
     if (!subject) return "superseded";
-    // Cancelling is the database's own work, so a deadline job is never given up.
-    if (job.kind === "payment_deadline") return this.expire(job, lease, subject.order);
     if (job.attempts > this.maxAttempts) return this.giveUp(job, lease, subject.order);
     if (job.kind === "ticket") return this.ticket(job, lease, subject);
     return this.refund(job, lease, subject);
@@ -101,24 +99,6 @@ export class OrderJobRunner {
     // done only then: until then another run may still ticket these seats. A process dying in
     // between leaves the intent to the seat reconciler.
     const result = await this.fail(job, lease, order, ATTEMPTS_EXHAUSTED, now, [this.seatIntents.releaseOwed(order, now)]);
-    if (result === "applied") {
-      await this.supplier.releaseSeats(order.id);
-      await this.seatIntents.released(order.id);
-    }
-    return result;
-  }
-
-  /**
-   * PENDING → CANCELED at the hold's deadline (`payment_deadline_passed`), seats released after the
-   * commit as a cancellation's are. An order paid meanwhile is no longer PENDING: the job only
-   * goes. The transition's compare-and-set decides a payment racing the deadline: one of them.
-   */
-  private async expire(job: ClaimedJob, lease: LeaseHeartbeat, order: Order): Promise<JobResult> {
-    if (order.status !== "PENDING") return this.finish(job, lease, order, []);
-    const now = clock.now();
-    const reason = "payment_deadline_passed";
-    const cancelled = transition(this.db, order, "cancel", now, Sql.sql`, "cancellationReason" = ${reason}`);
-    const result = await this.finish(job, lease, order, [cancelled, this.seatIntents.releaseOwed(order, now)], orderEvent(order, now, { type: "order.cancelled", cancellationReason: reason }));
     if (result === "applied") {
       await this.supplier.releaseSeats(order.id);
       await this.seatIntents.released(order.id);

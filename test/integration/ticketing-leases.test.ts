@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OrderJobQueue } from "../../src/orders/order-job-queue";
+import { ORDER_JOB_KINDS, OrderJobQueue } from "../../src/orders/order-job-queue";
 import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { eventually } from "../helpers/eventually";
 import { toMinor } from "../helpers/flight-checks";
@@ -55,7 +55,7 @@ describe("ticketing job leases", { timeout: 60_000 }, () => {
     let renewed = false;
     const ticketed = await eventually(
       async () => {
-        expect(await rival.claimDue(10), "a job claimed while its lease is renewed").toEqual([]);
+        expect(await rival.claimDue(10, ORDER_JOB_KINDS), "a job claimed while its lease is renewed").toEqual([]);
         const lease = await leaseInDatabase(server, order.id);
         if (lease && lease > claim!.job.lease) renewed = true;
         const read = await getOrder(server, tenant.key, order.id);

@@ -1,0 +1,82 @@
+import type { Database } from "../db/database";
+import { GuardFailed, writeBatch, type BatchStatement } from "../db/write-batch";
+import { orderEvent, type OrderEvent } from "../events/order-events";
+import { Prisma as Sql } from "../generated/prisma-sqlite/client";
+import type { Supplier } from "../supplier/supplier";
+import { clock } from "../clock";
+import { orderFrom, type Order } from "./order";
+import type { OrderChanges } from "./order-changes";
+import { JOB_LEASE_GUARD, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
+import type { JobResult } from "./order-job-runner";
+import { ORDER_GUARD, transition } from "./order-state-machine";
+import type { SeatIntents } from "./seat-intents";
+
+const REASON = "payment_deadline_passed";
+
+/**
+ * Unpaid holds cancelled at their payment deadlines (servicing §3), the `payment_deadline` jobs of
+ * one claim together: one read of their orders and one transaction for all (each job deleted under
+ * its lease, each order still PENDING moved to CANCELED with its seats owed back and its
+ * `order.cancelled` event), so a flood of deadlines (ten thousand in a minute) costs a few
+ * statements per hold rather than a few transactions. Every write is still a guarded
+ * compare-and-set: should one fail (a hold paid at its deadline, a lease taken over), the whole
+ * transaction is undone and the jobs run again one per transaction, so each race decides only
+ * its own order, and no hold is both paid and cancelled. A job's lease is not renewed: a batch is
+ * the database's work alone, far shorter than a lease, and a lease lost meanwhile only fails the
+ * batch's guard.
+ */
+export class HoldExpiry {
+  constructor(
+    private readonly db: Database,
+    private readonly supplier: Supplier,
+    private readonly queue: OrderJobQueue,
+    private readonly changes: OrderChanges,
+    /** Seat releases owed from a commit on (seat-intents.ts), settled by the seat reconciler after a crash. */
+    private readonly seatIntents: SeatIntents,
+  ) {}
+
+  /** Runs `jobs` (payment_deadline jobs leased to this process); how each ended, in their order. */
+  async expire(jobs: readonly ClaimedJob[]): Promise<JobResult[]> {
+    if (jobs.length === 0) return [];
+    const orders = await this.ordersOf(jobs);
+    const now = clock.now();
+    const cancelled: Order[] = [];
+    const statements: BatchStatement[] = [];
+    const events: OrderEvent[] = [];
+    const results = jobs.map((job): JobResult => {
+      const order = orders.get(job.orderId);
+      // The order is gone (its tenant was deleted): the job went with it.
+      if (!order || order.tenantId !== job.tenantId) return "superseded";
+      statements.push(this.queue.done(job.id, job.lease));
+      // Paid or cancelled meanwhile: only the job goes.
+      if (order.status !== "PENDING") return "superseded";
+      statements.push(transition(this.db, order, "cancel", now, Sql.sql`, "cancellationReason" = ${REASON}`), this.seatIntents.releaseOwed(order, now));
+      events.push(orderEvent(order, now, { type: "order.cancelled", cancellationReason: REASON }));
+      cancelled.push(order);
+      return "applied";
+    });
+    try {
+      if (cancelled.length > 0) await this.changes.commit(cancelled, statements, events);
+      else if (statements.length > 0) await writeBatch(this.db, statements);
+    } catch (error) {
+      if (!(error instanceof GuardFailed)) throw error;
+      if (jobs.length > 1) return (await Promise.all(jobs.map((job) => this.expire([job])))).flat();
+      if (error.guard === JOB_LEASE_GUARD) return ["lease_lost"];
+      if (error.guard !== ORDER_GUARD) throw error;
+      // The order moved on between the read and the commit: read again, and only the job goes.
+      return this.expire(jobs);
+    }
+    // The seats go back after the commit, as a cancellation's do; a crash in between leaves the
+    // release intents to the seat reconciler.
+    for (const order of cancelled) {
+      await this.supplier.releaseSeats(order.id);
+      await this.seatIntents.released(order.id);
+    }
+    return results;
+  }
+
+  private async ordersOf(jobs: readonly ClaimedJob[]): Promise<Map<string, Order>> {
+    const rows = await this.db.prisma.order.findMany({ where: { id: { in: jobs.map((job) => job.orderId) } } });
+    return new Map(rows.map((row) => [row.id, orderFrom(row)]));
+  }
+}
