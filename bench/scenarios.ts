@@ -1,5 +1,6 @@
 import { createFixtures, type ApiClient, type ApiResponse, type Fixtures } from "./fixtures";
 import { allTicketed, bookAll, fundTickets, orderBody, seatedOrderBodies, withFreshKey } from "./order-fixtures";
+import { confirmOpenQuotes, ticketedOrders } from "./cancellation-fixtures";
 
 /**
  * What a scenario must reach:
@@ -322,6 +323,20 @@ export const scenarios: Scenario[] = [
     },
     settle: ({ api, fixtures }) => allTicketed(api, fixtures),
     check: ({ body }) => (["in_progress", "ticketed"].includes(body?.data?.ticketing_status) ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
+    target: { minRps: 300 },
+  },
+  {
+    // Each cancellation: its quote (the measured requests), its confirmation and its refund job (the settle), all timed.
+    name: "cancellation end to end: quote, confirm, until REFUNDED (TICKETING_DELAY_MS=0)",
+    method: "POST",
+    once: {
+      perSecond: 300,
+      prepare: async ({ api, fixtures }, count) =>
+        (await ticketedOrders(api, fixtures, count)).map((id) => ({ path: "/v1/air/order_cancellations", headers: withFreshKey(fixtures), body: { order_id: id } })),
+    },
+    settle: ({ api, fixtures }) => confirmOpenQuotes(api, fixtures),
+    check: ({ body }) => (body?.data?.id?.startsWith("ore_") && body.data.confirmed_at === null ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
+    // Issue 16: ≥ 300 confirmed cancellations/s.
     target: { minRps: 300 },
   },
 ];

@@ -10,7 +10,7 @@ import type { CursorCodec } from "../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import { noPause, type TestPause } from "../test-pause";
 import { clock } from "../clock";
-import { cancellationFrom, confirmCancellation, insertCancellation, QUOTE_LIFETIME_MS, type OrderCancellation } from "./cancellation";
+import { cancellationFrom, confirmCancellation, insertCancellation, QUOTE_LIFETIME_MS, type CancellationRecord, type OrderCancellation } from "./cancellation";
 import type { Order, OrderDetail } from "./order";
 import type { OrderChanges } from "./order-changes";
 import type { OrderJobQueue } from "./order-job-queue";
@@ -80,9 +80,9 @@ export class CancellationService {
     return { ...quote, confirmedAt: now };
   }
 
-  /** A quote; 404 `not_found` for an unknown id or another tenant's. */
+  /** A quote; 404 `not_found` for an unknown id or another tenant's. A raw read: every confirmation makes one or two. */
   async get(scope: TenantScope, cancellationId: string): Promise<OrderCancellation> {
-    const row = await this.db.prisma.orderCancellation.findFirst({ where: { id: cancellationId, tenantId: scope.tenantId } });
+    const [row] = await queryRows<CancellationRecord>(this.db, Sql.sql`SELECT * FROM "OrderCancellation" WHERE "id" = ${cancellationId} AND "tenantId" = ${scope.tenantId}`);
     if (!row) throw appError("not_found", { field: "id" });
     return cancellationFrom(row);
   }

@@ -1,5 +1,5 @@
 import type { Database } from "../db/database";
-import { exactNumber, sqlTimestamp } from "../db/sql-values";
+import { dateFrom, exactNumber, sqlTimestamp } from "../db/sql-values";
 import { guarded, type GuardedStatement } from "../db/write-batch";
 import { Prisma as Sql, type OrderCancellation as CancellationRow } from "../generated/prisma-sqlite/client";
 
@@ -28,17 +28,20 @@ export interface OrderCancellation {
   createdAt: Date;
 }
 
-export function cancellationFrom(row: CancellationRow): OrderCancellation {
+/** A quote's row as Prisma reads it, or as a raw read does (queryRows: dates as ISO text on SQLite, the flag as 0 or 1). */
+export type CancellationRecord = Pick<CancellationRow, "id" | "orderId" | "tenantId" | "currency"> & Record<"refundAmount" | "fullRefund" | "expiresAt" | "confirmedAt" | "createdAt", unknown>;
+
+export function cancellationFrom(row: CancellationRecord): OrderCancellation {
   return {
     id: row.id,
     orderId: row.orderId,
     tenantId: row.tenantId,
-    refundAmount: exactNumber(row.refundAmount),
+    refundAmount: exactNumber(row.refundAmount as bigint | number),
     currency: row.currency,
-    fullRefund: row.fullRefund,
-    expiresAt: row.expiresAt,
-    confirmedAt: row.confirmedAt,
-    createdAt: row.createdAt,
+    fullRefund: Boolean(row.fullRefund),
+    expiresAt: dateFrom(row.expiresAt),
+    confirmedAt: row.confirmedAt === null ? null : dateFrom(row.confirmedAt),
+    createdAt: dateFrom(row.createdAt),
   };
 }
 
