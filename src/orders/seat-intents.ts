@@ -72,9 +72,10 @@ export class SeatIntents {
     return this.insert(order, "release", leaseEnd({ now: at, leaseMs: this.leaseMs }), at);
   }
 
-  /** The airline has the order's seats back (or never held them): nothing is owed for it any more. */
-  async released(orderId: string): Promise<void> {
-    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatIntent" WHERE "id" = ${orderId}`]);
+  /** The airline has the orders' seats back (or never held them): nothing is owed for them any more. */
+  async released(...orderIds: string[]): Promise<void> {
+    if (orderIds.length === 0) return;
+    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatIntent" WHERE "id" IN (${Sql.join(orderIds)})`]);
   }
 
   /** Claims up to `limit` intents whose lease is over, oldest first, each leased to the caller anew. */

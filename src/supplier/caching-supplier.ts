@@ -33,8 +33,8 @@ export class CachingSupplier implements Supplier {
     return this.inner.holdSeats(booking);
   }
 
-  releaseSeats(bookingId: string): Promise<void> {
-    return this.inner.releaseSeats(bookingId);
+  releaseSeats(...bookingIds: string[]): Promise<void> {
+    return this.inner.releaseSeats(...bookingIds);
   }
 
   /** Never cached: holds change with every booking, in every process. */

@@ -38,8 +38,8 @@ export class SimulatedAirline implements Supplier {
     return this.#bookings.holdSeats(booking);
   }
 
-  releaseSeats(bookingId: string): Promise<void> {
-    return this.#bookings.releaseSeats(bookingId);
+  releaseSeats(...bookingIds: string[]): Promise<void> {
+    return this.#bookings.releaseSeats(...bookingIds);
   }
 
   seatsHeld(flights: ReadonlyArray<FlightCabin>, environment: SupplierBooking["environment"]): Promise<Map<string, number>> {

@@ -131,8 +131,10 @@ export class SimulatedBookings {
   }
 
   /** Every release of a booking (cancel, failure, refund, reconciler) ends here: its seat counts and its chosen seats go back together. */
-  async releaseSeats(bookingId: string): Promise<void> {
-    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" = ${bookingId}`, Sql.sql`DELETE FROM "SeatAssignment" WHERE "holdId" = ${bookingId}`]);
+  async releaseSeats(...bookingIds: string[]): Promise<void> {
+    if (bookingIds.length === 0) return;
+    const ids = Sql.join(bookingIds);
+    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" IN (${ids})`, Sql.sql`DELETE FROM "SeatAssignment" WHERE "holdId" IN (${ids})`]);
   }
 
   /**

@@ -54,8 +54,8 @@ export interface Supplier {
    * the airline's booking reference. @throws SeatsUnavailable when a flight has too few left.
    */
   holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }>;
-  /** Gives the booking's held seats back (cancellation); nothing happens if none are held. */
-  releaseSeats(bookingId: string): Promise<void>;
+  /** Gives the bookings' held seats back (cancellation), in one go; nothing happens for a booking that holds none. */
+  releaseSeats(...bookingIds: string[]): Promise<void>;
   /**
    * Seats that bookings of `environment` hold now (pending or ticketed, every process) on each
    * of these flight-cabins, keyed by `flightCabinKey`; a flight-cabin nobody holds is absent.
