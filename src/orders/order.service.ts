@@ -2,6 +2,7 @@ import type { TenantScope } from "../context/tenant-scope";
 import type { Database } from "../db/database";
 import { figuresByDay, type DayRange } from "../db/daily-buckets";
 import { isUniqueViolation } from "../db/errors";
+import { queryRows } from "../db/query-rows";
 import type { Prisma } from "../db/models";
 import { readSnapshot } from "../db/snapshot";
 import { GuardFailed, type BatchStatement } from "../db/write-batch";
@@ -17,7 +18,7 @@ import { SeatsUnavailable, SeatTaken, type Supplier } from "../supplier/supplier
 import type { SeatCatalogue } from "../seats/seat-catalogue";
 import type { WalletService } from "../wallet/wallet.service";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
-import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type CancellationReason, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
+import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderRecord, type CancellationReason, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
 import type { CreateOrderRequest, PassengerInput, PassengerUpdate } from "./order.inputs";
 import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
 import { EDITABLE_STATUS, ORDER_GUARD, stateConflict, touchIn, transition } from "./order-state-machine";
@@ -143,9 +144,15 @@ export class OrderService {
     return { ...order, passengers: passengers.map((passenger) => ({ ...passenger, orderId: order.id })), documents: [] };
   }
 
-  /** The order; 404 `not_found` for an unknown id or another tenant's. */
-  async get(scope: TenantScope, orderId: string, reader: Reader = this.db.prisma): Promise<Order> {
-    const row = await reader.order.findFirst({ where: { id: orderId, tenantId: scope.tenantId } });
+  /**
+   * The order; 404 `not_found` for an unknown id or another tenant's. Outside a snapshot's
+   * transaction (`reader`) one raw prepared read: nearly every action on an order starts here,
+   * and Prisma's findFirst cost ~0.7 ms of CPU against ~0.05 ms.
+   */
+  async get(scope: TenantScope, orderId: string, reader?: Reader): Promise<Order> {
+    const [row] = reader
+      ? [await reader.order.findFirst({ where: { id: orderId, tenantId: scope.tenantId } })]
+      : await queryRows<OrderRecord>(this.db, Sql.sql`SELECT * FROM "Order" WHERE "id" = ${orderId} AND "tenantId" = ${scope.tenantId}`);
     if (!row) throw appError("not_found", { field: "id" });
     return orderFrom(row);
   }

@@ -1,5 +1,5 @@
 import type { Order as OrderRow, OrderDocument as OrderDocumentRow, OrderPassenger as OrderPassengerRow, OrderStatus } from "../db/models";
-import { exactNumber } from "../db/sql-values";
+import { dateFrom, exactNumber, jsonFrom } from "../db/sql-values";
 import { splitTotal, type PriceSplit, type StoredOffer } from "../search/offer-payload";
 import type { PassengerType } from "../supplier/supplier";
 import { asMetadata, type Metadata } from "../tenants/metadata";
@@ -98,26 +98,32 @@ export interface OrderDetail extends Order {
 /** The snapshot is stored as JSON, so its dates come back as ISO text. */
 type StoredSnapshot = Omit<StoredOffer, "expiresAt" | "createdAt"> & { expiresAt: string; createdAt: string };
 
-export function orderFrom(row: OrderRow): Order {
-  const snapshot = row.offerSnapshot as unknown as StoredSnapshot;
+/** An order's row as Prisma reads it, or as a raw read does (queryRows: JSON and dates as text on SQLite). */
+export type OrderRecord = Pick<OrderRow, "id" | "tenantId" | "offerId" | "status" | "currency" | "bookingReference" | "failureReason" | "cancellationReason"> &
+  Record<"totalAmount" | "offerSnapshot" | "services" | "metadata" | "refundRequestedAt" | "paymentRequiredBy" | "paidAt" | "createdAt" | "updatedAt", unknown>;
+
+const dateOrNull = (value: unknown) => (value === null ? null : dateFrom(value));
+
+export function orderFrom(row: OrderRecord): Order {
+  const snapshot = jsonFrom<StoredSnapshot>(row.offerSnapshot);
   return {
     id: row.id,
     tenantId: row.tenantId,
     offerId: row.offerId,
     status: row.status,
-    totalAmount: exactNumber(row.totalAmount),
+    totalAmount: exactNumber(row.totalAmount as bigint | number),
     currency: row.currency,
     offer: { ...snapshot, expiresAt: new Date(snapshot.expiresAt), createdAt: new Date(snapshot.createdAt) },
-    services: row.services as unknown as SelectedService[],
-    metadata: asMetadata(row.metadata),
+    services: jsonFrom<SelectedService[]>(row.services),
+    metadata: asMetadata(jsonFrom(row.metadata)),
     bookingReference: row.bookingReference,
     failureReason: row.failureReason,
-    refundRequestedAt: row.refundRequestedAt,
-    paymentRequiredBy: row.paymentRequiredBy,
-    paidAt: row.paidAt,
+    refundRequestedAt: dateOrNull(row.refundRequestedAt),
+    paymentRequiredBy: dateOrNull(row.paymentRequiredBy),
+    paidAt: dateOrNull(row.paidAt),
     cancellationReason: row.cancellationReason as CancellationReason | null,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    createdAt: dateFrom(row.createdAt),
+    updatedAt: dateFrom(row.updatedAt),
   };
 }
 
