@@ -29,6 +29,7 @@ import { OrderJobQueue } from "./orders/order-job-queue";
 import { OrderJobRunner } from "./orders/order-job-runner";
 import { JobWorker } from "./orders/job-worker";
 import { TicketingService } from "./orders/ticketing.service";
+import { ServiceAdditionService } from "./orders/service-addition.service";
 import { CancellationService } from "./orders/cancellation.service";
 import { OrderHistory } from "./orders/order-history";
 import { OrderChanges } from "./orders/order-changes";
@@ -70,6 +71,8 @@ export interface Services {
   wallets: WalletService;
   orders: OrderService;
   ticketing: TicketingService;
+  /** Services added to booked orders (servicing §2). */
+  serviceAdditions: ServiceAdditionService;
   /** Cancellation quotes and refunds. */
   cancellations: CancellationService;
   /** Each order's events, oldest first. */
@@ -112,7 +115,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const pause = testPause(config.AEROGATE_TEST_PAUSE_AT);
   const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges, seatIntents, seatCatalogue, holds, pause);
   const holdExpiry = new HoldExpiry(db, supplier, jobQueue, orderChanges, seatIntents);
-  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS, seatIntents), holdExpiry, log, { pollMs: config.JOB_POLL_MS });
+  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS, seatIntents, pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS });
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
   const webhookQueue = new WebhookDeliveryQueue(db, config.WEBHOOK_TIMEOUT_MS + config.JOB_LEASE_SECONDS * 1000);
   const webhookDispatcher = new WebhookDispatcher(
@@ -152,6 +155,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     wallets,
     orders,
     ticketing: new TicketingService(db, orders, wallets, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS),
+    serviceAdditions: new ServiceAdditionService(db, orders, wallets, supplier, seatCatalogue, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
     cancellations: new CancellationService(db, cursors, orders, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
     orderHistory: new OrderHistory(db, cursors, orders),
     jobQueue,

@@ -56,6 +56,8 @@ export const operations = {
   payOrder: { audience: "tenant", effect: "write", permission: "orders:write" },
   cancelOrder: { audience: "tenant", effect: "write", permission: "orders:write" },
   refundOrder: { audience: "tenant", effect: "write", permission: "orders:write" },
+  orderAvailableServices: { audience: "tenant", effect: "read", permission: "orders:read" },
+  addOrderServices: { audience: "tenant", effect: "write", permission: "orders:write" },
   quoteOrderCancellation: { audience: "tenant", effect: "write", permission: "orders:write" },
   confirmOrderCancellation: { audience: "tenant", effect: "write", permission: "orders:write" },
   orderCancellation: { audience: "tenant", effect: "read", permission: "orders:read" },

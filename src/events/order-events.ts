@@ -1,14 +1,15 @@
 import { formatMinor } from "../money/format";
 import type { CancellationReason, Order, OrderDocument, OrderStatus } from "../orders/order";
-import { documentPath, VARIANT_A_STATES } from "../orders/variant-a-names";
+import type { ServiceAddition } from "../orders/service-addition";
+import { documentPath, serviceViewA, VARIANT_A_STATES } from "../orders/variant-a-names";
 import { newId } from "../ids";
 
 /** Every event an order emits (interface §6, decisions §5), under the webhook's `event` names. */
-export const ORDER_EVENT_TYPES = ["order.created", "order.ticketed", "order.failed", "order.cancelled", "order.refunded"] as const;
+export const ORDER_EVENT_TYPES = ["order.created", "order.ticketed", "order.failed", "order.cancelled", "order.refunded", "order.services_added"] as const;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 
-/** The state each event leaves the order in. */
-const STATE_AFTER: Record<OrderEventType, OrderStatus> = {
+/** The state each event of a transition leaves the order in; the others (services added) leave it where it is. */
+const STATE_AFTER: Partial<Record<OrderEventType, OrderStatus>> = {
   "order.created": "PENDING",
   "order.ticketed": "TICKETED",
   "order.failed": "FAILED",
@@ -22,7 +23,8 @@ export type OrderEventDetails =
   | { type: "order.cancelled"; cancellationReason: CancellationReason }
   | { type: "order.ticketed"; documents: readonly OrderDocument[] }
   | { type: "order.failed"; failureReason: string; paymentReversed: boolean }
-  | { type: "order.refunded"; refundAmount: number; refundCurrency: string };
+  | { type: "order.refunded"; refundAmount: number; refundCurrency: string }
+  | { type: "order.services_added"; addition: ServiceAddition };
 
 /** An event as the outbox stores it; `payload` is the webhook body, byte for byte. */
 export interface OrderEvent {
@@ -35,17 +37,18 @@ export interface OrderEvent {
 }
 
 /**
- * The event reporting a change of `order` (as it was before the change) at `at`. The body is
- * `{ id, event, created_at, data }`, `data` being the order in Variant A's names as the change
- * leaves it, plus what the event adds: e-tickets with their `url` (ticketed), `failure_reason`
- * and `payment_reversed` (failed), the amount credited back (refunded).
+ * The event reporting a change of `order` (as it was before a transition, as it is after a change
+ * within its state) at `at`. The body is `{ id, event, created_at, data }`, `data` being the order
+ * in Variant A's names as the change leaves it, plus what the event adds: e-tickets with their
+ * `url` (ticketed), `failure_reason` and `payment_reversed` (failed), the amount credited back
+ * (refunded), the addition with its services (services added).
  */
 export function orderEvent(order: Order, at: Date, details: OrderEventDetails): OrderEvent {
   const id = newId("evt", at.getTime());
   const data: Record<string, unknown> = {
     id: order.id,
     booking_reference: order.bookingReference,
-    ...VARIANT_A_STATES[STATE_AFTER[details.type]],
+    ...VARIANT_A_STATES[STATE_AFTER[details.type] ?? order.status],
     offer_id: order.offerId,
     total_amount: formatMinor(order.totalAmount, order.currency),
     total_currency: order.currency,
@@ -69,6 +72,15 @@ export function orderEvent(order: Order, at: Date, details: OrderEventDetails): 
   } else if (details.type === "order.refunded") {
     data.refund_amount = formatMinor(details.refundAmount, details.refundCurrency);
     data.refund_currency = details.refundCurrency;
+  } else if (details.type === "order.services_added") {
+    const { addition } = details;
+    data.service_addition = {
+      id: addition.id,
+      services: addition.services.map((service) => serviceViewA(service, addition.currency)),
+      total_amount: formatMinor(addition.totalAmount, addition.currency),
+      total_currency: addition.currency,
+      paid_at: addition.paidAt?.toISOString() ?? null,
+    };
   }
   const payload = JSON.stringify({ id, event: details.type, created_at: at.toISOString(), data });
   return { id, tenantId: order.tenantId, orderId: order.id, type: details.type, createdAt: at, payload };

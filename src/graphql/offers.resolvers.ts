@@ -3,7 +3,7 @@ import { inGraphQLFieldNames } from "./field-names";
 import type { Airport } from "../locations/airport";
 import type { Resolvers } from "../generated/graphql";
 import { formatMinor } from "../money/format";
-import { availableServices } from "../search/available-services";
+import { availableServices, type AvailableService } from "../search/available-services";
 import { splitTotal, type StoredOffer, type StoredSegment, type StoredSlice } from "../search/offer-payload";
 import { fromVariantA, searchInputA } from "../search/search.inputs";
 import type { PenaltyCondition } from "../supplier/supplier";
@@ -33,6 +33,19 @@ const penalty = (condition: PenaltyCondition, currency: string) => ({
   penaltyAmount: condition.penaltyAmount === null ? null : formatMinor(condition.penaltyAmount, currency),
   penaltyCurrency: condition.penaltyAmount === null ? null : currency,
 });
+
+/** A service an offer can be booked with, or an order's passengers can still add, in GraphQL's names. */
+export function availableServiceFields(service: AvailableService) {
+  return {
+    id: service.id,
+    type: service.type,
+    totalAmount: formatMinor(service.totalAmount, service.currency),
+    totalCurrency: service.currency,
+    maximumQuantity: service.maximumQuantity,
+    passengerIds: service.passengerIds,
+    segmentIds: service.segmentIds,
+  };
+}
 
 export const offerResolvers: Resolvers = {
   Query: {
@@ -73,16 +86,7 @@ export const offerResolvers: Resolvers = {
       refundBeforeDeparture: penalty(offer.payload.conditions.refundBeforeDeparture, offer.currency),
     }),
     paymentRequirements: (offer) => ({ requiresInstantPayment: false, priceGuaranteeExpiresAt: offer.expiresAt }),
-    availableServices: (offer) =>
-      availableServices(offer).map((service) => ({
-        id: service.id,
-        type: service.type,
-        totalAmount: formatMinor(service.totalAmount, service.currency),
-        totalCurrency: service.currency,
-        maximumQuantity: service.maximumQuantity,
-        passengerIds: service.passengerIds,
-        segmentIds: service.segmentIds,
-      })),
+    availableServices: (offer) => availableServices(offer).map(availableServiceFields),
   },
   Slice: {
     id: ({ slice }) => slice.id,

@@ -19,6 +19,7 @@ const isDetail = (order: Order): order is OrderDetail => "passengers" in order &
 const ORDER_FIELD_NAMES: Readonly<Record<string, string>> = {
   "selected_offers[0]": "offerId",
   "payments[0]": "payment",
+  add_services: "addServices",
   given_name: "givenName",
   family_name: "familyName",
   born_on: "bornOn",
@@ -58,7 +59,7 @@ function passengerBody(passenger: OrderPassengerInput | PassengerUpdateInput) {
 }
 
 /** Order mutations return the order; a repeat of an idempotent one returns it as it is now. */
-function orderMutation(ctx: RequestContext, field: string, args: Record<string, unknown> & { idempotencyKey?: string | null }, required: boolean, run: () => Promise<Order>) {
+export function orderMutation(ctx: RequestContext, field: string, args: Record<string, unknown> & { idempotencyKey?: string | null }, required: boolean, run: () => Promise<Order>) {
   return idempotentMutation(ctx, {
     field,
     args,

@@ -13,6 +13,7 @@ import { locationResolvers } from "./locations.resolvers";
 import { offerResolvers } from "./offers.resolvers";
 import { seatMapResolvers } from "./seat-maps.resolvers";
 import { orderResolvers } from "./orders.resolvers";
+import { orderServiceResolvers } from "./order-services.resolvers";
 import { orderHistoryResolvers } from "./order-history.resolvers";
 import { cancellationResolvers } from "./cancellations.resolvers";
 import { orderSubscriptionResolvers } from "./order-subscriptions.resolvers";
@@ -23,7 +24,7 @@ const SDL_PATH = fileURLToPath(new URL("../../schema.graphql", import.meta.url))
 
 /** The executable schema: schema.graphql, every domain's resolvers, and the guard on every root field (subscriptions too). */
 export function buildSchema(): GraphQLSchema {
-  const merged = mergeResolvers([viewerResolvers, tenantResolvers, tenantConfigResolvers, locationResolvers, offerResolvers, seatMapResolvers, orderResolvers, orderHistoryResolvers, cancellationResolvers, orderSubscriptionResolvers, walletResolvers, webhookResolvers]) as Resolvers & Record<string, any>;
+  const merged = mergeResolvers([viewerResolvers, tenantResolvers, tenantConfigResolvers, locationResolvers, offerResolvers, seatMapResolvers, orderResolvers, orderServiceResolvers, orderHistoryResolvers, cancellationResolvers, orderSubscriptionResolvers, walletResolvers, webhookResolvers]) as Resolvers & Record<string, any>;
   return makeExecutableSchema({
     typeDefs: readFileSync(SDL_PATH, "utf8"),
     resolvers: {

@@ -76,7 +76,7 @@ export class JobWorker {
     const lease = this.queue.keepLeased(job, (error) => this.log.warn({ err: error, ...about }, "order job lease could not be renewed; trying again"));
     try {
       if ((await this.runner.run(job, lease)) === "lease_lost") {
-        this.log.warn(about, "order job lease ran out and was taken over while it ran; its outcome was not written (the lease holder finishes the job)");
+        this.log.warn(about, "order job lease was lost while it ran (it ran out and was taken over, or the job was queued again); its outcome was not written (the job's next run finishes it)");
       }
     } catch (error) {
       // The job stays leased and runs again when the lease is over.

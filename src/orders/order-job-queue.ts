@@ -9,8 +9,11 @@ import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
 import { clock } from "../clock";
 
-/** Airline work (ticketing, refunds), and the cancellation of an unpaid hold at its deadline (holds.ts). */
-export const ORDER_JOB_KINDS = ["ticket", "refund", "payment_deadline"] as const;
+/**
+ * Airline work (ticketing, refunds, EMDs for services added to a ticketed order), and the
+ * cancellation of an unpaid hold at its deadline (holds.ts).
+ */
+export const ORDER_JOB_KINDS = ["ticket", "refund", "payment_deadline", "emd"] as const;
 export type OrderJobKind = (typeof ORDER_JOB_KINDS)[number];
 /** The jobs that ask the airline, each run on its own (job-worker.ts); a hold's deadline is run in batches (hold-expiry.ts). */
 export type AirlineJobKind = Exclude<OrderJobKind, "payment_deadline">;
@@ -52,6 +55,17 @@ export class OrderJobQueue {
     return Sql.sql`INSERT INTO "OrderJob" ("id", "orderId", "tenantId", "kind", "runAt", "attempts", "createdAt")
       VALUES (${newId("job", at.getTime())}, ${order.id}, ${order.tenantId}, ${sqlEnum(provider, "OrderJobKind", kind)},
         ${sqlTimestamp(provider, runAt)}, 0, ${sqlTimestamp(provider, at)})`;
+  }
+
+  /**
+   * Queues `kind` for the order, due at `runAt`, or queues it again if it is queued already: the
+   * job (one per order and kind) is then due at `runAt` and unleased, so a run already under way
+   * finishes nothing (its lease is gone, see `done`) and the next run does the work as it stands
+   * after this batch's commit. For work that grows while it waits (EMDs of services added since).
+   */
+  requeue(order: { id: string; tenantId: string }, kind: OrderJobKind, runAt: Date, at: Date): Sql.Sql {
+    return Sql.sql`${this.enqueue(order, kind, runAt, at)}
+      ON CONFLICT ("orderId", "kind") DO UPDATE SET "runAt" = excluded."runAt", "lockedUntil" = NULL`;
   }
 
   /**

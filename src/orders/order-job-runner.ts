@@ -16,6 +16,7 @@ import { ORDER_GUARD, touchIn, transition } from "./order-state-machine";
 import type { SeatIntents } from "./seat-intents";
 import { supplierBooking } from "./supplier-booking";
 import { clock } from "../clock";
+import { noPause, type TestPause } from "../test-pause";
 
 interface JobSubject {
   order: Order;
@@ -29,6 +30,9 @@ interface JobSubject {
  * whoever holds it now finishes the job (`lease_lost`).
  */
 export type JobResult = "applied" | "superseded" | "lease_lost";
+
+/** The document type of an EMD. */
+const EMD = "electronic_miscellaneous_document";
 
 /** Why an order failed when its ticketing job was claimed more than `JOB_MAX_ATTEMPTS` times. */
 export const ATTEMPTS_EXHAUSTED = "ticketing_attempts_exhausted";
@@ -52,6 +56,8 @@ export class OrderJobRunner {
     private readonly maxAttempts: number,
     /** Seat releases owed from a commit on (seat-intents.ts), settled by the seat reconciler after a crash. */
     private readonly seatIntents: SeatIntents,
+    /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a job inside a crash window. */
+    private readonly pause: TestPause = noPause,
   ) {}
 
   /** Runs `job`, whose lease `lease` keeps renewed until the run writes its outcome. */
@@ -59,6 +65,8 @@ export class OrderJobRunner {
     const subject = await this.load(job);
     // The order is gone (its tenant was deleted): the job went with it.
     if (!subject) return "superseded";
+    // The services are paid and their EMDs owed: the job runs until the airline has issued them.
+    if (job.kind === "emd") return this.issueEmds(job, lease, subject);
     if (job.attempts > this.maxAttempts) return this.giveUp(job, lease, subject.order);
     if (job.kind === "ticket") return this.ticket(job, lease, subject);
     return this.refund(job, lease, subject);
@@ -123,6 +131,33 @@ export class OrderJobRunner {
       ],
       orderEvent(order, now, { type: "order.refunded", refundAmount: amount, refundCurrency: walletCurrency }),
     );
+  }
+
+  /**
+   * The EMDs owed for services paid on the TICKETED order that have none yet (each service's
+   * document id was chosen when it was paid): the airline numbers them, and they are written
+   * with the order touched, the documents' ids making each one's insert possible once. Services
+   * paid while this run was under way queue the job again (`requeue`): this run's lease is then
+   * gone, it writes nothing, and the next run issues every EMD owed. Once the order is no longer
+   * TICKETED (refunded), none is issued.
+   */
+  private async issueEmds(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
+    if (order.status !== "TICKETED") return this.finish(job, lease, order, []);
+    const issued = await this.db.prisma.orderDocument.findMany({ where: { orderId: order.id, tenantId: order.tenantId, type: EMD }, select: { id: true } });
+    const issuedIds = new Set(issued.map((document) => document.id));
+    const owed = order.services.flatMap((service) => (service.emdId === undefined || issuedIds.has(service.emdId) ? [] : [{ ...service, emdId: service.emdId }]));
+    if (owed.length === 0) return this.finish(job, lease, order, []);
+    const emds = await this.supplier.issueEmds(
+      supplierBooking(order, passengers, environment),
+      owed.map((service) => ({ reference: service.emdId, passengerId: service.passengerIds[0]!, type: service.type })),
+    );
+    await this.pause("after_emd_issue", { orderId: order.id });
+    const now = clock.now();
+    const numbers = new Map(emds.map((emd) => [emd.reference, emd.number]));
+    const documents = owed.map(
+      (service): OrderDocument => ({ id: service.emdId, orderId: order.id, passengerId: service.passengerIds[0]!, type: EMD, uniqueIdentifier: numbers.get(service.emdId)!, createdAt: now }),
+    );
+    return this.finish(job, lease, order, [touchIn(this.db, order, "TICKETED", now), ...documents.map((document) => this.insertDocument(order, document))]);
   }
 
   /**

@@ -30,7 +30,7 @@ export const TERMINAL_STATUSES: readonly OrderStatus[] = ["TICKETED", "FAILED", 
 export const ORDER_GUARD = "order";
 
 /** What a client asked that the order's state refuses, as the error names it. */
-const ACTIONS: Record<OrderTrigger | "updatePassengers" | "requestRefund" | "cancelWithQuote", string> = {
+const ACTIONS: Record<OrderTrigger | "updatePassengers" | "requestRefund" | "cancelWithQuote" | "addServices", string> = {
   ticket: "be ticketed",
   ticketed: "be ticketed",
   fail: "fail ticketing",
@@ -39,6 +39,7 @@ const ACTIONS: Record<OrderTrigger | "updatePassengers" | "requestRefund" | "can
   requestRefund: "be refunded",
   updatePassengers: "have its passengers changed",
   cancelWithQuote: "be cancelled with a quote",
+  addServices: "have services added",
 };
 
 /** The states an action that is no transition of its own applies to. */
@@ -46,20 +47,21 @@ const ALLOWED_FROM: Partial<Record<keyof typeof ACTIONS, string>> = {
   updatePassengers: EDITABLE_STATUS,
   requestRefund: "TICKETED",
   cancelWithQuote: "PENDING or TICKETED",
+  addServices: "PENDING or TICKETED",
 };
 
 /**
  * The compare-and-set that performs `trigger`, as a guarded batch statement: the order moves to
- * the trigger's state (`set` applied too) only if it is still in the state
- * the trigger applies to; otherwise the batch rolls back with `GuardFailed(ORDER_GUARD)`. The
+ * the trigger's state (`set` applied too) only if it is still in the state the trigger applies
+ * to and `condition` holds; otherwise the batch rolls back with `GuardFailed(ORDER_GUARD)`. The
  * writes that go with the change (debit, job, documents, reversal) ride in the same batch.
  */
-export function transition(db: Database, order: { id: string; tenantId: string }, trigger: OrderTrigger, at: Date, set: Sql.Sql = Sql.empty): GuardedStatement {
+export function transition(db: Database, order: { id: string; tenantId: string }, trigger: OrderTrigger, at: Date, set: Sql.Sql = Sql.empty, condition: Sql.Sql = Sql.empty): GuardedStatement {
   const { from, to } = orderTransitions[trigger];
   return guarded(
     Sql.sql`UPDATE "Order" SET "status" = ${sqlEnum(db.provider, "OrderStatus", to)},
       "updatedAt" = ${sqlTimestamp(db.provider, at)} ${set}
-      WHERE "id" = ${order.id} AND "tenantId" = ${order.tenantId} AND "status" = ${sqlEnum(db.provider, "OrderStatus", from)}`,
+      WHERE "id" = ${order.id} AND "tenantId" = ${order.tenantId} AND "status" = ${sqlEnum(db.provider, "OrderStatus", from)} ${condition}`,
     ORDER_GUARD,
   );
 }

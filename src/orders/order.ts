@@ -23,6 +23,10 @@ export interface SelectedService {
   segmentIds: string[];
   /** A seat chosen on the seat map (`14C`); absent for bags and for seats chosen without a map. */
   designator?: string;
+  /** The addition (`osa_…`) that added it after booking; absent for services booked with the order. */
+  additionId?: string;
+  /** Added to a TICKETED order and paid then: the id of the EMD document the airline owes for it (the `emd` job issues it). */
+  emdId?: string;
 }
 
 /** An order (decisions §5): the offer as booked, its services, and where it is in its lifecycle. */
@@ -83,8 +87,9 @@ export interface OrderDocument {
   id: string;
   orderId: string;
   passengerId: string;
-  type: "electronic_ticket";
-  /** The e-ticket number. */
+  /** An e-ticket per passenger; an EMD per service paid after ticketing. */
+  type: "electronic_ticket" | "electronic_miscellaneous_document";
+  /** The e-ticket's or EMD's 13-digit number. */
   uniqueIdentifier: string;
   createdAt: Date;
 }
@@ -130,6 +135,11 @@ export function orderFrom(row: OrderRecord): Order {
 /** The order's base fare and taxes: its taxes are the offer's as booked; services added later count as base. */
 export function orderPriceSplit(order: Pick<Order, "totalAmount" | "offer">): PriceSplit {
   return splitTotal(order.totalAmount, order.offer.payload);
+}
+
+/** What the services added after ticketing cost: each addition was paid on its own (and is owed its EMDs), not with the order's total. */
+export function servicesPaidAfterTicketing(order: Pick<Order, "services">): number {
+  return order.services.reduce((sum, service) => (service.emdId === undefined ? sum : sum + service.unitAmount * service.quantity), 0);
 }
 
 export function passengerFrom(row: OrderPassengerRow): OrderPassenger {

@@ -9,7 +9,7 @@ import { formatMinor } from "../money/format";
 import { walletChange, WALLET_GUARD } from "../wallet/wallet-change";
 import type { WalletService } from "../wallet/wallet.service";
 import { newId } from "../ids";
-import type { Order, OrderDetail } from "./order";
+import { servicesPaidAfterTicketing, type Order, type OrderDetail } from "./order";
 import { checkPayment } from "./payment-rules";
 import type { Payment, PaymentRequest } from "./payment";
 import { bookedTotal, currentTotal } from "./repricing";
@@ -23,6 +23,13 @@ import { clock } from "../clock";
 function priceChanged(order: Order) {
   const total = `${formatMinor(order.totalAmount, order.currency)} ${order.currency}`;
   return appError("price_changed", { field: "payment.amount", reason: `The price guarantee ran out and the airline priced the order again: its total is now ${total}.` });
+}
+
+/** Why a payment's transition found the order changed: it left PENDING, or services added raised its total. */
+function paymentRefused(order: Order) {
+  if (order.status !== "PENDING") return stateConflict(order, "ticket");
+  const total = `${formatMinor(order.totalAmount, order.currency)} ${order.currency}`;
+  return appError("payment_amount_mismatch", { reason: `Services were added to the order while it was paid: its total is now ${total}. Pay that.` });
 }
 
 /**
@@ -75,12 +82,12 @@ export class TicketingService {
     return payment;
   }
 
-  /** A payment made (`payOrder`), as it was: its order's total is fixed from the payment on. 404 for an unknown id. */
+  /** A payment made (`payOrder`), as it was: its order's total at payment (services added after ticketing were paid on their own). 404 for an unknown id. */
   async payment(scope: TenantScope, paymentId: string): Promise<Payment> {
     const entry = await this.db.prisma.ledgerEntry.findFirst({ where: { tenantId: scope.tenantId, reference: paymentId, type: "ticketing_debit" }, select: { orderId: true, createdAt: true } });
     if (!entry?.orderId) throw appError("not_found", { field: "id" });
     const order = await this.orders.get(scope, entry.orderId);
-    return { id: paymentId, orderId: order.id, type: "balance", amount: order.totalAmount, currency: order.currency, createdAt: entry.createdAt };
+    return { id: paymentId, orderId: order.id, type: "balance", amount: order.totalAmount - servicesPaidAfterTicketing(order), currency: order.currency, createdAt: entry.createdAt };
   }
 
   /**
@@ -112,8 +119,10 @@ export class TicketingService {
    * queues the ticketing job, all in one transaction, so either all happen or none. The debit
    * is guarded by the balance in the database, so concurrent payments never overdraw it (402
    * `insufficient_balance`); the transition's compare-and-set makes one of a payment and the
-   * deadline's cancellation win (409 `order_state_conflict` for the other). The ledger entry
-   * carries the payment's id, if any.
+   * deadline's cancellation win (409 `order_state_conflict` for the other), and pays the total
+   * it read or nothing: services added meanwhile (service-addition.service.ts) raised it, and the
+   * payment is 422 `payment_amount_mismatch` naming the new total. The ledger entry carries the
+   * payment's id, if any.
    */
   private async pay(scope: TenantScope, order: Order, payment: Payment | null): Promise<void> {
     // A second pass only if a sandbox wallet was re-denominated between reading and debiting it.
@@ -123,12 +132,12 @@ export class TicketingService {
       const now = payment?.createdAt ?? clock.now();
       const runAt = new Date(now.getTime() + this.ticketingDelayMs);
       const debit = walletChange(this.db, { tenantId: scope.tenantId, type: "ticketing_debit", amount: -amount, currency: wallet.currency, orderId: order.id, reference: payment?.id ?? null, at: now });
-      const paid = transition(this.db, order, "ticket", now, Sql.sql`, "paidAt" = ${sqlTimestamp(this.db.provider, now)}`);
+      const paid = transition(this.db, order, "ticket", now, Sql.sql`, "paidAt" = ${sqlTimestamp(this.db.provider, now)}`, Sql.sql`AND "totalAmount" = ${order.totalAmount}`);
       try {
         await this.changes.commit([order], [paid, ...debit.statements, this.queue.enqueue(order, "ticket", runAt, now)]);
       } catch (error) {
         if (!(error instanceof GuardFailed)) throw error;
-        if (error.guard === ORDER_GUARD) throw stateConflict(await this.orders.get(scope, order.id), "ticket");
+        if (error.guard === ORDER_GUARD) throw paymentRefused(await this.orders.get(scope, order.id));
         if (error.guard !== WALLET_GUARD) throw error;
         const current = await this.wallets.get(scope.tenantId);
         if (current.currency !== wallet.currency) continue;

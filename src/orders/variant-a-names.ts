@@ -1,4 +1,5 @@
-import type { OrderDocument, OrderStatus } from "./order";
+import { formatMinor } from "../money/format";
+import type { OrderDocument, OrderStatus, SelectedService } from "./order";
 
 /**
  * How Variant A names each state (decisions §5): PROCESSING is `pending` with ticketing
@@ -16,4 +17,18 @@ export const VARIANT_A_STATES = {
 /** A document's address on this API. */
 export function documentPath(document: Pick<OrderDocument, "orderId" | "id">): string {
   return `/v1/air/orders/${document.orderId}/documents/${document.id}`;
+}
+
+/** A service of an order (booked with it or added later), in Variant A's names. */
+export function serviceViewA(service: SelectedService, currency: string) {
+  return {
+    id: service.id,
+    type: service.type,
+    quantity: service.quantity,
+    total_amount: formatMinor(service.unitAmount * service.quantity, currency),
+    total_currency: currency,
+    passenger_ids: service.passengerIds,
+    segment_ids: service.segmentIds,
+    designator: service.designator ?? null,
+  };
 }

@@ -73,7 +73,8 @@ export const offerASchema = z
   })
   .meta({ id: "OfferA" });
 
-const availableService = z
+/** A service an offer can be booked with, or an order's passengers can still add (`GET /v1/air/orders/:id/available_services`). */
+export const availableServiceSchema = z
   .object({
     id: z.string(),
     type: z.enum(["baggage", "seat"]),
@@ -89,7 +90,7 @@ const availableService = z
 export const offerDetailSchema = offerASchema
   .extend({
     payment_requirements: z.object({ requires_instant_payment: z.literal(false), price_guarantee_expires_at: timestamp }),
-    available_services: z.array(availableService).optional().meta({ description: "Only with return_available_services=true" }),
+    available_services: z.array(availableServiceSchema).optional().meta({ description: "Only with return_available_services=true" }),
   })
   .meta({ id: "OfferDetail" });
 

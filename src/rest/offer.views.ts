@@ -8,7 +8,7 @@ import { splitTotal, type PriceSplit, type StoredOffer, type StoredSegment } fro
 import type { StoredSearch } from "../search/search.service";
 import { formatIsoDuration } from "../supplier/time";
 import type { PenaltyCondition } from "../supplier/supplier";
-import type { offerASchema, offerBSchema, offerDetailSchema, offerRequestSchema } from "./offer.schemas";
+import type { availableServiceSchema, offerASchema, offerBSchema, offerDetailSchema, offerRequestSchema } from "./offer.schemas";
 
 /** Airports are reference data: each one's view is built once and shared by every offer. */
 const locationViews = new Map<string, LocationView>();
@@ -108,19 +108,20 @@ export function offerDetailView(offer: StoredOffer, services: AvailableService[]
   return {
     ...offerViewA(offer),
     payment_requirements: { requires_instant_payment: false, price_guarantee_expires_at: offer.expiresAt.toISOString() },
-    ...(services === null
-      ? {}
-      : {
-          available_services: services.map((service) => ({
-            id: service.id,
-            type: service.type,
-            total_amount: formatMinor(service.totalAmount, service.currency),
-            total_currency: service.currency,
-            maximum_quantity: service.maximumQuantity,
-            passenger_ids: service.passengerIds,
-            segment_ids: service.segmentIds,
-          })),
-        }),
+    ...(services === null ? {} : { available_services: services.map(availableServiceView) }),
+  };
+}
+
+/** A service an offer can be booked with, or an order's passengers can still add. */
+export function availableServiceView(service: AvailableService): z.output<typeof availableServiceSchema> {
+  return {
+    id: service.id,
+    type: service.type,
+    total_amount: formatMinor(service.totalAmount, service.currency),
+    total_currency: service.currency,
+    maximum_quantity: service.maximumQuantity,
+    passenger_ids: service.passengerIds,
+    segment_ids: service.segmentIds,
   };
 }
 

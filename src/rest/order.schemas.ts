@@ -25,7 +25,7 @@ const passengerSchema = z
 export const documentSchema = z
   .object({
     id: z.string(),
-    type: z.literal("electronic_ticket"),
+    type: z.enum(["electronic_ticket", "electronic_miscellaneous_document"]).meta({ description: "An e-ticket per passenger; an EMD per service added and paid after ticketing" }),
     unique_identifier: z.string(),
     passenger_id: z.string(),
     url: z.string(),

@@ -3,7 +3,7 @@ import { orderPriceSplit, type OrderDetail, type OrderDocument, type OrderPassen
 import { formatMinor } from "../money/format";
 import { paymentStatus } from "../orders/holds";
 import { offerViewA, priceSplitView } from "./offer.views";
-import { documentPath, VARIANT_A_STATES } from "../orders/variant-a-names";
+import { documentPath, serviceViewA, VARIANT_A_STATES } from "../orders/variant-a-names";
 import type { createdOrderBSchema, documentSchema, orderASchema, orderBSchema, orderDetailSchema, paymentStatusSchema } from "./order.schemas";
 
 /** Variant A status names as a list filter may spell them, mapped to the lifecycle's. */
@@ -76,16 +76,7 @@ export function orderViewA(order: OrderDetail): z.output<typeof orderASchema> {
     ...priceSplitView(orderPriceSplit(order), currency),
     passengers: order.passengers.map(passengerView),
     slices: offerViewA(order.offer).slices,
-    services: order.services.map((service) => ({
-      id: service.id,
-      type: service.type,
-      quantity: service.quantity,
-      total_amount: formatMinor(service.unitAmount * service.quantity, currency),
-      total_currency: currency,
-      passenger_ids: service.passengerIds,
-      segment_ids: service.segmentIds,
-      designator: service.designator ?? null,
-    })),
+    services: order.services.map((service) => serviceViewA(service, currency)),
     documents: order.documents.map(documentView),
     metadata: order.metadata,
     created_at: order.createdAt.toISOString(),

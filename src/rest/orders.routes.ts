@@ -157,7 +157,11 @@ export const orderRoutes = [
   passengerUpdate("PUT"),
   ...orderAction("ticket", "ticketOrder", "Ticket a pending order: debits the wallet; the outcome arrives later", (ctx, id) => ctx.services.ticketing.ticket(tenantScope(ctx), id), {
     idempotencyKeyRequired: true,
-    errors: { A: ["not_found", "order_state_conflict", "price_changed", "insufficient_balance"], B: ["not_found", "order_state_conflict", "price_changed", "TB_AUTH_101"] },
+    // payment_amount_mismatch: services added while it was paid raised the total (read it and ticket again).
+    errors: {
+      A: ["not_found", "order_state_conflict", "price_changed", "payment_amount_mismatch", "insufficient_balance"],
+      B: ["not_found", "order_state_conflict", "price_changed", "payment_amount_mismatch", "TB_AUTH_101"],
+    },
     forB: insufficientBalanceAsB,
   }),
   ...orderAction("cancel", "cancelOrder", "Cancel a pending order and release its seats", (ctx, id) => ctx.services.orders.cancel(tenantScope(ctx), id), {
@@ -172,7 +176,7 @@ export const orderRoutes = [
     url: "/v1/air/orders/:id/documents/:documentId",
     operation: "order",
     operationId: "orderDocument",
-    summary: "Read a document of the order (an electronic ticket)",
+    summary: "Read a document of the order (an electronic ticket, or an EMD of a service added after ticketing)",
     tag,
     response: okSchema(documentDetailSchema),
     errors: ["not_found"],

@@ -6,6 +6,7 @@ import { offerRoutes } from "./offers.routes";
 import { seatMapRoutes } from "./seat-maps.routes";
 import { searchRoutes } from "./search.routes";
 import { orderRoutes } from "./orders.routes";
+import { orderServiceRoutes } from "./order-services.routes";
 import { paymentRoutes } from "./payments.routes";
 import { cancellationRoutes } from "./cancellations.routes";
 import { orderHistoryRoutes } from "./order-history.routes";
@@ -13,4 +14,4 @@ import { walletRoutes } from "./wallet.routes";
 import { webhookRoutes } from "./webhooks.routes";
 
 /** Every `/v1` route: registered by the app and described by /openapi.json from this one list. */
-export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...cancellationRoutes, ...walletRoutes, ...webhookRoutes];
+export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...cancellationRoutes, ...walletRoutes, ...webhookRoutes];

@@ -1,5 +1,6 @@
 import { RecentMap } from "../recent-map";
-import type { FlightCabin, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { BatchStatement } from "../db/write-batch";
+import type { FlightCabin, IssuedEmd, SeatChoice, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 import { clock } from "../clock";
 
 /** Searches remembered: at least the 1,000 most recent (see RecentMap). */
@@ -47,8 +48,16 @@ export class CachingSupplier implements Supplier {
     return this.inner.seatsAssigned(flightKeys, environment);
   }
 
+  seatAdditions(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, seats: readonly SeatChoice[]): BatchStatement[] {
+    return this.inner.seatAdditions(booking, seats);
+  }
+
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
     return this.inner.issueTickets(booking);
+  }
+
+  issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]> {
+    return this.inner.issueEmds(booking, services);
   }
 
   refundTickets(booking: SupplierBooking): Promise<void> {

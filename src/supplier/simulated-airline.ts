@@ -2,7 +2,8 @@ import type { Database } from "../db/database";
 import type { Airport } from "../locations/airport";
 import { SimulatedBookings } from "./simulated-bookings";
 import { SimulatedTimetable } from "./simulated-timetable";
-import type { FlightCabin, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { BatchStatement } from "../db/write-batch";
+import type { FlightCabin, IssuedEmd, SeatChoice, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 
 export interface SimulatedAirlineOptions {
   /** Resolves the carriers' hub codes, e.g. `(code) => airportIndex().getByIata(code)`. */
@@ -50,8 +51,16 @@ export class SimulatedAirline implements Supplier {
     return this.#bookings.seatsAssigned(flightKeys, environment);
   }
 
+  seatAdditions(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, seats: readonly SeatChoice[]): BatchStatement[] {
+    return this.#bookings.seatAdditions(booking, seats);
+  }
+
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
     return this.#bookings.issueTickets(booking);
+  }
+
+  issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]> {
+    return this.#bookings.issueEmds(booking, services);
   }
 
   refundTickets(booking: SupplierBooking): Promise<void> {

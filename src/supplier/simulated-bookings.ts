@@ -6,7 +6,21 @@ import { sqlEnum } from "../db/sql-enum";
 import { sqlTimestamp } from "../db/sql-values";
 import { GuardFailed, guarded, writeBatch, type BatchStatement } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
-import { flightCabinKey, passengersNeedingSeats, SeatsUnavailable, SeatTaken, type CabinClass, type FlightCabin, type SupplierBooking, type TicketingAnswer } from "./supplier";
+import {
+  flightCabinKey,
+  passengersNeedingSeats,
+  seatGuard,
+  seatOfGuard,
+  SeatsUnavailable,
+  SeatTaken,
+  type CabinClass,
+  type FlightCabin,
+  type IssuedEmd,
+  type SeatChoice,
+  type ServiceSale,
+  type SupplierBooking,
+  type TicketingAnswer,
+} from "./supplier";
 import { clock } from "../clock";
 
 /** Family names that make a sandbox booking fail at the airline (decisions §5). */
@@ -18,9 +32,6 @@ const SANDBOX_TRIGGERS: Readonly<Record<string, "airline_rejected" | "airline_ti
 /** The family name that makes the sandbox airline slow to ticket and to refund (`slowAnswerMs`). */
 const SLOW_TRIGGER = "slow";
 
-/** Names a seat's insert in `GuardFailed`, followed by its index in `SupplierBooking.seats`. */
-const SEAT_GUARD = "seat#";
-
 const REFERENCE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 /** 6 characters without look-alikes (no I, O, 0, 1), as airlines write record locators. */
@@ -31,11 +42,19 @@ function bookingReference(bookingId: string): string {
   return reference;
 }
 
-/** A 13-digit e-ticket number: the carrier's 3-digit accounting code, then 10 digits. */
-function ticketNumber(carrierCode: string, bookingId: string, passengerId: string): string {
+/**
+ * A 13-digit document number (an e-ticket's or an EMD's): the carrier's 3-digit accounting code,
+ * then 10 digits fixed by what the document is for (`document`).
+ */
+function documentNumber(carrierCode: string, document: string): string {
   const accounting = 100 + (createHash("sha256").update(`carrier:${carrierCode}`).digest().readUInt16BE(0) % 900);
-  const serial = createHash("sha256").update(`ticket:${bookingId}:${passengerId}`).digest().readBigUInt64BE(0) % 10_000_000_000n;
+  const serial = createHash("sha256").update(document).digest().readBigUInt64BE(0) % 10_000_000_000n;
   return `${accounting}${serial.toString().padStart(10, "0")}`;
+}
+
+/** The carrier that issues the booking's documents: its first flight's. */
+function issuingCarrier(booking: SupplierBooking): string {
+  return booking.segments[0]?.marketingCarrier.iataCode ?? "ZZ";
 }
 
 /**
@@ -78,24 +97,33 @@ export class SimulatedBookings {
       if (this.db.provider !== "postgresql") return [hold];
       return [Sql.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${segment.flightKey}|${segment.cabinClass}|${booking.environment}`}, 0))`, hold];
     });
-    // A seat's key (flight, environment, designator) admits one row: of two bookings racing for
-    // it, the database lets one insert it; the other's changes nothing and its batch rolls back.
-    const seatGuards = booking.seats.map((seat, index) =>
-      guarded(
-        Sql.sql`INSERT INTO "SeatAssignment" ("flightKey", "environment", "designator", "holdId", "tenantId", "createdAt")
-          VALUES (${seat.flightKey}, ${environment}, ${seat.designator}, ${booking.id}, ${booking.tenantId}, ${createdAt})
-          ON CONFLICT DO NOTHING`,
-        `${SEAT_GUARD}${index}`,
-      ),
-    );
     try {
-      await writeBatch(this.db, [...statements, ...seatGuards]);
+      await writeBatch(this.db, [...statements, ...this.seatAdditions(booking, booking.seats)]);
     } catch (error) {
-      if (error instanceof GuardFailed && error.guard.startsWith(SEAT_GUARD)) throw new SeatTaken(Number(error.guard.slice(SEAT_GUARD.length)));
+      const seat = error instanceof GuardFailed ? seatOfGuard(error.guard) : null;
+      if (seat !== null) throw new SeatTaken(seat);
       if (error instanceof GuardFailed) throw new SeatsUnavailable(error.guard);
       throw error;
     }
     return { bookingReference: bookingReference(booking.id) };
+  }
+
+  /**
+   * The seats as SeatAssignment rows of the booking, each guarded (`seatGuard`). A seat's key
+   * (flight, environment, designator) admits one row: of two bookings racing for it, the
+   * database lets one insert it; the other's changes nothing and its transaction rolls back.
+   */
+  seatAdditions(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, seats: readonly SeatChoice[]): BatchStatement[] {
+    const createdAt = sqlTimestamp(this.db.provider, clock.now());
+    const environment = sqlEnum(this.db.provider, "Environment", booking.environment);
+    return seats.map((seat, index) =>
+      guarded(
+        Sql.sql`INSERT INTO "SeatAssignment" ("flightKey", "environment", "designator", "holdId", "tenantId", "createdAt")
+          VALUES (${seat.flightKey}, ${environment}, ${seat.designator}, ${booking.id}, ${booking.tenantId}, ${createdAt})
+          ON CONFLICT DO NOTHING`,
+        seatGuard(index),
+      ),
+    );
   }
 
   /** One read for a whole search: the holds of its flights summed per flight and cabin. */
@@ -153,11 +181,18 @@ export class SimulatedBookings {
         }
       }
     }
-    const carrier = booking.segments[0]?.marketingCarrier.iataCode ?? "ZZ";
+    const carrier = issuingCarrier(booking);
     return {
       outcome: "ticketed",
-      tickets: booking.passengers.map((passenger) => ({ passengerId: passenger.id, number: ticketNumber(carrier, booking.id, passenger.id) })),
+      tickets: booking.passengers.map((passenger) => ({ passengerId: passenger.id, number: documentNumber(carrier, `ticket:${booking.id}:${passenger.id}`) })),
     };
+  }
+
+  /** An EMD per service, numbered by the booking and our reference for the service (after `slowAnswerMs` for a sandbox `Slow` passenger). */
+  async issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]> {
+    await this.#answerDelay(booking);
+    const carrier = issuingCarrier(booking);
+    return services.map((service) => ({ reference: service.reference, number: documentNumber(carrier, `emd:${booking.id}:${service.reference}`) }));
   }
 
   /** Refunds the booking: its seats go back on sale (after `slowAnswerMs` for a sandbox `Slow` passenger). */

@@ -1,3 +1,4 @@
+import type { BatchStatement } from "../db/write-batch";
 import type { Airport } from "../locations/airport";
 
 /**
@@ -63,8 +64,21 @@ export interface Supplier {
   seatsHeld(flights: ReadonlyArray<FlightCabin>, environment: SupplierBooking["environment"]): Promise<Map<string, number>>;
   /** Designators of the seats bookings of `environment` hold on each of these flights (by flight key; a flight none holds is absent). */
   seatsAssigned(flightKeys: readonly string[], environment: SupplierBooking["environment"]): Promise<Map<string, Set<string>>>;
+  /**
+   * Seats chosen after booking (servicing §2) for a booking the airline holds, as statements for
+   * the transaction that adds them to its order. The simulated airline keeps its reservations in
+   * our database, so the order gaining a seat and the airline assigning it commit together or not
+   * at all, and no seat is left assigned to an order that does not show it. A seat another booking
+   * (or this one) holds fails the transaction with `GuardFailed(seatGuard(index))`.
+   */
+  seatAdditions(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, seats: readonly SeatChoice[]): BatchStatement[];
   /** Asks the airline to ticket the booking. A rejection also gives its seats back. */
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer>;
+  /**
+   * Issues an EMD (electronic miscellaneous document) for each service sold on the ticketed
+   * booking after ticketing: the same booking and references always get the same numbers.
+   */
+  issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]>;
   /** Refunds the booking's tickets; their seats go back on sale. */
   refundTickets(booking: SupplierBooking): Promise<void>;
 }
@@ -106,6 +120,31 @@ export interface SupplierBooking {
 export interface SeatChoice {
   flightKey: string;
   designator: string;
+}
+
+/** The name of the guard under which the seat `SupplierBooking.seats[index]` (or `seatAdditions`' seat) fails when it is taken. */
+export function seatGuard(index: number): string {
+  return `${SEAT_GUARD}${index}`;
+}
+
+/** The index of the seat a failed guard names (see `seatGuard`), or null for any other guard. */
+export function seatOfGuard(guard: string): number | null {
+  return guard.startsWith(SEAT_GUARD) ? Number(guard.slice(SEAT_GUARD.length)) : null;
+}
+
+const SEAT_GUARD = "seat#";
+
+/** A service sold on a ticketed booking, named by our reference for it (the airline echoes it with its EMD). */
+export interface ServiceSale {
+  reference: string;
+  passengerId: string;
+  type: "baggage" | "seat";
+}
+
+/** An EMD the airline issued: its 13-digit number, for the service `reference` names. */
+export interface IssuedEmd {
+  reference: string;
+  number: string;
 }
 
 export type TicketingAnswer =

@@ -53,6 +53,8 @@ const probes: Record<string, Probe> = {
   payOrder: { rest: "POST /v1/air/payments", body: {} },
   cancelOrder: { rest: "POST /v1/air/orders/:id/actions/cancel" },
   refundOrder: { rest: "POST /v1/air/orders/:id/actions/refund" },
+  orderAvailableServices: { rest: "GET /v1/air/orders/:id/available_services" },
+  addOrderServices: { rest: "POST /v1/air/orders/:id/services", body: {} },
   quoteOrderCancellation: { rest: "POST /v1/air/order_cancellations", body: {} },
   confirmOrderCancellation: { rest: "POST /v1/air/order_cancellations/:id/actions/confirm" },
   orderCancellation: { rest: "GET /v1/air/order_cancellations/:id" },

@@ -4,13 +4,12 @@ import { call, createTenant, graphql, type TenantFixture } from "../helpers/clie
 import { expectError } from "../helpers/expect-error";
 import { toMinor } from "../helpers/flight-checks";
 import { createOrderA, flightsOfOffer, getOrder, newKey, searchForBooking } from "../helpers/orders";
+import { seatForSale, seatMaps, seatsOfMap } from "../helpers/seat-maps";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /** Seats booked as services at booking time (servicing §1, issue 15 item 2): REST and GraphQL. */
 
 const segmentsOf = (offer: any): any[] => offer.slices.flatMap((slice: any) => slice.segments);
-const seatsOfMap = (map: any): any[] =>
-  map.cabins.flatMap((cabin: any) => cabin.rows.flatMap((row: any) => row.sections.flatMap((section: any) => section.elements.filter((element: any) => element.type === "seat"))));
 const flightName = (offer: any) => JSON.stringify(flightsOfOffer(offer));
 /** Days from today (UTC) to the offer's first departure: searching them again offers the same flights. */
 const daysUntil = (offer: any) => Math.round((Date.parse(segmentsOf(offer)[0].departing_at.slice(0, 10)) - Date.parse(new Date().toISOString().slice(0, 10))) / 86_400_000);
@@ -26,20 +25,12 @@ describe("seats at booking", () => {
   afterAll(() => server.close());
 
   async function firstMap(subject: string): Promise<any> {
-    const response = await call(server, "GET", `/v1/air/seat_maps?${subject}`, { key: alice.key });
-    expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(200);
-    return response.body.data[0];
+    return (await seatMaps(server, alice.key, subject))[0];
   }
 
   /** A seat of the offer's first map for sale to `passengerId`, a priced one when there is one, and its service. */
   async function seatFor(offer: any, passengerId = "p1", skip: string[] = []): Promise<{ designator: string; service: any; segmentId: string }> {
-    const map = await firstMap(`offer_id=${offer.id}`);
-    const forSale = seatsOfMap(map)
-      .filter((seat) => !skip.includes(seat.designator))
-      .flatMap((seat) => seat.available_services.filter((service: any) => service.passenger_id === passengerId).map((service: any) => ({ designator: seat.designator, service, segmentId: map.segment_id })));
-    const seat = forSale.find((candidate) => toMinor(candidate.service.total_amount, candidate.service.total_currency) > 0) ?? forSale[0];
-    if (!seat) throw new Error(`no seat for ${passengerId} on ${offer.id}`);
-    return seat;
+    return seatForSale(await firstMap(`offer_id=${offer.id}`), passengerId, skip);
   }
 
   /** The seat's service on another offer's map (same flight): its id there, or undefined when not for sale. */

@@ -254,6 +254,7 @@ describe("a sweep of guessed and foreign ids", () => {
     updateTenant: { name: "Renamed" },
     createTenantApiKey: { label: "sweep" },
     updateOrderPassengers: { passengers: [{ id: "p1", given_name: "Grace" }] },
+    addOrderServices: { add_services: [{ id: "ase_sweep" }] },
     creditWallet: { amount: "10.00", currency: "USD" },
   };
 
