@@ -9,7 +9,7 @@ import { convertMinor } from "../money/exchange-rates";
 import type { Supplier, TicketingAnswer } from "../supplier/supplier";
 import { walletChange } from "../wallet/wallet-change";
 import { orderEvent, type OrderEvent } from "../events/order-events";
-import { orderFrom, passengerFrom, type Order, type OrderDocument, type OrderPassenger } from "./order";
+import { orderFrom, passengerFrom, type Order, type OrderDocument, type OrderPassenger, type OrderRecord, type PassengerRecord } from "./order";
 import type { OrderChanges } from "./order-changes";
 import { JOB_LEASE_GUARD, type AirlineJobKind, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, touchIn, transition } from "./order-state-machine";
@@ -231,12 +231,15 @@ export class OrderJobRunner {
     return { quoted: row.quoted, walletCurrency: row.walletCurrency };
   }
 
+  /** The job's order, its passengers and its tenant's environment: two raw prepared reads (Prisma's one call with its includes cost ~1 ms of CPU a job). */
   private async load(job: ClaimedJob): Promise<JobSubject | null> {
-    const row = await this.db.prisma.order.findFirst({
-      where: { id: job.orderId, tenantId: job.tenantId },
-      include: { passengers: { orderBy: { position: "asc" } }, tenant: { select: { environment: true } } },
-    });
+    const [row] = await queryRows<OrderRecord & { environment: JobSubject["environment"] }>(
+      this.db,
+      Sql.sql`SELECT "Order".*, "Tenant"."environment" AS "environment" FROM "Order" JOIN "Tenant" ON "Tenant"."id" = "Order"."tenantId"
+        WHERE "Order"."id" = ${job.orderId} AND "Order"."tenantId" = ${job.tenantId}`,
+    );
     if (!row) return null;
-    return { order: orderFrom(row), passengers: row.passengers.map(passengerFrom), environment: row.tenant.environment };
+    const passengers = await queryRows<PassengerRecord>(this.db, Sql.sql`SELECT * FROM "OrderPassenger" WHERE "orderId" = ${job.orderId} ORDER BY "position"`);
+    return { order: orderFrom(row), passengers: passengers.map(passengerFrom), environment: row.environment };
   }
 }

@@ -142,7 +142,10 @@ export function servicesPaidAfterTicketing(order: Pick<Order, "services">): numb
   return order.services.reduce((sum, service) => (service.emdId === undefined ? sum : sum + service.unitAmount * service.quantity), 0);
 }
 
-export function passengerFrom(row: OrderPassengerRow): OrderPassenger {
+/** A passenger's row as Prisma reads it, or as a raw read does (identity documents as JSON text on SQLite). */
+export type PassengerRecord = Omit<OrderPassengerRow, "identityDocuments"> & { identityDocuments: unknown };
+
+export function passengerFrom(row: PassengerRecord): OrderPassenger {
   return {
     orderId: row.orderId,
     id: row.id,
@@ -154,7 +157,7 @@ export function passengerFrom(row: OrderPassengerRow): OrderPassenger {
     gender: row.gender as PassengerDetails["gender"],
     email: row.email,
     phoneNumber: row.phoneNumber,
-    identityDocuments: row.identityDocuments as unknown as IdentityDocument[],
+    identityDocuments: jsonFrom<IdentityDocument[]>(row.identityDocuments),
   };
 }
 
