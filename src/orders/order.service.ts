@@ -38,6 +38,9 @@ import { noPause, type TestPause } from "../test-pause";
 const RECENT_DETAILS = 2000;
 const DETAIL_MAX_AGE_MS = 60_000;
 
+/** The document type counted as tickets in usage (EMDs of services are documents too, not tickets). */
+const E_TICKET: OrderDocument["type"] = "electronic_ticket";
+
 /** A cancellation the tenant asked for (the deadline job cancels with `payment_deadline_passed`). */
 const REQUESTED: CancellationReason = "requested";
 
@@ -278,7 +281,7 @@ export class OrderService {
 
   /** The tenant's orders by status, and the e-tickets issued to it (usage). */
   async usage(tenantId: string): Promise<{ orders: { total: number; byStatus: Record<OrderStatus, number> }; tickets: number }> {
-    const [byStatus, tickets] = await Promise.all([this.countByStatus(tenantId), this.db.prisma.orderDocument.count({ where: { tenantId } })]);
+    const [byStatus, tickets] = await Promise.all([this.countByStatus(tenantId), this.db.prisma.orderDocument.count({ where: { tenantId, type: E_TICKET } })]);
     return { orders: { total: Object.values(byStatus).reduce((sum, count) => sum + count, 0), byStatus }, tickets };
   }
 
@@ -286,7 +289,7 @@ export class OrderService {
   async dailyUsage(tenantId: string, range: DayRange): Promise<{ orders: Map<string, number>; tickets: Map<string, number> }> {
     const [orders, tickets] = await Promise.all([
       figuresByDay(this.db, { table: "Order", tenantId, range, figure: Sql.sql`COUNT(*)` }),
-      figuresByDay(this.db, { table: "OrderDocument", tenantId, range, figure: Sql.sql`COUNT(*)` }),
+      figuresByDay(this.db, { table: "OrderDocument", tenantId, range, figure: Sql.sql`COUNT(*)`, where: Sql.sql`"type" = ${E_TICKET}` }),
     ]);
     return { orders, tickets };
   }

@@ -29,8 +29,8 @@ export interface WalletCreditResult {
   wallet: Wallet;
 }
 
-/** The ledger entries that make up what a tenant spent on tickets: debits less reversals and refunds. */
-const SPEND_TYPES = ["ticketing_debit", "ticketing_reversal", "refund_credit"] as const;
+/** The ledger entries that make up what a tenant spent: on tickets (debits less reversals and refunds) and on services added after ticketing. */
+const SPEND_TYPES = ["ticketing_debit", "ticketing_reversal", "refund_credit", "services_debit"] as const;
 
 /**
  * Each tenant's prepaid wallet and its ledger (decisions §5). Every change of a balance is a

@@ -67,6 +67,12 @@ describe("services after booking", () => {
     return (await waitForStatus(server, key, order.id, ["TICKETED"])).body.data;
   }
 
+  async function usage(tenant: TenantFixture): Promise<any> {
+    const response = await call(server, "GET", `/v1/tenants/${tenant.tenantId}/usage`, { key: server.ownerKey });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return response.body.data;
+  }
+
   const bagOf = (services: any[], passengerId = "p1") => services.find((service) => service.type === "baggage" && service.passenger_ids[0] === passengerId);
   const orderMap = async (orderId: string) => (await seatMaps(server, alice.key, `order_id=${orderId}`))[0];
 
@@ -139,6 +145,7 @@ describe("services after booking", () => {
   it("on a ticketed order the wallet pays at once (services_debit), and the airline issues an EMD per service after its delay", async () => {
     const order = await ticketedOrder();
     const before = await walletBalance(server, alice.key);
+    const usageBefore = await usage(alice);
     const bag = bagOf(await availableServices(order.id));
     const seat = seatForSale(await orderMap(order.id));
     const total = minorOf(bag) + minorOf(seat.service);
@@ -174,6 +181,12 @@ describe("services after booking", () => {
       expect({ status: read.status, type: read.body.data.type }).toEqual({ status: 200, type: "electronic_miscellaneous_document" });
     }
     expect(new Set(documents.map((document: any) => document.unique_identifier)).size).toBe(3);
+    // Usage: EMDs are no tickets; what the services cost is spent.
+    const usageAfter = await usage(alice);
+    expect({ tickets: usageAfter.tickets, spent: toMinor(usageAfter.walletSpend.amount, usageAfter.walletSpend.currency) }).toEqual({
+      tickets: usageBefore.tickets,
+      spent: toMinor(usageBefore.walletSpend.amount, usageBefore.walletSpend.currency) + total,
+    });
     expect(await server.db.prisma.orderJob.count({ where: { orderId: order.id, kind: "emd" } })).toBe(0);
     expect((await server.db.prisma.orderServiceAddition.findMany({ where: { orderId: order.id } })).map((row) => [Number(row.totalAmount), row.paidAt !== null])).toEqual([[total, true]]);
   });
