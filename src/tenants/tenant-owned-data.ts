@@ -18,6 +18,7 @@ export const tenantOwnedTables: ReadonlyArray<{ table: string; deleteFor: (tx: T
   { table: "SeatHold", deleteFor: (tx, tenantId) => tx.seatHold.deleteMany({ where: { tenantId } }) },
   { table: "SeatAssignment", deleteFor: (tx, tenantId) => tx.seatAssignment.deleteMany({ where: { tenantId } }) },
   { table: "SeatIntent", deleteFor: (tx, tenantId) => tx.seatIntent.deleteMany({ where: { tenantId } }) },
+  { table: "AirlineInitiatedChange", deleteFor: (tx, tenantId) => tx.airlineInitiatedChange.deleteMany({ where: { tenantId } }) },
   { table: "OrderChange", deleteFor: (tx, tenantId) => tx.orderChange.deleteMany({ where: { tenantId } }) },
   { table: "OrderChangeOffer", deleteFor: (tx, tenantId) => tx.orderChangeOffer.deleteMany({ where: { tenantId } }) },
   { table: "OrderChangeRequest", deleteFor: (tx, tenantId) => tx.orderChangeRequest.deleteMany({ where: { tenantId } }) },
