@@ -154,7 +154,7 @@ export class ServiceAdditionService {
         const seat = seatOfGuard(error.guard);
         if (seat !== null) {
           const index = seatServiceIndex(addition.services, seat);
-          throw appError("seat_unavailable", { field: `${FIELD}[${index}].id`, reason: `Seat ${addition.services[index]!.designator} is taken by another order.` });
+          throw appError("seat_unavailable", { field: `${FIELD}[${index}].id`, reason: `Seat ${addition.services[index]!.designator} is taken (by another order, or by this one for another passenger).` });
         }
         if (error.guard !== WALLET_GUARD || !debit) throw error;
         const wallet = await this.wallets.get(order.tenantId);
