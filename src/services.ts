@@ -33,6 +33,9 @@ import { ServiceAdditionService } from "./orders/service-addition.service";
 import { CancellationService } from "./orders/cancellation.service";
 import { OrderHistory } from "./orders/order-history";
 import { OrderChanges } from "./orders/order-changes";
+import { ChangeRequestService } from "./order-changes/change-requests.service";
+import { ChangeConfirmationService } from "./order-changes/change-confirmations.service";
+import { TicketReissue } from "./order-changes/ticket-reissue";
 import { OrderHolds } from "./orders/holds";
 import { HoldExpiry } from "./orders/hold-expiry";
 import { SeatIntents } from "./orders/seat-intents";
@@ -77,6 +80,10 @@ export interface Services {
   cancellations: CancellationService;
   /** Each order's events, oldest first. */
   orderHistory: OrderHistory;
+  /** Asking to change a ticketed order: the airline's priced offers (servicing §5). */
+  orderChangeRequests: ChangeRequestService;
+  /** Choosing and confirming an order change. */
+  orderChangeConfirmations: ChangeConfirmationService;
   jobQueue: OrderJobQueue;
   jobWorker: JobWorker;
   /** Cancels the holds whose deadlines came, a round's at once (the job worker's payment_deadline jobs). */
@@ -115,7 +122,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const pause = testPause(config.AEROGATE_TEST_PAUSE_AT);
   const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges, seatIntents, seatCatalogue, holds, pause);
   const holdExpiry = new HoldExpiry(db, supplier, jobQueue, orderChanges, seatIntents);
-  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS, seatIntents, pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS });
+  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS, seatIntents, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS });
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
   const webhookQueue = new WebhookDeliveryQueue(db, config.WEBHOOK_TIMEOUT_MS + config.JOB_LEASE_SECONDS * 1000);
   const webhookDispatcher = new WebhookDispatcher(
@@ -128,6 +135,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
       maxConcurrent: WEBHOOK_CONCURRENCY,
     },
   );
+  const orderChangeRequests = new ChangeRequestService(db, orders, supplier, airports);
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
   // Every process hears every committed event: the one whose dispatcher claims it first sends it.
   orderChanges.onChange((change) => {
@@ -158,6 +166,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     serviceAdditions: new ServiceAdditionService(db, orders, wallets, supplier, seatCatalogue, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
     cancellations: new CancellationService(db, cursors, orders, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
     orderHistory: new OrderHistory(db, cursors, orders),
+    orderChangeRequests,
+    orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, supplier, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
     jobQueue,
     jobWorker,
     holdExpiry,

@@ -8,9 +8,11 @@ import { createInterface } from "node:readline";
  * - `after_refund_commit`: a refund (a confirmed cancellation quote, or the refund action) is
  *   committed with its job, the job not yet woken;
  * - `after_services_commit`: services added to an order are committed (paid, with their EMD job), the job not yet woken;
- * - `after_emd_issue`: the airline issued the EMDs an `emd` job asked for, the documents not yet committed.
+ * - `after_emd_issue`: the airline issued the EMDs an `emd` job asked for, the documents not yet committed;
+ * - `before_change_commit`: an order change's confirmation is checked and about to commit;
+ * - `after_change_commit`: it is committed (order, seats, money, reissue job), the job not yet woken.
  */
-export const PAUSE_POINTS = ["after_supplier_hold", "after_cancel_commit", "after_refund_commit", "after_services_commit", "after_emd_issue"] as const;
+export const PAUSE_POINTS = ["after_supplier_hold", "after_cancel_commit", "after_refund_commit", "after_services_commit", "after_emd_issue", "before_change_commit", "after_change_commit"] as const;
 export type PausePoint = (typeof PAUSE_POINTS)[number];
 
 /** Resolves at once, or, at the configured point, once the test lets the request go on. */

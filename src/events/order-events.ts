@@ -5,7 +5,7 @@ import { documentPath, serviceViewA, VARIANT_A_STATES } from "../orders/variant-
 import { newId } from "../ids";
 
 /** Every event an order emits (interface §6, decisions §5), under the webhook's `event` names. */
-export const ORDER_EVENT_TYPES = ["order.created", "order.ticketed", "order.failed", "order.cancelled", "order.refunded", "order.services_added"] as const;
+export const ORDER_EVENT_TYPES = ["order.created", "order.ticketed", "order.failed", "order.cancelled", "order.refunded", "order.services_added", "order.changed"] as const;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 
 /** The state each event of a transition leaves the order in; the others (services added) leave it where it is. */
@@ -24,7 +24,8 @@ export type OrderEventDetails =
   | { type: "order.ticketed"; documents: readonly OrderDocument[] }
   | { type: "order.failed"; failureReason: string; paymentReversed: boolean }
   | { type: "order.refunded"; refundAmount: number; refundCurrency: string }
-  | { type: "order.services_added"; addition: ServiceAddition };
+  | { type: "order.services_added"; addition: ServiceAddition }
+  | { type: "order.changed"; change: { id: string; changeTotalAmount: number; currency: string } };
 
 /** An event as the outbox stores it; `payload` is the webhook body, byte for byte. */
 export interface OrderEvent {
@@ -41,7 +42,8 @@ export interface OrderEvent {
  * within its state) at `at`. The body is `{ id, event, created_at, data }`, `data` being the order
  * in Variant A's names as the change leaves it, plus what the event adds: e-tickets with their
  * `url` (ticketed), `failure_reason` and `payment_reversed` (failed), the amount credited back
- * (refunded), the addition with its services (services added).
+ * (refunded), the addition with its services (services added), the change and what it cost
+ * (changed: the order's slices are then the new ones).
  */
 export function orderEvent(order: Order, at: Date, details: OrderEventDetails): OrderEvent {
   const id = newId("evt", at.getTime());
@@ -81,6 +83,10 @@ export function orderEvent(order: Order, at: Date, details: OrderEventDetails): 
       total_currency: addition.currency,
       paid_at: addition.paidAt?.toISOString() ?? null,
     };
+  } else if (details.type === "order.changed") {
+    data.order_change_id = details.change.id;
+    data.change_total_amount = formatMinor(details.change.changeTotalAmount, details.change.currency);
+    data.change_total_currency = details.change.currency;
   }
   const payload = JSON.stringify({ id, event: details.type, created_at: at.toISOString(), data });
   return { id, tenantId: order.tenantId, orderId: order.id, type: details.type, createdAt: at, payload };

@@ -15,15 +15,18 @@ export interface ViewerParent {
   scope: TenantScope | null;
 }
 
-/** Slices and segments resolve with their offer at hand (for currency and passengers). */
+/**
+ * Slices and segments resolve with their offer's payload at hand (its passengers and fare brand):
+ * an offer's, an order's, or an order change's part.
+ */
 export interface SliceParent {
   slice: StoredSlice;
-  offer: StoredOffer;
+  offer: Pick<StoredOffer, "payload">;
 }
 
 export interface SegmentParent {
   segment: StoredSegment;
-  offer: StoredOffer;
+  offer: Pick<StoredOffer, "payload">;
 }
 
 /** A booked service with its order's currency at hand. */

@@ -13,7 +13,7 @@ import { clock } from "../clock";
  * Airline work (ticketing, refunds, EMDs for services added to a ticketed order), and the
  * cancellation of an unpaid hold at its deadline (holds.ts).
  */
-export const ORDER_JOB_KINDS = ["ticket", "refund", "payment_deadline", "emd"] as const;
+export const ORDER_JOB_KINDS = ["ticket", "refund", "payment_deadline", "emd", "reissue"] as const;
 export type OrderJobKind = (typeof ORDER_JOB_KINDS)[number];
 /** The jobs that ask the airline, each run on its own (job-worker.ts); a hold's deadline is run in batches (hold-expiry.ts). */
 export type AirlineJobKind = Exclude<OrderJobKind, "payment_deadline">;

@@ -15,6 +15,8 @@ import { JOB_LEASE_GUARD, type AirlineJobKind, type ClaimedJob, type OrderJobQue
 import { ORDER_GUARD, touchIn, transition } from "./order-state-machine";
 import type { SeatIntents } from "./seat-intents";
 import { supplierBooking } from "./supplier-booking";
+import { insertDocument } from "./order-rows";
+import type { TicketReissue } from "../order-changes/ticket-reissue";
 import { clock } from "../clock";
 import { noPause, type TestPause } from "../test-pause";
 
@@ -56,6 +58,8 @@ export class OrderJobRunner {
     private readonly maxAttempts: number,
     /** Seat releases owed from a commit on (seat-intents.ts), settled by the seat reconciler after a crash. */
     private readonly seatIntents: SeatIntents,
+    /** The airline's reissue of e-tickets after a confirmed order change (the `reissue` job). */
+    private readonly reissue: TicketReissue,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a job inside a crash window. */
     private readonly pause: TestPause = noPause,
   ) {}
@@ -67,6 +71,8 @@ export class OrderJobRunner {
     if (!subject) return "superseded";
     // The services are paid and their EMDs owed: the job runs until the airline has issued them.
     if (job.kind === "emd") return this.issueEmds(job, lease, subject);
+    // The change is paid and the airline answers a reissue the same every time: it runs until done.
+    if (job.kind === "reissue") return this.reissueTickets(job, lease, subject);
     if (job.attempts > this.maxAttempts) return this.giveUp(job, lease, subject.order);
     if (job.kind === "ticket") return this.ticket(job, lease, subject);
     return this.refund(job, lease, subject);
@@ -79,7 +85,7 @@ export class OrderJobRunner {
     const now = clock.now();
     if (answer.outcome === "rejected") return this.fail(job, lease, order, answer.reason, now);
     const documents = this.documents(order, answer, now);
-    return this.finish(job, lease, order, [transition(this.db, order, "ticketed", now), ...documents.map((document) => this.insertDocument(order, document))], orderEvent(order, now, { type: "order.ticketed", documents }));
+    return this.finish(job, lease, order, [transition(this.db, order, "ticketed", now), ...documents.map((document) => insertDocument(this.db, order, document))], orderEvent(order, now, { type: "order.ticketed", documents }));
   }
 
   /** PROCESSING → FAILED for `reason`, with the ticketing debit reversed (and `also` in the same transaction). */
@@ -157,7 +163,13 @@ export class OrderJobRunner {
     const documents = owed.map(
       (service): OrderDocument => ({ id: service.emdId, orderId: order.id, passengerId: service.passengerIds[0]!, type: EMD, uniqueIdentifier: numbers.get(service.emdId)!, createdAt: now }),
     );
-    return this.finish(job, lease, order, [touchIn(this.db, order, "TICKETED", now), ...documents.map((document) => this.insertDocument(order, document))]);
+    return this.finish(job, lease, order, [touchIn(this.db, order, "TICKETED", now), ...documents.map((document) => insertDocument(this.db, order, document))]);
+  }
+
+  /** A TICKETED order's e-tickets reissued for its slices as changed (order-changes/ticket-reissue.ts); none once it is no longer TICKETED. */
+  private async reissueTickets(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
+    if (order.status !== "TICKETED") return this.finish(job, lease, order, []);
+    return this.finish(job, lease, order, await this.reissue.outcome(order, passengers, environment, clock.now()));
   }
 
   /**
@@ -197,10 +209,6 @@ export class OrderJobRunner {
     }));
   }
 
-  private insertDocument(order: Order, document: OrderDocument): Sql.Sql {
-    return Sql.sql`INSERT INTO "OrderDocument" ("id", "orderId", "tenantId", "passengerId", "type", "uniqueIdentifier", "createdAt")
-      VALUES (${document.id}, ${order.id}, ${order.tenantId}, ${document.passengerId}, ${document.type}, ${document.uniqueIdentifier}, ${sqlTimestamp(this.db.provider, document.createdAt)})`;
-  }
 
   /** What gives the ticketing debit back, in the wallet's currency now; null if nothing was debited. */
   private async reversalOf(order: Order): Promise<{ amount: number; currency: string } | null> {

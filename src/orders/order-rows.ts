@@ -4,7 +4,7 @@ import { sqlJson, sqlTimestamp } from "../db/sql-values";
 import { guarded, type BatchStatement } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { fromLiveTenant } from "../tenants/live-tenant";
-import type { Order, PassengerDetails } from "./order";
+import type { Order, OrderDocument, PassengerDetails } from "./order";
 import type { BookedPassenger } from "./passenger-rules";
 
 /** Names the guard of an order insert in `GuardFailed`: the tenant was deleted meanwhile. */
@@ -44,4 +44,10 @@ export function updatePassenger(db: Database, orderId: string, passengerId: stri
       "bornOn" = ${details.bornOn}, "gender" = ${details.gender}, "email" = ${details.email}, "phoneNumber" = ${details.phoneNumber},
       "identityDocuments" = ${sqlJson(db.provider, details.identityDocuments)}
     WHERE "orderId" = ${orderId} AND "id" = ${passengerId}`;
+}
+
+/** A document issued for the order (an e-ticket, an EMD). */
+export function insertDocument(db: Database, order: { id: string; tenantId: string }, document: OrderDocument): Sql.Sql {
+  return Sql.sql`INSERT INTO "OrderDocument" ("id", "orderId", "tenantId", "passengerId", "type", "uniqueIdentifier", "createdAt")
+    VALUES (${document.id}, ${order.id}, ${order.tenantId}, ${document.passengerId}, ${document.type}, ${document.uniqueIdentifier}, ${sqlTimestamp(db.provider, document.createdAt)})`;
 }

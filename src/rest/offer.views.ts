@@ -4,11 +4,11 @@ import { airportIndex } from "../locations/airport-index";
 import { toLocationView, type LocationView } from "../locations/location-view";
 import { formatMinor } from "../money/format";
 import type { AvailableService } from "../search/available-services";
-import { splitTotal, type PriceSplit, type StoredOffer, type StoredSegment } from "../search/offer-payload";
+import { splitTotal, type OfferPayload, type PriceSplit, type StoredOffer, type StoredSegment } from "../search/offer-payload";
 import type { StoredSearch } from "../search/search.service";
 import { formatIsoDuration } from "../supplier/time";
 import type { PenaltyCondition } from "../supplier/supplier";
-import type { availableServiceSchema, offerASchema, offerBSchema, offerDetailSchema, offerRequestSchema } from "./offer.schemas";
+import type { availableServiceSchema, offerASchema, offerBSchema, offerDetailSchema, offerRequestSchema, sliceA } from "./offer.schemas";
 
 /** Airports are reference data: each one's view is built once and shared by every offer. */
 const locationViews = new Map<string, LocationView>();
@@ -74,6 +74,19 @@ export function priceSplitView({ baseAmount, taxAmount }: PriceSplit, currency: 
   return { base_amount: formatMinor(baseAmount, currency), base_currency: currency, tax_amount: formatMinor(taxAmount, currency), tax_currency: currency };
 }
 
+/** The slices of an offer, an order or an order change, in Variant A's names. */
+export function slicesViewA(payload: OfferPayload): z.output<typeof sliceA>[] {
+  return payload.slices.map((slice) => ({
+    id: slice.id,
+    origin: location(slice.origin),
+    destination: location(slice.destination),
+    departure_date: slice.departureDate,
+    duration: formatIsoDuration(slice.durationMinutes),
+    fare_brand_name: payload.fareBrandName,
+    segments: slice.segments.map((segment) => segmentViewA(segment, payload.passengers)),
+  }));
+}
+
 /** Variant A offer (Duffel's field names), as in search results and single-offer retrieval. */
 export function offerViewA(offer: StoredOffer): z.output<typeof offerASchema> {
   const { payload, currency } = offer;
@@ -85,15 +98,7 @@ export function offerViewA(offer: StoredOffer): z.output<typeof offerASchema> {
     expires_at: offer.expiresAt.toISOString(),
     created_at: offer.createdAt.toISOString(),
     owner: carrier(payload.owner),
-    slices: payload.slices.map((slice) => ({
-      id: slice.id,
-      origin: location(slice.origin),
-      destination: location(slice.destination),
-      departure_date: slice.departureDate,
-      duration: formatIsoDuration(slice.durationMinutes),
-      fare_brand_name: payload.fareBrandName,
-      segments: slice.segments.map((segment) => segmentViewA(segment, payload.passengers)),
-    })),
+    slices: slicesViewA(payload),
     passengers: passengerFares(offer),
     passenger_identity_documents_required: payload.passengerIdentityDocumentsRequired,
     conditions: {

@@ -1,6 +1,6 @@
 import { RecentMap } from "../recent-map";
 import type { BatchStatement } from "../db/write-batch";
-import type { FlightCabin, IssuedEmd, SeatChoice, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { FlightCabin, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 import { clock } from "../clock";
 
 /** Searches remembered: at least the 1,000 most recent (see RecentMap). */
@@ -58,6 +58,14 @@ export class CachingSupplier implements Supplier {
 
   issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]> {
     return this.inner.issueEmds(booking, services);
+  }
+
+  seatExchange(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, exchange: SeatExchange): BatchStatement[] {
+    return this.inner.seatExchange(booking, exchange);
+  }
+
+  reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]> {
+    return this.inner.reissueTickets(booking, reissue);
   }
 
   refundTickets(booking: SupplierBooking): Promise<void> {

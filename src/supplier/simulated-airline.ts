@@ -3,7 +3,7 @@ import type { Airport } from "../locations/airport";
 import { SimulatedBookings } from "./simulated-bookings";
 import { SimulatedTimetable } from "./simulated-timetable";
 import type { BatchStatement } from "../db/write-batch";
-import type { FlightCabin, IssuedEmd, SeatChoice, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { FlightCabin, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 
 export interface SimulatedAirlineOptions {
   /** Resolves the carriers' hub codes, e.g. `(code) => airportIndex().getByIata(code)`. */
@@ -61,6 +61,14 @@ export class SimulatedAirline implements Supplier {
 
   issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]> {
     return this.#bookings.issueEmds(booking, services);
+  }
+
+  seatExchange(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, exchange: SeatExchange): BatchStatement[] {
+    return this.#bookings.seatExchange(booking, exchange);
+  }
+
+  reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]> {
+    return this.#bookings.reissueTickets(booking, reissue);
   }
 
   refundTickets(booking: SupplierBooking): Promise<void> {

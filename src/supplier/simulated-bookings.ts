@@ -16,6 +16,8 @@ import {
   type CabinClass,
   type FlightCabin,
   type IssuedEmd,
+  type ReissuedTicket,
+  type SeatExchange,
   type SeatChoice,
   type ServiceSale,
   type SupplierBooking,
@@ -81,24 +83,8 @@ export class SimulatedBookings {
   ) {}
 
   async holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }> {
-    const seats = passengersNeedingSeats(booking.passengers);
-    const createdAt = sqlTimestamp(this.db.provider, clock.now());
-    const segments = [...booking.segments].sort((a, b) => (a.flightKey < b.flightKey ? -1 : a.flightKey > b.flightKey ? 1 : 0));
-    const environment = sqlEnum(this.db.provider, "Environment", booking.environment);
-    const statements: BatchStatement[] = segments.flatMap((segment) => {
-      const hold = guarded(
-        Sql.sql`INSERT INTO "SeatHold" ("holdId", "flightKey", "cabinClass", "tenantId", "environment", "seats", "createdAt")
-          SELECT ${booking.id}, ${segment.flightKey}, ${segment.cabinClass}, ${booking.tenantId}, ${environment}, ${seats}, ${createdAt}
-          WHERE (SELECT COALESCE(SUM("seats"), 0) FROM "SeatHold"
-              WHERE "flightKey" = ${segment.flightKey} AND "cabinClass" = ${segment.cabinClass} AND "environment" = ${environment})
-            + ${seats} <= ${segment.seatsForSale}`,
-        segment.flightKey,
-      );
-      if (this.db.provider !== "postgresql") return [hold];
-      return [Sql.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${segment.flightKey}|${segment.cabinClass}|${booking.environment}`}, 0))`, hold];
-    });
     try {
-      await writeBatch(this.db, [...statements, ...this.seatAdditions(booking, booking.seats)]);
+      await writeBatch(this.db, [...this.seatHolds(booking, booking.segments, passengersNeedingSeats(booking.passengers)), ...this.seatAdditions(booking, booking.seats)]);
     } catch (error) {
       const seat = error instanceof GuardFailed ? seatOfGuard(error.guard) : null;
       if (seat !== null) throw new SeatTaken(seat);
@@ -106,6 +92,44 @@ export class SimulatedBookings {
       throw error;
     }
     return { bookingReference: bookingReference(booking.id) };
+  }
+
+  /**
+   * A hold of `seats` per flight for the booking, each written only if it
+   * still fits the flight (guarded by its flight key), in flight order: on PostgreSQL each
+   * flight's inventory is locked while its holds are summed, always in that order, so two
+   * bookings never deadlock.
+   */
+  private seatHolds(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, segments: SupplierBooking["segments"], seats: number): BatchStatement[] {
+    const createdAt = sqlTimestamp(this.db.provider, clock.now());
+    const environment = sqlEnum(this.db.provider, "Environment", booking.environment);
+    return [...segments]
+      .sort((a, b) => (a.flightKey < b.flightKey ? -1 : a.flightKey > b.flightKey ? 1 : 0))
+      .flatMap((segment) => {
+        const hold = guarded(
+          Sql.sql`INSERT INTO "SeatHold" ("holdId", "flightKey", "cabinClass", "tenantId", "environment", "seats", "createdAt")
+            SELECT ${booking.id}, ${segment.flightKey}, ${segment.cabinClass}, ${booking.tenantId}, ${environment}, ${seats}, ${createdAt}
+            WHERE (SELECT COALESCE(SUM("seats"), 0) FROM "SeatHold"
+                WHERE "flightKey" = ${segment.flightKey} AND "cabinClass" = ${segment.cabinClass} AND "environment" = ${environment})
+              + ${seats} <= ${segment.seatsForSale}`,
+          segment.flightKey,
+        );
+        if (this.db.provider !== "postgresql") return [hold];
+        return [Sql.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${segment.flightKey}|${segment.cabinClass}|${booking.environment}`}, 0))`, hold];
+      });
+  }
+
+  /**
+   * An order change's move (Supplier.seatExchange): the booking's holds and chosen seats on the
+   * released flights deleted, and seats held on the new ones (`seatHolds`), in the order's
+   * transaction.
+   */
+  seatExchange(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, exchange: SeatExchange): BatchStatement[] {
+    const released = exchange.release.length === 0 ? [] : [
+      Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" = ${booking.id} AND "flightKey" IN (${Sql.join([...exchange.release])})`,
+      Sql.sql`DELETE FROM "SeatAssignment" WHERE "holdId" = ${booking.id} AND "flightKey" IN (${Sql.join([...exchange.release])})`,
+    ];
+    return [...released, ...this.seatHolds(booking, exchange.hold, passengersNeedingSeats(exchange.passengers))];
   }
 
   /**
@@ -186,6 +210,13 @@ export class SimulatedBookings {
       outcome: "ticketed",
       tickets: booking.passengers.map((passenger) => ({ passengerId: passenger.id, number: documentNumber(carrier, `ticket:${booking.id}:${passenger.id}`) })),
     };
+  }
+
+  /** New e-ticket numbers after a change, fixed by the booking, the reissue and the passenger (after `slowAnswerMs` for a sandbox `Slow` passenger). */
+  async reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]> {
+    await this.#answerDelay(booking);
+    const carrier = issuingCarrier(booking);
+    return booking.passengers.map((passenger) => ({ passengerId: passenger.id, number: documentNumber(carrier, `reissue:${booking.id}:${reissue}:${passenger.id}`) }));
   }
 
   /** An EMD per service, numbered by the booking and our reference for the service (after `slowAnswerMs` for a sandbox `Slow` passenger). */

@@ -79,6 +79,16 @@ export interface Supplier {
    * booking after ticketing: the same booking and references always get the same numbers.
    */
   issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]>;
+  /**
+   * An order change moving the booking from some flights to others (servicing §5), as statements
+   * for the transaction that changes its order, as `seatAdditions` are: its seats and chosen seats
+   * on the released flights go back on sale and seats on the new ones are held, so the order and
+   * the airline change together or not at all. A new flight short of seats fails the transaction
+   * with `GuardFailed(its flightKey)`.
+   */
+  seatExchange(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, exchange: SeatExchange): BatchStatement[];
+  /** Reissues the ticketed booking's e-tickets after a change (`reissue` names it): the same numbers every time for the same booking and reissue. */
+  reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]>;
   /** Refunds the booking's tickets; their seats go back on sale. */
   refundTickets(booking: SupplierBooking): Promise<void>;
 }
@@ -133,6 +143,19 @@ export function seatOfGuard(guard: string): number | null {
 }
 
 const SEAT_GUARD = "seat#";
+
+/** A change's move of a booking: the flights (keys) it leaves, the flights it takes, and who travels (a seat each but lap infants). */
+export interface SeatExchange {
+  release: readonly string[];
+  hold: SupplierBooking["segments"];
+  passengers: ReadonlyArray<{ type: PassengerType }>;
+}
+
+/** An e-ticket the airline reissued for a passenger. */
+export interface ReissuedTicket {
+  passengerId: string;
+  number: string;
+}
 
 /** A service sold on a ticketed booking, named by our reference for it (the airline echoes it with its EMD). */
 export interface ServiceSale {

@@ -256,6 +256,7 @@ describe("a sweep of guessed and foreign ids", () => {
     updateOrderPassengers: { passengers: [{ id: "p1", given_name: "Grace" }] },
     addOrderServices: { add_services: [{ id: "ase_sweep" }] },
     creditWallet: { amount: "10.00", currency: "USD" },
+    confirmOrderChange: {},
   };
 
   beforeAll(async () => {
@@ -424,5 +425,6 @@ function plausibleArgument(field: string, arg: string, type: GraphQLInputType): 
   if (arg === "idempotencyKey") return newKey("sweep");
   if (field === "updateOrderPassengers" && arg === "passengers") return [{ id: "p1", givenName: "Grace" }];
   if (field === "creditWallet") return { amount: "10.00", currency: "USD", reference: "sweep" }[arg];
+  if (field === "confirmOrderChange" && arg === "payment") return { type: "BALANCE", amount: "10.00", currency: "USD" };
   return minimalValue(type);
 }

@@ -1,0 +1,197 @@
+import type { TenantScope } from "../context/tenant-scope";
+import type { Database } from "../db/database";
+import { isUniqueViolation } from "../db/errors";
+import { GuardFailed, type BatchStatement } from "../db/write-batch";
+import { orderEvent } from "../events/order-events";
+import { appError } from "../errors/app-error";
+import { newId } from "../ids";
+import { convertMinor } from "../money/exchange-rates";
+import { formatMinor } from "../money/format";
+import type { Order } from "../orders/order";
+import type { OrderChanges } from "../orders/order-changes";
+import type { OrderJobQueue } from "../orders/order-job-queue";
+import { ORDER_GUARD } from "../orders/order-state-machine";
+import type { OrderService } from "../orders/order.service";
+import { checkPayment, type PaymentInput } from "../orders/payment-rules";
+import type { Supplier } from "../supplier/supplier";
+import { walletChange, WALLET_GUARD } from "../wallet/wallet-change";
+import type { WalletService } from "../wallet/wallet.service";
+import { clock } from "../clock";
+import { noPause, type TestPause } from "../test-pause";
+import { changedBooking } from "./change-pricing";
+import { requireChangeable } from "./change-rules";
+import type { ChangeRequestService } from "./change-requests.service";
+import { CHANGE_GUARD, confirmChange, replaceBooking } from "./change-rows";
+import { flightKeysOf, orderChangeFrom, type OrderChange, type OrderChangeOffer } from "./order-change";
+
+/**
+ * Choosing and confirming an order change (servicing §5). Confirming is one transaction: the
+ * order's slices, services and total replaced, the airline's seats moved from the removed flights
+ * to the added ones (the simulated airline's writes ride in the same transaction, as seats added
+ * after booking do), the wallet debited or credited once (`change_debit` / `change_credit`, keyed
+ * by the change), the reissue job queued and `order.changed` written. So a confirmation either
+ * happened whole or not at all, whenever the process dies; racing confirmations change the order
+ * once, and every one of them answers the confirmed change. The e-tickets are reissued after the
+ * airline's delay (the `reissue` job); the order stays TICKETED meanwhile.
+ */
+export class ChangeConfirmationService {
+  constructor(
+    private readonly db: Database,
+    private readonly orders: OrderService,
+    private readonly requests: ChangeRequestService,
+    private readonly wallets: WalletService,
+    private readonly supplier: Supplier,
+    private readonly queue: OrderJobQueue,
+    private readonly changes: OrderChanges,
+    /** Tells this process's worker when the reissue it queued is due. */
+    private readonly wake: (runAt: Date) => void,
+    /** TICKETING_DELAY_MS: how long the airline takes to reissue. */
+    private readonly reissueDelayMs: number,
+    /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a confirmation before or after its commit. */
+    private readonly pause: TestPause = noPause,
+  ) {}
+
+  /**
+   * A change made from the offer, not yet confirmed; the same change for every request naming the
+   * offer. 404 `not_found` for an unknown or another tenant's offer; 422 `change_offer_expired`
+   * once it has expired.
+   */
+  async create(scope: TenantScope, offerId: string): Promise<OrderChange> {
+    const field = "selected_order_change_offer";
+    const offer = await this.requests.offer(scope, offerId, field);
+    const now = clock.now();
+    if (offer.expiresAt <= now) throw expired(offer, field);
+    const change = { id: newId("oce", now.getTime()), orderId: offer.orderId, tenantId: offer.tenantId, changeOfferId: offer.id, createdAt: now };
+    try {
+      await this.db.prisma.orderChange.create({ data: change });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const made = await this.db.prisma.orderChange.findUniqueOrThrow({ where: { changeOfferId: offer.id } });
+      return orderChangeFrom(made, offer);
+    }
+    return { ...change, offer, confirmedAt: null };
+  }
+
+  /** The change with its offer; 404 `not_found` for an unknown id or another tenant's. */
+  async get(scope: TenantScope, changeId: string): Promise<OrderChange> {
+    const row = await this.db.prisma.orderChange.findFirst({ where: { id: changeId, tenantId: scope.tenantId } });
+    if (!row) throw appError("not_found", { field: "id" });
+    return orderChangeFrom(row, await this.requests.offer(scope, row.changeOfferId));
+  }
+
+  /**
+   * Confirms the change: the order takes the offer's slices, once. A confirmed change answers as
+   * it is (repeats and racing confirmations alike). 422 `change_offer_expired` past the offer's
+   * expiry; 422 `change_not_allowed` when the order can no longer be changed; 409
+   * `order_state_conflict` when the order changed since the offer was priced (request the
+   * change again); 422 `payment_amount_mismatch` when `payment` is not the change's cost (a
+   * change that costs nothing or gives money back needs none); 402 `insufficient_balance`; 422
+   * `offer_no_longer_available` when a new flight has no seats left.
+   */
+  async confirm(scope: TenantScope, changeId: string, payment: PaymentInput | null): Promise<OrderChange> {
+    const change = await this.get(scope, changeId);
+    if (change.confirmedAt !== null) return change;
+    const { offer } = change;
+    const order = await this.orders.get(scope, change.orderId);
+    const now = clock.now();
+    if (offer.expiresAt <= now) throw expired(offer);
+    requireChangeable(order, now, offer.noPenalty);
+    // The order read may already be this change's doing: a racing confirmation committed in between.
+    if (order.updatedAt.getTime() !== offer.orderVersion.getTime()) return this.confirmedOr(scope, changeId, offer, () => changedSincePriced(order));
+    checkChangePayment(payment, offer);
+    const money = await this.money(scope, order, change);
+    const runAt = new Date(now.getTime() + this.reissueDelayMs);
+    const booking = changedBooking(order, offer.removed, offer.added);
+    const changed: Order = { ...order, offer: booking.offer, services: booking.services, totalAmount: offer.newTotalAmount, updatedAt: now };
+    const added = offer.added.slices.flatMap((slice) => slice.segments);
+    const statements: BatchStatement[] = [
+      // First: of racing confirmations, the others wait here for the first's commit and then find it done.
+      confirmChange(this.db, change, now),
+      replaceBooking(this.db, order, { ...booking, totalAmount: offer.newTotalAmount }, now),
+      ...this.supplier.seatExchange(
+        { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment },
+        {
+          release: flightKeysOf(offer.removed),
+          hold: added.map((segment) => ({ flightKey: segment.flightKey, cabinClass: segment.cabinClass, marketingCarrier: segment.marketingCarrier, seatsForSale: segment.seatsLeft })),
+          passengers: order.offer.payload.passengers,
+        },
+      ),
+      ...money.statements(now),
+      this.queue.requeue(order, "reissue", runAt, now),
+    ];
+    await this.pause("before_change_commit", { orderId: order.id, orderChangeId: change.id });
+    try {
+      await this.changes.commit([order], statements, [orderEvent(changed, now, { type: "order.changed", change: { id: change.id, changeTotalAmount: offer.changeTotalAmount, currency: offer.currency } })]);
+    } catch (error) {
+      if (!(error instanceof GuardFailed)) throw error;
+      if (error.guard === CHANGE_GUARD) return this.get(scope, changeId);
+      if (error.guard === ORDER_GUARD) {
+        const current = await this.orders.get(scope, order.id);
+        return this.confirmedOr(scope, changeId, offer, () => changedSincePriced(current));
+      }
+      if (error.guard === WALLET_GUARD) throw money.refused();
+      if (flightKeysOf(offer.added).includes(error.guard)) throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.guard} has too few seats left; request the change again.` });
+      throw error;
+    }
+    await this.pause("after_change_commit", { orderId: order.id, orderChangeId: change.id });
+    this.wake(runAt);
+    return { ...change, confirmedAt: now };
+  }
+
+  /**
+   * The change, if a racing confirmation has confirmed it meanwhile; otherwise the refusal: 422
+   * `change_not_allowed` if the order can no longer be changed, else `refusal()`.
+   */
+  private async confirmedOr(scope: TenantScope, changeId: string, offer: OrderChangeOffer, refusal: () => Error): Promise<OrderChange> {
+    const change = await this.get(scope, changeId);
+    if (change.confirmedAt !== null) return change;
+    requireChangeable(await this.orders.get(scope, change.orderId), clock.now(), offer.noPenalty);
+    throw refusal();
+  }
+
+  /**
+   * What the change moves in the wallet, in the wallet's currency: a debit of its cost or a credit
+   * of what comes back (none when it is even), keyed by the change so it is written once; 402
+   * `insufficient_balance` now when the wallet cannot cover a debit (the transaction's guard
+   * decides between racing debits).
+   */
+  private async money(scope: TenantScope, order: Order, change: OrderChange): Promise<{ statements: (at: Date) => BatchStatement[]; refused: () => Error }> {
+    const wallet = await this.wallets.get(scope.tenantId);
+    const amount = convertMinor(-change.offer.changeTotalAmount, order.currency, wallet.currency);
+    const refused = () =>
+      appError("insufficient_balance", {
+        reason: `The change costs ${formatMinor(-amount, wallet.currency)} ${wallet.currency}; the wallet holds ${formatMinor(wallet.balance, wallet.currency)} (or its currency changed meanwhile).`,
+      });
+    if (wallet.balance + amount < 0) throw refused();
+    const statements = (at: Date) =>
+      amount === 0
+        ? []
+        : walletChange(this.db, { tenantId: scope.tenantId, type: amount < 0 ? "change_debit" : "change_credit", amount, currency: wallet.currency, orderId: order.id, reference: change.id, operationId: change.id, at }).statements;
+    return { statements, refused };
+  }
+}
+
+/**
+ * A change that costs money is paid exactly its cost (422 `payment_amount_mismatch` naming
+ * `payment`, or `payment.amount`); one that costs nothing or gives money back needs no payment,
+ * and a payment sent for it must be 0.
+ */
+function checkChangePayment(payment: PaymentInput | null, offer: OrderChangeOffer): void {
+  const owed = Math.max(offer.changeTotalAmount, 0);
+  if (payment !== null) {
+    checkPayment(payment, owed, offer.currency, "payment.amount", "change costs");
+  } else if (owed > 0) {
+    throw appError("payment_amount_mismatch", { field: "payment", reason: `The change costs ${formatMinor(owed, offer.currency)} ${offer.currency}: send it as payment.` });
+  }
+}
+
+/** 422 `change_offer_expired`. */
+function expired(offer: OrderChangeOffer, field?: string) {
+  return appError("change_offer_expired", { ...(field && { field }), reason: `The change offer expired at ${offer.expiresAt.toISOString()}.` });
+}
+
+/** 409 `order_state_conflict`: the order is not as it was when the offer was priced. */
+function changedSincePriced(order: Order) {
+  const message = `Order ${order.id} changed since this change was priced; request the change again.`;
+  return appError("order_state_conflict", { message, reason: message });
+}

@@ -1,0 +1,134 @@
+import type { TenantScope } from "../context/tenant-scope";
+import type { Database } from "../db/database";
+import { GuardFailed, writeBatch } from "../db/write-batch";
+import { AppError, appError } from "../errors/app-error";
+import { newId } from "../ids";
+import type { AirportIndex } from "../locations/airport-index";
+import type { Order } from "../orders/order";
+import type { OrderService } from "../orders/order.service";
+import { priceOffer } from "../search/price-offer";
+import { resolveSearch } from "../search/search-rules";
+import { sellableOffers } from "../search/sellable-offers";
+import type { Supplier, SupplierSearch } from "../supplier/supplier";
+import { clock } from "../clock";
+import { canReplace, checkChangeSlices, requireChangeable } from "./change-rules";
+import { priceChange, removedPart } from "./change-pricing";
+import { CHANGE_TENANT_GUARD, insertChangeRequest } from "./change-rows";
+import type { ChangeRequestInput } from "./order-change.inputs";
+import { CHANGE_OFFER_LIFETIME_MS, changeOfferFrom, changeRequestFrom, type OrderChangeOffer, type OrderChangeRequest } from "./order-change";
+
+/** Change offers one request keeps at most: the airline's cheapest that fit. */
+const MAX_CHANGE_OFFERS = 20;
+
+/** Connections allowed on an added slice, as a search allows by default. */
+const CHANGE_MAX_CONNECTIONS = 1;
+
+/**
+ * Asking to change a ticketed order (servicing §5): the airline searches the added slices for the
+ * order's passengers, and each of its offers that can replace the removed slices becomes a change
+ * offer (`oco_`), priced as new fare − old fare + the fare's change penalty, valid 15 minutes.
+ * Nothing about the order changes until a change made from an offer is confirmed
+ * (change-confirmations.service.ts).
+ */
+export class ChangeRequestService {
+  constructor(
+    private readonly db: Database,
+    private readonly orders: OrderService,
+    private readonly supplier: Supplier,
+    private readonly airports: AirportIndex,
+  ) {}
+
+  /**
+   * A change request and its offers (none when the airline has nothing that fits). 404
+   * `not_found` for an unknown or another tenant's order; 422 `change_not_allowed` unless the
+   * order is TICKETED, not refunding, before its first flight, on a fare that allows changes;
+   * 422 `invalid_field_value` for a slice to remove that is not the order's; 400
+   * `invalid_search_params` or 422 `departure_date_out_of_range` for an added slice as a search
+   * would refuse it. `noPenalty` (an airline-initiated change's `change`): no penalty, and the
+   * fare's rule does not apply.
+   */
+  async request(scope: TenantScope, input: ChangeRequestInput, options: { noPenalty?: boolean } = {}): Promise<OrderChangeRequest> {
+    const noPenalty = options.noPenalty ?? false;
+    const [order] = await this.orders.getMany(scope, [input.orderId]);
+    if (!order) throw appError("not_found", { field: "order_id", message: "order_id: no such order" });
+    const now = clock.now();
+    requireChangeable(order, now, noPenalty);
+    const { removed: removedIds, cabinClass } = checkChangeSlices(order, input.slices);
+    const search = this.searchFor(order, input, cabinClass, now);
+    const found = await sellableOffers(this.supplier, await this.supplier.search(search), search, scope.tenant.environment);
+
+    const removed = removedPart(order.offer.payload, removedIds);
+    const penalty = noPenalty ? 0 : (order.offer.payload.conditions.changeBeforeDeparture.penaltyAmount ?? 0);
+    const requestId = newId("ocr", now.getTime());
+    const expiresAt = new Date(now.getTime() + CHANGE_OFFER_LIFETIME_MS);
+    const offers = found
+      .filter((candidate) => canReplace(candidate, order, removedIds))
+      .slice(0, MAX_CHANGE_OFFERS)
+      .map((candidate): OrderChangeOffer => {
+        const { payload: added } = priceOffer(candidate, order.currency);
+        return {
+          id: newId("oco", now.getTime()),
+          changeRequestId: requestId,
+          orderId: order.id,
+          tenantId: order.tenantId,
+          added,
+          removed,
+          orderVersion: order.updatedAt,
+          noPenalty,
+          ...priceChange(order, removed, added, penalty),
+          currency: order.currency,
+          expiresAt,
+          createdAt: now,
+        };
+      })
+      .sort((a, b) => a.changeTotalAmount - b.changeTotalAmount);
+    const request: OrderChangeRequest = { id: requestId, orderId: order.id, tenantId: order.tenantId, slices: input.slices, noPenalty, createdAt: now, offers };
+    try {
+      await writeBatch(this.db, insertChangeRequest(this.db, request));
+    } catch (error) {
+      if (error instanceof GuardFailed && error.guard === CHANGE_TENANT_GUARD) throw appError("tenant_not_found");
+      throw error;
+    }
+    return request;
+  }
+
+  /** A change request with its offers; 404 `not_found` for an unknown id or another tenant's. */
+  async get(scope: TenantScope, requestId: string): Promise<OrderChangeRequest> {
+    const [row, offers] = await Promise.all([
+      this.db.prisma.orderChangeRequest.findFirst({ where: { id: requestId, tenantId: scope.tenantId } }),
+      this.db.prisma.orderChangeOffer.findMany({ where: { changeRequestId: requestId, tenantId: scope.tenantId }, orderBy: [{ changeTotalAmount: "asc" }, { id: "asc" }] }),
+    ]);
+    if (!row) throw appError("not_found", { field: "id" });
+    return changeRequestFrom(row, offers.map(changeOfferFrom));
+  }
+
+  /** A change offer; 404 `not_found` (naming `field`) for an unknown id or another tenant's. */
+  async offer(scope: TenantScope, offerId: string, field = "id"): Promise<OrderChangeOffer> {
+    const row = await this.db.prisma.orderChangeOffer.findFirst({ where: { id: offerId, tenantId: scope.tenantId } });
+    if (!row) throw appError("not_found", { field, message: `${field}: no such order change offer` });
+    return changeOfferFrom(row);
+  }
+
+  /**
+   * The airline search for the added slices: the order's passengers in the cabin asked, checked as
+   * a search is, with the errors naming the request's fields (`slices.add[0].origin`).
+   */
+  private searchFor(order: Order, input: ChangeRequestInput, cabinClass: SupplierSearch["cabinClass"], now: Date): SupplierSearch {
+    const request = {
+      slices: input.slices.add.map((slice) => ({ origin: slice.origin, destination: slice.destination, departureDate: slice.departureDate })),
+      passengers: order.offer.payload.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type })),
+      cabinClass,
+      maxConnections: CHANGE_MAX_CONNECTIONS,
+      returnOffers: true,
+      supplierTimeoutMs: 0,
+      fieldPrefix: "",
+    };
+    try {
+      return resolveSearch(request, this.airports, now);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.details.field === undefined) throw error;
+      const rename = (text: string | undefined) => text?.replaceAll("slices[", "slices.add[");
+      throw new AppError(error.code, { ...error.details, field: rename(error.details.field), message: rename(error.details.message) });
+    }
+  }
+}
