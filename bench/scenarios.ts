@@ -1,5 +1,6 @@
 import { createFixtures, type ApiClient, type ApiResponse, type Fixtures } from "./fixtures";
 import { allTicketed, bookAll, fundTickets, orderBody, seatedOrderBodies, withFreshKey } from "./order-fixtures";
+import { changeRequestBodies } from "./order-change-fixtures";
 import { confirmOpenQuotes, ticketedOrders } from "./cancellation-fixtures";
 
 /**
@@ -338,6 +339,17 @@ export const scenarios: Scenario[] = [
     check: ({ body }) => (body?.data?.id?.startsWith("ore_") && body.data.confirmed_at === null ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
     // Issue 16: ≥ 300 confirmed cancellations/s.
     target: { minRps: 300 },
+  },
+  {
+    name: "POST /v1/air/order_change_requests, a one-slice order to a later date, 2,400 in turn (airline search uncached)",
+    setup: async (ctx) => {
+      const bodies = await changeRequestBodies(ctx.api, ctx.fixtures);
+      return { method: "POST", path: "/v1/air/order_change_requests", headers: { authorization: `Bearer ${ctx.fixtures.tenantKey}` }, body: bodies[0], bodies };
+    },
+    check: ({ body }) => (body?.data?.id?.startsWith("ocr_") && Array.isArray(body.data.order_change_offers) ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
+    // Issue 16: p50 ≤ 20 ms, the airline's search included (the req/s floor is only a sanity check).
+    target: { maxP50Ms: 20, minRps: 50 },
+    connections: 5,
   },
 ];
 
