@@ -6,16 +6,20 @@ const PARALLEL = 32;
 
 type Page<T> = { data: { items: T[]; pagination: { total: number; nextCursor: string | null } } };
 
-/** Runs `work` over `items`, `parallel` at a time. */
-async function inBatches<T>(items: T[], work: (item: T) => Promise<unknown>, parallel = PARALLEL): Promise<void> {
-  for (let i = 0; i < items.length; i += parallel) await Promise.all(items.slice(i, i + parallel).map(work));
+/** Runs `work` over `items`, `parallel` at a time: each of `parallel` workers takes the next item as soon as it is done. */
+async function inPool<T>(items: T[], work: (item: T) => Promise<unknown>, parallel = PARALLEL): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, worker));
 }
 
 /** `count` TICKETED orders of the bench tenant (booked, paid, the airline's answers awaited: TICKETING_DELAY_MS=0). */
 export async function ticketedOrders(api: ApiClient, fixtures: Fixtures, count: number): Promise<string[]> {
   await fundTickets(api, fixtures, count);
   const ids = await bookAll(api, fixtures, await fixtures.offers.take(count));
-  await inBatches(ids, (id) => api.expectOk("POST", `/v1/air/orders/${id}/actions/ticket`, { headers: withFreshKey(fixtures) }));
+  await inPool(ids, (id) => api.expectOk("POST", `/v1/air/orders/${id}/actions/ticket`, { headers: withFreshKey(fixtures) }));
   await allTicketed(api, fixtures);
   return ids;
 }
@@ -52,7 +56,7 @@ async function openQuotes(api: ApiClient, fixtures: Fixtures): Promise<string[]>
 export async function confirmOpenQuotes(api: ApiClient, fixtures: Fixtures, deadlineMs = 120_000): Promise<void> {
   const refundedBefore = await refundedOrders(api, fixtures);
   const quotes = await openQuotes(api, fixtures);
-  await inBatches(quotes, (id) => api.expectOk("POST", `/v1/air/order_cancellations/${id}/actions/confirm`, { key: fixtures.tenantKey }));
+  await inPool(quotes, (id) => api.expectOk("POST", `/v1/air/order_cancellations/${id}/actions/confirm`, { key: fixtures.tenantKey }));
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     const refunded = (await refundedOrders(api, fixtures)) - refundedBefore;
