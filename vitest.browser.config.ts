@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 import { resolveOneGraphql } from "./vitest.resolve.ts";
 
-/** `npm run test:browser`: the playground in Debian's Chromium (see test/browser). */
+/** `npm run test:browser`: the playground, /docs and the console in Debian's Chromium (see test/browser). */
 export default defineConfig({
   resolve: resolveOneGraphql,
   test: {

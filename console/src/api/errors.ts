@@ -21,6 +21,25 @@ export function apiErrors(error: CombinedError | undefined): ApiError[] {
   });
 }
 
+/**
+ * The API's message for each field it found at fault. A validation error names its first field
+ * and lists every problem in `reason` ("passengers[0].email: …; passengers[1].email: …"), so
+ * each field gets its own message, worded by the API.
+ */
+export function fieldErrors(error: CombinedError | undefined): Map<string, string> {
+  const byField = new Map<string, string>();
+  for (const graphQLError of error?.graphQLErrors ?? []) {
+    const { field, reason } = graphQLError.extensions as { field?: unknown; reason?: unknown };
+    const problems = typeof reason === "string" ? reason.split("; ") : [graphQLError.message];
+    for (const problem of problems) {
+      const match = /^([\w.[\]]+): (.+)$/.exec(problem);
+      if (match) byField.set(match[1]!, match[2]!);
+      else if (typeof field === "string" && !byField.has(field)) byField.set(field, problem);
+    }
+  }
+  return byField;
+}
+
 /** Whether the API refused the operation because the key may not do it. */
 export function isRefusedForPermissions(error: CombinedError | undefined): boolean {
   return apiErrors(error).some((item) => item.code === "insufficient_permissions");

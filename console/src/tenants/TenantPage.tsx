@@ -12,13 +12,14 @@ import { ApiKeysSection } from "./ApiKeysSection";
 import { DeleteTenantMutation, TenantQuery, UpdateTenantStatusMutation } from "./queries";
 import { UsageSection } from "./UsageSection";
 import { WalletCreditSection } from "./WalletCreditSection";
+import { useListsOf } from "../api/list-context";
 
 /** Owner: one tenant, its status, keys, wallet and usage; acting for it opens its own pages. */
 export function TenantPage() {
   const { id } = useParams<{ id: string }>();
   const session = useSession();
   const [, navigate] = useLocation();
-  const [{ data, error }] = useQuery({ query: TenantQuery, variables: { id } });
+  const [{ data, error }] = useQuery({ query: TenantQuery, variables: { id }, context: useListsOf("ApiKey") });
   const [statusChange, updateStatus] = useMutation(UpdateTenantStatusMutation);
   const [deletion, deleteTenant] = useMutation(DeleteTenantMutation);
   const [confirmingDelete, setConfirmingDelete] = useState(false);

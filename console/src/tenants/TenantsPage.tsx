@@ -10,6 +10,7 @@ import { useCursorPage, useUrlFilters } from "../ui/paging";
 import { StatusBadge } from "../ui/StatusBadge";
 import { apiErrors } from "../api/errors";
 import { CreateTenantMutation, TenantsQuery } from "./queries";
+import { useListsOf } from "../api/list-context";
 
 const PAGE_SIZE = 20;
 
@@ -18,7 +19,7 @@ export function TenantsPage() {
   const { values, apply } = useUrlFilters(["q"] as const);
   const [search, setSearch] = useState(values.q);
   const paging = useCursorPage(PAGE_SIZE);
-  const [{ data, error, fetching }] = useQuery({ query: TenantsQuery, variables: { ...paging.variables, search: values.q || null } });
+  const [{ data, error, fetching }] = useQuery({ query: TenantsQuery, variables: { ...paging.variables, search: values.q || null }, context: useListsOf("Tenant") });
   const tenants = data?.tenants;
   const submitSearch = (event: FormEvent) => {
     event.preventDefault();

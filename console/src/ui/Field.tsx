@@ -8,16 +8,17 @@ interface FieldProps {
   hint?: ReactNode;
   /** One input, select or textarea; it gets the id, aria-invalid and aria-describedby. */
   children: ReactElement<Record<string, unknown>>;
+  className?: string;
 }
 
 /** A labelled form control with its hint and the API's validation message beside it. */
-export function Field({ label, error, hint, children }: FieldProps) {
+export function Field({ label, error, hint, children, className }: FieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={error ? "field field-invalid" : "field"}>
+    <div className={["field", error ? "field-invalid" : null, className].filter(Boolean).join(" ")}>
       <label htmlFor={id}>{label}</label>
       {cloneElement(children, { id, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy })}
       {hint ? (

@@ -1,1 +1,75 @@
-export function WalletPage() { return <h1>WalletPage</h1>; }
+import { useQuery } from "urql";
+import { Link } from "wouter";
+import { ErrorNote } from "../ui/ErrorNote";
+import { money, when, words } from "../ui/format";
+import { PageHeading } from "../ui/PageHeading";
+import { Pager } from "../ui/Pager";
+import { useCursorPage } from "../ui/paging";
+import { WalletQuery } from "./queries";
+import { useListsOf } from "../api/list-context";
+
+const PAGE_SIZE = 25;
+
+/** The tenant's balance and its ledger, newest first: every change of the balance is one entry. */
+export function WalletPage() {
+  const paging = useCursorPage(PAGE_SIZE);
+  const [{ data, error, fetching }] = useQuery({ query: WalletQuery, variables: paging.variables, context: useListsOf("WalletTransaction") });
+  const wallet = data?.wallet;
+  const ledger = wallet?.transactions;
+  return (
+    <>
+      <PageHeading title="Wallet" />
+      <ErrorNote error={error} />
+      {wallet ? (
+        <section className="card" aria-labelledby="balance">
+          <h2 id="balance">Balance</h2>
+          <p className="price" data-testid="wallet-balance">
+            {money(wallet.balance, wallet.currency)}
+          </p>
+          <p className="hint">as of {when(wallet.updatedAt)}</p>
+        </section>
+      ) : fetching ? (
+        <p>Loading…</p>
+      ) : null}
+      {ledger ? (
+        <section className="card" aria-labelledby="ledger">
+          <h2 id="ledger">Ledger</h2>
+          <div className="table-wrap">
+            <table>
+              <caption>{ledger.totalCount} entries, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Balance after</th>
+                  <th scope="col">Order</th>
+                  <th scope="col">Reference</th>
+                </tr>
+              </thead>
+              <tbody>
+                {ledger.nodes.map((entry) => (
+                  <tr key={entry.id}>
+                    <td>{when(entry.createdAt)}</td>
+                    <td>{words(entry.type)}</td>
+                    <td>{money(entry.amount, entry.currency)}</td>
+                    <td>{money(entry.balanceAfter, entry.currency)}</td>
+                    <td>{entry.orderId ? <Link href={`/orders/${entry.orderId}`}>{entry.orderId}</Link> : "—"}</td>
+                    <td>{entry.reference ?? "—"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            hasPrevious={ledger.pageInfo.hasPreviousPage}
+            hasNext={ledger.pageInfo.hasNextPage}
+            onPrevious={() => paging.previous(ledger.pageInfo)}
+            onNext={() => paging.next(ledger.pageInfo)}
+            summary={`${ledger.nodes.length} shown of ${ledger.totalCount}`}
+          />
+        </section>
+      ) : null}
+    </>
+  );
+}

@@ -1,1 +1,169 @@
-export function WebhooksPage() { return <h1>WebhooksPage</h1>; }
+import { useEffect, useState } from "react";
+import { useMutation, useQuery } from "urql";
+import { Link } from "wouter";
+import type { WebhookDeliveryRowFragment, WebhookDeliveryStatus } from "../generated/graphql";
+import { useSession } from "../session/session";
+import { ErrorNote } from "../ui/ErrorNote";
+import { Field } from "../ui/Field";
+import { when, words } from "../ui/format";
+import { PageHeading } from "../ui/PageHeading";
+import { Pager } from "../ui/Pager";
+import { useCursorPage, useUrlFilters } from "../ui/paging";
+import { StatusBadge } from "../ui/StatusBadge";
+import { RedeliverWebhookMutation, WebhookDeliveriesQuery } from "./queries";
+import { WebhookSettings } from "./WebhookSettings";
+import { useListsOf } from "../api/list-context";
+
+const PAGE_SIZE = 20;
+const PENDING_REFRESH_MS = 3000;
+const STATUSES: readonly WebhookDeliveryStatus[] = ["PENDING", "SUCCEEDED", "FAILED"];
+
+/** Webhook settings, and every delivery with each attempt: its status code or error, and how long it took. */
+export function WebhooksPage() {
+  const session = useSession();
+  const { values, apply } = useUrlFilters(["status"] as const);
+  const paging = useCursorPage(PAGE_SIZE);
+  const status = STATUSES.includes(values.status as WebhookDeliveryStatus) ? (values.status as WebhookDeliveryStatus) : null;
+  const [{ data, error, fetching }, readAgain] = useQuery({ query: WebhookDeliveriesQuery, variables: { ...paging.variables, status }, context: useListsOf("WebhookDelivery") });
+  const deliveries = data?.webhookDeliveries;
+  // While a delivery on the page is still being tried, its attempts are read again every few
+  // seconds, so a redelivery's outcome shows without a reload.
+  const tried = deliveries?.nodes.some((delivery) => delivery.status === "PENDING") ?? false;
+  useEffect(() => {
+    if (!tried) return;
+    const timer = setInterval(() => readAgain({ requestPolicy: "network-only" }), PENDING_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [tried, readAgain]);
+  return (
+    <>
+      <PageHeading title="Webhooks" />
+      {session.can("tenant", "read") ? <WebhookSettings /> : null}
+      <section className="card" aria-labelledby="deliveries">
+        <h2 id="deliveries">Deliveries</h2>
+        <div className="inline-form">
+          <Field label="Status" className="narrow">
+            <select name="deliveryStatus" value={values.status} onChange={(event) => apply({ status: event.target.value })}>
+              <option value="">Any</option>
+              {STATUSES.map((value) => (
+                <option key={value} value={value}>
+                  {words(value)}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+        <ErrorNote error={error} />
+        <div className="table-wrap">
+          <table>
+            <caption>{deliveries ? `${deliveries.totalCount} deliver${deliveries.totalCount === 1 ? "y" : "ies"}` : fetching ? "Loading…" : ""}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Order</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Next attempt</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries?.nodes.map((delivery) => (
+                <DeliveryRow key={delivery.id} delivery={delivery} canRedeliver={session.can("webhooks", "write")} onRedelivered={() => readAgain({ requestPolicy: "network-only" })} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {deliveries ? (
+          <Pager
+            hasPrevious={deliveries.pageInfo.hasPreviousPage}
+            hasNext={deliveries.pageInfo.hasNextPage}
+            onPrevious={() => paging.previous(deliveries.pageInfo)}
+            onNext={() => paging.next(deliveries.pageInfo)}
+            summary={`${deliveries.nodes.length} shown of ${deliveries.totalCount}`}
+          />
+        ) : null}
+      </section>
+    </>
+  );
+}
+
+interface DeliveryRowProps {
+  delivery: WebhookDeliveryRowFragment;
+  canRedeliver: boolean;
+  onRedelivered(): void;
+}
+
+function DeliveryRow({ delivery: initial, canRedeliver, onRedelivered }: DeliveryRowProps) {
+  const [redelivery, redeliver] = useMutation(RedeliverWebhookMutation);
+  const [open, setOpen] = useState(false);
+  // The redelivery's answer until the list, read again, knows of an attempt it does not.
+  const redelivered = redelivery.data?.redeliverWebhook;
+  const delivery = redelivered && redelivered.attempts >= initial.attempts ? redelivered : initial;
+  const last = delivery.attemptLog[delivery.attemptLog.length - 1];
+  return (
+    <>
+      <tr>
+        <td>
+          <code>{delivery.event}</code>
+        </td>
+        <td>
+          <Link href={`/orders/${delivery.orderId}`}>{delivery.orderId}</Link>
+        </td>
+        <td>
+          <StatusBadge status={delivery.status} />
+          {last ? <div className="hint">{last.statusCode !== null && last.statusCode !== undefined ? `HTTP ${last.statusCode}` : (last.error ?? "no answer")}</div> : null}
+        </td>
+        <td>
+          <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} disabled={delivery.attemptLog.length === 0}>
+            {delivery.attempts} attempt{delivery.attempts === 1 ? "" : "s"}
+          </button>
+        </td>
+        <td>{when(delivery.nextAttemptAt)}</td>
+        <td>{when(delivery.createdAt)}</td>
+        <td>
+          {canRedeliver ? (
+            <button
+              type="button"
+              disabled={redelivery.fetching}
+              onClick={async () => {
+                if ((await redeliver({ id: delivery.id })).data) onRedelivered();
+              }}
+            >
+              Redeliver
+            </button>
+          ) : null}
+          <ErrorNote error={redelivery.error} />
+        </td>
+      </tr>
+      {open ? (
+        <tr>
+          <td colSpan={7}>
+            <table aria-label={`Attempts of ${delivery.event} for ${delivery.orderId}`}>
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Answer</th>
+                  <th scope="col">Took</th>
+                  <th scope="col">At</th>
+                </tr>
+              </thead>
+              <tbody>
+                {delivery.attemptLog.map((attempt) => (
+                  <tr key={attempt.number}>
+                    <td>{attempt.number}</td>
+                    <td>{attempt.statusCode !== null && attempt.statusCode !== undefined ? `HTTP ${attempt.statusCode}` : attempt.error}</td>
+                    <td>{attempt.durationMs} ms</td>
+                    <td>{when(attempt.attemptedAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,214 @@
+import { graphql } from "../generated";
+
+export const OrdersQuery = graphql(`
+  query ConsoleOrders(
+    $first: Int
+    $after: String
+    $last: Int
+    $before: String
+    $status: OrderStatus
+    $bookingReference: String
+    $passengerName: String
+    $createdFrom: DateTime
+    $createdBefore: DateTime
+  ) {
+    orders(
+      first: $first
+      after: $after
+      last: $last
+      before: $before
+      status: $status
+      bookingReference: $bookingReference
+      passengerName: $passengerName
+      createdFrom: $createdFrom
+      createdBefore: $createdBefore
+    ) {
+      totalCount
+      nodes {
+        id
+        status
+        bookingReference
+        totalAmount
+        totalCurrency
+        createdAt
+        passengers {
+          id
+          givenName
+          familyName
+        }
+        offer {
+          id
+          slices {
+            id
+            departureDate
+            origin {
+              iataCode
+            }
+            destination {
+              iataCode
+            }
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+        hasPreviousPage
+        startCursor
+        endCursor
+      }
+    }
+  }
+`);
+
+/** Everything the order page shows of an order; the live subscription asks for the same. */
+export const OrderDetailFragment = graphql(`
+  fragment OrderDetail on Order {
+    id
+    status
+    bookingReference
+    totalAmount
+    totalCurrency
+    baseAmount
+    taxAmount
+    failureReason
+    refundInProgress
+    cancellationReason
+    createdAt
+    updatedAt
+    paymentStatus {
+      awaitingPayment
+      paymentRequiredBy
+      priceGuaranteeExpiresAt
+      paidAt
+    }
+    offer {
+      id
+      owner {
+        name
+      }
+      conditions {
+        changeBeforeDeparture {
+          allowed
+          penaltyAmount
+          penaltyCurrency
+        }
+        refundBeforeDeparture {
+          allowed
+          penaltyAmount
+          penaltyCurrency
+        }
+      }
+      slices {
+        ...ItinerarySlice
+      }
+    }
+    passengers {
+      id
+      type
+      title
+      givenName
+      familyName
+      bornOn
+      gender
+      email
+      phoneNumber
+      identityDocuments {
+        type
+        number
+        issuingCountryCode
+        expiresOn
+      }
+    }
+    services {
+      id
+      type
+      quantity
+      totalAmount
+      totalCurrency
+      passengerIds
+      segmentIds
+      designator
+    }
+    documents {
+      id
+      type
+      uniqueIdentifier
+      passengerId
+      url
+      issuedAt
+    }
+  }
+`);
+
+export const OrderQuery = graphql(`
+  query ConsoleOrder($id: ID!) {
+    order(id: $id) {
+      ...OrderDetail
+    }
+  }
+`);
+
+export const OrderStatusSubscription = graphql(`
+  subscription ConsoleOrderStatus($orderId: ID!) {
+    orderStatusChanged(orderId: $orderId) {
+      ...OrderDetail
+    }
+  }
+`);
+
+export const OrderEventsQuery = graphql(`
+  query ConsoleOrderEvents($id: ID!) {
+    order(id: $id) {
+      id
+      events(first: 100) {
+        totalCount
+        nodes {
+          id
+          type
+          createdAt
+          data
+        }
+      }
+    }
+  }
+`);
+
+export const PayOrderMutation = graphql(`
+  mutation ConsolePayOrder($input: PayOrderInput!, $idempotencyKey: String!) {
+    payOrder(input: $input, idempotencyKey: $idempotencyKey) {
+      id
+      amount
+      currency
+      order {
+        ...OrderDetail
+      }
+    }
+  }
+`);
+
+export const QuoteCancellationMutation = graphql(`
+  mutation ConsoleQuoteCancellation($orderId: ID!, $idempotencyKey: String) {
+    quoteOrderCancellation(orderId: $orderId, idempotencyKey: $idempotencyKey) {
+      id
+      refundAmount
+      refundCurrency
+      refundTo
+      expiresAt
+      confirmedAt
+    }
+  }
+`);
+
+export const ConfirmCancellationMutation = graphql(`
+  mutation ConsoleConfirmCancellation($id: ID!, $idempotencyKey: String) {
+    confirmOrderCancellation(id: $id, idempotencyKey: $idempotencyKey) {
+      id
+      refundAmount
+      refundCurrency
+      confirmedAt
+      order {
+        ...OrderDetail
+      }
+    }
+  }
+`);

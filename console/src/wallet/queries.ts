@@ -1,0 +1,30 @@
+import { graphql } from "../generated";
+
+export const WalletQuery = graphql(`
+  query ConsoleWallet($first: Int, $after: String, $last: Int, $before: String) {
+    wallet {
+      balance
+      currency
+      updatedAt
+      transactions(first: $first, after: $after, last: $last, before: $before) {
+        totalCount
+        nodes {
+          id
+          type
+          amount
+          currency
+          balanceAfter
+          orderId
+          reference
+          createdAt
+        }
+        pageInfo {
+          hasNextPage
+          hasPreviousPage
+          startCursor
+          endCursor
+        }
+      }
+    }
+  }
+`);
