@@ -3,7 +3,8 @@ import { generateSecret } from "../../src/context/api-key-secret";
 import { call, createTenant, type ApiResponse, type Endpoint, type TenantFixture } from "../helpers/client";
 import { toMinor } from "../helpers/flight-checks";
 import { exitCode, killStillRunning, launchTracked, pollUntil, waitUntilHealthy, type Launched, type Running } from "../helpers/main-process";
-import { allTransactions, bookOffer, getOrder, searchForBooking, signedMinor, ticketOrder, walletBalance } from "../helpers/orders";
+import { ticketedOrderWithRefunds } from "../helpers/cancellations";
+import { allTransactions, getOrder, signedMinor, walletBalance } from "../helpers/orders";
 import { waitForPause } from "../helpers/seat-accounting";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 
@@ -49,21 +50,6 @@ describe("refunds across a SIGKILL after their commit", { timeout: 180_000 }, ()
     return answer.catch((error: Error) => error);
   }
 
-  /** A TICKETED order of a refundable fare. */
-  async function ticketedRefundable(api: Endpoint, running: Running): Promise<any> {
-    let offer: any;
-    for (let attempt = 0; attempt < 10 && !offer; attempt++) {
-      offer = (await searchForBooking(api, tenant.key, { cabin: "business" })).find((candidate) => candidate.conditions.refund_before_departure.allowed);
-    }
-    expect(offer, "a refundable offer").toBeDefined();
-    const order = await bookOffer(api, tenant.key, offer);
-    expect((await ticketOrder(api, tenant.key, order.id)).status).toBe(200);
-    return pollUntil(running, `order ${order.id} ticketed`, async () => {
-      const read = (await getOrder(api, tenant.key, order.id)).body;
-      return read.order.status === "TICKETED" ? read.data : undefined;
-    });
-  }
-
   beforeAll(async () => {
     database = await createTestDatabase();
   });
@@ -77,7 +63,7 @@ describe("refunds across a SIGKILL after their commit", { timeout: 180_000 }, ()
     const { running, api } = launch("after_refund_commit");
     await waitUntilHealthy(running);
     tenant = await createTenant(api, { environment: "sandbox" });
-    const [first, second] = [await ticketedRefundable(api, running), await ticketedRefundable(api, running)];
+    const [first, second] = [(await ticketedOrderWithRefunds(api, tenant.key, true)).order, (await ticketedOrderWithRefunds(api, tenant.key, true)).order];
 
     const made = await call(api, "POST", "/v1/air/order_cancellations", { key: tenant.key, body: { order_id: first.id } });
     expect(made.status).toBe(201);

@@ -5,6 +5,7 @@ import { eventually } from "../helpers/eventually";
 import { expectError } from "../helpers/expect-error";
 import { localToInstant, toMinor } from "../helpers/flight-checks";
 import { allTransactions, bookOffer, getOrder, newKey, searchForBooking, signedMinor, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
+import { ticketedOrderWithRefunds } from "../helpers/cancellations";
 import type { TestServer } from "../helpers/test-server";
 
 /**
@@ -57,29 +58,13 @@ function refund(orderId: string): Promise<ApiResponse> {
   return call(server, "POST", `/v1/air/orders/${orderId}/actions/refund`, { key: tenant.key });
 }
 
-/** A fresh offer whose fare allows refunds (`refundable`) or not. */
-async function offerWith(refundable: boolean): Promise<any> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const offers = await searchForBooking(server, tenant.key, { cabin: refundable ? "business" : "economy" });
-    const offer = offers.find((candidate) => candidate.conditions.refund_before_departure.allowed === refundable);
-    if (offer) return offer;
-  }
-  throw new Error(`no ${refundable ? "refundable" : "non-refundable"} offer`);
-}
-
 async function pendingOrder(): Promise<any> {
   const [offer] = await searchForBooking(server, tenant.key);
   return bookOffer(server, tenant.key, offer);
 }
 
 /** A TICKETED order of a fare that allows refunds or not, with its offer. */
-async function ticketedOrder(refundable: boolean): Promise<{ order: any; offer: any }> {
-  const offer = await offerWith(refundable);
-  const order = await bookOffer(server, tenant.key, offer);
-  expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
-  const ticketed = await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);
-  return { order: ticketed.body.data, offer };
-}
+const ticketedOrder = (refundable: boolean) => ticketedOrderWithRefunds(server, tenant.key, refundable);
 
 /** The order's ledger entries, as `type amount` in minor units. */
 async function ledgerOf(orderId: string): Promise<string[]> {
