@@ -12,10 +12,12 @@ export function apiErrors(error: CombinedError | undefined): ApiError[] {
   if (!error) return [];
   if (error.networkError) return [{ code: "network_error", message: `The server could not be reached: ${error.networkError.message}`, field: null }];
   return error.graphQLErrors.map((graphQLError) => {
-    const extensions = graphQLError.extensions as { code?: unknown; field?: unknown };
+    const extensions = graphQLError.extensions as { code?: unknown; field?: unknown; requiredPermission?: { resource?: unknown; level?: unknown } };
+    const needed = extensions.requiredPermission;
     return {
       code: typeof extensions.code === "string" ? extensions.code : "error",
-      message: graphQLError.message,
+      // A refusal for permissions says which one the key lacks.
+      message: needed ? `${graphQLError.message} It needs ${String(needed.resource)}: ${String(needed.level)}.` : graphQLError.message,
       field: typeof extensions.field === "string" ? extensions.field : null,
     };
   });

@@ -117,9 +117,13 @@ function DeliveryRow({ delivery: initial, canRedeliver, onRedelivered }: Deliver
           {last ? <div className="hint">{last.statusCode !== null && last.statusCode !== undefined ? `HTTP ${last.statusCode}` : (last.error ?? "no answer")}</div> : null}
         </td>
         <td>
-          <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} disabled={delivery.attemptLog.length === 0}>
-            {delivery.attempts} attempt{delivery.attempts === 1 ? "" : "s"}
-          </button>
+          {delivery.attemptLog.length === 0 ? (
+            "none yet"
+          ) : (
+            <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+              {delivery.attempts} attempt{delivery.attempts === 1 ? "" : "s"}
+            </button>
+          )}
         </td>
         <td>{when(delivery.nextAttemptAt)}</td>
         <td>{when(delivery.createdAt)}</td>
