@@ -12,6 +12,7 @@ import { OrderActions } from "./OrderActions";
 import { OrderTimeline } from "./OrderTimeline";
 import { OrderEventsQuery, OrderQuery, OrderStatusSubscription } from "./queries";
 import { useListsOf } from "../api/list-context";
+import { TableHead } from "../ui/TableHead";
 
 /** Of the order as read, as pushed live and as an action left it, the latest. */
 function latest(...candidates: Array<OrderDetailFragment | null | undefined>): OrderDetailFragment | null {
@@ -114,15 +115,7 @@ export function OrderPage() {
         <h2 id="passengers">Passengers</h2>
         <div className="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Born</th>
-                <th scope="col">Contact</th>
-                <th scope="col">Document</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Name", "Type", "Born", "Contact", "Document"]} />
             <tbody>
               {order.passengers.map((passenger) => (
                 <tr key={passenger.id}>
@@ -158,14 +151,7 @@ export function OrderPage() {
           ) : (
             <div className="table-wrap">
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Service</th>
-                    <th scope="col">Passenger</th>
-                    <th scope="col">Flight</th>
-                    <th scope="col">Price</th>
-                  </tr>
-                </thead>
+                <TableHead columns={["Service", "Passenger", "Flight", "Price"]} />
                 <tbody>
                   {order.services.map((service) => (
                     <tr key={service.id}>

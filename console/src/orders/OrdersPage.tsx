@@ -12,6 +12,7 @@ import { apiErrors } from "../api/errors";
 import { FILTER_NAMES, ORDER_STATUSES, orderFilterVariables, type OrderFilterValues } from "./filters";
 import { OrdersQuery } from "./queries";
 import { useListsOf } from "../api/list-context";
+import { TableHead } from "../ui/TableHead";
 
 const PAGE_SIZE = 25;
 
@@ -29,16 +30,7 @@ export function OrdersPage() {
       <div className="table-wrap">
         <table>
           <caption>{orders ? `${orders.totalCount} order${orders.totalCount === 1 ? "" : "s"}` : fetching ? "Loading…" : ""}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Booking reference</th>
-              <th scope="col">Status</th>
-              <th scope="col">Itinerary</th>
-              <th scope="col">Passengers</th>
-              <th scope="col">Total</th>
-              <th scope="col">Booked</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Booking reference", "Status", "Itinerary", "Passengers", "Total", "Booked"]} />
           <tbody>
             {orders?.nodes.map((order) => (
               <tr key={order.id}>

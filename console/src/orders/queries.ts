@@ -51,10 +51,7 @@ export const OrdersQuery = graphql(`
         }
       }
       pageInfo {
-        hasNextPage
-        hasPreviousPage
-        startCursor
-        endCursor
+        ...PageCursors
       }
     }
   }
@@ -87,16 +84,7 @@ export const OrderDetailFragment = graphql(`
         name
       }
       conditions {
-        changeBeforeDeparture {
-          allowed
-          penaltyAmount
-          penaltyCurrency
-        }
-        refundBeforeDeparture {
-          allowed
-          penaltyAmount
-          penaltyCurrency
-        }
+        ...FareConditions
       }
       slices {
         ...ItinerarySlice

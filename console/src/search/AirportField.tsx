@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type KeyboardEvent } from "react";
 import { useQuery } from "urql";
+import { Field } from "../ui/Field";
 import { LocationsQuery } from "./queries";
 
 interface AirportFieldProps {
@@ -53,12 +54,28 @@ export function AirportField({ label, name, value, onChange, error }: AirportFie
     }
   };
   const listId = `${id}-list`;
-  const errorId = `${id}-error`;
+  const suggestions = (
+    <ul id={listId} role="listbox" aria-label={`${label} suggestions`} hidden={options.length === 0}>
+      {options.map((location, index) => (
+        <li
+          key={location.id}
+          id={`${listId}-${index}`}
+          role="option"
+          aria-selected={index === active}
+          // mousedown, not click: the input's blur would close the list first.
+          onMouseDown={(event) => {
+            event.preventDefault();
+            choose(index);
+          }}
+        >
+          <strong>{location.iataCode}</strong> {location.name}, {location.cityName} ({location.iataCountryCode})
+        </li>
+      ))}
+    </ul>
+  );
   return (
-    <div className={error ? "field field-invalid combobox" : "field combobox"}>
-      <label htmlFor={id}>{label}</label>
+    <Field label={label} error={error} className="combobox" after={suggestions}>
       <input
-        id={id}
         name={name}
         role="combobox"
         autoComplete="off"
@@ -67,8 +84,6 @@ export function AirportField({ label, name, value, onChange, error }: AirportFie
         aria-expanded={options.length > 0}
         aria-controls={listId}
         aria-activedescendant={options.length > 0 ? `${listId}-${active}` : undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
         value={text}
         onChange={(event) => {
           setText(event.target.value);
@@ -80,28 +95,6 @@ export function AirportField({ label, name, value, onChange, error }: AirportFie
         onKeyDown={onKeyDown}
         onBlur={() => setOpen(false)}
       />
-      <ul id={listId} role="listbox" aria-label={`${label} suggestions`} hidden={options.length === 0}>
-        {options.map((location, index) => (
-          <li
-            key={location.id}
-            id={`${listId}-${index}`}
-            role="option"
-            aria-selected={index === active}
-            // mousedown, not click: the input's blur would close the list first.
-            onMouseDown={(event) => {
-              event.preventDefault();
-              choose(index);
-            }}
-          >
-            <strong>{location.iataCode}</strong> {location.name}, {location.cityName} ({location.iataCountryCode})
-          </li>
-        ))}
-      </ul>
-      {error ? (
-        <small id={errorId} className="field-error">
-          {error}
-        </small>
-      ) : null}
-    </div>
+    </Field>
   );
 }

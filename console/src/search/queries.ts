@@ -32,16 +32,7 @@ export const OfferSummaryFragment = graphql(`
       fareAmount
     }
     conditions {
-      changeBeforeDeparture {
-        allowed
-        penaltyAmount
-        penaltyCurrency
-      }
-      refundBeforeDeparture {
-        allowed
-        penaltyAmount
-        penaltyCurrency
-      }
+      ...FareConditions
     }
     paymentRequirements {
       requiresInstantPayment

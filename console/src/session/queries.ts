@@ -6,11 +6,7 @@ export const ViewerQuery = graphql(`
       kind
       keyId
       permissions {
-        search
-        orders
-        wallet
-        webhooks
-        tenant
+        ...KeyPermissions
       }
       tenant {
         id

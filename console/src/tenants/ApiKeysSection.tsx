@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "urql";
-import type { PermissionLevel } from "../generated/graphql";
+import type { ApiKeyRowFragment, PermissionLevel } from "../generated/graphql";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { CopyButton } from "../ui/CopyButton";
 import { ErrorNote } from "../ui/ErrorNote";
 import { Field } from "../ui/Field";
 import { when, words } from "../ui/format";
 import { CreateTenantApiKeyMutation, RevokeTenantApiKeyMutation } from "./queries";
+import { TableHead } from "../ui/TableHead";
 
 const RESOURCES = ["search", "orders", "wallet", "webhooks", "tenant"] as const;
 type Resource = (typeof RESOURCES)[number];
@@ -24,14 +25,6 @@ const COVERS: Record<Resource, string> = {
 const FULL_ACCESS: Permissions = { search: "WRITE", orders: "WRITE", wallet: "WRITE", webhooks: "WRITE", tenant: "WRITE" };
 const READ_ONLY: Permissions = { search: "READ", orders: "READ", wallet: "READ", webhooks: "READ", tenant: "READ" };
 
-interface ApiKeyRow {
-  id: string;
-  label: string;
-  prefix: string;
-  createdAt: string;
-  revokedAt?: string | null;
-  permissions: Permissions;
-}
 
 function permissionSummary(permissions: Permissions): string {
   if (RESOURCES.every((resource) => permissions[resource] === "WRITE")) return "full access";
@@ -39,13 +32,13 @@ function permissionSummary(permissions: Permissions): string {
 }
 
 /** Owner: a tenant's keys, issuing one with chosen permissions (its secret shown once), and revoking. */
-export function ApiKeysSection({ tenantId, keys }: { tenantId: string; keys: readonly ApiKeyRow[] }) {
+export function ApiKeysSection({ tenantId, keys }: { tenantId: string; keys: readonly ApiKeyRowFragment[] }) {
   const [label, setLabel] = useState("");
   const [permissions, setPermissions] = useState<Permissions>(FULL_ACCESS);
   const [issued, issueKey] = useMutation(CreateTenantApiKeyMutation);
   const [revocation, revokeKey] = useMutation(RevokeTenantApiKeyMutation);
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
-  const [revoking, setRevoking] = useState<ApiKeyRow | null>(null);
+  const [revoking, setRevoking] = useState<ApiKeyRowFragment | null>(null);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const result = await issueKey({ tenantId, label, permissions });
@@ -77,15 +70,7 @@ export function ApiKeysSection({ tenantId, keys }: { tenantId: string; keys: rea
       <div className="table-wrap">
         <table>
           <caption>{keys.length} key{keys.length === 1 ? "" : "s"}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Label</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Permissions</th>
-              <th scope="col">Created</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Label", "Prefix", "Permissions", "Created", "State"]} />
           <tbody>
             {keys.map((key) => (
               <tr key={key.id}>

@@ -11,6 +11,7 @@ import { StatusBadge } from "../ui/StatusBadge";
 import { apiErrors } from "../api/errors";
 import { CreateTenantMutation, TenantsQuery } from "./queries";
 import { useListsOf } from "../api/list-context";
+import { TableHead } from "../ui/TableHead";
 
 const PAGE_SIZE = 20;
 
@@ -41,15 +42,7 @@ export function TenantsPage() {
       <div className="table-wrap">
         <table>
           <caption>{tenants ? `${tenants.totalCount} tenant${tenants.totalCount === 1 ? "" : "s"}${values.q ? ` matching “${values.q}”` : ""}` : fetching ? "Loading…" : ""}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Environment</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Name", "Email", "Environment", "Status", "Created"]} />
           <tbody>
             {tenants?.nodes.map((tenant) => (
               <tr key={tenant.id}>

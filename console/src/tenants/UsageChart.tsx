@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { ConsoleTenantUsageQuery } from "../generated/graphql";
+import { TableHead } from "../ui/TableHead";
 
 type UsageDay = NonNullable<ConsoleTenantUsageQuery["tenant"]>["usage"]["daily"][number];
 
@@ -27,16 +28,7 @@ export function UsageChart({ days }: { days: readonly UsageDay[] }) {
         <summary>The figures, day by day</summary>
         <div className="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Day (UTC)</th>
-                {METRICS.map((metric) => (
-                  <th scope="col" key={metric.label}>
-                    {metric.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <TableHead columns={["Day (UTC)", ...METRICS.map((metric) => metric.label)]} />
             <tbody>
               {days.map((day) => (
                 <tr key={day.date}>

@@ -1,5 +1,19 @@
 import { graphql } from "../generated";
 
+/** A key as the tenant's key list shows it. */
+export const ApiKeyRowFragment = graphql(`
+  fragment ApiKeyRow on ApiKey {
+    id
+    label
+    prefix
+    createdAt
+    revokedAt
+    permissions {
+      ...KeyPermissions
+    }
+  }
+`);
+
 export const TenantsQuery = graphql(`
   query ConsoleTenants($first: Int, $after: String, $last: Int, $before: String, $search: String) {
     tenants(first: $first, after: $after, last: $last, before: $before, search: $search) {
@@ -14,10 +28,7 @@ export const TenantsQuery = graphql(`
         createdAt
       }
       pageInfo {
-        hasNextPage
-        hasPreviousPage
-        startCursor
-        endCursor
+        ...PageCursors
       }
     }
   }
@@ -45,18 +56,7 @@ export const TenantQuery = graphql(`
       apiKeys(first: 100) {
         totalCount
         nodes {
-          id
-          label
-          prefix
-          createdAt
-          revokedAt
-          permissions {
-            search
-            orders
-            wallet
-            webhooks
-            tenant
-          }
+          ...ApiKeyRow
         }
       }
     }
@@ -89,18 +89,7 @@ export const CreateTenantApiKeyMutation = graphql(`
     createTenantApiKey(tenantId: $tenantId, label: $label, permissions: $permissions) {
       apiKey
       key {
-        id
-        label
-        prefix
-        createdAt
-        revokedAt
-        permissions {
-          search
-          orders
-          wallet
-          webhooks
-          tenant
-        }
+        ...ApiKeyRow
       }
     }
   }

@@ -7,6 +7,7 @@ import { Pager } from "../ui/Pager";
 import { useCursorPage } from "../ui/paging";
 import { WalletQuery } from "./queries";
 import { useListsOf } from "../api/list-context";
+import { TableHead } from "../ui/TableHead";
 
 const PAGE_SIZE = 25;
 
@@ -37,16 +38,7 @@ export function WalletPage() {
           <div className="table-wrap">
             <table>
               <caption>{ledger.totalCount} entries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Balance after</th>
-                  <th scope="col">Order</th>
-                  <th scope="col">Reference</th>
-                </tr>
-              </thead>
+              <TableHead columns={["When", "Type", "Amount", "Balance after", "Order", "Reference"]} />
               <tbody>
                 {ledger.nodes.map((entry) => (
                   <tr key={entry.id}>

@@ -19,10 +19,7 @@ export const WalletQuery = graphql(`
           createdAt
         }
         pageInfo {
-          hasNextPage
-          hasPreviousPage
-          startCursor
-          endCursor
+          ...PageCursors
         }
       }
     }

@@ -13,6 +13,7 @@ import { StatusBadge } from "../ui/StatusBadge";
 import { RedeliverWebhookMutation, WebhookDeliveriesQuery } from "./queries";
 import { WebhookSettings } from "./WebhookSettings";
 import { useListsOf } from "../api/list-context";
+import { TableHead } from "../ui/TableHead";
 
 const PAGE_SIZE = 20;
 const PENDING_REFRESH_MS = 3000;
@@ -56,19 +57,7 @@ export function WebhooksPage() {
         <div className="table-wrap">
           <table>
             <caption>{deliveries ? `${deliveries.totalCount} deliver${deliveries.totalCount === 1 ? "y" : "ies"}` : fetching ? "Loading…" : ""}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Order</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Next attempt</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Event", "Order", "Status", "Attempts", "Next attempt", "Created", <span className="visually-hidden">Actions</span>]} />
             <tbody>
               {deliveries?.nodes.map((delivery) => (
                 <DeliveryRow key={delivery.id} delivery={delivery} canRedeliver={session.can("webhooks", "write")} onRedelivered={() => readAgain({ requestPolicy: "network-only" })} />
@@ -146,14 +135,7 @@ function DeliveryRow({ delivery: initial, canRedeliver, onRedelivered }: Deliver
         <tr>
           <td colSpan={7}>
             <table aria-label={`Attempts of ${delivery.event} for ${delivery.orderId}`}>
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">Answer</th>
-                  <th scope="col">Took</th>
-                  <th scope="col">At</th>
-                </tr>
-              </thead>
+              <TableHead columns={["#", "Answer", "Took", "At"]} />
               <tbody>
                 {delivery.attemptLog.map((attempt) => (
                   <tr key={attempt.number}>

@@ -40,10 +40,7 @@ export const WebhookDeliveriesQuery = graphql(`
         ...WebhookDeliveryRow
       }
       pageInfo {
-        hasNextPage
-        hasPreviousPage
-        startCursor
-        endCursor
+        ...PageCursors
       }
     }
   }
