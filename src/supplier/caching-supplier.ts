@@ -1,6 +1,6 @@
 import { RecentMap } from "../recent-map";
 import type { BatchStatement } from "../db/write-batch";
-import type { FlightCabin, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { BookedItinerary, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 import { clock } from "../clock";
 
 /** Searches remembered: at least the 1,000 most recent (see RecentMap). */
@@ -70,6 +70,10 @@ export class CachingSupplier implements Supplier {
 
   refundTickets(booking: SupplierBooking): Promise<void> {
     return this.inner.refundTickets(booking);
+  }
+
+  retimeFlight(flightKey: string, itineraries: readonly BookedItinerary[], now: Date): FlightTimes | null {
+    return this.inner.retimeFlight(flightKey, itineraries, now);
   }
 }
 

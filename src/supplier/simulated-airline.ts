@@ -3,7 +3,7 @@ import type { Airport } from "../locations/airport";
 import { SimulatedBookings } from "./simulated-bookings";
 import { SimulatedTimetable } from "./simulated-timetable";
 import type { BatchStatement } from "../db/write-batch";
-import type { FlightCabin, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { BookedItinerary, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 
 export interface SimulatedAirlineOptions {
   /** Resolves the carriers' hub codes, e.g. `(code) => airportIndex().getByIata(code)`. */
@@ -73,5 +73,9 @@ export class SimulatedAirline implements Supplier {
 
   refundTickets(booking: SupplierBooking): Promise<void> {
     return this.#bookings.refundTickets(booking);
+  }
+
+  retimeFlight(flightKey: string, itineraries: readonly BookedItinerary[], now: Date): FlightTimes | null {
+    return this.#timetable.retimeFlight(flightKey, itineraries, now);
   }
 }

@@ -6,8 +6,9 @@ import { buildOffer } from "./offers";
 import { sellsCabin } from "./pricing";
 import { flightChains } from "./routing";
 import { FlightSchedule } from "./schedule";
+import { retimedFlight } from "./schedule-changes";
 import { pickBestMix } from "./selection";
-import { passengersNeedingSeats, type SupplierOffer, type SupplierSearch } from "./supplier";
+import { passengersNeedingSeats, type BookedItinerary, type FlightTimes, type SupplierOffer, type SupplierSearch } from "./supplier";
 
 /** Most offers one search returns: the best mix of cheap, fast and direct. */
 export const MAX_OFFERS_PER_SEARCH = 50;
@@ -25,10 +26,17 @@ export interface SimulatedTimetableOptions {
 export class SimulatedTimetable {
   readonly #carriers: readonly Carrier[];
   readonly #schedule = new FlightSchedule();
+  readonly #airportByIata: SimulatedTimetableOptions["airportByIata"];
 
   /** @throws Error when a hub airport is missing from the location data. */
   constructor(options: SimulatedTimetableOptions) {
     this.#carriers = resolveCarriers(CARRIERS, options.airportByIata);
+    this.#airportByIata = options.airportByIata;
+  }
+
+  /** A booked flight retimed (schedule-changes.ts), its connections checked against the carriers' hubs. */
+  retimeFlight(flightKey: string, itineraries: readonly BookedItinerary[], now: Date): FlightTimes | null {
+    return retimedFlight({ carriers: this.#carriers, airportByIata: this.#airportByIata }, flightKey, itineraries, now);
   }
 
   /**

@@ -91,6 +91,25 @@ export interface Supplier {
   reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]>;
   /** Refunds the booking's tickets; their seats go back on sale. */
   refundTickets(booking: SupplierBooking): Promise<void>;
+  /**
+   * Sandbox only (servicing §6, the `retime` trigger): the airline retimes one of its flights,
+   * booked in each of `itineraries`: the same flight (key, number, aircraft, block time) at new
+   * times that keep every itinerary flyable, or null when it has none to offer.
+   */
+  retimeFlight(flightKey: string, itineraries: readonly BookedItinerary[], now: Date): FlightTimes | null;
+}
+
+/** A booking's slices as the airline reads them to retime a flight: each flight's key, route, carrier and times. */
+export type BookedItinerary = ReadonlyArray<{
+  segments: ReadonlyArray<{ flightKey: string; origin: string; destination: string; marketingCarrier: { iataCode: string }; departingAtUtc: string; arrivingAtUtc: string }>;
+}>;
+
+/** A flight's times as offers carry them: UTC instants, and local wall times at its origin and destination. */
+export interface FlightTimes {
+  departingAtUtc: string;
+  arrivingAtUtc: string;
+  departingAtLocal: string;
+  arrivingAtLocal: string;
 }
 
 /** One cabin of one flight instance: what seats are held against. */
