@@ -36,6 +36,7 @@ import { OrderChanges } from "./orders/order-changes";
 import { ChangeRequestService } from "./order-changes/change-requests.service";
 import { ChangeConfirmationService } from "./order-changes/change-confirmations.service";
 import { TicketReissue } from "./order-changes/ticket-reissue";
+import { AirlineChangeService } from "./airline-changes/airline-changes.service";
 import { OrderHolds } from "./orders/holds";
 import { HoldExpiry } from "./orders/hold-expiry";
 import { SeatIntents } from "./orders/seat-intents";
@@ -84,6 +85,8 @@ export interface Services {
   orderChangeRequests: ChangeRequestService;
   /** Choosing and confirming an order change. */
   orderChangeConfirmations: ChangeConfirmationService;
+  /** The airline's changes to booked flights, their acceptance and the sandbox trigger (servicing §6). */
+  airlineChanges: AirlineChangeService;
   jobQueue: OrderJobQueue;
   jobWorker: JobWorker;
   /** Cancels the holds whose deadlines came, a round's at once (the job worker's payment_deadline jobs). */
@@ -167,6 +170,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     cancellations: new CancellationService(db, cursors, orders, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
     orderHistory: new OrderHistory(db, cursors, orders),
     orderChangeRequests,
+    airlineChanges: new AirlineChangeService(db, orders, wallets, supplier, airports, orderChanges),
     orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, supplier, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
     jobQueue,
     jobWorker,

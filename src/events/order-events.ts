@@ -1,3 +1,4 @@
+import { availableActions, type AirlineInitiatedChange } from "../airline-changes/airline-change";
 import { formatMinor } from "../money/format";
 import type { CancellationReason, Order, OrderDocument, OrderStatus } from "../orders/order";
 import type { ServiceAddition } from "../orders/service-addition";
@@ -5,7 +6,7 @@ import { documentPath, serviceViewA, VARIANT_A_STATES } from "../orders/variant-
 import { newId } from "../ids";
 
 /** Every event an order emits (interface §6, decisions §5), under the webhook's `event` names. */
-export const ORDER_EVENT_TYPES = ["order.created", "order.ticketed", "order.failed", "order.cancelled", "order.refunded", "order.services_added", "order.changed"] as const;
+export const ORDER_EVENT_TYPES = ["order.created", "order.ticketed", "order.failed", "order.cancelled", "order.refunded", "order.services_added", "order.changed", "order.airline_initiated_change_detected"] as const;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 
 /** The state each event of a transition leaves the order in; the others (services added) leave it where it is. */
@@ -25,7 +26,9 @@ export type OrderEventDetails =
   | { type: "order.failed"; failureReason: string; paymentReversed: boolean }
   | { type: "order.refunded"; refundAmount: number; refundCurrency: string }
   | { type: "order.services_added"; addition: ServiceAddition }
-  | { type: "order.changed"; change: { id: string; changeTotalAmount: number; currency: string } };
+  | { type: "order.changed"; change: { id: string; changeTotalAmount: number; currency: string } }
+  | { type: "order.changed"; airlineChange: { id: string; refundAmount: number; currency: string } }
+  | { type: "order.airline_initiated_change_detected"; change: AirlineInitiatedChange };
 
 /** An event as the outbox stores it; `payload` is the webhook body, byte for byte. */
 export interface OrderEvent {
@@ -43,7 +46,9 @@ export interface OrderEvent {
  * in Variant A's names as the change leaves it, plus what the event adds: e-tickets with their
  * `url` (ticketed), `failure_reason` and `payment_reversed` (failed), the amount credited back
  * (refunded), the addition with its services (services added), the change and what it cost
- * (changed: the order's slices are then the new ones).
+ * (changed: the order's slices are then the new ones; an airline-initiated change accepted names
+ * it, and the seats given back with a cancelled flight as a negative cost), the airline's change
+ * and what can be done about it (detected: the order shows its slices removed and added).
  */
 export function orderEvent(order: Order, at: Date, details: OrderEventDetails): OrderEvent {
   const id = newId("evt", at.getTime());
@@ -83,10 +88,18 @@ export function orderEvent(order: Order, at: Date, details: OrderEventDetails): 
       total_currency: addition.currency,
       paid_at: addition.paidAt?.toISOString() ?? null,
     };
-  } else if (details.type === "order.changed") {
+  } else if (details.type === "order.changed" && "change" in details) {
     data.order_change_id = details.change.id;
     data.change_total_amount = formatMinor(details.change.changeTotalAmount, details.change.currency);
     data.change_total_currency = details.change.currency;
+  } else if (details.type === "order.changed") {
+    data.airline_initiated_change_id = details.airlineChange.id;
+    // What the change cost: nothing, or the seats it gave back (negative); `|| 0` keeps a zero unsigned.
+    data.change_total_amount = formatMinor(-details.airlineChange.refundAmount || 0, details.airlineChange.currency);
+    data.change_total_currency = details.airlineChange.currency;
+  } else if (details.type === "order.airline_initiated_change_detected") {
+    const { change } = details;
+    data.airline_initiated_change = { id: change.id, available_actions: availableActions(change), created_at: change.createdAt.toISOString() };
   }
   const payload = JSON.stringify({ id, event: details.type, created_at: at.toISOString(), data });
   return { id, tenantId: order.tenantId, orderId: order.id, type: details.type, createdAt: at, payload };

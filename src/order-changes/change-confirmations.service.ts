@@ -1,3 +1,4 @@
+import { answerAirlineChanges } from "../airline-changes/airline-change-rows";
 import type { TenantScope } from "../context/tenant-scope";
 import type { Database } from "../db/database";
 import { isUniqueViolation } from "../db/errors";
@@ -118,6 +119,8 @@ export class ChangeConfirmationService {
       ),
       ...money.statements(now),
       this.queue.requeue(order, "reissue", runAt, now),
+      // A change without penalty answers the order's open airline-initiated change (servicing §6).
+      ...(offer.noPenalty ? [answerAirlineChanges(this.db, order, "change", now)] : []),
     ];
     await this.pause("before_change_commit", { orderId: order.id, orderChangeId: change.id });
     try {

@@ -1,3 +1,4 @@
+import { openAirlineChange } from "../airline-changes/airline-change-rows";
 import type { TenantScope } from "../context/tenant-scope";
 import type { Database } from "../db/database";
 import { GuardFailed, writeBatch } from "../db/write-batch";
@@ -44,14 +45,15 @@ export class ChangeRequestService {
    * order is TICKETED, not refunding, before its first flight, on a fare that allows changes;
    * 422 `invalid_field_value` for a slice to remove that is not the order's; 400
    * `invalid_search_params` or 422 `departure_date_out_of_range` for an added slice as a search
-   * would refuse it. `noPenalty` (an airline-initiated change's `change`): no penalty, and the
-   * fare's rule does not apply.
+   * would refuse it. While an airline-initiated change is open on the order (servicing §6), a
+   * request removing the slices it changed is that change's `change`: its offers carry no
+   * penalty and the fare's rule does not apply (the airline's doing, not the traveller's).
    */
-  async request(scope: TenantScope, input: ChangeRequestInput, options: { noPenalty?: boolean } = {}): Promise<OrderChangeRequest> {
-    const noPenalty = options.noPenalty ?? false;
+  async request(scope: TenantScope, input: ChangeRequestInput): Promise<OrderChangeRequest> {
     const [order] = await this.orders.getMany(scope, [input.orderId]);
     if (!order) throw appError("not_found", { field: "order_id", message: "order_id: no such order" });
     const now = clock.now();
+    const noPenalty = await this.answersAirlineChange(order, input);
     requireChangeable(order, now, noPenalty);
     const { removed: removedIds, cabinClass } = checkChangeSlices(order, input.slices);
     const search = this.searchFor(order, input, cabinClass, now);
@@ -90,6 +92,14 @@ export class ChangeRequestService {
       throw error;
     }
     return request;
+  }
+
+  /** Whether the request removes every slice of the order's open airline-initiated change (none open: false). */
+  private async answersAirlineChange(order: Order, input: ChangeRequestInput): Promise<boolean> {
+    const airlineChange = order.status === "TICKETED" ? await openAirlineChange(this.db, order) : null;
+    if (!airlineChange) return false;
+    const removing = new Set(input.slices.remove.map((slice) => slice.sliceId));
+    return airlineChange.removed.slices.every((slice) => removing.has(slice.id));
   }
 
   /** A change request with its offers; 404 `not_found` for an unknown id or another tenant's. */

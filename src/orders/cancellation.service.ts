@@ -1,3 +1,4 @@
+import { answerAirlineChanges, openAirlineChange } from "../airline-changes/airline-change-rows";
 import type { TenantScope } from "../context/tenant-scope";
 import type { Database } from "../db/database";
 import { queryRows } from "../db/query-rows";
@@ -24,7 +25,9 @@ import { departureRefusal, refundAmount, refundRefusal } from "./refund-rules";
  * the one rule (refund-rules.ts) and write the quote, so the refund job credits exactly what was
  * quoted. A confirmed quote of a PENDING order cancels it (seats released, as the cancel action
  * does); of a TICKETED order, it asks the airline to refund (the order stays TICKETED until the
- * refund job makes it REFUNDED and credits the wallet, once).
+ * refund job makes it REFUNDED and credits the wallet, once). While the airline has changed one of
+ * the order's flights and the change awaits an answer (servicing §6), cancelling is that answer:
+ * the refund is the whole total, and confirming records the change as `cancelled`.
  */
 export class CancellationService {
   constructor(
@@ -41,17 +44,16 @@ export class CancellationService {
   ) {}
 
   /**
-   * A quote that changes nothing and can be confirmed for 15 minutes. `fullRefund` (an airline's
-   * cancellation of the flight) refunds the whole total. 404 `not_found` for an unknown or another
-   * tenant's order; 409 `order_state_conflict` unless PENDING, or TICKETED with no refund under
-   * way; 422 `refund_not_allowed` once the first flight has left.
+   * A quote that changes nothing and can be confirmed for 15 minutes; with an airline-initiated
+   * change open on the order, it refunds the whole total. 404 `not_found` for an unknown or
+   * another tenant's order; 409 `order_state_conflict` unless PENDING, or TICKETED with no refund
+   * under way; 422 `refund_not_allowed` once the first flight has left.
    */
-  async quote(scope: TenantScope, orderId: string, options: { fullRefund?: boolean } = {}): Promise<OrderCancellation> {
+  async quote(scope: TenantScope, orderId: string): Promise<OrderCancellation> {
     const order = await this.orders.get(scope, orderId);
     const now = clock.now();
     checkCancellable(order, now);
-    const fullRefund = options.fullRefund ?? false;
-    const quote = await this.priced(order, fullRefund, now);
+    const quote = await this.priced(order, now);
     await writeBatch(this.db, [insertCancellation(this.db, quote)]);
     return quote;
   }
@@ -113,8 +115,8 @@ export class CancellationService {
     const now = clock.now();
     const refusal = refundRefusal(order, now);
     if (refusal) throw appError("refund_not_allowed", { reason: refusal });
-    const quote = { ...(await this.priced(order, false, now)), confirmedAt: now };
-    await this.startRefund(scope, order, now, [insertCancellation(this.db, quote)]);
+    const quote = { ...(await this.priced(order, now)), confirmedAt: now };
+    await this.startRefund(scope, order, now, [insertCancellation(this.db, quote), ...this.answering(quote, now)]);
     return this.orders.detail(scope, orderId);
   }
 
@@ -130,7 +132,16 @@ export class CancellationService {
     checkCancellable(order, now);
     // Paid, changed or given services since: the quoted amount may no longer be what is owed.
     if (order.updatedAt > quote.createdAt) throw stateConflict(order, "cancelWithQuote", "it changed after this quote was made; ask for a new quote");
-    await this.startRefund(scope, order, now, [confirmed], Sql.sql`AND "updatedAt" <= ${sqlTimestamp(this.db.provider, quote.createdAt)}`);
+    await this.startRefund(scope, order, now, [confirmed, ...this.answering(quote, now)], Sql.sql`AND "updatedAt" <= ${sqlTimestamp(this.db.provider, quote.createdAt)}`);
+  }
+
+  /**
+   * A full refund answers the order's open airline-initiated change: it is recorded `cancelled`
+   * with the refund. The order's guard keeps this right: an airline change detected or answered
+   * otherwise changed the order after the quote, so the quote can no longer be confirmed.
+   */
+  private answering(quote: OrderCancellation, now: Date): BatchStatement[] {
+    return quote.fullRefund ? [answerAirlineChanges(this.db, { id: quote.orderId, tenantId: quote.tenantId }, "cancel", now)] : [];
   }
 
   /**
@@ -151,9 +162,10 @@ export class CancellationService {
     this.wake(runAt);
   }
 
-  /** A new quote for the order as it is now, priced by the refund rule. */
-  private async priced(order: Order, fullRefund: boolean, now: Date): Promise<OrderCancellation> {
+  /** A new quote for the order as it is now, priced by the refund rule: in full while an airline-initiated change is open. */
+  private async priced(order: Order, now: Date): Promise<OrderCancellation> {
     const servicesPaidAfterTicketing = order.status === "TICKETED" ? await this.servicesPaidAfterTicketing(order) : 0;
+    const fullRefund = order.status === "TICKETED" && (await openAirlineChange(this.db, order)) !== null;
     return {
       id: newId("ore", now.getTime()),
       orderId: order.id,

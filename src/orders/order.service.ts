@@ -1,3 +1,4 @@
+import { airlineChangesOf } from "../airline-changes/airline-change-rows";
 import type { TenantScope } from "../context/tenant-scope";
 import type { Database } from "../db/database";
 import { figuresByDay, type DayRange } from "../db/daily-buckets";
@@ -144,7 +145,7 @@ export class OrderService {
       }
       throw error;
     }
-    return { ...order, passengers: passengers.map((passenger) => ({ ...passenger, orderId: order.id })), documents: [] };
+    return { ...order, passengers: passengers.map((passenger) => ({ ...passenger, orderId: order.id })), documents: [], airlineInitiatedChanges: [] };
   }
 
   /**
@@ -294,12 +295,12 @@ export class OrderService {
     return { orders, tickets };
   }
 
-  /** Orders with their passengers and documents: two queries whatever the number of orders. */
+  /** Orders with their passengers, documents and airline changes: three queries whatever the number of orders. */
   private async withChildren(scope: TenantScope, orders: Order[], reader: Reader): Promise<OrderDetail[]> {
     if (orders.length === 0) return [];
     const ids = orders.map((order) => order.id);
-    const [passengers, documents] = await Promise.all([this.passengersOf(scope, ids, reader), this.documentsOf(scope, ids, reader)]);
-    return orders.map((order, index) => ({ ...order, passengers: passengers[index]!, documents: documents[index]! }));
+    const [passengers, documents, airlineChanges] = await Promise.all([this.passengersOf(scope, ids, reader), this.documentsOf(scope, ids, reader), airlineChangesOf(reader, scope.tenantId, ids)]);
+    return orders.map((order, index) => ({ ...order, passengers: passengers[index]!, documents: documents[index]!, airlineInitiatedChanges: airlineChanges[index]! }));
   }
 
   /** 402 `insufficient_balance` when the wallet cannot cover `amount` (converted if the wallet was re-denominated). */

@@ -1,3 +1,4 @@
+import type { AirlineInitiatedChange } from "../airline-changes/airline-change";
 import type { Order as OrderRow, OrderDocument as OrderDocumentRow, OrderPassenger as OrderPassengerRow, OrderStatus } from "../db/models";
 import { dateFrom, exactNumber, jsonFrom } from "../db/sql-values";
 import { splitTotal, type PriceSplit, type StoredOffer } from "../search/offer-payload";
@@ -94,10 +95,12 @@ export interface OrderDocument {
   createdAt: Date;
 }
 
-/** An order with its passengers and documents, as the REST views show it. */
+/** An order with its passengers, documents and the airline's changes to it, as the REST views show it. */
 export interface OrderDetail extends Order {
   passengers: OrderPassenger[];
   documents: OrderDocument[];
+  /** Oldest first (servicing §6). */
+  airlineInitiatedChanges: AirlineInitiatedChange[];
 }
 
 /** The snapshot is stored as JSON, so its dates come back as ISO text. */

@@ -1,0 +1,260 @@
+import type { TenantScope } from "../context/tenant-scope";
+import type { Database } from "../db/database";
+import { queryRows } from "../db/query-rows";
+import { sqlEnum } from "../db/sql-enum";
+import { sqlTimestamp } from "../db/sql-values";
+import { GuardFailed, type BatchStatement } from "../db/write-batch";
+import { orderEvent } from "../events/order-events";
+import { appError } from "../errors/app-error";
+import { Prisma as Sql } from "../generated/prisma-sqlite/client";
+import { newId } from "../ids";
+import type { AirportIndex } from "../locations/airport-index";
+import { convertMinor } from "../money/exchange-rates";
+import { canReplace } from "../order-changes/change-rules";
+import { replaceBooking } from "../order-changes/change-rows";
+import { itineraryDates, orderFrom, type Order, type OrderRecord } from "../orders/order";
+import type { OrderChanges } from "../orders/order-changes";
+import { ORDER_GUARD, touchIn } from "../orders/order-state-machine";
+import type { OrderService } from "../orders/order.service";
+import { priceOffer } from "../search/price-offer";
+import type { StoredSlice } from "../search/offer-payload";
+import { sellableOffers } from "../search/sellable-offers";
+import type { Supplier, SupplierSearch } from "../supplier/supplier";
+import { dayToIsoDate, localDay } from "../supplier/time";
+import { walletChange } from "../wallet/wallet-change";
+import type { WalletService } from "../wallet/wallet.service";
+import { clock } from "../clock";
+import { airlineChangeFrom, type AirlineInitiatedChange, type ScheduleChangeKind } from "./airline-change";
+import { acceptAirlineChange, airlineChangesOf, insertAirlineChange, openAirlineChange } from "./airline-change-rows";
+import { acceptedChange, retimedSlice, withSlices } from "./schedule-change";
+
+/** Days after the cancelled flight's on which the airline looks for a replacement, in turn. */
+const REPLACEMENT_DAYS = [1, 2, 3];
+
+/** Connections allowed on a replacement slice, as a search allows by default. */
+const REPLACEMENT_MAX_CONNECTIONS = 1;
+
+/**
+ * Airline-initiated changes (servicing §6): the airline retimes or cancels a booked flight, each
+ * TICKETED order of the tenant flying it gains a change (`aic_`) and the event
+ * `order.airline_initiated_change_detected`, in one transaction with each order touched (so a
+ * cancellation quote or change offer priced before it is refused, and asked again). The tenant
+ * answers it by accepting it here, by cancelling the order (a cancellation quote, which refunds
+ * the whole total while the change is open: cancellation.service.ts) or by changing it (a change
+ * request without penalty: change-requests.service.ts).
+ */
+export class AirlineChangeService {
+  constructor(
+    private readonly db: Database,
+    private readonly orders: OrderService,
+    private readonly wallets: WalletService,
+    private readonly supplier: Supplier,
+    private readonly airports: AirportIndex,
+    private readonly changes: OrderChanges,
+  ) {}
+
+  /**
+   * The sandbox trigger: the airline retimes or cancels the order's first flight. `retime`: the
+   * same flight 2 h 05 min later (earlier when later breaks a connection). `cancel_flight`: the
+   * flight gone, and the airline's proposal for its slice, the same route on one of the next
+   * three days (none when it has nothing that fits). Every TICKETED order of the tenant on that
+   * flight with no change open is affected; the answer is the order's own change. 404
+   * `route_not_found` for a live tenant (the route exists for sandboxes only); 404 `not_found`
+   * for an unknown or another tenant's order; 409 `order_state_conflict` unless the order is
+   * TICKETED with no refund under way and no change open; 422 `change_not_allowed` once its
+   * first flight left; 422 `invalid_field_value` (`kind`) when no retiming keeps every affected
+   * order flyable.
+   */
+  async simulate(scope: TenantScope, orderId: string, kind: ScheduleChangeKind): Promise<AirlineInitiatedChange> {
+    if (scope.tenant.environment !== "sandbox") throw appError("route_not_found");
+    const order = await this.orders.get(scope, orderId);
+    const now = clock.now();
+    if (order.status !== "TICKETED" || order.refundRequestedAt !== null) throw notOpen(order, "have an airline-initiated change");
+    const { firstDepartureUtc } = itineraryDates(order.offer);
+    if (firstDepartureUtc <= now) throw appError("change_not_allowed", { field: "id", reason: `The first flight departed at ${firstDepartureUtc.toISOString()}.` });
+    if (await openAirlineChange(this.db, order)) {
+      const message = `Order ${order.id} has an airline-initiated change awaiting an answer: accept it, cancel or change the order first.`;
+      throw appError("order_state_conflict", { message, reason: message });
+    }
+    const flightKey = order.offer.payload.slices[0]!.segments[0]!.flightKey;
+    const affected = [order, ...(await this.otherOrdersOn(scope, order, flightKey))];
+    const made = kind === "retime" ? this.retimed(affected, flightKey, now) : await this.cancelled(scope, affected, flightKey, now);
+    try {
+      await this.changes.commit(
+        affected,
+        made.flatMap((change, index) => [touchIn(this.db, affected[index]!, "TICKETED", now, Sql.empty, sameOrder(this.db, affected[index]!)), insertAirlineChange(this.db, change)]),
+        made.map((change, index) => orderEvent(affected[index]!, now, { type: "order.airline_initiated_change_detected", change })),
+      );
+    } catch (error) {
+      if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw appError("order_state_conflict", { reason: "An order on the flight changed meanwhile; try again." });
+      throw error;
+    }
+    return made[0]!;
+  }
+
+  /**
+   * Accepts the change: the order's slices become the added ones, its seats move from the
+   * flights left to the new ones, and a seat chosen on a cancelled flight is given back
+   * (`change_credit`, once); `order.changed` is emitted. The same change for every repeat and
+   * racing acceptance. 404 `not_found` for an unknown or another tenant's change; 409
+   * `order_state_conflict` once it was answered otherwise, or when the order is no longer
+   * TICKETED or is being refunded; 422 `change_not_allowed` when the airline proposed no
+   * replacement; 422 `offer_no_longer_available` when a new flight has no seats left.
+   */
+  async accept(scope: TenantScope, changeId: string): Promise<AirlineInitiatedChange> {
+    const change = await this.get(scope, changeId);
+    if (change.actionTaken === "accepted") return change;
+    if (change.actionTaken !== null) throw answered(change);
+    if (change.added.slices.length === 0) {
+      throw appError("change_not_allowed", { field: "id", reason: "The airline proposes no replacement for the cancelled flight: cancel the order (a full refund) or change it (no penalty)." });
+    }
+    const order = await this.orders.get(scope, change.orderId);
+    if (order.status !== "TICKETED" || order.refundRequestedAt !== null) throw notOpen(order, "accept an airline-initiated change");
+    if (!change.removed.slices.every((removed) => order.offer.payload.slices.some((slice) => slice.id === removed.id))) throw changedSince(order);
+    const now = clock.now();
+    const accepted = acceptedChange(order, change);
+    const changed: Order = { ...order, offer: accepted.offer, services: accepted.services, totalAmount: accepted.totalAmount, updatedAt: now };
+    const statements: BatchStatement[] = [
+      // First: of racing acceptances, the others wait here for the first's commit and then find it done.
+      acceptAirlineChange(this.db, change, now),
+      replaceBooking(this.db, order, accepted, now),
+      ...this.supplier.seatExchange({ id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment }, { release: accepted.release, hold: accepted.hold, passengers: order.offer.payload.passengers }),
+      ...(await this.seatRefund(order, change, accepted.refundAmount, now)),
+    ];
+    try {
+      await this.changes.commit([order], statements, [orderEvent(changed, now, { type: "order.changed", airlineChange: { id: change.id, refundAmount: accepted.refundAmount, currency: order.currency } })]);
+    } catch (error) {
+      if (!(error instanceof GuardFailed)) throw error;
+      const settled = await this.get(scope, changeId);
+      if (settled.actionTaken === "accepted") return settled;
+      if (settled.actionTaken !== null) throw answered(settled);
+      if (error.guard === ORDER_GUARD) {
+        const current = await this.orders.get(scope, order.id);
+        throw current.status === "TICKETED" && current.refundRequestedAt === null ? changedSince(current) : notOpen(current, "accept an airline-initiated change");
+      }
+      if (accepted.hold.some((segment) => segment.flightKey === error.guard)) {
+        throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.guard} has too few seats left: cancel or change the order instead.` });
+      }
+      throw error;
+    }
+    return { ...change, actionTaken: "accepted", updatedAt: now };
+  }
+
+  /** A change; 404 `not_found` for an unknown id or another tenant's. */
+  async get(scope: TenantScope, changeId: string): Promise<AirlineInitiatedChange> {
+    const row = await this.db.prisma.airlineInitiatedChange.findFirst({ where: { id: changeId, tenantId: scope.tenantId } });
+    if (!row) throw appError("not_found", { field: "id" });
+    return airlineChangeFrom(row);
+  }
+
+  /** The changes of each order, oldest first (one query for a whole page of orders: GraphQL's loader). */
+  ofOrders(scope: TenantScope, orderIds: readonly string[]): Promise<AirlineInitiatedChange[][]> {
+    return airlineChangesOf(this.db.prisma, scope.tenantId, orderIds);
+  }
+
+  /** The tenant's other TICKETED orders, not being refunded and with no change open, that fly the flight. */
+  private async otherOrdersOn(scope: TenantScope, order: Order, flightKey: string): Promise<Order[]> {
+    const snapshot = this.db.provider === "postgresql" ? Sql.sql`"offerSnapshot"::text` : Sql.sql`"offerSnapshot"`;
+    const rows = await queryRows<OrderRecord>(
+      this.db,
+      Sql.sql`SELECT * FROM "Order" WHERE "tenantId" = ${scope.tenantId} AND "status" = ${sqlEnum(this.db.provider, "OrderStatus", "TICKETED")}
+        AND "refundRequestedAt" IS NULL AND "id" <> ${order.id} AND ${snapshot} LIKE ${`%${flightKey}%`}
+        AND NOT EXISTS (SELECT 1 FROM "AirlineInitiatedChange" WHERE "tenantId" = "Order"."tenantId" AND "orderId" = "Order"."id" AND "actionTaken" IS NULL)`,
+    );
+    return rows.map(orderFrom).filter((other) => sliceWith(other, flightKey) !== undefined);
+  }
+
+  /** Each order's change when the airline retimes the flight: its slice with the flight at the new times. */
+  private retimed(orders: Order[], flightKey: string, now: Date): AirlineInitiatedChange[] {
+    const times = this.supplier.retimeFlight(flightKey, orders.map((order) => order.offer.payload.slices), now);
+    if (!times) throw appError("invalid_field_value", { field: "kind", reason: `The airline cannot retime flight ${flightKey} and keep every booking on it flyable: simulate cancel_flight instead.` });
+    return orders.map((order) => {
+      const slice = sliceWith(order, flightKey)!;
+      return newChange(order, slice, [retimedSlice(slice, flightKey, times)], now);
+    });
+  }
+
+  /** Each order's change when the airline cancels the flight: its slice removed, the airline's replacement (if any) added. */
+  private async cancelled(scope: TenantScope, orders: Order[], flightKey: string, now: Date): Promise<AirlineInitiatedChange[]> {
+    return Promise.all(
+      orders.map(async (order) => {
+        const slice = sliceWith(order, flightKey)!;
+        const replacement = await this.replacement(scope, order, slice);
+        return newChange(order, slice, replacement ? [replacement] : [], now);
+      }),
+    );
+  }
+
+  /**
+   * The airline's proposal for a slice whose flight it cancelled: the same route in the same
+   * cabin on the first of the next days where it sells a flight that fits the order (its own
+   * airline, no flight the order holds, between the order's other slices), cheapest first.
+   */
+  private async replacement(scope: TenantScope, order: Order, slice: StoredSlice): Promise<StoredSlice | null> {
+    const origin = this.airports.getByIata(slice.origin);
+    const destination = this.airports.getByIata(slice.destination);
+    if (!origin || !destination) return null;
+    for (const days of REPLACEMENT_DAYS) {
+      const search: SupplierSearch = {
+        slices: [{ origins: [origin], destinations: [destination], departureDate: dayToIsoDate(localDay(slice.departureDate) + days) }],
+        passengers: order.offer.payload.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type })),
+        cabinClass: slice.segments[0]!.cabinClass,
+        maxConnections: REPLACEMENT_MAX_CONNECTIONS,
+      };
+      const offers = await sellableOffers(this.supplier, await this.supplier.search(search), search, scope.tenant.environment);
+      const fitting = offers.find((offer) => canReplace(offer, order, new Set([slice.id])));
+      if (fitting) return priceOffer(fitting, order.currency).payload.slices[0]!;
+    }
+    return null;
+  }
+
+  /** The credit of seats dropped with a cancelled flight, in the wallet's currency, once per change (none when there are none). */
+  private async seatRefund(order: Order, change: AirlineInitiatedChange, amount: number, at: Date): Promise<BatchStatement[]> {
+    if (amount === 0) return [];
+    const wallet = await this.wallets.get(order.tenantId);
+    const credit = convertMinor(amount, order.currency, wallet.currency);
+    return walletChange(this.db, { tenantId: order.tenantId, type: "change_credit", amount: credit, currency: wallet.currency, orderId: order.id, reference: change.id, operationId: change.id, at }).statements;
+  }
+}
+
+/** The order's slice that flies the flight. */
+function sliceWith(order: Order, flightKey: string): StoredSlice | undefined {
+  return order.offer.payload.slices.find((slice) => slice.segments.some((segment) => segment.flightKey === flightKey));
+}
+
+function newChange(order: Order, removed: StoredSlice, added: StoredSlice[], now: Date): AirlineInitiatedChange {
+  return {
+    id: newId("aic", now.getTime()),
+    orderId: order.id,
+    tenantId: order.tenantId,
+    removed: withSlices(order.offer.payload, [removed]),
+    added: withSlices(order.offer.payload, added),
+    actionTaken: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The order's guard's condition: as it was read (no refund asked, nothing changed since). */
+function sameOrder(db: Database, order: Order): Sql.Sql {
+  return Sql.sql`AND "refundRequestedAt" IS NULL AND "updatedAt" = ${sqlTimestamp(db.provider, order.updatedAt)}`;
+}
+
+/** 409 `order_state_conflict`: the order is not TICKETED with no refund under way. */
+function notOpen(order: Order, action: string) {
+  const refunding = order.status === "TICKETED" && order.refundRequestedAt !== null ? " and being refunded" : "";
+  const message = `Order ${order.id} is ${order.status}${refunding}; only a TICKETED order with no refund under way can ${action}.`;
+  return appError("order_state_conflict", { message, reason: message });
+}
+
+/** 409 `order_state_conflict`: the order no longer is as the change found it (its slices changed, or it changed meanwhile). */
+function changedSince(order: Order) {
+  const message = `Order ${order.id} changed since this airline-initiated change was read; read the order and try again.`;
+  return appError("order_state_conflict", { message, reason: message });
+}
+
+/** 409 `order_state_conflict`: the change was answered otherwise (the order cancelled or changed). */
+function answered(change: AirlineInitiatedChange) {
+  const message = `Airline-initiated change ${change.id} was answered already (${change.actionTaken}); only an open change can be accepted.`;
+  return appError("order_state_conflict", { message, reason: message });
+}
