@@ -45,6 +45,7 @@ const config: CodegenConfig = {
           OrderChangeRequest: "../order-changes/order-change#OrderChangeRequest as OrderChangeRequestModel",
           OrderChangeOffer: "../order-changes/order-change#OrderChangeOffer as OrderChangeOfferModel",
           OrderChange: "../order-changes/order-change#OrderChange as OrderChangeModel",
+          AirlineInitiatedChange: "../airline-changes/airline-change#AirlineInitiatedChange as AirlineInitiatedChangeModel",
           IdentityDocument: "../orders/order#IdentityDocument as IdentityDocumentModel",
           Wallet: "../wallet/wallet#Wallet as WalletModel",
           WalletTransaction: "../wallet/wallet#LedgerEntry",

@@ -68,6 +68,9 @@ export const operations = {
   createOrderChange: { audience: "tenant", effect: "write", permission: "orders:write" },
   orderChange: { audience: "tenant", effect: "read", permission: "orders:read" },
   confirmOrderChange: { audience: "tenant", effect: "write", permission: "orders:write" },
+  acceptAirlineInitiatedChange: { audience: "tenant", effect: "write", permission: "orders:write" },
+  /** Sandbox tenants only (servicing §6): a live tenant is answered as if the route did not exist. */
+  simulateAirlineInitiatedChange: { audience: "tenant", effect: "write", permission: "orders:write" },
   orderStatusChanged: { audience: "tenant", effect: "read", permission: "orders:read" },
   orderEvents: { audience: "tenant", effect: "read", permission: "orders:read" },
   wallet: { audience: "tenant", effect: "read", permission: "wallet:read" },

@@ -1,5 +1,6 @@
 import DataLoader from "dataloader";
 import { tenantScope, type RequestContext } from "../context/request-context";
+import type { AirlineInitiatedChange } from "../airline-changes/airline-change";
 import type { Order, OrderDocument, OrderPassenger } from "../orders/order";
 import type { StoredOffer } from "../search/offer-payload";
 
@@ -11,6 +12,8 @@ export interface Loaders {
   /** Passengers and documents by order id: one query each for a whole page of orders. */
   orderPassengers: DataLoader<string, OrderPassenger[]>;
   orderDocuments: DataLoader<string, OrderDocument[]>;
+  /** Airline-initiated changes by order id, one query for a page of orders. */
+  orderAirlineChanges: DataLoader<string, AirlineInitiatedChange[]>;
 }
 
 /**
@@ -23,6 +26,7 @@ class OperationLoaders implements Loaders {
   #order?: Loaders["order"];
   #orderPassengers?: Loaders["orderPassengers"];
   #orderDocuments?: Loaders["orderDocuments"];
+  #orderAirlineChanges?: Loaders["orderAirlineChanges"];
 
   constructor(private readonly ctx: RequestContext) {}
 
@@ -40,6 +44,10 @@ class OperationLoaders implements Loaders {
 
   get orderDocuments() {
     return (this.#orderDocuments ??= new DataLoader((ids) => this.ctx.services.orders.documentsOf(tenantScope(this.ctx), ids)));
+  }
+
+  get orderAirlineChanges() {
+    return (this.#orderAirlineChanges ??= new DataLoader((ids) => this.ctx.services.airlineChanges.ofOrders(tenantScope(this.ctx), ids)));
   }
 }
 

@@ -13,7 +13,7 @@ import { inGraphQLFieldNames } from "./field-names";
 import { idempotentMutation } from "./idempotent-mutation";
 import { loadersFor } from "./loaders";
 
-const isDetail = (order: Order): order is OrderDetail => "passengers" in order && "documents" in order;
+const isDetail = (order: Order): order is OrderDetail => "passengers" in order && "documents" in order && "airlineInitiatedChanges" in order;
 
 /** The REST names the order rules report, as the GraphQL inputs spell them. */
 const ORDER_FIELD_NAMES: Readonly<Record<string, string>> = {
@@ -128,6 +128,7 @@ export const orderResolvers: Resolvers = {
     // An order read with its children (a detail: subscriptions, mutations) needs no further query.
     passengers: (order, _args, ctx) => (isDetail(order) ? order.passengers : loadersFor(ctx).orderPassengers.load(order.id)),
     documents: (order, _args, ctx) => (isDetail(order) ? order.documents : loadersFor(ctx).orderDocuments.load(order.id)),
+    airlineInitiatedChanges: (order, _args, ctx) => (isDetail(order) ? order.airlineInitiatedChanges : loadersFor(ctx).orderAirlineChanges.load(order.id)),
     services: (order) => order.services.map((service) => ({ ...service, currency: order.currency })),
     refundInProgress: (order) => order.status === "TICKETED" && order.refundRequestedAt !== null,
     paymentStatus: (order) => paymentStatus(order),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CANCELLATION_REASONS, ORDER_STATUSES } from "../orders/order";
 import { decimalAmount, metadataView, okSchema, timestamp } from "./envelope";
+import { airlineChangeSchema } from "./airline-change.schemas";
 import { offerASchema, passengerType, priceSplitFields, sliceA } from "./offer.schemas";
 
 const orderStatus = z.enum(ORDER_STATUSES).meta({ id: "OrderStatus" });
@@ -74,6 +75,7 @@ export const orderASchema = z
       }),
     ),
     documents: z.array(documentSchema),
+    airline_initiated_changes: z.array(airlineChangeSchema).meta({ description: "The airline's changes to the order's flights, oldest first (servicing §6)" }),
     metadata: metadataView,
     created_at: timestamp,
     updated_at: timestamp,

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { orderPriceSplit, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "../orders/order";
 import { formatMinor } from "../money/format";
 import { paymentStatus } from "../orders/holds";
+import { airlineChangeView } from "./airline-change.views";
 import { offerViewA, priceSplitView } from "./offer.views";
 import { documentPath, serviceViewA, VARIANT_A_STATES } from "../orders/variant-a-names";
 import type { createdOrderBSchema, documentSchema, orderASchema, orderBSchema, orderDetailSchema, paymentStatusSchema } from "./order.schemas";
@@ -78,6 +79,7 @@ export function orderViewA(order: OrderDetail): z.output<typeof orderASchema> {
     slices: offerViewA(order.offer).slices,
     services: order.services.map((service) => serviceViewA(service, currency)),
     documents: order.documents.map(documentView),
+    airline_initiated_changes: order.airlineInitiatedChanges.map(airlineChangeView),
     metadata: order.metadata,
     created_at: order.createdAt.toISOString(),
     updated_at: order.updatedAt.toISOString(),

@@ -10,9 +10,10 @@ import { orderServiceRoutes } from "./order-services.routes";
 import { paymentRoutes } from "./payments.routes";
 import { orderChangeRoutes } from "./order-changes.routes";
 import { cancellationRoutes } from "./cancellations.routes";
+import { airlineChangeRoutes } from "./airline-changes.routes";
 import { orderHistoryRoutes } from "./order-history.routes";
 import { walletRoutes } from "./wallet.routes";
 import { webhookRoutes } from "./webhooks.routes";
 
 /** Every `/v1` route: registered by the app and described by /openapi.json from this one list. */
-export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...orderChangeRoutes, ...cancellationRoutes, ...walletRoutes, ...webhookRoutes];
+export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...orderChangeRoutes, ...cancellationRoutes, ...airlineChangeRoutes, ...walletRoutes, ...webhookRoutes];

@@ -65,6 +65,8 @@ const probes: Record<string, Probe> = {
   createOrderChange: { rest: "POST /v1/air/order_changes", body: {} },
   orderChange: { rest: "GET /v1/air/order_changes/:id" },
   confirmOrderChange: { rest: "POST /v1/air/order_changes/:id/actions/confirm", body: {} },
+  acceptAirlineInitiatedChange: { rest: "POST /v1/air/airline_initiated_changes/:id/actions/accept" },
+  simulateAirlineInitiatedChange: { rest: "POST /v1/sandbox/orders/:id/airline_initiated_change", body: { kind: "retime" } },
   orderStatusChanged: { subscription: ORDER_STATUS_CHANGED, variables: { orderId: UNKNOWN_ORDER } },
   orderEvents: { subscription: ORDER_EVENTS },
   wallet: { rest: "GET /v1/wallet" },
