@@ -11,8 +11,8 @@ import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
  * The console at /console as its people use it, in Debian's Chromium, one story from the owner
  * creating a tenant to a read-only key refused: the owner issues keys (the secret shown once);
  * the tenant sets up webhooks, searches, picks a seat and holds a booking, pays it and watches it
- * become ticketed without a reload, cancels it after a quote, sees the failed webhook attempt and
- * redelivers it; a read-only key sees no write action and is refused when the page is made to
+ * become ticketed without a reload, moves it to other dates, cancels it after a quote, sees the
+ * failed webhook attempt and redelivers it; a read-only key sees no write action and is refused when the page is made to
  * offer one. Every request is recorded and none may leave this machine. Screenshots of the main
  * pages go to test/browser/screenshots/ (CI keeps them as artefacts).
  *
@@ -164,7 +164,8 @@ describe.each(providers)("console in Chromium (%s)", (providerName, createDataba
     await shot("offers-phone");
     await page.setViewportSize(LAPTOP);
 
-    await page.getByRole("link", { name: /^Choose the/ }).first().click();
+    // An offer whose fare may be changed, for the change of dates below.
+    await page.getByRole("article").filter({ hasNotText: "Changes not allowed" }).first().getByRole("link", { name: /^Choose the/ }).click();
     await page.getByRole("heading", { name: "Book" }).waitFor();
     const seat = page.locator("button.seat.free:not([disabled])").first();
     await seat.waitFor();
@@ -212,6 +213,27 @@ describe.each(providers)("console in Chromium (%s)", (providerName, createDataba
     await page.setViewportSize(PHONE);
     await shot("order-phone");
     await page.setViewportSize(LAPTOP);
+  });
+
+  it("tenant: moves the ticketed order two days later, after seeing what it costs", { timeout: STEP_TIMEOUT_MS }, async () => {
+    onFailure("change");
+    await page.getByRole("button", { name: "Change dates…" }).click();
+    const panel = page.getByRole("region", { name: "Change dates" });
+    const date = panel.getByLabel("LHR → JFK");
+    const later = new Date(Date.parse(`${await date.inputValue()}T00:00:00Z`) + 2 * 86_400_000).toISOString().slice(0, 10);
+    await date.fill(later);
+    await panel.getByRole("button", { name: "Find flights" }).click();
+    const cheapest = panel.getByRole("article").first();
+    await cheapest.waitFor();
+    await shot("change-offers");
+    await cheapest.getByRole("button", { name: "Choose" }).click();
+    const cost = page.getByTestId("change-cost");
+    await cost.waitFor();
+    expect(await cost.textContent()).toMatch(/\d+\.\d{2} USD (to pay|back to the wallet)/);
+    await page.getByRole("button", { name: /^Change, / }).click();
+    await page.getByRole("list", { name: "Order history" }).getByText("Changed", { exact: true }).waitFor();
+    await page.getByRole("region", { name: "Itinerary" }).getByText(later).waitFor();
+    expect(await orderStatus().textContent()).toContain("ticketed");
   });
 
   it("tenant: cancels the ticketed order after seeing the quote, and is refunded what it said", { timeout: STEP_TIMEOUT_MS }, async () => {

@@ -5,6 +5,7 @@ import type { OrderDetailFragment } from "../generated/graphql";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { ErrorNote } from "../ui/ErrorNote";
 import { money, when } from "../ui/format";
+import { OrderChangePanel } from "./OrderChangePanel";
 import { ConfirmCancellationMutation, PayOrderMutation, QuoteCancellationMutation } from "./queries";
 
 interface OrderActionsProps {
@@ -16,8 +17,9 @@ interface OrderActionsProps {
 }
 
 /**
- * What the order's state allows, and only that: paying a hold (which starts ticketing), and
- * cancelling a hold or a ticketed order after seeing the quote of what comes back.
+ * What the order's state allows, and only that: paying a hold (which starts ticketing),
+ * changing a ticketed order's dates when its fare allows, and cancelling a hold or a ticketed
+ * order after seeing the quote of what comes back.
  */
 export function OrderActions({ order, onChanged, onStale }: OrderActionsProps) {
   const [payment, pay] = useMutation(PayOrderMutation);
@@ -25,9 +27,11 @@ export function OrderActions({ order, onChanged, onStale }: OrderActionsProps) {
   const [confirmation, confirm] = useMutation(ConfirmCancellationMutation);
   const [payKey, setPayKey] = useState(() => newIdempotencyKey("pay"));
   const [quoteShown, setQuoteShown] = useState(false);
+  const [changing, setChanging] = useState(false);
   const payable = order.status === "PENDING" && order.paymentStatus.awaitingPayment;
   const cancellable = (order.status === "PENDING" || order.status === "TICKETED") && !order.refundInProgress;
-  if (!payable && !cancellable) return <p className="hint">Nothing can be done to an order in this state.</p>;
+  const changeable = order.status === "TICKETED" && !order.refundInProgress && order.offer.conditions.changeBeforeDeparture.allowed;
+  if (!payable && !cancellable && !changeable) return <p className="hint">Nothing can be done to an order in this state.</p>;
 
   const payNow = async () => {
     const result = await pay({
@@ -55,6 +59,11 @@ export function OrderActions({ order, onChanged, onStale }: OrderActionsProps) {
             Pay {money(order.totalAmount, order.totalCurrency)} and ticket
           </button>
         ) : null}
+        {changeable ? (
+          <button type="button" aria-expanded={changing} onClick={() => setChanging(!changing)}>
+            Change dates…
+          </button>
+        ) : null}
         {cancellable ? (
           <button type="button" className="danger" disabled={quote.fetching} onClick={askQuote}>
             {order.status === "TICKETED" ? "Cancel and refund…" : "Cancel…"}
@@ -62,6 +71,7 @@ export function OrderActions({ order, onChanged, onStale }: OrderActionsProps) {
         ) : null}
       </div>
       <ErrorNote error={payment.error ?? quote.error} />
+      {changing && changeable ? <OrderChangePanel order={order} onChanged={onChanged} onClose={() => setChanging(false)} /> : null}
       {quoteShown && quoted ? (
         <ConfirmDialog
           title="Cancel this order?"

@@ -24,6 +24,7 @@ function detailOf(data: Record<string, unknown>): string | null {
   const text = (key: string) => (typeof data[key] === "string" ? (data[key] as string) : null);
   if (text("cancellation_reason")) parts.push(`reason: ${text("cancellation_reason")!.replace(/_/g, " ")}`);
   if (text("failure_reason")) parts.push(`reason: ${text("failure_reason")!.replace(/_/g, " ")}`);
+  if (text("change_total_amount")) parts.push(`change ${text("change_total_amount")} ${text("total_currency") ?? ""}, new total ${text("total_amount") ?? ""}`.trim());
   if (text("refund_amount")) parts.push(`refund ${text("refund_amount")} ${text("refund_currency") ?? text("total_currency") ?? ""}`.trim());
   if (Array.isArray(data.documents) && data.documents.length > 0) {
     parts.push(`e-tickets ${data.documents.map((document) => (document as { unique_identifier?: string }).unique_identifier).join(", ")}`);

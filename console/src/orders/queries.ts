@@ -200,3 +200,49 @@ export const ConfirmCancellationMutation = graphql(`
     }
   }
 `);
+
+export const RequestOrderChangeMutation = graphql(`
+  mutation ConsoleRequestOrderChange($input: RequestOrderChangeInput!, $idempotencyKey: String) {
+    requestOrderChange(input: $input, idempotencyKey: $idempotencyKey) {
+      id
+      orderChangeOffers {
+        id
+        changeTotalAmount
+        changeTotalCurrency
+        penaltyTotalAmount
+        penaltyTotalCurrency
+        newTotalAmount
+        newTotalCurrency
+        expiresAt
+        slices {
+          add {
+            ...ItinerarySlice
+          }
+        }
+      }
+    }
+  }
+`);
+
+export const CreateOrderChangeMutation = graphql(`
+  mutation ConsoleCreateOrderChange($offerId: ID!, $idempotencyKey: String) {
+    createOrderChange(selectedOrderChangeOffer: $offerId, idempotencyKey: $idempotencyKey) {
+      id
+      changeTotalAmount
+      changeTotalCurrency
+      expiresAt
+    }
+  }
+`);
+
+export const ConfirmOrderChangeMutation = graphql(`
+  mutation ConsoleConfirmOrderChange($id: ID!, $payment: PaymentInput, $idempotencyKey: String) {
+    confirmOrderChange(id: $id, payment: $payment, idempotencyKey: $idempotencyKey) {
+      id
+      confirmedAt
+      order {
+        ...OrderDetail
+      }
+    }
+  }
+`);
