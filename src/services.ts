@@ -170,7 +170,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     cancellations: new CancellationService(db, cursors, orders, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
     orderHistory: new OrderHistory(db, cursors, orders),
     orderChangeRequests,
-    airlineChanges: new AirlineChangeService(db, orders, wallets, supplier, airports, orderChanges),
+    airlineChanges: new AirlineChangeService(db, orders, wallets, supplier, airports, orderChanges, pause),
     orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, supplier, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
     jobQueue,
     jobWorker,

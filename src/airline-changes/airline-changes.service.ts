@@ -24,6 +24,7 @@ import { dayToIsoDate, localDay } from "../supplier/time";
 import { walletChange } from "../wallet/wallet-change";
 import type { WalletService } from "../wallet/wallet.service";
 import { clock } from "../clock";
+import { noPause, type TestPause } from "../test-pause";
 import { airlineChangeFrom, type AirlineInitiatedChange, type ScheduleChangeKind } from "./airline-change";
 import { acceptAirlineChange, airlineChangesOf, insertAirlineChange, openAirlineChange } from "./airline-change-rows";
 import { acceptedChange, retimedSlice, withSlices } from "./schedule-change";
@@ -51,6 +52,8 @@ export class AirlineChangeService {
     private readonly supplier: Supplier,
     private readonly airports: AirportIndex,
     private readonly changes: OrderChanges,
+    /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops an acceptance before or after its commit. */
+    private readonly pause: TestPause = noPause,
   ) {}
 
   /**
@@ -121,6 +124,7 @@ export class AirlineChangeService {
       ...this.supplier.seatExchange({ id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment }, { release: accepted.release, hold: accepted.hold, passengers: order.offer.payload.passengers }),
       ...(await this.seatRefund(order, change, accepted.refundAmount, now)),
     ];
+    await this.pause("before_airline_change_commit", { orderId: order.id, airlineInitiatedChangeId: change.id });
     try {
       await this.changes.commit([order], statements, [orderEvent(changed, now, { type: "order.changed", airlineChange: { id: change.id, refundAmount: accepted.refundAmount, currency: order.currency } })]);
     } catch (error) {
@@ -137,6 +141,7 @@ export class AirlineChangeService {
       }
       throw error;
     }
+    await this.pause("after_airline_change_commit", { orderId: order.id, airlineInitiatedChangeId: change.id });
     return { ...change, actionTaken: "accepted", updatedAt: now };
   }
 
