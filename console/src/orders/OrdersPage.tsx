@@ -48,7 +48,7 @@ export function OrdersPage() {
                   ))}
                 </td>
                 <td>{order.passengers.map((passenger) => `${passenger.givenName} ${passenger.familyName}`).join(", ")}</td>
-                <td>{money(order.totalAmount, order.totalCurrency)}</td>
+                <td className="num">{money(order.totalAmount, order.totalCurrency)}</td>
                 <td>{when(order.createdAt)}</td>
               </tr>
             ))}

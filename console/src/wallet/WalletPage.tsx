@@ -44,8 +44,8 @@ export function WalletPage() {
                   <tr key={entry.id}>
                     <td>{when(entry.createdAt)}</td>
                     <td>{words(entry.type)}</td>
-                    <td>{money(entry.amount, entry.currency)}</td>
-                    <td>{money(entry.balanceAfter, entry.currency)}</td>
+                    <td className="num">{money(entry.amount, entry.currency)}</td>
+                    <td className="num">{money(entry.balanceAfter, entry.currency)}</td>
                     <td>{entry.orderId ? <Link href={`/orders/${entry.orderId}`}>{entry.orderId}</Link> : "—"}</td>
                     <td>{entry.reference ?? "—"}</td>
                   </tr>
