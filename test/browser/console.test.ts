@@ -325,6 +325,11 @@ describe.each(providers)("console in Chromium (%s)", (providerName, createDataba
     await page.getByLabel("Search").fill(story.tenantName);
     await page.getByRole("button", { name: "Search" }).click();
     await page.getByRole("link", { name: story.tenantName }).click();
+    // Its usage, charted per day now that it has some.
+    const usage = page.getByRole("region", { name: "Usage" });
+    await usage.getByText(/^Orders: \d+ over 30 days$/).waitFor();
+    expect(await usage.locator("canvas").count()).toBeGreaterThanOrEqual(5);
+    await shot("tenant-usage");
     await page.getByRole("button", { name: "Act for this tenant" }).click();
     await page.getByRole("heading", { name: "Orders" }).waitFor();
     await page.getByText(`Acting for ${story.tenantName}`).waitFor();
