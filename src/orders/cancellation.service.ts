@@ -12,7 +12,7 @@ import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import { noPause, type TestPause } from "../test-pause";
 import { clock } from "../clock";
 import { cancellationFrom, confirmCancellation, insertCancellation, QUOTE_LIFETIME_MS, type CancellationRecord, type OrderCancellation } from "./cancellation";
-import type { Order, OrderDetail } from "./order";
+import { servicesPaidAfterTicketing as paidAfterTicketing, type Order, type OrderDetail } from "./order";
 import type { OrderChanges } from "./order-changes";
 import type { OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, stateConflict, touchIn } from "./order-state-machine";
@@ -164,7 +164,7 @@ export class CancellationService {
 
   /** A new quote for the order as it is now, priced by the refund rule: in full while an airline-initiated change is open. */
   private async priced(order: Order, now: Date): Promise<OrderCancellation> {
-    const servicesPaidAfterTicketing = order.status === "TICKETED" ? await this.servicesPaidAfterTicketing(order) : 0;
+    const servicesPaidAfterTicketing = order.status === "TICKETED" ? paidAfterTicketing(order) : 0;
     const fullRefund = order.status === "TICKETED" && (await openAirlineChange(this.db, order)) !== null;
     return {
       id: newId("ore", now.getTime()),
@@ -177,15 +177,6 @@ export class CancellationService {
       confirmedAt: null,
       createdAt: now,
     };
-  }
-
-  /** What the wallet paid for services added to the ticketed order, in its currency. */
-  private async servicesPaidAfterTicketing(order: Order): Promise<number> {
-    const [row] = await queryRows<{ paid: number | null }>(
-      this.db,
-      Sql.sql`SELECT SUM("totalAmount") AS "paid" FROM "OrderServiceAddition" WHERE "orderId" = ${order.id} AND "tenantId" = ${order.tenantId} AND "paidAt" IS NOT NULL`,
-    );
-    return Number(row?.paid ?? 0);
   }
 }
 

@@ -21,7 +21,11 @@ export function refundRefusal(order: Order, now: Date): string | null {
 
 /** What is owed back, beyond the order itself. */
 export interface RefundBasis {
-  /** Services bought and paid for after ticketing (minor units of the order's currency): counted in the total, never refunded by the fare. */
+  /**
+   * Services bought and paid for after ticketing that are still on the order (minor units of its
+   * currency): counted in the total, never refunded by the fare. Those a change dropped with their
+   * flight already left the total, so they are not taken off again.
+   */
   servicesPaidAfterTicketing: number;
   /** An airline-initiated change's `cancel`: everything paid comes back. */
   fullRefund: boolean;
