@@ -257,6 +257,7 @@ describe("a sweep of guessed and foreign ids", () => {
     addOrderServices: { add_services: [{ id: "ase_sweep" }] },
     creditWallet: { amount: "10.00", currency: "USD" },
     confirmOrderChange: {},
+    simulateAirlineInitiatedChange: { kind: "retime" },
   };
 
   beforeAll(async () => {
