@@ -3,21 +3,23 @@ import type { Prisma } from "../generated/prisma-sqlite/client";
 import type { Database } from "./database";
 import { prepared } from "./prepared-statements";
 
-/** A statement of a batch that must change at least one row, or the whole batch is undone. */
+/** A statement of a batch that must change at least one row (exactly `rows`, when given), or the whole batch is undone. */
 export interface GuardedStatement {
   sql: Prisma.Sql;
   /** Named in the `GuardFailed` the batch throws. */
   guard: string;
+  /** For a statement that changes several records at once: each of them must change. */
+  rows?: number;
 }
 
 export type BatchStatement = Prisma.Sql | GuardedStatement;
 
-/** Marks `sql` as a guard: when it changes no row, the batch rolls back with `GuardFailed(name)`. */
-export function guarded(sql: Prisma.Sql, name: string): GuardedStatement {
-  return { sql, guard: name };
+/** Marks `sql` as a guard: when it changes no row (or not exactly `rows`), the batch rolls back with `GuardFailed(name)`. */
+export function guarded(sql: Prisma.Sql, name: string, rows?: number): GuardedStatement {
+  return rows === undefined ? { sql, guard: name } : { sql, guard: name, rows };
 }
 
-/** The batch was rolled back because guard `guard` changed no row. */
+/** The batch was rolled back because guard `guard` changed no row (or not the rows it names). */
 export class GuardFailed extends Error {
   override name = "GuardFailed";
   constructor(readonly guard: string) {
@@ -60,7 +62,7 @@ function sqlOf(statement: BatchStatement): Prisma.Sql {
 }
 
 function checkGuard(statement: BatchStatement, count: number): void {
-  if (count === 0 && "guard" in statement) throw new GuardFailed(statement.guard);
+  if ("guard" in statement && (statement.rows === undefined ? count === 0 : count !== statement.rows)) throw new GuardFailed(statement.guard);
 }
 
 function runner(connection: SqliteConnection): BatchRunner {

@@ -1,7 +1,7 @@
 import type { Database } from "../db/database";
 import { writeBatch, type BatchStatement } from "../db/write-batch";
 import type { OrderEvent, OrderEventType } from "../events/order-events";
-import { recordEvent } from "../events/outbox";
+import { recordEvents } from "../events/outbox";
 import type { PubSub } from "../events/pubsub";
 
 /** One order a committed change touched, and the event it emitted, if any. */
@@ -39,7 +39,7 @@ export class OrderChanges {
   ) {}
 
   async commit(orders: ReadonlyArray<{ id: string; tenantId: string }>, statements: BatchStatement[], events: readonly OrderEvent[] = []): Promise<number[]> {
-    const counts = await writeBatch(this.db, [...statements, ...events.flatMap((event) => recordEvent(this.db, event, this.firstDeliveryDelayMs))]);
+    const counts = await writeBatch(this.db, [...statements, ...recordEvents(this.db, events, this.firstDeliveryDelayMs)]);
     const message: OrdersChanged = {
       orders: orders.map((order) => {
         const event = events.find((candidate) => candidate.orderId === order.id);

@@ -73,7 +73,12 @@ export class OrderJobQueue {
    * its outcome (GuardFailed `JOB_LEASE_GUARD` otherwise, and nothing of the batch is written).
    */
   done(jobId: string, lease: Date): GuardedStatement {
-    return guarded(Sql.sql`DELETE FROM "OrderJob" WHERE "id" = ${jobId} AND ${sameLease(this.db.provider, lease)}`, JOB_LEASE_GUARD);
+    return this.doneAll([jobId], lease);
+  }
+
+  /** `done` for the jobs of one claim (one lease) in one statement: every one must still hold it. */
+  doneAll(jobIds: readonly string[], lease: Date): GuardedStatement {
+    return guarded(Sql.sql`DELETE FROM "OrderJob" WHERE "id" IN (${Sql.join(jobIds)}) AND ${sameLease(this.db.provider, lease)}`, JOB_LEASE_GUARD, jobIds.length);
   }
 
   /** Renews `job`'s lease every third of it until the heartbeat is ended. */

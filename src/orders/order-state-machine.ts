@@ -8,8 +8,8 @@ import type { OrderStatus } from "./order";
 
 /**
  * The order lifecycle (interface §3.1) as data: each trigger, the one state it applies to, and
- * the state it leads to. Every state change goes through `transition`, so an order moves only
- * along these rows.
+ * the state it leads to. Every state change goes through `transition` (or `transitionAll`, for
+ * a batch of orders), so an order moves only along these rows.
  */
 export const orderTransitions = {
   ticket: { from: "PENDING", to: "PROCESSING" },
@@ -57,13 +57,23 @@ const ALLOWED_FROM: Partial<Record<keyof typeof ACTIONS, string>> = {
  * writes that go with the change (debit, job, documents, reversal) ride in the same batch.
  */
 export function transition(db: Database, order: { id: string; tenantId: string }, trigger: OrderTrigger, at: Date, set: Sql.Sql = Sql.empty, condition: Sql.Sql = Sql.empty): GuardedStatement {
+  return guarded(transitionUpdate(db, trigger, at, set, Sql.sql`"id" = ${order.id} AND "tenantId" = ${order.tenantId}`, condition), ORDER_GUARD);
+}
+
+/**
+ * `transition` for several orders in one statement (a batch of them, e.g. holds whose deadlines
+ * came): every one of them must move, or the batch rolls back with `GuardFailed(ORDER_GUARD)`.
+ */
+export function transitionAll(db: Database, orders: ReadonlyArray<{ id: string; tenantId: string }>, trigger: OrderTrigger, at: Date, set: Sql.Sql = Sql.empty): GuardedStatement {
+  const keys = Sql.join(orders.map((order) => Sql.sql`(${order.id}, ${order.tenantId})`));
+  return guarded(transitionUpdate(db, trigger, at, set, Sql.sql`("id", "tenantId") IN (VALUES ${keys})`, Sql.empty), ORDER_GUARD, orders.length);
+}
+
+function transitionUpdate(db: Database, trigger: OrderTrigger, at: Date, set: Sql.Sql, orders: Sql.Sql, condition: Sql.Sql): Sql.Sql {
   const { from, to } = orderTransitions[trigger];
-  return guarded(
-    Sql.sql`UPDATE "Order" SET "status" = ${sqlEnum(db.provider, "OrderStatus", to)},
+  return Sql.sql`UPDATE "Order" SET "status" = ${sqlEnum(db.provider, "OrderStatus", to)},
       "updatedAt" = ${sqlTimestamp(db.provider, at)} ${set}
-      WHERE "id" = ${order.id} AND "tenantId" = ${order.tenantId} AND "status" = ${sqlEnum(db.provider, "OrderStatus", from)} ${condition}`,
-    ORDER_GUARD,
-  );
+      WHERE ${orders} AND "status" = ${sqlEnum(db.provider, "OrderStatus", from)} ${condition}`;
 }
 
 /**

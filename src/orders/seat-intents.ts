@@ -55,7 +55,7 @@ export class SeatIntents {
   /** Records, durably, that seats are about to be held for the order; leased to this process. */
   async beginHold(order: { id: string; tenantId: string }, at: Date): Promise<HoldIntent> {
     const lease = leaseEnd({ now: at, leaseMs: this.leaseMs });
-    const insert = this.insert(order, "hold", lease, at);
+    const insert = this.insert([order], "hold", lease, at);
     // One statement: on PostgreSQL it commits on its own, one round trip instead of a transaction's three.
     if (this.db.sqlite) await writeBatch(this.db, [insert]);
     else await this.db.prisma.$executeRaw(insert);
@@ -69,7 +69,12 @@ export class SeatIntents {
 
   /** For the batch that gives an order's seats back (a cancellation): the release is owed from its commit on. */
   releaseOwed(order: { id: string; tenantId: string }, at: Date): Sql.Sql {
-    return this.insert(order, "release", leaseEnd({ now: at, leaseMs: this.leaseMs }), at);
+    return this.releaseOwedAll([order], at);
+  }
+
+  /** `releaseOwed` for several orders in one statement. */
+  releaseOwedAll(orders: ReadonlyArray<{ id: string; tenantId: string }>, at: Date): Sql.Sql {
+    return this.insert(orders, "release", leaseEnd({ now: at, leaseMs: this.leaseMs }), at);
   }
 
   /** The airline has the orders' seats back (or never held them): nothing is owed for them any more. */
@@ -98,11 +103,12 @@ export class SeatIntents {
     return releaseAllLeases(this.db, "SeatIntent");
   }
 
-  /** An intent for the order; one left over for it (none should be) becomes this one. */
-  private insert(order: { id: string; tenantId: string }, kind: SeatIntentKind, lease: Date, at: Date): Sql.Sql {
+  /** An intent for each order; one left over for an order (none should be) becomes this one. */
+  private insert(orders: ReadonlyArray<{ id: string; tenantId: string }>, kind: SeatIntentKind, lease: Date, at: Date): Sql.Sql {
     const { provider } = this.db;
+    const [kindValue, leaseValue, atValue] = [sqlEnum(provider, "SeatIntentKind", kind), sqlTimestamp(provider, lease), sqlTimestamp(provider, at)];
     return Sql.sql`INSERT INTO "SeatIntent" ("id", "tenantId", "kind", "lockedUntil", "createdAt")
-      VALUES (${order.id}, ${order.tenantId}, ${sqlEnum(provider, "SeatIntentKind", kind)}, ${sqlTimestamp(provider, lease)}, ${sqlTimestamp(provider, at)})
+      VALUES ${Sql.join(orders.map((order) => Sql.sql`(${order.id}, ${order.tenantId}, ${kindValue}, ${leaseValue}, ${atValue})`))}
       ON CONFLICT ("id") DO UPDATE SET "kind" = excluded."kind", "lockedUntil" = excluded."lockedUntil"`;
   }
 }

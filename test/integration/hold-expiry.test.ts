@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/clock";
 import { OrderJobQueue, type ClaimedJob } from "../../src/orders/order-job-queue";
-import { startServerWithTenant, type TenantFixture } from "../helpers/client";
+import { call, startServerWithTenant, type TenantFixture } from "../helpers/client";
 import { bookOffer, getOrder, searchForBooking, ticketOrder } from "../helpers/orders";
 import type { TestServer } from "../helpers/test-server";
 
@@ -47,7 +47,8 @@ describe("hold deadlines in batches", () => {
   const deadlineJobs = (orders: any[]) => server.db.prisma.orderJob.count({ where: { orderId: { in: orders.map((order) => order.id) }, kind: "payment_deadline" } });
   const cancellations = async (order: any) => server.db.prisma.orderEvent.count({ where: { orderId: order.id, type: "order.cancelled" } });
 
-  it("cancels the batch's unpaid holds in one go, seats given back; a paid hold's job only goes", async () => {
+  it("cancels the batch's unpaid holds in one go, seats given back, a webhook queued for each; a paid hold's job only goes", async () => {
+    expect((await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { webhook_url: "https://hooks.example.com/aerogate", webhook_enabled: true } })).status).toBe(200);
     const [first, second, paid] = await book(3);
     expect((await ticketOrder(server, tenant.key, paid.id)).status).toBe(200);
     const jobs = await claimDeadlines([first, second, paid]);
@@ -57,6 +58,7 @@ describe("hold deadlines in batches", () => {
     for (const order of [first, second]) {
       expect(await statusOf(order)).toMatchObject({ status: "cancelled", cancellation_reason: "payment_deadline_passed" });
       expect(await cancellations(order)).toBe(1);
+      expect(await server.db.prisma.webhookDelivery.count({ where: { orderId: order.id, event: { type: "order.cancelled" } } })).toBe(1);
       expect(await server.db.prisma.seatHold.count({ where: { holdId: order.id } })).toBe(0);
       expect(await server.db.prisma.seatIntent.count({ where: { id: order.id } })).toBe(0);
     }
