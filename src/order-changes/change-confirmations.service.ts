@@ -108,6 +108,10 @@ export class ChangeConfirmationService {
     const statements: BatchStatement[] = [
       // First: of racing confirmations, the others wait here for the first's commit and then find it done.
       confirmChange(this.db, change, now),
+      // A change without penalty answers the order's open airline-initiated change (servicing §6). Its row is
+      // locked before the order's, as an acceptance and a full refund lock them: on PostgreSQL, racing answers
+      // then wait for each other instead of deadlocking (the order's guard decides between them).
+      ...(offer.noPenalty ? [answerAirlineChanges(this.db, order, "change", now)] : []),
       replaceBooking(this.db, order, { ...booking, totalAmount: offer.newTotalAmount }, now),
       ...this.supplier.seatExchange(
         { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment },
@@ -119,8 +123,6 @@ export class ChangeConfirmationService {
       ),
       ...money.statements(now),
       this.queue.requeue(order, "reissue", runAt, now),
-      // A change without penalty answers the order's open airline-initiated change (servicing §6).
-      ...(offer.noPenalty ? [answerAirlineChanges(this.db, order, "change", now)] : []),
     ];
     await this.pause("before_change_commit", { orderId: order.id, orderChangeId: change.id });
     try {
