@@ -4,7 +4,7 @@ import type { Database } from "../db/database";
 import { queryRows } from "../db/query-rows";
 import { sqlTimestamp } from "../db/sql-values";
 import { GuardFailed, writeBatch, type BatchStatement } from "../db/write-batch";
-import { appError } from "../errors/app-error";
+import { AppError, appError } from "../errors/app-error";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
 import type { CursorCodec } from "../pagination/cursor";
@@ -106,18 +106,34 @@ export class CancellationService {
    * The seed's refund action: a TICKETED order's refund, quoted and confirmed in one step (so
    * with the quote's amount), for a fare that allows refunds. 422 `refund_not_allowed` when it
    * does not or the first flight has left; 409 `order_state_conflict` if not TICKETED or a refund
-   * is already under way.
+   * is already under way. The refund is priced on the order as read and commits only if the order
+   * is still so: one changed in between (an order change or an airline's change accepted, services
+   * added) owes another amount, and is priced again.
    */
   async requestRefund(scope: TenantScope, orderId: string): Promise<OrderDetail> {
+    for (let pricing = 1; ; pricing++) {
+      const order = await this.orders.get(scope, orderId);
+      if (order.status !== "TICKETED") throw stateConflict(order, "requestRefund");
+      if (order.refundRequestedAt !== null) throw stateConflict(order, "requestRefund", "a refund is already under way");
+      const now = clock.now();
+      const refusal = refundRefusal(order, now);
+      if (refusal) throw appError("refund_not_allowed", { reason: refusal });
+      const quote = { ...(await this.priced(order, now)), confirmedAt: now };
+      try {
+        await this.startRefund(scope, order, now, [insertCancellation(this.db, quote), ...this.answering(quote, now)], Sql.sql`AND "updatedAt" = ${sqlTimestamp(this.db.provider, order.updatedAt)}`);
+      } catch (error) {
+        // Changed since it was read, and still refundable: priced again as it now is.
+        if (pricing < REFUND_PRICINGS && error instanceof AppError && error.code === "order_state_conflict" && (await this.stillRefundable(scope, orderId))) continue;
+        throw error;
+      }
+      return this.orders.detail(scope, orderId);
+    }
+  }
+
+  /** Whether the order is TICKETED with no refund under way (the refund action's guard failed because it changed otherwise). */
+  private async stillRefundable(scope: TenantScope, orderId: string): Promise<boolean> {
     const order = await this.orders.get(scope, orderId);
-    if (order.status !== "TICKETED") throw stateConflict(order, "requestRefund");
-    if (order.refundRequestedAt !== null) throw stateConflict(order, "requestRefund", "a refund is already under way");
-    const now = clock.now();
-    const refusal = refundRefusal(order, now);
-    if (refusal) throw appError("refund_not_allowed", { reason: refusal });
-    const quote = { ...(await this.priced(order, now)), confirmedAt: now };
-    await this.startRefund(scope, order, now, [insertCancellation(this.db, quote), ...this.answering(quote, now)]);
-    return this.orders.detail(scope, orderId);
+    return order.status === "TICKETED" && order.refundRequestedAt === null;
   }
 
   /** Cancels (PENDING) or starts refunding (TICKETED) the quoted order, with the quote confirmed in the same transaction. */
@@ -179,6 +195,9 @@ export class CancellationService {
     };
   }
 }
+
+/** How many times the refund action prices an order that keeps changing under it before it gives up (409). */
+const REFUND_PRICINGS = 3;
 
 /** 409 unless the order can be cancelled for a refund now: PENDING, or TICKETED with no refund under way (422 once its first flight left). */
 function checkCancellable(order: Order, now: Date): void {
