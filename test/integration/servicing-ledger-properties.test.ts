@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTenant, type ApiResponse, type TenantFixture } from "../helpers/client";
+import { eventually } from "../helpers/eventually";
 import { expectError } from "../helpers/expect-error";
 import { toMinor } from "../helpers/flight-checks";
 import { confirmChange, createChange, laterDate, requestChange } from "../helpers/order-changes";
@@ -243,6 +244,15 @@ describe("ledger properties of servicing", () => {
     /** Waits for the airline: the order leaves PROCESSING, or its refund completes. */
     const settle = async (order: TrackedOrder, states: OrderState[]) => (await waitForStatus(server, key, order.id, states, 20_000)).body.order.status as OrderState;
 
+    /**
+     * Waits until the airline's documents are written after its delay (a bag's EMD, the e-tickets a
+     * change reissues). Their write touches the order, and a quote or change offer priced before it
+     * is refused (409: the order changed since), so the next step starts after it, as a client
+     * would after reading the order.
+     */
+    const airlineDone = (order: TrackedOrder, done: (view: any) => boolean, what: string) =>
+      eventually(async () => (done((await readOrder(server, key, order.id)).view) ? true : undefined), () => `${what} on ${order.id}`, 20_000);
+
     /** Everything the model says, checked against the server. */
     const checkAll = async (step: Step | null) => {
       const label = JSON.stringify(step);
@@ -337,6 +347,7 @@ describe("ledger properties of servicing", () => {
       const bag = choose(bags, step.bag);
       const amount = toMinor(bag.total_amount, bag.total_currency);
       const { view: before } = await readOrder(server, key, order.id);
+      const emds = (view: any) => view.documents.filter((document: any) => document.type === "electronic_miscellaneous_document").length;
       const ticketed = order.state === "TICKETED";
       if (ticketed) await fundFor(amount, step.fund);
       const response = await call(server, "POST", `/v1/air/orders/${order.id}/services`, {
@@ -352,6 +363,7 @@ describe("ledger properties of servicing", () => {
         order.movements.push({ type: "services_debit", amount: -amount });
         order.paidAfterTicketing += amount;
         seen.servicesPaid++;
+        await airlineDone(order, (view) => emds(view) > emds(before), "the bag's EMD");
       } else seen.servicesOnHold++;
     };
 
@@ -359,6 +371,7 @@ describe("ledger properties of servicing", () => {
       const order = target(step.pick, (candidate) => candidate.state === "TICKETED");
       if (!order) return;
       const { view } = await readOrder(server, key, order.id);
+      const tickets = (documents: any[]) => documents.filter((document) => document.type === "electronic_ticket").map((document) => document.unique_identifier);
       const asked = await requestChange(server, key, view, laterDate(view.slices[0].departure_date, step.daysLater), step.cabin);
       if (order.state !== "TICKETED" || !view.offer.conditions.change_before_departure.allowed) {
         expectError(asked, 422, "change_not_allowed", "order_id");
@@ -389,6 +402,7 @@ describe("ledger properties of servicing", () => {
       expect(changed.total_amount).toBe(offer.new_total_amount);
       expect(changed.slices).toEqual(offer.slices.add);
       expect(changed.services).toEqual([]);
+      await airlineDone(order, (now) => tickets(now.documents).every((number) => !tickets(view.documents).includes(number)), "the e-tickets reissued");
     };
 
     const cancelStep = async (step: Extract<Step, { kind: "cancel" }>) => {
