@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret } from "../../src/context/api-key-secret";
+import { describe, expect, it } from "vitest";
 import type { PausePoint } from "../../src/test-pause";
 import { call, createTenant, type ApiResponse, type Endpoint, type TenantFixture } from "../helpers/client";
+import { crashHarness } from "../helpers/crash-harness";
 import { minorDigits, toMinor } from "../helpers/flight-checks";
-import { exitCode, killStillRunning, launchTracked, waitUntilHealthy, type Launched, type Running } from "../helpers/main-process";
+import { waitUntilHealthy, type Launched } from "../helpers/main-process";
 import { allTransactions, createOrderA, getOrder, searchForBooking, signedMinor, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
-import { seatAccount, waitForPause } from "../helpers/seat-accounting";
 import { seatForSale, seatMaps } from "../helpers/seat-maps";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 
 /**
  * Accepting an airline-initiated change survives the process dying on either side of its commit
@@ -20,45 +18,21 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-database"
  */
 
 describe("airline-initiated change acceptance across a SIGKILL", { timeout: 240_000 }, () => {
-  let database: TestDatabase;
-  const started: Running[] = [];
-  const ownerKey = generateSecret("owner");
+  const crash = crashHarness({ TICKETING_DELAY_MS: "100" });
+  const { launch } = crash;
   let tenant: TenantFixture;
   let order: any;
   let change: any;
   let seatPrice: number;
   let balanceBefore: number;
 
-  function launch(pauseAt?: PausePoint): Launched {
-    return launchTracked(started, {
-      DATABASE_URL: database.url,
-      OWNER_API_KEY: ownerKey,
-      TICKETING_DELAY_MS: "100",
-      JOB_POLL_MS: "50",
-      LOG_LEVEL: "warn",
-      ...(pauseAt && { AEROGATE_TEST_PAUSE_AT: pauseAt }),
-    });
-  }
-
   function accept(api: Endpoint): Promise<ApiResponse> {
     return call(api, "POST", `/v1/air/airline_initiated_changes/${change.id}/actions/accept`, { key: tenant.key });
   }
 
   /** Accepts the change through a process that pauses at `point`, and SIGKILLs it there. */
-  async function acceptAndKillAt(running: Running, api: Endpoint, point: PausePoint): Promise<void> {
-    const answer: Promise<ApiResponse | Error> = accept(api).catch((error: Error) => error);
-    expect(await waitForPause(running, point)).toEqual({ orderId: order.id, airlineInitiatedChangeId: change.id });
-    running.child.kill("SIGKILL");
-    expect(await exitCode(running)).toBe("SIGKILL");
-    expect(await answer, "the client got no answer").toBeInstanceOf(Error);
-  }
-
-  /** The seats the airline holds for the order: one per flight of `slices`, none leaked. */
-  async function expectSeatsOf(slices: any[]): Promise<void> {
-    const account = await seatAccount(database.url);
-    expect(account.held.get(order.id)).toBe(slices.flatMap((slice) => slice.segments).length);
-    expect(account.leaked).toEqual([]);
-    expect(account.missing).toEqual([]);
+  async function acceptAndKillAt({ running, api }: Launched, point: PausePoint): Promise<void> {
+    expect(await crash.killAt(running, point, accept(api))).toEqual({ orderId: order.id, airlineInitiatedChangeId: change.id });
   }
 
   async function creditsOf(api: Endpoint): Promise<number[]> {
@@ -84,15 +58,6 @@ describe("airline-initiated change acceptance across a SIGKILL", { timeout: 240_
     throw new Error("no direct offer with a paid seat");
   }
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-
-  afterAll(async () => {
-    await killStillRunning(started);
-    await database?.drop();
-  });
-
   it("killed just before an acceptance commits, a new process finds nothing changed", async () => {
     const first = launch("before_airline_change_commit");
     await waitUntilHealthy(first.running);
@@ -103,7 +68,7 @@ describe("airline-initiated change acceptance across a SIGKILL", { timeout: 240_
     change = made.body.data;
     expect(change.added).toHaveLength(1);
     balanceBefore = (await walletBalance(first.api, tenant.key)).minor;
-    await acceptAndKillAt(first.running, first.api, "before_airline_change_commit");
+    await acceptAndKillAt(first, "before_airline_change_commit");
 
     const second = launch("after_airline_change_commit");
     await waitUntilHealthy(second.running);
@@ -112,10 +77,10 @@ describe("airline-initiated change acceptance across a SIGKILL", { timeout: 240_
     expect(unchanged.airline_initiated_changes).toEqual([change]);
     expect(await creditsOf(second.api)).toEqual([]);
     expect((await walletBalance(second.api, tenant.key)).minor).toBe(balanceBefore);
-    await expectSeatsOf(order.slices);
+    await crash.expectSeatsHeld(order.id, order.slices);
 
     // Accepting again commits this time; the process is killed right after.
-    await acceptAndKillAt(second.running, second.api, "after_airline_change_commit");
+    await acceptAndKillAt(second, "after_airline_change_commit");
   });
 
   it("killed just after the commit, the acceptance stands whole: the new flight, its seats, the seat's price credited once", async () => {
@@ -125,7 +90,7 @@ describe("airline-initiated change acceptance across a SIGKILL", { timeout: 240_
     expect(accepted.slices).toEqual(change.added);
     expect(accepted.services.filter((service: any) => service.type === "seat")).toEqual([]);
     expect(accepted.airline_initiated_changes[0]).toMatchObject({ id: change.id, action_taken: "accepted" });
-    await expectSeatsOf(change.added);
+    await crash.expectSeatsHeld(order.id, change.added);
     expect(await creditsOf(api)).toEqual([seatPrice]);
     const wallet = await walletBalance(api, tenant.key);
     expect(wallet.minor).toBe(balanceBefore + seatPrice);

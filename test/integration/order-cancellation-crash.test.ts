@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret } from "../../src/context/api-key-secret";
-import { call, createTenant, type ApiResponse, type Endpoint, type TenantFixture } from "../helpers/client";
+import { describe, expect, it } from "vitest";
+import { call, createTenant, type Endpoint, type TenantFixture } from "../helpers/client";
+import { crashHarness, inFlight } from "../helpers/crash-harness";
 import { toMinor } from "../helpers/flight-checks";
-import { exitCode, killStillRunning, launchTracked, pollUntil, waitUntilHealthy, type Launched, type Running } from "../helpers/main-process";
+import { pollUntil, waitUntilHealthy } from "../helpers/main-process";
 import { ticketedOrderWithRefunds } from "../helpers/cancellations";
 import { allTransactions, getOrder, signedMinor, walletBalance } from "../helpers/orders";
 import { waitForPause } from "../helpers/seat-accounting";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 
 /**
  * A refund survives the process dying between its commit and its job (servicing §4, issue 16):
@@ -22,9 +21,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-database"
 const TICKETING_DELAY_MS = 3000;
 
 describe("refunds across a SIGKILL after their commit", { timeout: 180_000 }, () => {
-  let database: TestDatabase;
-  const started: Running[] = [];
-  const ownerKey = generateSecret("owner");
+  const { launch, kill } = crashHarness({ TICKETING_DELAY_MS: String(TICKETING_DELAY_MS), JOB_LEASE_SECONDS: "2" });
   let tenant: TenantFixture;
   let restarted: Endpoint;
   /** The order cancelled through a quote, and the quote. */
@@ -32,32 +29,6 @@ describe("refunds across a SIGKILL after their commit", { timeout: 180_000 }, ()
   /** The order refunded by the refund action, and what a quote said it would get. */
   let refunded: { order: any; amount: string };
   let balanceBeforeRefunds: number;
-
-  function launch(pauseAt?: "after_refund_commit"): Launched {
-    return launchTracked(started, {
-      DATABASE_URL: database.url,
-      OWNER_API_KEY: ownerKey,
-      TICKETING_DELAY_MS: String(TICKETING_DELAY_MS),
-      JOB_LEASE_SECONDS: "2",
-      JOB_POLL_MS: "50",
-      LOG_LEVEL: "warn",
-      ...(pauseAt && { AEROGATE_TEST_PAUSE_AT: pauseAt }),
-    });
-  }
-
-  /** A request whose answer is awaited later (or never: the process dies first). */
-  function later(answer: Promise<ApiResponse>): Promise<ApiResponse | Error> {
-    return answer.catch((error: Error) => error);
-  }
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-
-  afterAll(async () => {
-    await killStillRunning(started);
-    await database?.drop();
-  });
 
   it("confirms a quote and refunds another order, and is killed after both commits, before their jobs run", async () => {
     const { running, api } = launch("after_refund_commit");
@@ -72,17 +43,15 @@ describe("refunds across a SIGKILL after their commit", { timeout: 180_000 }, ()
     refunded = { order: second, amount: secondQuote.body.data.refund_amount };
     balanceBeforeRefunds = (await walletBalance(api, tenant.key)).minor;
 
-    const confirmation = later(call(api, "POST", `/v1/air/order_cancellations/${quoted.quote.id}/actions/confirm`, { key: tenant.key }));
+    const confirmation = inFlight(call(api, "POST", `/v1/air/order_cancellations/${quoted.quote.id}/actions/confirm`, { key: tenant.key }));
     expect(await waitForPause(running, "after_refund_commit", 1)).toEqual({ orderId: first.id });
-    const refund = later(call(api, "POST", `/v1/air/orders/${second.id}/actions/refund`, { key: tenant.key }));
+    const refund = inFlight(call(api, "POST", `/v1/air/orders/${second.id}/actions/refund`, { key: tenant.key }));
     expect(await waitForPause(running, "after_refund_commit", 2)).toEqual({ orderId: second.id });
 
     // Both committed, neither refunded yet: the orders wait for the airline, the wallet is as it was.
     for (const order of [first, second]) expect((await getOrder(api, tenant.key, order.id)).body.data.refund_status, order.id).toBe("in_progress");
     expect((await walletBalance(api, tenant.key)).minor).toBe(balanceBeforeRefunds);
-    running.child.kill("SIGKILL");
-    expect(await exitCode(running)).toBe("SIGKILL");
-    for (const answer of [await confirmation, await refund]) expect(answer).toBeInstanceOf(Error);
+    await kill(running, confirmation, refund);
   });
 
   it("a new process refunds both orders once: the quoted amounts credited, nothing more", async () => {

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret } from "../../src/context/api-key-secret";
+import { describe, expect, it } from "vitest";
 import type { PausePoint } from "../../src/test-pause";
-import { call, createTenant, type ApiResponse, type Endpoint, type TenantFixture } from "../helpers/client";
-import { exitCode, killStillRunning, launchTracked, pollUntil, waitUntilHealthy, type Launched, type Running } from "../helpers/main-process";
+import { call, createTenant, type Endpoint, type TenantFixture } from "../helpers/client";
+import { crashHarness } from "../helpers/crash-harness";
+import { pollUntil, waitUntilHealthy, type Launched } from "../helpers/main-process";
 import { changeOffer, confirmChange, createChange, ticketedOrder } from "../helpers/order-changes";
 import { allTransactions, getOrder, signedMinor, walletBalance } from "../helpers/orders";
-import { seatAccount, waitForPause } from "../helpers/seat-accounting";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 
 /**
  * An order change's confirmation survives the process dying on either side of its commit
@@ -22,56 +20,22 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-database"
 const TICKETING_DELAY_MS = 3000;
 
 describe("order change confirmations across a SIGKILL", { timeout: 240_000 }, () => {
-  let database: TestDatabase;
-  const started: Running[] = [];
-  const ownerKey = generateSecret("owner");
+  const crash = crashHarness({ TICKETING_DELAY_MS: String(TICKETING_DELAY_MS), JOB_LEASE_SECONDS: "2" });
+  const { launch } = crash;
   let tenant: TenantFixture;
   let order: any;
   let offer: any;
   let change: any;
   let balanceBefore: number;
 
-  function launch(pauseAt?: PausePoint): Launched {
-    return launchTracked(started, {
-      DATABASE_URL: database.url,
-      OWNER_API_KEY: ownerKey,
-      TICKETING_DELAY_MS: String(TICKETING_DELAY_MS),
-      JOB_LEASE_SECONDS: "2",
-      JOB_POLL_MS: "50",
-      LOG_LEVEL: "warn",
-      ...(pauseAt && { AEROGATE_TEST_PAUSE_AT: pauseAt }),
-    });
-  }
-
   /** Confirms the change through a process that pauses at `point`, and SIGKILLs it there. */
-  async function confirmAndKillAt(running: Running, api: Endpoint, point: PausePoint): Promise<void> {
-    const answer: Promise<ApiResponse | Error> = confirmChange(api, tenant.key, change).catch((error: Error) => error);
-    expect(await waitForPause(running, point)).toEqual({ orderId: order.id, orderChangeId: change.id });
-    running.child.kill("SIGKILL");
-    expect(await exitCode(running)).toBe("SIGKILL");
-    expect(await answer, "the client got no answer").toBeInstanceOf(Error);
-  }
-
-  /** The seats the airline holds for the order: one per flight of its slices now, none leaked. */
-  async function expectSeatsOf(slices: any[]): Promise<void> {
-    const account = await seatAccount(database.url);
-    expect(account.held.get(order.id)).toBe(slices.flatMap((slice) => slice.segments).length);
-    expect(account.leaked).toEqual([]);
-    expect(account.missing).toEqual([]);
+  async function confirmAndKillAt({ running, api }: Launched, point: PausePoint): Promise<void> {
+    expect(await crash.killAt(running, point, confirmChange(api, tenant.key, change))).toEqual({ orderId: order.id, orderChangeId: change.id });
   }
 
   async function changeEntries(api: Endpoint): Promise<any[]> {
     return (await allTransactions(api, tenant.key)).filter((entry) => entry.reference === change.id);
   }
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-
-  afterAll(async () => {
-    await killStillRunning(started);
-    await database?.drop();
-  });
 
   it("killed just before a confirmation commits, a new process finds nothing changed", async () => {
     const first = launch("before_change_commit");
@@ -81,7 +45,7 @@ describe("order change confirmations across a SIGKILL", { timeout: 240_000 }, ()
     ({ offer } = await changeOffer(first.api, tenant.key, order));
     change = (await createChange(first.api, tenant.key, offer.id)).body.data;
     balanceBefore = (await walletBalance(first.api, tenant.key)).minor;
-    await confirmAndKillAt(first.running, first.api, "before_change_commit");
+    await confirmAndKillAt(first, "before_change_commit");
 
     const second = launch("after_change_commit");
     await waitUntilHealthy(second.running);
@@ -90,10 +54,10 @@ describe("order change confirmations across a SIGKILL", { timeout: 240_000 }, ()
     expect((await call(second.api, "GET", `/v1/air/order_changes/${change.id}`, { key: tenant.key })).body.data.confirmed_at).toBeNull();
     expect(await changeEntries(second.api)).toEqual([]);
     expect((await walletBalance(second.api, tenant.key)).minor).toBe(balanceBefore);
-    await expectSeatsOf(order.slices);
+    await crash.expectSeatsHeld(order.id, order.slices);
 
     // Confirming again commits this time; the process is killed right after, before the reissue is due.
-    await confirmAndKillAt(second.running, second.api, "after_change_commit");
+    await confirmAndKillAt(second, "after_change_commit");
   });
 
   it("killed just after the commit, the change stands whole: the new flight, its seats, the money moved once", async () => {
@@ -102,7 +66,7 @@ describe("order change confirmations across a SIGKILL", { timeout: 240_000 }, ()
     const changed = (await getOrder(api, tenant.key, order.id)).body.data;
     expect(changed.slices).toEqual(offer.slices.add);
     expect(changed.total_amount).toBe(offer.new_total_amount);
-    await expectSeatsOf(offer.slices.add);
+    await crash.expectSeatsHeld(order.id, offer.slices.add);
     const entries = await changeEntries(api);
     expect(entries.map((entry) => signedMinor(entry.amount, entry.currency))).toEqual([-signedMinor(offer.change_total_amount, offer.change_total_currency)]);
     const wallet = await walletBalance(api, tenant.key);

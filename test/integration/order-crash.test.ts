@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret } from "../../src/context/api-key-secret";
+import { describe, expect, it } from "vitest";
 import { createTenant, type Endpoint, type TenantFixture } from "../helpers/client";
-import { exitCode, killStillRunning, launchTracked, pollUntil, waitUntilHealthy, type Launched, type Running } from "../helpers/main-process";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
+import { crashHarness } from "../helpers/crash-harness";
+import { pollUntil, waitUntilHealthy } from "../helpers/main-process";
 import { allAnswered, bookOrders, expectExactLedger, expectOutcomes, isFinal, ordersById, ticketAccepted, ticketAll, type BookedOrder } from "../helpers/ticketing";
 
 /**
@@ -20,35 +19,13 @@ const FIRST_WAVE = 24;
 
 // Each start compiles the app with tsx (seconds, more on a loaded machine); the waits are polls.
 describe("ticketing across a SIGKILL of the process", { timeout: 180_000 }, () => {
-  let database: TestDatabase;
-  const started: Running[] = [];
-  const ownerKey = generateSecret("owner");
+  const { launch, kill } = crashHarness({ TICKETING_DELAY_MS: String(TICKETING_DELAY_MS), JOB_LEASE_SECONDS: "2" });
   let tenant: TenantFixture;
   let booked: BookedOrder[];
   /** Orders the killed process had answered, as it served them just before it died. */
   let answeredBeforeKill: any[];
   /** The process started after the kill. */
   let restarted: Endpoint;
-
-  function launch(): Launched {
-    return launchTracked(started, {
-      DATABASE_URL: database.url,
-      OWNER_API_KEY: ownerKey,
-      TICKETING_DELAY_MS: String(TICKETING_DELAY_MS),
-      JOB_LEASE_SECONDS: "2",
-      JOB_POLL_MS: "50",
-      LOG_LEVEL: "warn",
-    });
-  }
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-
-  afterAll(async () => {
-    await killStillRunning(started);
-    await database?.drop();
-  });
 
   it("tickets many orders and is killed with some answered and the others still processing", async () => {
     const { running, api } = launch();
@@ -69,8 +46,7 @@ describe("ticketing across a SIGKILL of the process", { timeout: 180_000 }, () =
     const secondWaveAt = Date.now();
     await ticketAll(secondWave, tenant.key, () => api);
     const lastSeen = await ordersById(api, tenant.key);
-    running.child.kill("SIGKILL");
-    expect(await exitCode(running)).toBe("SIGKILL");
+    await kill(running);
     expect(Date.now() - secondWaveAt, "the second wave was not yet due when the process died").toBeLessThan(TICKETING_DELAY_MS);
 
     answeredBeforeKill = booked.map((order) => lastSeen.get(order.id)).filter((order) => isFinal(order));

@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret } from "../../src/context/api-key-secret";
-import type { PausePoint } from "../../src/test-pause";
-import { call, createTenant, type ApiResponse, type Endpoint, type TenantFixture } from "../helpers/client";
+import { describe, expect, it } from "vitest";
+import { call, createTenant, type Endpoint, type TenantFixture } from "../helpers/client";
+import { crashHarness } from "../helpers/crash-harness";
 import { toMinor } from "../helpers/flight-checks";
-import { exitCode, killStillRunning, launchTracked, pollUntil, waitUntilHealthy, type Running } from "../helpers/main-process";
+import { pollUntil, waitUntilHealthy } from "../helpers/main-process";
 import { allTransactions, bookOffer, getOrder, newKey, searchForBooking, signedMinor, ticketOrder, walletBalance } from "../helpers/orders";
 import { waitForPause } from "../helpers/seat-accounting";
 import { seatForSale, seatMaps } from "../helpers/seat-maps";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 import { openingMinor } from "../helpers/ticketing";
 
 /**
@@ -23,46 +21,18 @@ import { openingMinor } from "../helpers/ticketing";
 const EMD = "electronic_miscellaneous_document";
 
 describe("services after booking across a SIGKILL", { timeout: 180_000 }, () => {
-  let database: TestDatabase;
-  const started: Running[] = [];
-  const ownerKey = generateSecret("owner");
+  const { launch, kill, killAt } = crashHarness({ TICKETING_DELAY_MS: "500", JOB_LEASE_SECONDS: "2" });
   let tenant: TenantFixture;
   let order: any;
   /** What the services cost, in minor units, and how many were added. */
   let servicesMinor: number;
   let servicesAdded: number;
 
-  function launch(pauseAt?: PausePoint) {
-    return launchTracked(started, {
-      DATABASE_URL: database.url,
-      OWNER_API_KEY: ownerKey,
-      TICKETING_DELAY_MS: "500",
-      JOB_LEASE_SECONDS: "2",
-      JOB_POLL_MS: "50",
-      LOG_LEVEL: "warn",
-      ...(pauseAt && { AEROGATE_TEST_PAUSE_AT: pauseAt }),
-    });
-  }
-
-  async function kill(running: Running): Promise<void> {
-    running.child.kill("SIGKILL");
-    expect(await exitCode(running)).toBe("SIGKILL");
-  }
-
   async function orderNow(api: Endpoint): Promise<any> {
     const read = await getOrder(api, tenant.key, order.id);
     expect(read.status).toBe(200);
     return read.body.data;
   }
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-
-  afterAll(async () => {
-    await killStillRunning(started);
-    await database?.drop();
-  });
 
   it("is killed after an addition to a ticketed order committed, before its answer", async () => {
     const { running, api } = launch("after_services_commit");
@@ -81,15 +51,12 @@ describe("services after booking across a SIGKILL", { timeout: 180_000 }, () => 
     const services = [...bags.map((bag: any) => ({ id: bag.id, quantity: 1, price: bag })), ...seats.map((seat) => ({ id: seat.id, quantity: 1, price: seat }))];
     servicesAdded = services.length;
     servicesMinor = services.reduce((sum, service) => sum + toMinor(service.price.total_amount, service.price.total_currency), 0);
-    const answer: Promise<ApiResponse> = call(api, "POST", `/v1/air/orders/${order.id}/services`, {
+    const adding = call(api, "POST", `/v1/air/orders/${order.id}/services`, {
       key: tenant.key,
       headers: { "idempotency-key": newKey("services") },
       body: { add_services: services.map(({ id, quantity }) => ({ id, quantity })) },
     });
-    answer.catch(() => undefined);
-    await waitForPause(running, "after_services_commit");
-    await kill(running);
-    await expect(answer).rejects.toThrow();
+    await killAt(running, "after_services_commit", adding);
   });
 
   it("the next process's EMD job is killed after the airline issued the EMDs, before they were written", async () => {

@@ -1,13 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret } from "../../src/context/api-key-secret";
+import { describe, expect, it } from "vitest";
 import type { PausePoint } from "../../src/test-pause";
 import { call, createTenant, type ApiResponse, type Endpoint, type TenantFixture } from "../helpers/client";
+import { crashHarness, inFlight } from "../helpers/crash-harness";
 import { expectError } from "../helpers/expect-error";
-import { exitCode, killStillRunning, pollUntil, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
+import { pollUntil, waitUntilHealthy, type Launched, type Running } from "../helpers/main-process";
 import { bookOffer, createOrderA, searchForBooking } from "../helpers/orders";
 import { resumePaused, seatAccount, settledAccount, waitForPause } from "../helpers/seat-accounting";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 
 /**
  * Seats survive the process dying inside either crash window (issue 14 §3): between the
@@ -24,32 +23,17 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-database"
 const LEASE_SECONDS = 4;
 
 describe("seat holds across a SIGKILL inside each crash window", { timeout: 180_000 }, () => {
-  let database: TestDatabase;
-  const started: Running[] = [];
-  const ownerKey = generateSecret("owner");
+  const crash = crashHarness({ JOB_LEASE_SECONDS: String(LEASE_SECONDS) });
+  const { kill } = crash;
   let tenant: TenantFixture;
   /** The process of the current step (each kill starts the next). */
-  let current: { running: Running; api: Endpoint & { ownerKey: string } };
+  let current: Launched;
   /** A pending order, booked before the first kill, that the cancellation window cancels. */
   let toCancel: any;
 
-  function launch(pauseAt?: PausePoint): typeof current {
-    const running = startMain({
-      DATABASE_URL: database.url,
-      OWNER_API_KEY: ownerKey,
-      JOB_LEASE_SECONDS: String(LEASE_SECONDS),
-      JOB_POLL_MS: "50",
-      LOG_LEVEL: "warn",
-      ...(pauseAt && { AEROGATE_TEST_PAUSE_AT: pauseAt }),
-    });
-    started.push(running);
-    current = { running, api: { get url() { return running.baseUrl; }, ownerKey } };
+  function launch(pauseAt?: PausePoint): Launched {
+    current = crash.launch(pauseAt);
     return current;
-  }
-
-  async function kill(running: Running): Promise<void> {
-    running.child.kill("SIGKILL");
-    expect(await exitCode(running)).toBe("SIGKILL");
   }
 
   /** A booking through a process that pauses after every airline hold: let go as soon as it pauses. */
@@ -74,15 +58,6 @@ describe("seat holds across a SIGKILL inside each crash window", { timeout: 180_
     return answer;
   }
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-
-  afterAll(async () => {
-    await killStillRunning(started);
-    await database?.drop();
-  });
-
   it("a booking stalled in a live process keeps its hold for its lease; then its seats go back on sale and the booking is refused, not committed without them", async () => {
     const { running, api } = launch("after_supplier_hold");
     await waitUntilHealthy(running);
@@ -92,27 +67,27 @@ describe("seat holds across a SIGKILL inside each crash window", { timeout: 180_
     const answer = later(createOrderA(api, tenant.key, offer));
     const { orderId } = await waitForPause(running, "after_supplier_hold", 1);
     const pausedAt = Date.now();
-    const during = await seatAccount(database.url);
+    const during = await seatAccount(crash.database.url);
     expect(during.held.get(orderId!), "the airline holds the seats").toBe(seatsOf(offer));
     expect(during.orders.has(orderId!), "no order is committed").toBe(false);
     expect(during.intents.get(orderId!), "the intent was recorded before the airline was asked").toEqual({ kind: "hold" });
 
     // Within the lease the booking is the live process's: its reconciler (polling every 50 ms) leaves the hold alone.
     await sleep(1000);
-    const stillHeld = await seatAccount(database.url);
+    const stillHeld = await seatAccount(crash.database.url);
     expect(Date.now() - pausedAt, "checked within the lease").toBeLessThan(LEASE_SECONDS * 1000);
     expect(stillHeld.held.get(orderId!)).toBe(seatsOf(offer));
     expect(stillHeld.intents.get(orderId!)).toEqual({ kind: "hold" });
 
     // Past its lease the booking counts as abandoned: the reconciler gives the seats back.
     await pollUntil(running, "the stalled booking's seats released", async () => {
-      const account = await seatAccount(database.url);
+      const account = await seatAccount(crash.database.url);
       return account.held.has(orderId!) || account.intents.has(orderId!) ? undefined : true;
     });
     // Let go, the booking finds its fence gone and commits nothing.
     resumePaused(running);
     expectError(await answer, 503, "service_unavailable");
-    const after = await seatAccount(database.url);
+    const after = await seatAccount(crash.database.url);
     expect(after.orders.has(orderId!)).toBe(false);
     expect(after.leaked).toEqual([]);
     expect(after.intents.size).toBe(0);
@@ -120,7 +95,7 @@ describe("seat holds across a SIGKILL inside each crash window", { timeout: 180_
     // Nothing was booked: the same offer books, and its order holds its seats.
     const retried = await bookThroughPause(running, api, offer, 2);
     expect(retried.status, JSON.stringify(retried.body)).toBe(201);
-    const booked = await seatAccount(database.url);
+    const booked = await seatAccount(crash.database.url);
     expect(booked.held.get(retried.body.data.id)).toBe(seatsOf(offer));
     expect(booked.leaked).toEqual([]);
   });
@@ -133,44 +108,42 @@ describe("seat holds across a SIGKILL inside each crash window", { timeout: 180_
     toCancel = { ...booked.body.data, seats: seatsOf(cancelOffer) };
 
     const offer = await freshOffer();
-    const inFlight = createOrderA(api, tenant.key, offer).catch(() => "connection lost");
+    const booking = inFlight(createOrderA(api, tenant.key, offer));
     const { orderId } = await waitForPause(running, "after_supplier_hold", 4);
-    const before = await seatAccount(database.url);
+    const before = await seatAccount(crash.database.url);
     expect(before.held.get(orderId!)).toBe(seatsOf(offer));
     expect(before.orders.has(orderId!)).toBe(false);
     expect(before.leaked).toEqual([orderId]);
-    await kill(running);
-    expect(await inFlight).toBe("connection lost");
+    await kill(running, booking);
 
     // The next process pauses in the other window (the next test); bookings go straight through it.
     const next = launch("after_cancel_commit");
     await waitUntilHealthy(next.running);
-    const settled = await settledAccount(next.running, database.url);
+    const settled = await settledAccount(next.running, crash.database.url);
     expect(settled.held.has(orderId!), "the uncommitted booking's seat is back on sale").toBe(false);
     expect(settled.orders.has(orderId!)).toBe(false);
     expect(settled.missing, "committed orders keep their seats").toEqual([]);
     expect(settled.held.get(toCancel.id)).toBe(toCancel.seats);
     // On sale again: the offer books now, and the order holds its seats.
     const order = await bookOffer(next.api, tenant.key, offer);
-    expect((await seatAccount(database.url)).held.get(order.id)).toBe(seatsOf(offer));
+    expect((await seatAccount(crash.database.url)).held.get(order.id)).toBe(seatsOf(offer));
   });
 
   it("killed between a cancellation's commit and the seat release: the next process puts the seats back on sale", async () => {
     const { running, api } = current;
-    const cancelling = call(api, "POST", `/v1/air/orders/${toCancel.id}/actions/cancel`, { key: tenant.key }).catch(() => "connection lost");
+    const cancelling = inFlight(call(api, "POST", `/v1/air/orders/${toCancel.id}/actions/cancel`, { key: tenant.key }));
     const { orderId } = await waitForPause(running, "after_cancel_commit");
     expect(orderId).toBe(toCancel.id);
-    const before = await seatAccount(database.url);
+    const before = await seatAccount(crash.database.url);
     expect(before.orders.get(toCancel.id), "the cancellation is committed").toBe("CANCELED");
     expect(before.held.get(toCancel.id), "its seats are still held").toBe(toCancel.seats);
     expect(before.intents.get(toCancel.id), "the release is owed").toEqual({ kind: "release" });
     expect(before.leaked).toEqual([toCancel.id]);
-    await kill(running);
-    expect(await cancelling).toBe("connection lost");
+    await kill(running, cancelling);
 
     const next = launch();
     await waitUntilHealthy(next.running);
-    const settled = await settledAccount(next.running, database.url);
+    const settled = await settledAccount(next.running, crash.database.url);
     expect(settled.held.has(toCancel.id)).toBe(false);
     expect(settled.missing).toEqual([]);
     // Only the committed orders that own seats (all pending here) hold any.
