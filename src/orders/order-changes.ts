@@ -4,6 +4,12 @@ import type { OrderEvent, OrderEventType } from "../events/order-events";
 import { recordEvents } from "../events/outbox";
 import type { PubSub } from "../events/pubsub";
 
+/**
+ * Orders named per message: PostgreSQL's NOTIFY takes at most 8,000 bytes, and an order with its
+ * event is ~200 of them. A batch of changes (the holds whose deadlines came) is told in several.
+ */
+const ORDERS_PER_MESSAGE = 25;
+
 /** One order a committed change touched, and the event it emitted, if any. */
 export interface OrderChanged {
   tenantId: string;
@@ -40,13 +46,15 @@ export class OrderChanges {
 
   async commit(orders: ReadonlyArray<{ id: string; tenantId: string }>, statements: BatchStatement[], events: readonly OrderEvent[] = []): Promise<number[]> {
     const counts = await writeBatch(this.db, [...statements, ...recordEvents(this.db, events, this.firstDeliveryDelayMs)]);
-    const message: OrdersChanged = {
-      orders: orders.map((order) => {
-        const event = events.find((candidate) => candidate.orderId === order.id);
-        return { tenantId: order.tenantId, orderId: order.id, ...(event && { event: { id: event.id, type: event.type, createdAt: event.createdAt.toISOString() } }) };
-      }),
-    };
-    await this.pubsub.publish("orders", message);
+    const eventOf = new Map<string, OrderEvent>();
+    for (const event of events) if (!eventOf.has(event.orderId)) eventOf.set(event.orderId, event);
+    const changed = orders.map((order): OrderChanged => {
+      const event = eventOf.get(order.id);
+      return { tenantId: order.tenantId, orderId: order.id, ...(event && { event: { id: event.id, type: event.type, createdAt: event.createdAt.toISOString() } }) };
+    });
+    const messages: OrdersChanged[] = [];
+    for (let start = 0; start < changed.length; start += ORDERS_PER_MESSAGE) messages.push({ orders: changed.slice(start, start + ORDERS_PER_MESSAGE) });
+    await Promise.all(messages.map((message) => this.pubsub.publish("orders", message)));
     return counts;
   }
 
