@@ -90,7 +90,8 @@ class Receiver {
   }
 }
 
-function percentile(values: number[], p: number): number {
+/** The `p`-th percentile of `values` (nearest rank). */
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }

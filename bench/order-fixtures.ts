@@ -36,17 +36,22 @@ export function orderBody(offer: BookableOffer) {
 }
 
 /**
- * Flights some BookableOffers has handed out, and how many searches all of them made: shared,
- * since every tenant of the bench books on the same airline, so two tenants' offers must not
- * share a flight either.
+ * Flights some BookableOffers have handed out, and how many searches all of them made, on one
+ * server's airline (one database: its seats): every tenant books on the same airline, so two
+ * tenants' offers must not share a flight either.
  */
-const usedFlights = new Set<string>();
-let searched = 0;
+export class FlightRegistry {
+  readonly used = new Set<string>();
+  searched = 0;
+}
+
+/** The registry of the bench server's database. */
+const benchServerFlights = new FlightRegistry();
 
 /**
- * Offers to book, each on flights no other offer taken from here (for any tenant) uses. A search
- * for one adult offers only flights with a seat left, so a booking of one of these can never
- * find its flights sold out, however many the bench makes.
+ * Offers to book, each on flights no other offer taken from the same registry (for any tenant)
+ * uses. A search for one adult offers only flights with a seat left, so a booking of one of these
+ * can never find its flights sold out, however many the bench makes.
  */
 export class BookableOffers {
   private readonly ready: BookableOffer[] = [];
@@ -54,6 +59,7 @@ export class BookableOffers {
   constructor(
     private readonly api: ApiClient,
     private readonly fixtures: Pick<Fixtures, "tenantKey">,
+    private readonly flights = benchServerFlights,
   ) {}
 
   async take(count: number): Promise<BookableOffer[]> {
@@ -62,7 +68,7 @@ export class BookableOffers {
   }
 
   private async searchOnce(): Promise<void> {
-    const index = searched++;
+    const index = this.flights.searched++;
     const [origin, destination] = ROUTES[index % ROUTES.length]!;
     const days = FIRST_DAY + Math.floor(index / ROUTES.length);
     if (days > LAST_DAY) throw new Error("the bench ran out of dates to search for bookable offers");
@@ -75,8 +81,8 @@ export class BookableOffers {
       const flights: string[] = offer.slices.flatMap((slice) =>
         slice.segments.map((segment: any) => `${segment.marketing_carrier.iata_code}${segment.marketing_carrier_flight_number}@${segment.departing_at}`),
       );
-      if (flights.some((flight) => usedFlights.has(flight))) continue;
-      for (const flight of flights) usedFlights.add(flight);
+      if (flights.some((flight) => this.flights.used.has(flight))) continue;
+      for (const flight of flights) this.flights.used.add(flight);
       this.ready.push({ id: offer.id, total_amount: offer.total_amount, total_currency: offer.total_currency });
     }
   }

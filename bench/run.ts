@@ -14,7 +14,10 @@
  *   BENCH_CONNECTIONS=50      concurrent connections
  *   BENCH_PIPELINING=1        requests in flight per connection
  *   BENCH_ONLY=tenant,graphql run only scenarios whose name contains one of these (baseline always runs);
- *                             `events` runs the events bench (bench/events.ts), which otherwise runs last
+ *                             `events` runs the events bench (bench/events.ts) and `holds` the hold-deadline
+ *                             bench (bench/holds.ts), which otherwise run last
+ *   BENCH_HOLDS=10000         the hold-deadline bench's holds
+ *   BENCH_HOLDS_DATABASE_URL=postgresql://…  run the hold-deadline bench's server on PostgreSQL (a fresh database there)
  *   BENCH_CPU_PROF=1          start the real server with --cpu-prof; profiles go to bench/results/profiles/
  *   BENCH_START_TIMEOUT_MS=60000  how long a server may take to become healthy
  *   BENCH_APP_DIR=<dir>       start the server from another checkout (A/B comparisons); default this one
@@ -36,6 +39,7 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { benchEvents, type EventsBenchResult } from "./events";
+import { benchHoldDeadlines, holdsDatabase } from "./holds";
 import { measureAirportIndexHeap } from "./memory";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -402,10 +406,22 @@ async function main(): Promise<number> {
     }
   }
 
+  let holds: EventsBenchResult[] = [];
+  if (settings.only.length === 0 || settings.only.includes("holds")) {
+    console.log("▶ holds: deadlines of many unpaid holds at once …");
+    try {
+      holds = await benchHolds(ownerKey, profileDir);
+    } catch (error) {
+      holds = [{ name: "holds bench", value: (error as Error).message, target: "runs", passed: false }];
+      console.log(`FAIL: ${(error as Error).message}`);
+    }
+  }
+
   const airportHeap = measureAirportIndexHeap(rootDir);
-  const passed = outcomes.every((o) => o.passed) && airportHeap.passed && events.every((e) => e.passed);
+  const passed = outcomes.every((o) => o.passed) && airportHeap.passed && events.every((e) => e.passed) && holds.every((h) => h.passed);
   console.log(`\n${formatTable(outcomes)}\n`);
   for (const event of events) console.log(`events: ${event.name}: ${event.value} (target ${event.target}): ${event.passed ? "pass" : "FAIL"}`);
+  for (const hold of holds) console.log(`holds: ${hold.name}: ${hold.value} (target ${hold.target}): ${hold.passed ? "pass" : "FAIL"}`);
   console.log(`airport index: ${airportHeap.airports} airports in ${airportHeap.heapMb} MB of heap (target < ${airportHeap.limitMb} MB): ${airportHeap.passed ? "pass" : "FAIL"}`);
   if (settings.rounds > 1) console.log(`medians of ${settings.rounds} rounds; each ratio is against the baseline of its own round`);
   const clientShares = outcomes.map((o) => o.clientCoreShare).filter((v): v is number => v !== null);
@@ -433,12 +449,51 @@ async function main(): Promise<number> {
     passed,
     scenarios: outcomes,
     events,
+    holds,
     airportHeap,
   };
   const file = join(resultsDir, "latest.json");
   writeFileSync(file, JSON.stringify(report, null, 2) + "\n");
   console.log(`${passed ? "All scenarios passed" : "Some scenarios FAILED"}; results in ${file.replace(rootDir + "/", "")}`);
   return passed ? 0 : 1;
+}
+
+/**
+ * The hold-deadline bench (bench/holds.ts) on a server of its own, started for it (and restarted
+ * by it, with other ORDER_HOLD_SECONDS) and stopped after: its own database, SQLite or PostgreSQL
+ * (BENCH_HOLDS_DATABASE_URL), so the deadlines come in real time.
+ */
+async function benchHolds(ownerKey: string, profileDir: string): Promise<EventsBenchResult[]> {
+  const database = await holdsDatabase(tempDir!);
+  const port = await freePort();
+  let server: ServerProcess | undefined;
+  const start = async (holdSeconds: number) => {
+    await server?.stop();
+    server = await startServer({
+      name: "aerogate server, holds",
+      entry: "src/main.ts",
+      cwd: settings.appDir,
+      port,
+      env: {
+        DATABASE_URL: database.url,
+        OWNER_API_KEY: ownerKey,
+        RATE_LIMIT_RPS: "0",
+        LOG_LEVEL: "warn",
+        ORDER_HOLD_SECONDS: String(holdSeconds),
+        NODE_ENV: "production",
+      },
+      nodeArgs: [...settings.serverNodeArgs, ...(settings.cpuProfile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])],
+      healthPath: "/healthz",
+      startTimeoutMs: settings.startTimeoutMs,
+    }, (started) => servers.push(started));
+  };
+  try {
+    const holdsServer = { api: new ApiClient(`http://127.0.0.1:${port}`), start, cpuSeconds: () => server?.cpuSeconds() ?? null };
+    return await benchHoldDeadlines(holdsServer, ownerKey, (line) => console.log(`  ${line}`));
+  } finally {
+    await server?.stop();
+    await database.drop();
+  }
 }
 
 let exitCode = 1;
