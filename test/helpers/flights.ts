@@ -66,6 +66,12 @@ export async function seatsLeft(server: TestServer, choice: FlightChoice, enviro
   return choice.capacity - (held._sum.seats ?? 0);
 }
 
+/** Seats left on the first flight of an offer, as `seatsLeft` counts them. */
+export async function seatsLeftOnOffer(server: TestServer, offer: { id: string }): Promise<number> {
+  const { seatsLeft: capacity, flightKey } = await storedSegment(server, offer.id);
+  return seatsLeft(server, { days: 0, flight: "", capacity, flightKey });
+}
+
 /** Seat holds the airline keeps for an order (0 once released). */
 export async function seatHoldsOf(server: TestServer, orderId: string): Promise<number> {
   return server.db.prisma.seatHold.count({ where: { holdId: orderId } });

@@ -4,6 +4,7 @@ import { call, createTenant, graphql, type TenantFixture } from "../helpers/clie
 import { expectError } from "../helpers/expect-error";
 import { toMinor } from "../helpers/flight-checks";
 import { createOrderA, flightsOfOffer, getOrder, newKey, searchForBooking } from "../helpers/orders";
+import { seatsLeftOnOffer } from "../helpers/flights";
 import { seatForSale, seatMaps, seatsOfMap } from "../helpers/seat-maps";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -60,11 +61,16 @@ describe("seats at booking", () => {
     return offers;
   }
 
-  /** A direct offer, so that its first map is its only one. */
+  /**
+   * A direct offer, so that its first map is its only one, on a flight with room for the party
+   * twice (tests book it and then another offer of its flight; some flights are nearly full).
+   */
   async function directOffer(passengers?: Array<"adult" | "child" | "infant_without_seat">): Promise<any> {
+    const room = 2 * (passengers ?? ["adult"]).filter((type) => type !== "infant_without_seat").length;
     for (let attempt = 0; attempt < 10; attempt++) {
-      const found = (await searchForBooking(server, alice.key, { passengers })).find((offer) => segmentsOf(offer).length === 1);
-      if (found) return found;
+      for (const offer of (await searchForBooking(server, alice.key, { passengers })).filter((candidate) => segmentsOf(candidate).length === 1)) {
+        if ((await seatsLeftOnOffer(server, offer)) >= room) return offer;
+      }
     }
     throw new Error("no direct offer");
   }
