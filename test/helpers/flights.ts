@@ -61,7 +61,7 @@ export async function isOffered(server: TestServer, key: string, choice: FlightC
  * Seats of the flight no booking holds now (economy, as searched): in one environment's inventory
  * (sandbox and live tenants book separate ones), or, without one, held by neither.
  */
-export async function seatsLeft(server: TestServer, choice: FlightChoice, environment?: "sandbox" | "live"): Promise<number> {
+export async function seatsLeft(server: TestServer, choice: Pick<FlightChoice, "capacity" | "flightKey">, environment?: "sandbox" | "live"): Promise<number> {
   const held = await server.db.prisma.seatHold.aggregate({ where: { flightKey: choice.flightKey, ...(environment && { environment }) }, _sum: { seats: true } });
   return choice.capacity - (held._sum.seats ?? 0);
 }
@@ -69,7 +69,7 @@ export async function seatsLeft(server: TestServer, choice: FlightChoice, enviro
 /** Seats left on the first flight of an offer, as `seatsLeft` counts them. */
 export async function seatsLeftOnOffer(server: TestServer, offer: { id: string }): Promise<number> {
   const { seatsLeft: capacity, flightKey } = await storedSegment(server, offer.id);
-  return seatsLeft(server, { days: 0, flight: "", capacity, flightKey });
+  return seatsLeft(server, { capacity, flightKey });
 }
 
 /** Seat holds the airline keeps for an order (0 once released). */
