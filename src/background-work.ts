@@ -5,7 +5,7 @@ const IDEMPOTENCY_SWEEP_MS = 10 * 60 * 1000;
 
 /**
  * Work a server process does besides answering requests: running due order jobs, giving back
- * seats a crashed process left held (seat-reconciler.ts), sending webhook deliveries, and
+ * seats a crashed process left held (orders/recovery/seat-recovery.ts), sending webhook deliveries, and
  * deleting expired idempotency keys. Returns what stops it (finishing the job and seat rounds
  * in progress, interrupting webhook attempts in flight: they are sent again).
  */

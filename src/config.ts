@@ -24,7 +24,7 @@ const configSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   OFFER_TTL_SECONDS: z.coerce.number().int().min(1).default(1800),
-  /** How long a booked order is held unpaid before it is cancelled (never past 24 h before departure; src/orders/holds.ts). */
+  /** How long a booked order is held unpaid before it is cancelled (never past 24 h before departure; src/orders/payment/hold-deadline.ts). */
   ORDER_HOLD_SECONDS: z.coerce.number().int().min(1).default(86400),
   TICKETING_DELAY_MS: z.coerce.number().int().min(0).default(2000),
   /** How long a claimed ticketing or refund job is leased; a job of a process that died runs again after it. */

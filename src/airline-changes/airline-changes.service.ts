@@ -12,10 +12,10 @@ import type { AirportIndex } from "../locations/airport-index";
 import { convertMinor } from "../money/exchange-rates";
 import { canReplace } from "../order-changes/change-rules";
 import { replaceBooking } from "../order-changes/change-rows";
-import { itineraryDates, orderFrom, type Order, type OrderRecord } from "../orders/order";
-import type { OrderChanges } from "../orders/order-changes";
-import { ORDER_GUARD, touchIn } from "../orders/order-state-machine";
-import type { OrderService } from "../orders/order.service";
+import { itineraryDates, orderFrom, type Order, type OrderRecord } from "../orders/core/order";
+import type { OrderChanges } from "../orders/core/order-commits";
+import { ORDER_GUARD, touchIn } from "../orders/core/order-state-machine";
+import type { OrderService } from "../orders/core/order.service";
 import { priceOffer } from "../search/price-offer";
 import type { StoredSlice } from "../search/offer-payload";
 import { sellableOffers } from "../search/sellable-offers";
@@ -25,8 +25,8 @@ import { walletChange } from "../wallet/wallet-change";
 import type { WalletService } from "../wallet/wallet.service";
 import { clock } from "../clock";
 import { noPause, type TestPause } from "../test-pause";
-import { airlineChangeFrom, type AirlineInitiatedChange, type ScheduleChangeKind } from "./airline-change";
-import { acceptAirlineChange, airlineChangesOf, insertAirlineChange, openAirlineChange } from "./airline-change-rows";
+import { airlineChangeFrom, type AirlineInitiatedChange, type ScheduleChangeKind } from "../orders/core/airline-change";
+import { acceptAirlineChange, airlineChangesOf, insertAirlineChange, openAirlineChange } from "../orders/core/airline-change-rows";
 import { acceptedChange, retimedSlice, withSlices } from "./schedule-change";
 
 /** Days after the cancelled flight's on which the airline looks for a replacement, in turn. */

@@ -1,7 +1,7 @@
-import type { Order, SelectedService } from "../orders/order";
+import type { Order, SelectedService } from "../orders/core/order";
 import type { OfferPayload, StoredOffer, StoredSegment, StoredSlice } from "../search/offer-payload";
 import type { FlightTimes, SupplierBooking } from "../supplier/supplier";
-import type { AirlineInitiatedChange } from "./airline-change";
+import type { AirlineInitiatedChange } from "../orders/core/airline-change";
 
 /**
  * The arithmetic of an airline's change (servicing §6), pure: a slice with a flight retimed, and

@@ -1,8 +1,8 @@
-import { availableActions, type AirlineInitiatedChange } from "../airline-changes/airline-change";
+import { availableActions, type AirlineInitiatedChange } from "../orders/core/airline-change";
 import { formatMinor } from "../money/format";
-import type { CancellationReason, Order, OrderDocument, OrderStatus } from "../orders/order";
-import type { ServiceAddition } from "../orders/service-addition";
-import { documentPath, serviceViewA, VARIANT_A_STATES } from "../orders/variant-a-names";
+import type { CancellationReason, Order, OrderDocument, OrderStatus } from "../orders/core/order";
+import type { ServiceAddition } from "../orders/services/service-addition";
+import { documentPath, serviceViewA, VARIANT_A_STATES } from "../orders/presentation/variant-a";
 import { newId } from "../ids";
 
 /** Every event an order emits (interface §6, decisions §5), under the webhook's `event` names. */

@@ -1,5 +1,5 @@
 import { tenantScope, type RequestContext } from "../context/request-context";
-import { availableActions, type AirlineInitiatedChange } from "../airline-changes/airline-change";
+import { availableActions, type AirlineInitiatedChange } from "../orders/core/airline-change";
 import type { Resolvers } from "../generated/graphql";
 import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";
 import { idempotentMutation } from "./idempotent-mutation";

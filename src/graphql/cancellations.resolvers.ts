@@ -1,7 +1,7 @@
 import { tenantScope } from "../context/request-context";
 import type { Resolvers } from "../generated/graphql";
 import { formatMinor } from "../money/format";
-import type { OrderCancellation } from "../orders/cancellation";
+import type { OrderCancellation } from "../orders/cancellation/cancellation";
 import { pageRequestFromArgs, toConnection } from "./connection";
 import { idempotentMutation } from "./idempotent-mutation";
 import { loadersFor } from "./loaders";

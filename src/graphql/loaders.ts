@@ -1,7 +1,7 @@
 import DataLoader from "dataloader";
 import { tenantScope, type RequestContext } from "../context/request-context";
-import type { AirlineInitiatedChange } from "../airline-changes/airline-change";
-import type { Order, OrderDocument, OrderPassenger } from "../orders/order";
+import type { AirlineInitiatedChange } from "../orders/core/airline-change";
+import type { Order, OrderDocument, OrderPassenger } from "../orders/core/order";
 import type { StoredOffer } from "../search/offer-payload";
 
 export interface Loaders {

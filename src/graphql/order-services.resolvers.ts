@@ -1,6 +1,6 @@
 import { tenantScope } from "../context/request-context";
 import type { Resolvers } from "../generated/graphql";
-import { addServicesInput, fromAddServicesInput } from "../orders/service-addition.inputs";
+import { addServicesInput, fromAddServicesInput } from "../orders/services/service-addition.inputs";
 import { parseInput } from "../validation/parse-input";
 import { fromGraphQLEnum } from "./enum-case";
 import { availableServiceFields } from "./offers.resolvers";

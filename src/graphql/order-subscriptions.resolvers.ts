@@ -1,7 +1,7 @@
 import { tenantScope } from "../context/request-context";
 import type { Resolvers } from "../generated/graphql";
-import type { OrderDetail } from "../orders/order";
-import type { OrderEventUpdate } from "../orders/order-feed";
+import type { OrderDetail } from "../orders/core/order";
+import type { OrderEventUpdate } from "../orders/history/order-feed";
 
 /** Order subscriptions (graphql-ws): thin over OrderFeed; the guard has resolved the tenant scope. */
 export const orderSubscriptionResolvers: Resolvers = {

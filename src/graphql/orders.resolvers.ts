@@ -1,11 +1,11 @@
 import { tenantScope, type RequestContext } from "../context/request-context";
 import type { Resolvers, OrderPassengerInput, PassengerUpdateInput, IdentityDocumentInput } from "../generated/graphql";
 import { formatMinor } from "../money/format";
-import { orderPriceSplit, type Order, type OrderDetail, type SelectedService } from "../orders/order";
-import { createOrderInputA, fromOrderInputA, fromUpdatePassengersInput, updatePassengersInput } from "../orders/order.inputs";
-import { paymentStatus } from "../orders/holds";
-import { createPaymentInput, fromPaymentInput } from "../orders/payment.inputs";
-import { documentPath } from "../orders/variant-a-names";
+import { orderPriceSplit, type Order, type OrderDetail, type SelectedService } from "../orders/core/order";
+import { createOrderInputA, fromOrderInputA, fromUpdatePassengersInput, updatePassengersInput } from "../orders/core/order.inputs";
+import { paymentStatus } from "../orders/payment/hold-deadline";
+import { createPaymentInput, fromPaymentInput } from "../orders/payment/payment.inputs";
+import { documentPath } from "../orders/presentation/variant-a";
 import { parseInput } from "../validation/parse-input";
 import { pageRequestFromArgs, toConnection } from "./connection";
 import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";

@@ -1,6 +1,6 @@
 import type { Principal } from "../context/principal";
 import type { TenantScope } from "../context/tenant-scope";
-import type { SelectedService } from "../orders/order";
+import type { SelectedService } from "../orders/core/order";
 import type { StoredOffer, StoredSegment, StoredSlice } from "../search/offer-payload";
 
 /**

@@ -1,6 +1,6 @@
 import { Gauge, Histogram, type Registry } from "prom-client";
-import { ORDER_STATUSES } from "../orders/order";
-import { ORDER_JOB_KINDS } from "../orders/order-job-queue";
+import { ORDER_STATUSES } from "../orders/core/order";
+import { ORDER_JOB_KINDS } from "../orders/jobs/order-job-queue";
 import type { Services } from "../services";
 import { metricsFigure } from "./cached-figure";
 

@@ -1,4 +1,4 @@
-import type { Order, SelectedService } from "../orders/order";
+import type { Order, SelectedService } from "../orders/core/order";
 import type { OfferPayload, StoredOffer, StoredSlice } from "../search/offer-payload";
 
 /**

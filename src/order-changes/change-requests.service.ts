@@ -1,12 +1,12 @@
-import { openAirlineChange } from "../airline-changes/airline-change-rows";
+import { openAirlineChange } from "../orders/core/airline-change-rows";
 import type { TenantScope } from "../context/tenant-scope";
 import type { Database } from "../db/database";
 import { GuardFailed, writeBatch } from "../db/write-batch";
 import { AppError, appError } from "../errors/app-error";
 import { newId } from "../ids";
 import type { AirportIndex } from "../locations/airport-index";
-import type { Order } from "../orders/order";
-import type { OrderService } from "../orders/order.service";
+import type { Order } from "../orders/core/order";
+import type { OrderService } from "../orders/core/order.service";
 import { priceOffer } from "../search/price-offer";
 import { resolveSearch } from "../search/search-rules";
 import { sellableOffers } from "../search/sellable-offers";

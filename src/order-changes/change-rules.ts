@@ -1,5 +1,5 @@
 import { appError } from "../errors/app-error";
-import { itineraryDates, type Order } from "../orders/order";
+import { itineraryDates, type Order } from "../orders/core/order";
 import type { StoredSlice } from "../search/offer-payload";
 import type { SupplierOffer, SupplierSlice } from "../supplier/supplier";
 import type { ChangeSlices } from "./order-change";

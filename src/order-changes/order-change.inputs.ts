@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { paymentInput } from "../orders/order.inputs";
-import type { PaymentInput } from "../orders/payment-rules";
+import { paymentInput } from "../orders/core/order.inputs";
+import type { PaymentInput } from "../orders/payment/payment-rules";
 import { CABIN_CLASSES, type CabinClass } from "../supplier/supplier";
 import { isCalendarDate } from "../validation/calendar-date";
 import type { ChangeSlices } from "./order-change";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { availableActions, type AirlineInitiatedChange } from "../airline-changes/airline-change";
+import { availableActions, type AirlineInitiatedChange } from "../orders/core/airline-change";
 import type { airlineChangeSchema } from "./airline-change.schemas";
 import { slicesViewA } from "./offer.views";
 

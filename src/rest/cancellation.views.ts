@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { formatMinor } from "../money/format";
-import type { OrderCancellation } from "../orders/cancellation";
+import type { OrderCancellation } from "../orders/cancellation/cancellation";
 import type { cancellationSchema } from "./cancellation.schemas";
 
 export function cancellationView(quote: OrderCancellation): z.output<typeof cancellationSchema> {

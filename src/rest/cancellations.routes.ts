@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
-import { createCancellationInput } from "../orders/cancellation.inputs";
+import { createCancellationInput } from "../orders/cancellation/cancellation.inputs";
 import { cancellationSchema } from "./cancellation.schemas";
 import { cancellationView } from "./cancellation.views";
 import { ok, okPage, okPageSchema, okSchema } from "./envelope";

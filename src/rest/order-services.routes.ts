@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
-import { addServicesInput, fromAddServicesInput } from "../orders/service-addition.inputs";
+import { addServicesInput, fromAddServicesInput } from "../orders/services/service-addition.inputs";
 import { ok, okSchema } from "./envelope";
 import { availableServiceSchema } from "./offer.schemas";
 import { availableServiceView } from "./offer.views";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CANCELLATION_REASONS, ORDER_STATUSES } from "../orders/order";
+import { CANCELLATION_REASONS, ORDER_STATUSES } from "../orders/core/order";
 import { decimalAmount, metadataView, okSchema, timestamp } from "./envelope";
 import { airlineChangeSchema } from "./airline-change.schemas";
 import { offerASchema, passengerType, priceSplitFields, sliceA } from "./offer.schemas";

@@ -1,10 +1,10 @@
 import type { z } from "zod";
-import { orderPriceSplit, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "../orders/order";
+import { orderPriceSplit, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "../orders/core/order";
 import { formatMinor } from "../money/format";
-import { paymentStatus } from "../orders/holds";
+import { paymentStatus } from "../orders/payment/hold-deadline";
 import { airlineChangeView } from "./airline-change.views";
 import { offerViewA, priceSplitView } from "./offer.views";
-import { documentPath, serviceViewA, VARIANT_A_STATES } from "../orders/variant-a-names";
+import { documentPath, serviceViewA, VARIANT_A_STATES } from "../orders/presentation/variant-a";
 import type { createdOrderBSchema, documentSchema, orderASchema, orderBSchema, orderDetailSchema, paymentStatusSchema } from "./order.schemas";
 
 /** Variant A status names as a list filter may spell them, mapped to the lifecycle's. */

@@ -3,7 +3,7 @@ import type { Operation } from "../context/operations";
 import { tenantScope, type RequestContext } from "../context/request-context";
 import { AppError, appError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/catalogue";
-import type { OrderDetail, OrderStatus } from "../orders/order";
+import type { OrderDetail, OrderStatus } from "../orders/core/order";
 import {
   createOrderInputA,
   createOrderInputB,
@@ -12,7 +12,7 @@ import {
   fromUpdatePassengersInput,
   updatePassengersInput,
   type CreateOrderRequest,
-} from "../orders/order.inputs";
+} from "../orders/core/order.inputs";
 import { parseInput } from "../validation/parse-input";
 import { ok, okPage, okPageSchema, okSchema } from "./envelope";
 import { createdOrderBSchema, documentDetailSchema, orderASchema, orderBSchema, orderDetailSchema } from "./order.schemas";

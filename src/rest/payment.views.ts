@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { formatMinor } from "../money/format";
-import type { Payment } from "../orders/payment";
+import type { Payment } from "../orders/payment/payment";
 import type { paymentSchema } from "./payment.schemas";
 
 export function paymentView(payment: Payment): z.output<typeof paymentSchema> {

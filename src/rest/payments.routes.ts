@@ -1,5 +1,5 @@
 import { tenantScope } from "../context/request-context";
-import { createPaymentInput, fromPaymentInput } from "../orders/payment.inputs";
+import { createPaymentInput, fromPaymentInput } from "../orders/payment/payment.inputs";
 import { ok, okSchema } from "./envelope";
 import { paymentSchema } from "./payment.schemas";
 import { paymentView } from "./payment.views";

@@ -1,7 +1,7 @@
 import type { TenantScope } from "../context/tenant-scope";
 import { appError } from "../errors/app-error";
-import type { Order } from "../orders/order";
-import type { OrderService } from "../orders/order.service";
+import type { Order } from "../orders/core/order";
+import type { OrderService } from "../orders/core/order.service";
 import type { StoredOffer } from "../search/offer-payload";
 import type { OfferService } from "../search/offer.service";
 import type { Supplier } from "../supplier/supplier";

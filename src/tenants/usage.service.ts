@@ -1,6 +1,6 @@
 import { dayRange } from "../db/daily-buckets";
 import type { Database } from "../db/database";
-import type { OrderService } from "../orders/order.service";
+import type { OrderService } from "../orders/core/order.service";
 import type { WalletService } from "../wallet/wallet.service";
 import type { WebhookDeliveryService } from "../events/webhook-deliveries.service";
 import type { UsageMeter } from "./usage-meter";

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { ClaimedJob } from "../../src/orders/order-job-queue";
+import type { ClaimedJob } from "../../src/orders/jobs/order-job-queue";
 import { eventually } from "./eventually";
 import { allTransactions, signedMinor } from "./orders";
 import type { TestServer } from "./test-server";

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setClock } from "../../src/clock";
-import { OrderJobQueue, type ClaimedJob } from "../../src/orders/order-job-queue";
+import { OrderJobQueue, type ClaimedJob } from "../../src/orders/jobs/order-job-queue";
 import { call, startServerWithTenant, type TenantFixture } from "../helpers/client";
 import { bookOffer, getOrder, searchForBooking, ticketOrder } from "../helpers/orders";
 import type { TestServer } from "../helpers/test-server";
 
 /**
- * Hold deadlines run a claim's payment_deadline jobs together (src/orders/hold-expiry.ts), one
+ * Hold deadlines run a claim's payment_deadline jobs together (src/orders/payment/hold-expiry.ts), one
  * transaction for all. Driven by hand here, with the server's job worker stopped and the product
  * clock moved past the deadlines, so each batch is exactly the jobs the test claimed: unpaid
  * holds cancelled, a paid one's job only removed, and a job whose lease another process took over

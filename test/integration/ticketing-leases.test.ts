@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ORDER_JOB_KINDS, OrderJobQueue } from "../../src/orders/order-job-queue";
+import { ORDER_JOB_KINDS, OrderJobQueue } from "../../src/orders/jobs/order-job-queue";
 import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { eventually } from "../helpers/eventually";
 import { toMinor } from "../helpers/flight-checks";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { changedBooking, priceChange, removedPart } from "../../src/order-changes/change-pricing";
 import { changeRefusal, checkChangeSlices } from "../../src/order-changes/change-rules";
-import type { Order, SelectedService } from "../../src/orders/order";
+import type { Order, SelectedService } from "../../src/orders/core/order";
 import { splitTotal, type OfferPayload, type StoredSegment, type StoredSlice } from "../../src/search/offer-payload";
 import { AppError } from "../../src/errors/app-error";
 

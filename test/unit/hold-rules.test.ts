@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { OrderHolds } from "../../src/orders/holds";
-import type { OrderJobQueue } from "../../src/orders/order-job-queue";
+import { OrderHolds } from "../../src/orders/payment/hold-deadline";
+import type { OrderJobQueue } from "../../src/orders/jobs/order-job-queue";
 import { fareRisePercent } from "../../src/supplier/repricing";
 
 const HOUR = 3_600_000;

@@ -6,12 +6,12 @@ import { canonicalJson, requestFingerprint } from "../../src/idempotency/fingerp
 import { idempotencyKey } from "../../src/idempotency/idempotency-key";
 import { convertMinor, USD_RATES } from "../../src/money/exchange-rates";
 import { formatMinor, minorDigits, parseMinor } from "../../src/money/format";
-import type { IdentityDocument, Order, OrderStatus } from "../../src/orders/order";
-import type { PassengerInput } from "../../src/orders/order.inputs";
-import { EDITABLE_STATUS, orderTransitions, stateConflict, TERMINAL_STATUSES, transition, type OrderTrigger } from "../../src/orders/order-state-machine";
-import { checkPassengers } from "../../src/orders/passenger-rules";
-import { refundAmount, refundRefusal } from "../../src/orders/refund-rules";
-import { selectServices } from "../../src/orders/service-selection";
+import type { IdentityDocument, Order, OrderStatus } from "../../src/orders/core/order";
+import type { PassengerInput } from "../../src/orders/core/order.inputs";
+import { EDITABLE_STATUS, orderTransitions, stateConflict, TERMINAL_STATUSES, transition, type OrderTrigger } from "../../src/orders/core/order-state-machine";
+import { checkPassengers } from "../../src/orders/core/passenger-rules";
+import { refundAmount, refundRefusal } from "../../src/orders/cancellation/refund-rules";
+import { selectServices } from "../../src/orders/services/service-selection";
 import { availableServices } from "../../src/search/available-services";
 import { SeatCatalogue } from "../../src/seats/seat-catalogue";
 import type { SeatElement } from "../../src/seats/seat-map";

@@ -1,0 +1,215 @@
+import { answerAirlineChanges, openAirlineChange } from "../core/airline-change-rows";
+import type { TenantScope } from "../../context/tenant-scope";
+import type { Database } from "../../db/database";
+import { queryRows } from "../../db/query-rows";
+import { sqlTimestamp } from "../../db/sql-values";
+import { GuardFailed, writeBatch, type BatchStatement } from "../../db/write-batch";
+import { AppError, appError } from "../../errors/app-error";
+import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
+import { newId } from "../../ids";
+import type { CursorCodec } from "../../pagination/cursor";
+import { paginate, type Page, type PageRequest } from "../../pagination/paginate";
+import { noPause, type TestPause } from "../../test-pause";
+import { clock } from "../../clock";
+import { cancellationFrom, confirmCancellation, insertCancellation, QUOTE_LIFETIME_MS, type CancellationRecord, type OrderCancellation } from "./cancellation";
+import { servicesPaidAfterTicketing as paidAfterTicketing, type Order, type OrderDetail } from "../core/order";
+import type { OrderChanges } from "../core/order-commits";
+import type { OrderJobQueue } from "../jobs/order-job-queue";
+import { ORDER_GUARD, stateConflict, touchIn } from "../core/order-state-machine";
+import type { OrderService } from "../core/order.service";
+import { departureRefusal, refundAmount, refundRefusal } from "./refund-rules";
+
+/**
+ * Cancelling orders for a refund (servicing §4): quotes, their confirmation, and the seed's
+ * one-step refund action, which is a quote confirmed at once. Both paths price the refund with
+ * the one rule (refund-rules.ts) and write the quote, so the refund job credits exactly what was
+ * quoted. A confirmed quote of a PENDING order cancels it (seats released, as the cancel action
+ * does); of a TICKETED order, it asks the airline to refund (the order stays TICKETED until the
+ * refund job makes it REFUNDED and credits the wallet, once). While the airline has changed one of
+ * the order's flights and the change awaits an answer (servicing §6), cancelling is that answer:
+ * the refund is the whole total, and confirming records the change as `cancelled`.
+ */
+export class CancellationService {
+  constructor(
+    private readonly db: Database,
+    private readonly cursors: CursorCodec,
+    private readonly orders: OrderService,
+    private readonly queue: OrderJobQueue,
+    private readonly changes: OrderChanges,
+    /** Tells this process's worker when the refund job it queued is due. */
+    private readonly wake: (runAt: Date) => void,
+    private readonly ticketingDelayMs: number,
+    /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
+    private readonly pause: TestPause = noPause,
+  ) {}
+
+  /**
+   * A quote that changes nothing and can be confirmed for 15 minutes; with an airline-initiated
+   * change open on the order, it refunds the whole total. 404 `not_found` for an unknown or
+   * another tenant's order; 409 `order_state_conflict` unless PENDING, or TICKETED with no refund
+   * under way; 422 `refund_not_allowed` once the first flight has left.
+   */
+  async quote(scope: TenantScope, orderId: string): Promise<OrderCancellation> {
+    const order = await this.orders.get(scope, orderId);
+    const now = clock.now();
+    checkCancellable(order, now);
+    const quote = await this.priced(order, now);
+    await writeBatch(this.db, [insertCancellation(this.db, quote)]);
+    return quote;
+  }
+
+  /**
+   * Confirms a quote: cancels or refunds the order, and the refund job credits the quoted amount.
+   * Every repeat, and every confirmation racing it, answers the same confirmed quote. 422
+   * `cancellation_quote_expired` after 15 minutes; 409 `order_state_conflict` if the order moved
+   * on since the quote (cancelled or refunded otherwise, paid, changed); 404 for an unknown id.
+   */
+  async confirm(scope: TenantScope, cancellationId: string): Promise<OrderCancellation> {
+    const quote = await this.get(scope, cancellationId);
+    if (quote.confirmedAt !== null) return quote;
+    const now = clock.now();
+    if (quote.expiresAt <= now) {
+      throw appError("cancellation_quote_expired", { field: "id", reason: `The quote expired at ${quote.expiresAt.toISOString()}.` });
+    }
+    try {
+      await this.apply(scope, quote, now);
+    } catch (error) {
+      // A confirmation of the same quote committed first: its answer is this one's too.
+      const settled = await this.get(scope, cancellationId);
+      if (settled.confirmedAt !== null) return settled;
+      throw error;
+    }
+    return { ...quote, confirmedAt: now };
+  }
+
+  /** A quote; 404 `not_found` for an unknown id or another tenant's. A raw read: every confirmation makes one or two. */
+  async get(scope: TenantScope, cancellationId: string): Promise<OrderCancellation> {
+    const [row] = await queryRows<CancellationRecord>(this.db, Sql.sql`SELECT * FROM "OrderCancellation" WHERE "id" = ${cancellationId} AND "tenantId" = ${scope.tenantId}`);
+    if (!row) throw appError("not_found", { field: "id" });
+    return cancellationFrom(row);
+  }
+
+  /** The tenant's quotes, newest first, of one order if given (404 if that order is unknown or another tenant's). */
+  async list(scope: TenantScope, orderId: string | undefined, request: PageRequest): Promise<Page<OrderCancellation>> {
+    if (orderId !== undefined) await this.orders.get(scope, orderId);
+    const where = { tenantId: scope.tenantId, ...(orderId === undefined ? {} : { orderId }) };
+    return paginate({
+      list: `order_cancellations:${scope.tenantId}:${orderId ?? "*"}`,
+      request,
+      cursors: this.cursors,
+      count: () => this.db.prisma.orderCancellation.count({ where }),
+      fetch: async (query) => (await this.db.prisma.orderCancellation.findMany({ ...query, where: { AND: [where, query.where] } })).map(cancellationFrom),
+    });
+  }
+
+  /**
+   * The seed's refund action: a TICKETED order's refund, quoted and confirmed in one step (so
+   * with the quote's amount), for a fare that allows refunds. 422 `refund_not_allowed` when it
+   * does not or the first flight has left; 409 `order_state_conflict` if not TICKETED or a refund
+   * is already under way. The refund is priced on the order as read and commits only if the order
+   * is still so: one changed in between (an order change or an airline's change accepted, services
+   * added) owes another amount, and is priced again.
+   */
+  async requestRefund(scope: TenantScope, orderId: string): Promise<OrderDetail> {
+    for (let pricing = 1; ; pricing++) {
+      const order = await this.orders.get(scope, orderId);
+      if (order.status !== "TICKETED") throw stateConflict(order, "requestRefund");
+      if (order.refundRequestedAt !== null) throw stateConflict(order, "requestRefund", "a refund is already under way");
+      const now = clock.now();
+      const refusal = refundRefusal(order, now);
+      if (refusal) throw appError("refund_not_allowed", { reason: refusal });
+      const quote = { ...(await this.priced(order, now)), confirmedAt: now };
+      try {
+        await this.startRefund(scope, order, now, [insertCancellation(this.db, quote), ...this.answering(quote, now)], Sql.sql`AND "updatedAt" = ${sqlTimestamp(this.db.provider, order.updatedAt)}`);
+      } catch (error) {
+        // Changed since it was read, and still refundable: priced again as it now is.
+        if (pricing < REFUND_PRICINGS && error instanceof AppError && error.code === "order_state_conflict" && (await this.stillRefundable(scope, orderId))) continue;
+        throw error;
+      }
+      return this.orders.detail(scope, orderId);
+    }
+  }
+
+  /** Whether the order is TICKETED with no refund under way (the refund action's guard failed because it changed otherwise). */
+  private async stillRefundable(scope: TenantScope, orderId: string): Promise<boolean> {
+    const order = await this.orders.get(scope, orderId);
+    return order.status === "TICKETED" && order.refundRequestedAt === null;
+  }
+
+  /** Cancels (PENDING) or starts refunding (TICKETED) the quoted order, with the quote confirmed in the same transaction. */
+  private async apply(scope: TenantScope, quote: OrderCancellation, now: Date): Promise<void> {
+    const order = await this.orders.get(scope, quote.orderId);
+    const confirmed = confirmCancellation(this.db, quote, now);
+    // Unpaid, so the quote's nothing is still right; the cancellation's guard sees it is still PENDING.
+    if (order.status === "PENDING") {
+      await this.orders.cancel(scope, order.id, [confirmed]);
+      return;
+    }
+    checkCancellable(order, now);
+    // Paid, changed or given services since: the quoted amount may no longer be what is owed.
+    if (order.updatedAt > quote.createdAt) throw stateConflict(order, "cancelWithQuote", "it changed after this quote was made; ask for a new quote");
+    await this.startRefund(scope, order, now, [confirmed, ...this.answering(quote, now)], Sql.sql`AND "updatedAt" <= ${sqlTimestamp(this.db.provider, quote.createdAt)}`);
+  }
+
+  /**
+   * A full refund answers the order's open airline-initiated change: it is recorded `cancelled`
+   * with the refund. The order's guard keeps this right: an airline change detected or answered
+   * otherwise changed the order after the quote, so the quote can no longer be confirmed.
+   */
+  private answering(quote: OrderCancellation, now: Date): BatchStatement[] {
+    return quote.fullRefund ? [answerAirlineChanges(this.db, { id: quote.orderId, tenantId: quote.tenantId }, "cancel", now)] : [];
+  }
+
+  /**
+   * TICKETED, refund asked: the order notes the request and the refund job is queued, with
+   * `statements` (the quote written or confirmed) first, in one transaction. The order's guard
+   * (`condition` too) decides between racing refunds and quote confirmations: one of them.
+   */
+  private async startRefund(scope: TenantScope, order: Order, now: Date, statements: BatchStatement[], condition: Sql.Sql = Sql.empty): Promise<void> {
+    const runAt = new Date(now.getTime() + this.ticketingDelayMs);
+    const requested = Sql.sql`, "refundRequestedAt" = ${sqlTimestamp(this.db.provider, now)}`;
+    try {
+      await this.changes.commit([order], [...statements, touchIn(this.db, order, "TICKETED", now, requested, Sql.sql`AND "refundRequestedAt" IS NULL ${condition}`), this.queue.enqueue(order, "refund", runAt, now)]);
+    } catch (error) {
+      if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw refundConflict(await this.orders.get(scope, order.id));
+      throw error;
+    }
+    await this.pause("after_refund_commit", { orderId: order.id });
+    this.wake(runAt);
+  }
+
+  /** A new quote for the order as it is now, priced by the refund rule: in full while an airline-initiated change is open. */
+  private async priced(order: Order, now: Date): Promise<OrderCancellation> {
+    const servicesPaidAfterTicketing = order.status === "TICKETED" ? paidAfterTicketing(order) : 0;
+    const fullRefund = order.status === "TICKETED" && (await openAirlineChange(this.db, order)) !== null;
+    return {
+      id: newId("ore", now.getTime()),
+      orderId: order.id,
+      tenantId: order.tenantId,
+      refundAmount: refundAmount(order, { servicesPaidAfterTicketing, fullRefund }),
+      currency: order.currency,
+      fullRefund,
+      expiresAt: new Date(now.getTime() + QUOTE_LIFETIME_MS),
+      confirmedAt: null,
+      createdAt: now,
+    };
+  }
+}
+
+/** How many times the refund action prices an order that keeps changing under it before it gives up (409). */
+const REFUND_PRICINGS = 3;
+
+/** 409 unless the order can be cancelled for a refund now: PENDING, or TICKETED with no refund under way (422 once its first flight left). */
+function checkCancellable(order: Order, now: Date): void {
+  if (order.status !== "PENDING" && order.status !== "TICKETED") throw stateConflict(order, "cancelWithQuote");
+  if (order.refundRequestedAt !== null) throw refundConflict(order);
+  const refusal = order.status === "TICKETED" ? departureRefusal(order, now) : null;
+  if (refusal) throw appError("refund_not_allowed", { reason: refusal });
+}
+
+/** The 409 of a refund that an order, read again after its guard failed, refuses. */
+function refundConflict(order: Order) {
+  if (order.status === "TICKETED" && order.refundRequestedAt !== null) return stateConflict(order, "requestRefund", "a refund is already under way");
+  if (order.status === "TICKETED") return stateConflict(order, "cancelWithQuote", "it changed after this quote was made; ask for a new quote");
+  return stateConflict(order, "requestRefund");
+}

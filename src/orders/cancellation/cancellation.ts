@@ -1,0 +1,63 @@
+import type { Database } from "../../db/database";
+import { dateFrom, exactNumber, sqlTimestamp } from "../../db/sql-values";
+import { guarded, type GuardedStatement } from "../../db/write-batch";
+import { Prisma as Sql, type OrderCancellation as CancellationRow } from "../../generated/prisma-sqlite/client";
+
+/** How long a quote can be confirmed (servicing §4). */
+export const QUOTE_LIFETIME_MS = 15 * 60 * 1000;
+
+/** Names the guard of a confirmation in `GuardFailed`: the quote was confirmed already. */
+export const CANCELLATION_GUARD = "cancellation";
+
+/**
+ * A cancellation quote (`ore_`, servicing §4): what cancelling the order refunds, fixed when it
+ * was quoted; confirming it cancels (PENDING) or refunds (TICKETED) the order and credits
+ * exactly this amount.
+ */
+export interface OrderCancellation {
+  id: string;
+  orderId: string;
+  tenantId: string;
+  /** Minor units of `currency`, the order's. */
+  refundAmount: number;
+  currency: string;
+  /** Quoted for an airline-initiated change's `cancel`: the whole total comes back. */
+  fullRefund: boolean;
+  expiresAt: Date;
+  confirmedAt: Date | null;
+  createdAt: Date;
+}
+
+/** A quote's row as Prisma reads it, or as a raw read does (queryRows: dates as ISO text on SQLite, the flag as 0 or 1). */
+export type CancellationRecord = Pick<CancellationRow, "id" | "orderId" | "tenantId" | "currency"> & Record<"refundAmount" | "fullRefund" | "expiresAt" | "confirmedAt" | "createdAt", unknown>;
+
+export function cancellationFrom(row: CancellationRecord): OrderCancellation {
+  return {
+    id: row.id,
+    orderId: row.orderId,
+    tenantId: row.tenantId,
+    refundAmount: exactNumber(row.refundAmount as bigint | number),
+    currency: row.currency,
+    fullRefund: Boolean(row.fullRefund),
+    expiresAt: dateFrom(row.expiresAt),
+    confirmedAt: row.confirmedAt === null ? null : dateFrom(row.confirmedAt),
+    createdAt: dateFrom(row.createdAt),
+  };
+}
+
+/** Writes a quote (confirmed already when the refund action quotes and confirms in one step). */
+export function insertCancellation(db: Database, quote: OrderCancellation): Sql.Sql {
+  const at = (date: Date | null) => (date === null ? null : sqlTimestamp(db.provider, date));
+  return Sql.sql`INSERT INTO "OrderCancellation" ("id", "orderId", "tenantId", "refundAmount", "currency", "fullRefund", "expiresAt", "confirmedAt", "createdAt")
+    VALUES (${quote.id}, ${quote.orderId}, ${quote.tenantId}, ${BigInt(quote.refundAmount)}, ${quote.currency}, ${quote.fullRefund ? Sql.sql`TRUE` : Sql.sql`FALSE`},
+      ${at(quote.expiresAt)}, ${at(quote.confirmedAt)}, ${at(quote.createdAt)})`;
+}
+
+/** Confirms a quote once: of racing confirmations one changes the row, the others fail `CANCELLATION_GUARD`. */
+export function confirmCancellation(db: Database, quote: OrderCancellation, at: Date): GuardedStatement {
+  return guarded(
+    Sql.sql`UPDATE "OrderCancellation" SET "confirmedAt" = ${sqlTimestamp(db.provider, at)}
+      WHERE "id" = ${quote.id} AND "tenantId" = ${quote.tenantId} AND "confirmedAt" IS NULL`,
+    CANCELLATION_GUARD,
+  );
+}

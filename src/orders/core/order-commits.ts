@@ -1,0 +1,67 @@
+import type { Database } from "../../db/database";
+import { writeBatch, type BatchStatement } from "../../db/write-batch";
+import type { OrderEvent, OrderEventType } from "../../events/order-events";
+import { recordEvents } from "../../events/outbox";
+import type { PubSub } from "../../events/pubsub";
+
+/**
+ * Orders named per message: PostgreSQL's NOTIFY takes at most 8,000 bytes, and an order with its
+ * event is ~200 of them. A batch of changes (the holds whose deadlines came) is told in several.
+ */
+const ORDERS_PER_MESSAGE = 25;
+
+/** One order a committed change touched, and the event it emitted, if any. */
+export interface OrderChanged {
+  tenantId: string;
+  orderId: string;
+  /** `createdAt` is ISO text: the message crosses processes as JSON. */
+  event?: { id: string; type: OrderEventType; createdAt: string };
+}
+
+/** What every process hears on the `orders` channel after a commit. */
+export interface OrdersChanged {
+  orders: OrderChanged[];
+}
+
+function isOrdersChanged(message: unknown): message is OrdersChanged {
+  return typeof message === "object" && message !== null && Array.isArray((message as OrdersChanged).orders);
+}
+
+/**
+ * The one way a change to orders is committed: the batch (a transition with what goes with it)
+ * and the events it emits (outbox.ts), in one transaction; then, after the commit, word to every
+ * process of which orders changed and which events were emitted (caches drop the orders, the
+ * webhook dispatcher wakes, subscribers are told). On PostgreSQL `publish` resolves once every
+ * listening process has run its handlers, so an order read anywhere after the change's answer
+ * shows the change. Should the process die between commit and publish, the events are in the
+ * outbox all the same: the dispatcher's poll finds their deliveries.
+ */
+export class OrderChanges {
+  constructor(
+    private readonly db: Database,
+    private readonly pubsub: PubSub,
+    /** When an event's first webhook attempt is due, after the event (WEBHOOK_RETRY_SCHEDULE[0]). */
+    readonly firstDeliveryDelayMs: number,
+  ) {}
+
+  async commit(orders: ReadonlyArray<{ id: string; tenantId: string }>, statements: BatchStatement[], events: readonly OrderEvent[] = []): Promise<number[]> {
+    const counts = await writeBatch(this.db, [...statements, ...recordEvents(this.db, events, this.firstDeliveryDelayMs)]);
+    const eventOf = new Map<string, OrderEvent>();
+    for (const event of events) if (!eventOf.has(event.orderId)) eventOf.set(event.orderId, event);
+    const changed = orders.map((order): OrderChanged => {
+      const event = eventOf.get(order.id);
+      return { tenantId: order.tenantId, orderId: order.id, ...(event && { event: { id: event.id, type: event.type, createdAt: event.createdAt.toISOString() } }) };
+    });
+    const messages: OrdersChanged[] = [];
+    for (let start = 0; start < changed.length; start += ORDERS_PER_MESSAGE) messages.push({ orders: changed.slice(start, start + ORDERS_PER_MESSAGE) });
+    await Promise.all(messages.map((message) => this.pubsub.publish("orders", message)));
+    return counts;
+  }
+
+  /** Calls `listener` for every order changed by any process; returns what unsubscribes. */
+  onChange(listener: (change: OrderChanged) => void): () => void {
+    return this.pubsub.subscribe("orders", (message) => {
+      if (isOrdersChanged(message)) for (const order of message.orders) listener(order);
+    });
+  }
+}

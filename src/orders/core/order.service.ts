@@ -1,0 +1,346 @@
+import { airlineChangesOf } from "./airline-change-rows";
+import type { TenantScope } from "../../context/tenant-scope";
+import type { Database } from "../../db/database";
+import { figuresByDay, type DayRange } from "../../db/daily-buckets";
+import { isUniqueViolation } from "../../db/errors";
+import { queryRows } from "../../db/query-rows";
+import type { Prisma } from "../../db/models";
+import { readSnapshot } from "../../db/snapshot";
+import { GuardFailed, type BatchStatement } from "../../db/write-batch";
+import { orderEvent } from "../../events/order-events";
+import { appError } from "../../errors/app-error";
+import { newId } from "../../ids";
+import { convertMinor } from "../../money/exchange-rates";
+import { formatMinor, parseMinor } from "../../money/format";
+import type { CursorCodec } from "../../pagination/cursor";
+import { paginate, type Page, type PageRequest } from "../../pagination/paginate";
+import type { OfferService } from "../../search/offer.service";
+import { SeatsUnavailable, SeatTaken, type Supplier } from "../../supplier/supplier";
+import type { SeatCatalogue } from "../../seats/seat-catalogue";
+import type { WalletService } from "../../wallet/wallet.service";
+import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
+import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderRecord, type CancellationReason, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
+import type { CreateOrderRequest, PassengerInput, PassengerUpdate } from "./order.inputs";
+import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
+import { EDITABLE_STATUS, ORDER_GUARD, stateConflict, touchIn, transition } from "./order-state-machine";
+import { checkPassengers, type BookedPassenger } from "./passenger-rules";
+import { checkPayment } from "../payment/payment-rules";
+import { seatServiceIndex, selectServices } from "../services/service-selection";
+import { supplierBooking } from "./supplier-booking";
+import type { OrderChanges } from "./order-commits";
+import { checkOrderFilter, orderFilterWhere, orderListName, type OrderFilter } from "./order-filter";
+import type { OrderHolds } from "../payment/hold-deadline";
+import { SEAT_INTENT_GUARD, type HoldIntent, type SeatIntents } from "../recovery/seat-intents";
+import { VersionedCache } from "../../versioned-cache";
+import { clock } from "../../clock";
+import { noPause, type TestPause } from "../../test-pause";
+
+/** Order details kept at least this many (RecentMap), and at most this long should a change's word be lost. */
+const RECENT_DETAILS = 2000;
+const DETAIL_MAX_AGE_MS = 60_000;
+
+/** The document type counted as tickets in usage (EMDs of services are documents too, not tickets). */
+const E_TICKET: OrderDocument["type"] = "electronic_ticket";
+
+/** A cancellation the tenant asked for (the deadline job cancels with `payment_deadline_passed`). */
+const REQUESTED: CancellationReason = "requested";
+
+const detailKey = (tenantId: string, orderId: string) => `${tenantId} ${orderId}`;
+
+/** Where reads go: the database, or the transaction of a snapshot. */
+type Reader = Prisma.TransactionClient;
+
+/**
+ * Orders of one tenant: booking an offer, reading, listing, changing passengers, cancelling.
+ * Ticketing and refunds are in ticketing.service.ts. Every read and write is scoped to the
+ * caller's tenant: another tenant's order is `not_found`, exactly like an unknown id.
+ */
+export class OrderService {
+  constructor(
+    private readonly db: Database,
+    private readonly cursors: CursorCodec,
+    private readonly offers: OfferService,
+    private readonly wallets: WalletService,
+    private readonly supplier: Supplier,
+    private readonly changes: OrderChanges,
+    /** The durable record of seat work asked of the airline, settled after a crash (recovery/seat-recovery.ts). */
+    private readonly seatIntents: SeatIntents,
+    /** Seat maps' seat services, by which a booking's `ase_…` seat ids are resolved. */
+    private readonly seats: SeatCatalogue,
+    /** Payment deadlines and the jobs that cancel unpaid holds at them. */
+    private readonly holds: OrderHolds,
+    /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
+    private readonly pause: TestPause = noPause,
+  ) {
+    changes.onChange(({ tenantId, orderId }) => this.details.delete(detailKey(tenantId, orderId)));
+  }
+
+  /**
+   * Recently read orders with their children, by tenant and id, dropped in every process when the
+   * order changes (OrderChanges): an unchanged order is served without a database read.
+   */
+  private readonly details = new VersionedCache<string, OrderDetail>(DETAIL_MAX_AGE_MS, RECENT_DETAILS);
+
+  /**
+   * Books an offer (interface §4.6, decisions §5): a PENDING order holding the seats, keeping a
+   * snapshot of the exact offer. 404 `not_found` for an unknown or another tenant's offer; 422
+   * `offer_no_longer_available` when it expired, a flight has too few seats left, or it is booked
+   * already; 400 `validation_failed` for passengers or services that do not fit the offer, 422
+   * `invalid_field_value` for a service id the offer does not offer its passengers; 422
+   * `seat_unavailable` when a seat chosen is another order's or chosen twice (the database
+   * decides between racing bookings, see SeatAssignment); 422
+   * `payment_amount_mismatch` when a payment is not exactly the total; 402
+   * `insufficient_balance` when the wallet cannot cover it. Nothing is charged until ticketing.
+   */
+  async create(scope: TenantScope, request: CreateOrderRequest): Promise<OrderDetail> {
+    const field = request.offerField;
+    const [offer] = await this.offers.getMany(scope, [request.offerId]);
+    if (!offer) throw appError("not_found", { field, message: `${field}: no such offer` });
+    const now = clock.now();
+    if (offer.expiresAt <= now) {
+      throw appError("offer_no_longer_available", { field, reason: `The offer expired at ${offer.expiresAt.toISOString()}.` });
+    }
+    const passengers = checkPassengers(request.passengers, offer, now.toISOString().slice(0, 10));
+    const { services, amount } = selectServices(request.services, offer, (id) => this.seats.seatOption(offer, id));
+    const totalAmount = offer.totalAmount + amount;
+    if (request.payment) checkPayment(request.payment, totalAmount, offer.currency, "payments[0].amount");
+    await this.requireBalance(scope.tenantId, totalAmount, offer.currency);
+
+    const paymentRequiredBy = this.holds.paymentDeadline(now, itineraryDates(offer).firstDepartureUtc);
+    const pending: Order = {
+      id: newId("ord", now.getTime()),
+      tenantId: scope.tenantId,
+      offerId: offer.id,
+      status: "PENDING",
+      totalAmount,
+      currency: offer.currency,
+      offer,
+      services,
+      metadata: request.metadata,
+      bookingReference: "",
+      failureReason: null,
+      refundRequestedAt: null,
+      paymentRequiredBy,
+      paidAt: null,
+      cancellationReason: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    // Written before the airline is asked, removed by the order's commit: should the process die
+    // in between, the seat reconciler finds it and gives the seats back.
+    const intent = await this.seatIntents.beginHold(pending, now);
+    const order = { ...pending, bookingReference: await this.holdSeats(pending, passengers, scope, field, intent) };
+    await this.pause("after_supplier_hold", { orderId: order.id });
+    try {
+      await this.changes.commit([order], [...insertOrder(this.db, order, passengers), this.holds.expiry(order, paymentRequiredBy, now), this.seatIntents.holdCommitted(intent)], [orderEvent(order, now, { type: "order.created" })]);
+    } catch (error) {
+      // The airline holds seats for an order that does not exist: give them back.
+      await this.supplier.releaseSeats(order.id);
+      await this.seatIntents.released(order.id);
+      if (isUniqueViolation(error)) throw appError("offer_no_longer_available", { field, reason: "The offer is booked already by another order." });
+      if (error instanceof GuardFailed && error.guard === TENANT_GUARD) throw appError("tenant_not_found");
+      if (error instanceof GuardFailed && error.guard === SEAT_INTENT_GUARD) {
+        // The booking outlived its lease and the reconciler gave its seats back meanwhile.
+        throw appError("service_unavailable", { reason: "The booking took too long and was not made; nothing was booked. Try again." });
+      }
+      throw error;
+    }
+    return { ...order, passengers: passengers.map((passenger) => ({ ...passenger, orderId: order.id })), documents: [], airlineInitiatedChanges: [] };
+  }
+
+  /**
+   * The order; 404 `not_found` for an unknown id or another tenant's. Outside a snapshot's
+   * transaction (`reader`) one raw prepared read: nearly every action on an order starts here,
+   * and Prisma's findFirst cost ~0.7 ms of CPU against ~0.05 ms.
+   */
+  async get(scope: TenantScope, orderId: string, reader?: Reader): Promise<Order> {
+    const [row] = reader
+      ? [await reader.order.findFirst({ where: { id: orderId, tenantId: scope.tenantId } })]
+      : await queryRows<OrderRecord>(this.db, Sql.sql`SELECT * FROM "Order" WHERE "id" = ${orderId} AND "tenantId" = ${scope.tenantId}`);
+    if (!row) throw appError("not_found", { field: "id" });
+    return orderFrom(row);
+  }
+
+  /**
+   * The order with its passengers and documents, as one state of it; 404 as `get`. The same
+   * object is returned while the order is unchanged (views may memoise what they render of it).
+   */
+  async detail(scope: TenantScope, orderId: string): Promise<OrderDetail> {
+    const detail = await this.details.get(detailKey(scope.tenantId, orderId), () =>
+      readSnapshot(this.db, async (tx) => (await this.withChildren(scope, [await this.get(scope, orderId, tx)], tx))[0]!),
+    );
+    return detail!;
+  }
+
+  /** Orders by id, in the order asked, null where unknown or another tenant's (one query, for DataLoaders). */
+  async getMany(scope: TenantScope, orderIds: readonly string[]): Promise<Array<Order | null>> {
+    const rows = await this.db.prisma.order.findMany({ where: { tenantId: scope.tenantId, id: { in: [...orderIds] } } });
+    const byId = new Map(rows.map((row) => [row.id, orderFrom(row)]));
+    return orderIds.map((id) => byId.get(id) ?? null);
+  }
+
+  /** Passengers of each order, in offer order (one query for any number of orders). */
+  async passengersOf(scope: TenantScope, orderIds: readonly string[], reader: Reader = this.db.prisma): Promise<OrderPassenger[][]> {
+    const rows = await reader.orderPassenger.findMany({ where: { tenantId: scope.tenantId, orderId: { in: [...orderIds] } }, orderBy: { position: "asc" } });
+    return groupBy(orderIds, rows.map(passengerFrom));
+  }
+
+  /** Documents of each order (one query for any number of orders). */
+  async documentsOf(scope: TenantScope, orderIds: readonly string[], reader: Reader = this.db.prisma): Promise<OrderDocument[][]> {
+    const rows = await reader.orderDocument.findMany({ where: { tenantId: scope.tenantId, orderId: { in: [...orderIds] } }, orderBy: { passengerId: "asc" } });
+    return groupBy(orderIds, rows.map(documentFrom));
+  }
+
+  /**
+   * The tenant's orders, newest first, narrowed by `filter` (see `checkOrderFilter` for its 400s).
+   * One keyset page at a time, however many orders match.
+   */
+  list(scope: TenantScope, filter: OrderFilter, request: PageRequest, reader: Reader = this.db.prisma): Promise<Page<Order>> {
+    const checked = checkOrderFilter(filter);
+    const where = { tenantId: scope.tenantId, ...orderFilterWhere(this.db.provider, checked) };
+    return paginate({
+      list: orderListName(scope.tenantId, checked),
+      request,
+      cursors: this.cursors,
+      count: () => reader.order.count({ where }),
+      fetch: async (query) => (await reader.order.findMany({ ...query, where: { AND: [where, query.where] } })).map(orderFrom),
+    });
+  }
+
+  /** A page of `list` with each order's passengers and documents, all as one state. */
+  listDetails(scope: TenantScope, filter: OrderFilter, request: PageRequest): Promise<Page<OrderDetail>> {
+    return readSnapshot(this.db, async (tx) => {
+      const page = await this.list(scope, filter, request, tx);
+      return { ...page, items: await this.withChildren(scope, page.items, tx) };
+    });
+  }
+
+  /**
+   * Changes passengers' details while the order is PENDING (409 `order_state_conflict` once
+   * ticketing began). Each update names a passenger of the order by id; the passengers as
+   * changed are checked again as at booking (400 `validation_failed`).
+   */
+  async updatePassengers(scope: TenantScope, orderId: string, updates: readonly PassengerUpdate[]): Promise<OrderDetail> {
+    const detail = await this.detail(scope, orderId);
+    if (detail.status !== EDITABLE_STATUS) throw stateConflict(detail, "updatePassengers");
+    const current = new Map(detail.passengers.map((passenger) => [passenger.id, passenger]));
+    const seen = new Set<string>();
+    const changed: PassengerInput[] = updates.map((update, index) => {
+      const passenger = current.get(update.id);
+      if (!passenger || seen.has(update.id)) {
+        const message = passenger ? `${update.id} is given twice` : `${update.id} is not a passenger of this order`;
+        throw appError("validation_failed", { field: `passengers[${index}].id`, message: `passengers[${index}].id: ${message}` });
+      }
+      seen.add(update.id);
+      return { ...passenger, ...update, type: passenger.type };
+    });
+    // Changed passengers first, so an error's index is the one the client sent.
+    const unchanged = detail.passengers.filter((passenger) => !seen.has(passenger.id));
+    const now = clock.now();
+    const passengers = checkPassengers([...changed, ...unchanged], detail.offer, now.toISOString().slice(0, 10));
+    try {
+      await this.changes.commit([detail], [
+        touchIn(this.db, detail, EDITABLE_STATUS, now),
+        ...passengers.filter((passenger) => seen.has(passenger.id)).map((passenger) => updatePassenger(this.db, orderId, passenger.id, passenger)),
+      ]);
+    } catch (error) {
+      if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "updatePassengers");
+      throw error;
+    }
+    return { ...detail, updatedAt: now, passengers: passengers.map((passenger) => ({ ...passenger, orderId })) };
+  }
+
+  /**
+   * Cancels a PENDING order and gives its seats back (409 `order_state_conflict` otherwise). The
+   * release is owed from the cancellation's commit on (a seat intent in the same transaction), so
+   * a process dying before the airline has the seats back leaves it to the seat reconciler.
+   * `confirming` commits with the cancellation, first: a quote's confirmation, whose own guard
+   * (thrown as it is) tells a confirmation that lost a race from an order that moved on.
+   */
+  async cancel(scope: TenantScope, orderId: string, confirming: BatchStatement[] = []): Promise<OrderDetail> {
+    const order = await this.get(scope, orderId);
+    if (order.status !== "PENDING") throw stateConflict(order, "cancel");
+    const now = clock.now();
+    try {
+      const cancelled = transition(this.db, order, "cancel", now, Sql.sql`, "cancellationReason" = ${REQUESTED}`);
+      await this.changes.commit([order], [...confirming, cancelled, this.seatIntents.releaseOwed(order, now)], [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED })]);
+    } catch (error) {
+      if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "cancel");
+      throw error;
+    }
+    await this.pause("after_cancel_commit", { orderId });
+    await this.supplier.releaseSeats(order.id);
+    await this.seatIntents.released(order.id);
+    return this.detail(scope, orderId);
+  }
+
+  /** Orders by status: the tenant's, or every tenant's (metrics). */
+  async countByStatus(tenantId?: string): Promise<Record<OrderStatus, number>> {
+    const groups = await this.db.prisma.order.groupBy({ by: ["status"], where: tenantId === undefined ? {} : { tenantId }, _count: { _all: true } });
+    return Object.fromEntries(ORDER_STATUSES.map((status) => [status, groups.find((group) => group.status === status)?._count._all ?? 0])) as Record<OrderStatus, number>;
+  }
+
+  /** The tenant's orders by status, and the e-tickets issued to it (usage). */
+  async usage(tenantId: string): Promise<{ orders: { total: number; byStatus: Record<OrderStatus, number> }; tickets: number }> {
+    const [byStatus, tickets] = await Promise.all([this.countByStatus(tenantId), this.db.prisma.orderDocument.count({ where: { tenantId, type: E_TICKET } })]);
+    return { orders: { total: Object.values(byStatus).reduce((sum, count) => sum + count, 0), byStatus }, tickets };
+  }
+
+  /** Orders booked and e-tickets issued on each UTC day of `range` (usage over time); days with none are absent. */
+  async dailyUsage(tenantId: string, range: DayRange): Promise<{ orders: Map<string, number>; tickets: Map<string, number> }> {
+    const [orders, tickets] = await Promise.all([
+      figuresByDay(this.db, { table: "Order", tenantId, range, figure: Sql.sql`COUNT(*)` }),
+      figuresByDay(this.db, { table: "OrderDocument", tenantId, range, figure: Sql.sql`COUNT(*)`, where: Sql.sql`"type" = ${E_TICKET}` }),
+    ]);
+    return { orders, tickets };
+  }
+
+  /** Orders with their passengers, documents and airline changes: three queries whatever the number of orders. */
+  private async withChildren(scope: TenantScope, orders: Order[], reader: Reader): Promise<OrderDetail[]> {
+    if (orders.length === 0) return [];
+    const ids = orders.map((order) => order.id);
+    const [passengers, documents, airlineChanges] = await Promise.all([this.passengersOf(scope, ids, reader), this.documentsOf(scope, ids, reader), airlineChangesOf(reader, scope.tenantId, ids)]);
+    return orders.map((order, index) => ({ ...order, passengers: passengers[index]!, documents: documents[index]!, airlineInitiatedChanges: airlineChanges[index]! }));
+  }
+
+  /** 402 `insufficient_balance` when the wallet cannot cover `amount` (converted if the wallet was re-denominated). */
+  private async requireBalance(tenantId: string, amount: number, currency: string): Promise<void> {
+    const wallet = await this.wallets.get(tenantId);
+    const needed = convertMinor(amount, currency, wallet.currency);
+    if (needed > wallet.balance) {
+      throw appError("insufficient_balance", {
+        reason: `The order costs ${formatMinor(needed, wallet.currency)} ${wallet.currency}; the wallet holds ${formatMinor(wallet.balance, wallet.currency)}.`,
+      });
+    }
+  }
+
+  /**
+   * Holds the seats (and the seats chosen by designator) at the airline and returns its booking
+   * reference; 422 when a flight is short of seats or a chosen seat is taken. When the hold fails
+   * nothing is held (all or nothing), so nothing is owed for it.
+   */
+  private async holdSeats(order: Order, passengers: readonly BookedPassenger[], scope: TenantScope, field: string, intent: HoldIntent): Promise<string> {
+    try {
+      const { bookingReference } = await this.supplier.holdSeats(supplierBooking(order, passengers, scope.tenant.environment));
+      return bookingReference;
+    } catch (error) {
+      if (error instanceof SeatsUnavailable) {
+        await this.seatIntents.released(intent.orderId);
+        throw appError("offer_no_longer_available", { field, reason: `Flight ${error.flightKey} has too few seats left.` });
+      }
+      if (error instanceof SeatTaken) {
+        await this.seatIntents.released(intent.orderId);
+        const index = seatServiceIndex(order.services, error.index);
+        throw appError("seat_unavailable", { field: `services[${index}].id`, reason: `Seat ${order.services[index]!.designator} is taken by another order.` });
+      }
+      throw error;
+    }
+  }
+}
+
+
+function groupBy<T extends { orderId: string }>(orderIds: readonly string[], items: T[]): T[][] {
+  const groups = new Map<string, T[]>(orderIds.map((id) => [id, []]));
+  for (const item of items) groups.get(item.orderId)?.push(item);
+  return orderIds.map((id) => groups.get(id)!);
+}

@@ -1,0 +1,105 @@
+import type { TenantScope } from "../../context/tenant-scope";
+import { AppError } from "../../errors/app-error";
+import type { OrderEventType } from "../../events/order-events";
+import { UpdateQueue } from "../../events/update-queue";
+import type { Logger } from "../../logger";
+import type { OrderDetail } from "../core/order";
+import type { OrderChanged, OrderChanges } from "../core/order-commits";
+import type { OrderService } from "../core/order.service";
+
+/** One order event as a subscriber receives it: the event, and the order read after it. */
+export interface OrderEventUpdate {
+  id: string;
+  type: OrderEventType;
+  createdAt: Date;
+  order: OrderDetail;
+}
+
+/** How far a subscriber may fall behind before its subscription ends (UpdateQueue). */
+const SUBSCRIBER_CAPACITY = 1000;
+
+interface Subscriber {
+  scope: TenantScope;
+  wants(change: OrderChanged): boolean;
+  receive(order: Promise<OrderDetail | null>, change: OrderChanged): void;
+}
+
+/** The same state again: the first read raced a change, or a read already saw a later change. */
+const sameState = (next: OrderDetail, last: OrderDetail) => next.updatedAt.getTime() === last.updatedAt.getTime() && next.status === last.status;
+
+/**
+ * Live order updates for GraphQL subscriptions, fed by OrderChanges, which every process hears
+ * after each commit (LISTEN/NOTIFY on PostgreSQL), so a subscriber here sees changes made by
+ * any process. One listener serves every subscriber of the process: each change is read once
+ * (OrderService.detail) and that one read is shared by all subscribers of its tenant who want
+ * it. Each subscriber is tenant-scoped and gets its updates in commit order.
+ */
+export class OrderFeed {
+  private readonly byTenant = new Map<string, Set<Subscriber>>();
+
+  constructor(
+    changes: OrderChanges,
+    private readonly orders: OrderService,
+    private readonly log: Logger,
+  ) {
+    changes.onChange((change) => this.fanOut(change));
+  }
+
+  /**
+   * The order's current state, then the order after every change. 404 `not_found` for an
+   * unknown or another tenant's order, as reading it would.
+   */
+  async orderStates(scope: TenantScope, orderId: string): Promise<AsyncIterableIterator<OrderDetail>> {
+    const queue = new UpdateQueue<OrderDetail>(SUBSCRIBER_CAPACITY, () => remove(), sameState);
+    // Listening before the first read: a change committed meanwhile is not missed.
+    const remove = this.add({ scope, wants: (change) => change.orderId === orderId, receive: (order) => queue.push(order) });
+    const current = this.orders.detail(scope, orderId);
+    queue.push(current.catch(() => null));
+    try {
+      await current;
+    } catch (error) {
+      await queue.return();
+      throw error;
+    }
+    return queue;
+  }
+
+  /** Every event of the scope's tenant, from now on. */
+  tenantEvents(scope: TenantScope): AsyncIterableIterator<OrderEventUpdate> {
+    const queue = new UpdateQueue<OrderEventUpdate>(SUBSCRIBER_CAPACITY, () => remove());
+    const remove = this.add({
+      scope,
+      wants: (change) => change.event !== undefined,
+      receive: (order, { event }) => queue.push(order.then((detail) => detail && event ? { id: event.id, type: event.type, createdAt: new Date(event.createdAt), order: detail } : null)),
+    });
+    return queue;
+  }
+
+  /** Subscriptions open on this process. */
+  subscriberCount(): number {
+    let count = 0;
+    for (const subscribers of this.byTenant.values()) count += subscribers.size;
+    return count;
+  }
+
+  private add(subscriber: Subscriber): () => void {
+    const { tenantId } = subscriber.scope;
+    const subscribers = this.byTenant.get(tenantId) ?? new Set<Subscriber>();
+    this.byTenant.set(tenantId, subscribers.add(subscriber));
+    return () => {
+      subscribers.delete(subscriber);
+      if (subscribers.size === 0 && this.byTenant.get(tenantId) === subscribers) this.byTenant.delete(tenantId);
+    };
+  }
+
+  private fanOut(change: OrderChanged): void {
+    const interested = [...(this.byTenant.get(change.tenantId) ?? [])].filter((subscriber) => subscriber.wants(change));
+    if (interested.length === 0) return;
+    const order = this.orders.detail(interested[0]!.scope, change.orderId).catch((error: unknown) => {
+      // An order gone with its deleted tenant has nothing left to report.
+      if (!(error instanceof AppError)) this.log.warn({ err: error, orderId: change.orderId }, "order update not delivered to subscribers");
+      return null;
+    });
+    for (const subscriber of interested) subscriber.receive(order, change);
+  }
+}

@@ -1,0 +1,253 @@
+import type { Database } from "../../db/database";
+import { queryRows } from "../../db/query-rows";
+import { sqlTimestamp } from "../../db/sql-values";
+import type { LeaseHeartbeat } from "../../db/lease-heartbeat";
+import { GuardFailed, writeBatch, type BatchStatement } from "../../db/write-batch";
+import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
+import { newId } from "../../ids";
+import { convertMinor } from "../../money/exchange-rates";
+import type { Supplier, TicketingAnswer } from "../../supplier/supplier";
+import { walletChange } from "../../wallet/wallet-change";
+import { orderEvent, type OrderEvent } from "../../events/order-events";
+import { orderFrom, passengerFrom, type Order, type OrderDocument, type OrderPassenger, type OrderRecord, type PassengerRecord } from "../core/order";
+import type { OrderChanges } from "../core/order-commits";
+import { JOB_LEASE_GUARD, type AirlineJobKind, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
+import { ORDER_GUARD, touchIn, transition } from "../core/order-state-machine";
+import type { SeatIntents } from "../recovery/seat-intents";
+import { supplierBooking } from "../core/supplier-booking";
+import { insertDocument } from "../core/order-rows";
+import type { TicketReissue } from "./ticket-reissue";
+import { clock } from "../../clock";
+import { noPause, type TestPause } from "../../test-pause";
+
+interface JobSubject {
+  order: Order;
+  passengers: OrderPassenger[];
+  environment: "sandbox" | "live";
+}
+
+/**
+ * How a run ended: its outcome written (`applied`); the order had moved on, so only the job was
+ * removed (`superseded`); or nothing written, because the job's lease was lost meanwhile and
+ * whoever holds it now finishes the job (`lease_lost`).
+ */
+export type JobResult = "applied" | "superseded" | "lease_lost";
+
+/** The document type of an EMD. */
+const EMD = "electronic_miscellaneous_document";
+
+/** Why an order failed when its ticketing job was claimed more than `JOB_MAX_ATTEMPTS` times. */
+export const ATTEMPTS_EXHAUSTED = "ticketing_attempts_exhausted";
+
+/**
+ * Does one claimed job: asks the airline, then applies its answer in one transaction with the
+ * order's transition, the money that moves with it, and the job's removal. The transition is a
+ * compare-and-set, and the ledger takes each (order, entry type) once, so a job that runs twice
+ * (its process died after the airline answered, before the commit) ends the order once and
+ * moves money once; the airline answers the same booking the same way every time. Every write
+ * of an outcome is fenced on the job's lease (kept renewed while the airline is asked), so a run
+ * whose lease was taken over by another process commits nothing, whatever the airline told it.
+ */
+export class OrderJobRunner {
+  constructor(
+    private readonly db: Database,
+    private readonly supplier: Supplier,
+    private readonly queue: OrderJobQueue,
+    private readonly changes: OrderChanges,
+    /** Claims a job may have; the next claim gives it up (`giveUp`). */
+    private readonly maxAttempts: number,
+    /** Seat releases owed from a commit on (seat-intents.ts), settled by the seat reconciler after a crash. */
+    private readonly seatIntents: SeatIntents,
+    /** The airline's reissue of e-tickets after a confirmed order change (the `reissue` job). */
+    private readonly reissue: TicketReissue,
+    /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a job inside a crash window. */
+    private readonly pause: TestPause = noPause,
+  ) {}
+
+  /** Runs `job`, whose lease `lease` keeps renewed until the run writes its outcome. */
+  async run(job: ClaimedJob<AirlineJobKind>, lease: LeaseHeartbeat): Promise<JobResult> {
+    const subject = await this.load(job);
+    // The order is gone (its tenant was deleted): the job went with it.
+    if (!subject) return "superseded";
+    // The services are paid and their EMDs owed: the job runs until the airline has issued them.
+    if (job.kind === "emd") return this.issueEmds(job, lease, subject);
+    // The change is paid and the airline answers a reissue the same every time: it runs until done.
+    if (job.kind === "reissue") return this.reissueTickets(job, lease, subject);
+    if (job.attempts > this.maxAttempts) return this.giveUp(job, lease, subject.order);
+    if (job.kind === "ticket") return this.ticket(job, lease, subject);
+    return this.refund(job, lease, subject);
+  }
+
+  /** PROCESSING → TICKETED with e-tickets, or → FAILED with the debit reversed (the airline released the seats). */
+  private async ticket(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
+    if (order.status !== "PROCESSING") return this.finish(job, lease, order, []);
+    const answer = await this.supplier.issueTickets(supplierBooking(order, passengers, environment));
+    const now = clock.now();
+    if (answer.outcome === "rejected") return this.fail(job, lease, order, answer.reason, now);
+    const documents = this.documents(order, answer, now);
+    return this.finish(job, lease, order, [transition(this.db, order, "ticketed", now), ...documents.map((document) => insertDocument(this.db, order, document))], orderEvent(order, now, { type: "order.ticketed", documents }));
+  }
+
+  /** PROCESSING → FAILED for `reason`, with the ticketing debit reversed (and `also` in the same transaction). */
+  private async fail(job: ClaimedJob, lease: LeaseHeartbeat, order: Order, reason: string, now: Date, also: BatchStatement[] = []): Promise<JobResult> {
+    const reversal = await this.reversalOf(order);
+    const failed = transition(this.db, order, "fail", now, Sql.sql`, "failureReason" = ${reason}`);
+    const credit = reversal ? walletChange(this.db, { tenantId: order.tenantId, type: "ticketing_reversal", ...reversal, orderId: order.id, at: now }).statements : [];
+    return this.finish(job, lease, order, [failed, ...credit, ...also], orderEvent(order, now, { type: "order.failed", failureReason: reason, paymentReversed: reversal !== null }));
+  }
+
+  /**
+   * A job claimed more than `maxAttempts` times (its runs kept failing, or their processes kept
+   * dying or stalling past the lease) is not tried again. A ticketing fails the order
+   * (`ticketing_attempts_exhausted`) with the debit reversed and the seats released; a refund is
+   * withdrawn: the order stays TICKETED, no longer refunding, and the tenant may ask again.
+   */
+  private async giveUp(job: ClaimedJob, lease: LeaseHeartbeat, order: Order): Promise<JobResult> {
+    const now = clock.now();
+    if (job.kind === "refund") {
+      if (order.status !== "TICKETED" || order.refundRequestedAt === null) return this.finish(job, lease, order, []);
+      return this.finish(job, lease, order, [touchIn(this.db, order, "TICKETED", now, Sql.sql`, "refundRequestedAt" = NULL`, Sql.sql`AND "refundRequestedAt" IS NOT NULL`)]);
+    }
+    if (order.status !== "PROCESSING") return this.finish(job, lease, order, []);
+    // The release is owed from the failure's commit on (a seat intent in the same transaction), and
+    // done only then: until then another run may still ticket these seats. A process dying in
+    // between leaves the intent to the seat reconciler.
+    const result = await this.fail(job, lease, order, ATTEMPTS_EXHAUSTED, now, [this.seatIntents.releaseOwed(order, now)]);
+    if (result === "applied") {
+      await this.supplier.releaseSeats(order.id);
+      await this.seatIntents.released(order.id);
+    }
+    return result;
+  }
+
+  /** TICKETED (refund asked) → REFUNDED: the airline refunds, the wallet gets back what the confirmed quote said. */
+  private async refund(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
+    if (order.status !== "TICKETED" || order.refundRequestedAt === null) return this.finish(job, lease, order, []);
+    await this.supplier.refundTickets(supplierBooking(order, passengers, environment));
+    const { quoted, walletCurrency } = await this.refundOwed(order);
+    const now = clock.now();
+    const amount = convertMinor(quoted, order.currency, walletCurrency);
+    return this.finish(
+      job,
+      lease,
+      order,
+      [
+        transition(this.db, order, "refund", now),
+        ...walletChange(this.db, { tenantId: order.tenantId, type: "refund_credit", amount, currency: walletCurrency, orderId: order.id, at: now }).statements,
+      ],
+      orderEvent(order, now, { type: "order.refunded", refundAmount: amount, refundCurrency: walletCurrency }),
+    );
+  }
+
+  /**
+   * The EMDs owed for services paid on the TICKETED order that have none yet (each service's
+   * document id was chosen when it was paid): the airline numbers them, and they are written
+   * with the order touched, the documents' ids making each one's insert possible once. Services
+   * paid while this run was under way queue the job again (`requeue`): this run's lease is then
+   * gone, it writes nothing, and the next run issues every EMD owed. Once the order is no longer
+   * TICKETED (refunded), none is issued.
+   */
+  private async issueEmds(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
+    if (order.status !== "TICKETED") return this.finish(job, lease, order, []);
+    const issued = await this.db.prisma.orderDocument.findMany({ where: { orderId: order.id, tenantId: order.tenantId, type: EMD }, select: { id: true } });
+    const issuedIds = new Set(issued.map((document) => document.id));
+    const owed = order.services.flatMap((service) => (service.emdId === undefined || issuedIds.has(service.emdId) ? [] : [{ ...service, emdId: service.emdId }]));
+    if (owed.length === 0) return this.finish(job, lease, order, []);
+    const emds = await this.supplier.issueEmds(
+      supplierBooking(order, passengers, environment),
+      owed.map((service) => ({ reference: service.emdId, passengerId: service.passengerIds[0]!, type: service.type })),
+    );
+    await this.pause("after_emd_issue", { orderId: order.id });
+    const now = clock.now();
+    const numbers = new Map(emds.map((emd) => [emd.reference, emd.number]));
+    const documents = owed.map(
+      (service): OrderDocument => ({ id: service.emdId, orderId: order.id, passengerId: service.passengerIds[0]!, type: EMD, uniqueIdentifier: numbers.get(service.emdId)!, createdAt: now }),
+    );
+    return this.finish(job, lease, order, [touchIn(this.db, order, "TICKETED", now), ...documents.map((document) => insertDocument(this.db, order, document))]);
+  }
+
+  /** A TICKETED order's e-tickets reissued for its slices as changed (ticket-reissue.ts); none once it is no longer TICKETED. */
+  private async reissueTickets(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
+    if (order.status !== "TICKETED") return this.finish(job, lease, order, []);
+    return this.finish(job, lease, order, await this.reissue.outcome(order, passengers, environment, clock.now()));
+  }
+
+  /**
+   * Applies a job's outcome to the order and removes the job, atomically, only if this process
+   * still holds the job's lease (the renewals end first). If the order moved on meanwhile
+   * (another run finished it), only the job is removed. Any other failure leaves the job leased:
+   * it runs again when the lease is over.
+   */
+  private async finish(job: ClaimedJob, lease: LeaseHeartbeat, order: Order, statements: BatchStatement[], event?: OrderEvent): Promise<JobResult> {
+    const held = await lease.end();
+    if (!held) return "lease_lost";
+    const done = this.queue.done(job.id, held);
+    try {
+      if (statements.length === 0) {
+        await writeBatch(this.db, [done]);
+        return "superseded";
+      }
+      await this.changes.commit([order], [done, ...statements], event ? [event] : []);
+      return "applied";
+    } catch (error) {
+      if (!(error instanceof GuardFailed)) throw error;
+      if (error.guard === JOB_LEASE_GUARD) return "lease_lost";
+      if (error.guard !== ORDER_GUARD) throw error;
+    }
+    return this.finish(job, lease, order, []);
+  }
+
+  /** One e-ticket per ticket the airline issued. */
+  private documents(order: Order, answer: Extract<TicketingAnswer, { outcome: "ticketed" }>, at: Date): OrderDocument[] {
+    return answer.tickets.map((ticket) => ({
+      id: newId("doc", at.getTime()),
+      orderId: order.id,
+      passengerId: ticket.passengerId,
+      type: "electronic_ticket",
+      uniqueIdentifier: ticket.number,
+      createdAt: at,
+    }));
+  }
+
+
+  /** What gives the ticketing debit back, in the wallet's currency now; null if nothing was debited. */
+  private async reversalOf(order: Order): Promise<{ amount: number; currency: string } | null> {
+    const [debit] = await queryRows<{ amount: number; currency: string; walletCurrency: string }>(
+      this.db,
+      Sql.sql`SELECT "LedgerEntry"."amount", "LedgerEntry"."currency", "Wallet"."currency" AS "walletCurrency"
+        FROM "LedgerEntry" JOIN "Wallet" ON "Wallet"."tenantId" = "LedgerEntry"."tenantId"
+        WHERE "LedgerEntry"."orderId" = ${order.id} AND "LedgerEntry"."type" = 'ticketing_debit'`,
+    );
+    if (!debit) return null;
+    return { amount: convertMinor(-debit.amount, debit.currency, debit.walletCurrency), currency: debit.walletCurrency };
+  }
+
+  /**
+   * The refund the order's latest confirmed cancellation quoted (the refund action writes one
+   * too), in the order's currency, and the wallet's currency now. One read.
+   */
+  private async refundOwed(order: Order): Promise<{ quoted: number; walletCurrency: string }> {
+    const [row] = await queryRows<{ quoted: number | null; walletCurrency: string }>(
+      this.db,
+      Sql.sql`SELECT (SELECT "refundAmount" FROM "OrderCancellation"
+          WHERE "orderId" = ${order.id} AND "tenantId" = ${order.tenantId} AND "confirmedAt" IS NOT NULL
+          ORDER BY "confirmedAt" DESC LIMIT 1) AS "quoted", "currency" AS "walletCurrency"
+        FROM "Wallet" WHERE "tenantId" = ${order.tenantId}`,
+    );
+    if (!row) throw new Error(`tenant ${order.tenantId} has no wallet`);
+    if (row.quoted === null) throw new Error(`order ${order.id} is refunding without a confirmed cancellation`);
+    return { quoted: row.quoted, walletCurrency: row.walletCurrency };
+  }
+
+  /** The job's order, its passengers and its tenant's environment: two raw prepared reads (Prisma's one call with its includes cost ~1 ms of CPU a job). */
+  private async load(job: ClaimedJob): Promise<JobSubject | null> {
+    const [row] = await queryRows<OrderRecord & { environment: JobSubject["environment"] }>(
+      this.db,
+      Sql.sql`SELECT "Order".*, "Tenant"."environment" AS "environment" FROM "Order" JOIN "Tenant" ON "Tenant"."id" = "Order"."tenantId"
+        WHERE "Order"."id" = ${job.orderId} AND "Order"."tenantId" = ${job.tenantId}`,
+    );
+    if (!row) return null;
+    const passengers = await queryRows<PassengerRecord>(this.db, Sql.sql`SELECT * FROM "OrderPassenger" WHERE "orderId" = ${job.orderId} ORDER BY "position"`);
+    return { order: orderFrom(row), passengers: passengers.map(passengerFrom), environment: row.environment };
+  }
+}

@@ -1,0 +1,58 @@
+import type { Prisma as Sql } from "../../generated/prisma-sqlite/client";
+import type { Order } from "../core/order";
+import type { OrderJobQueue } from "../jobs/order-job-queue";
+
+/** A hold must be paid at least this long before the first departure (the airline tickets by then). */
+const LAST_PAYMENT_BEFORE_DEPARTURE_MS = 24 * 60 * 60 * 1000;
+/** A booking made later than that gets this long to be paid: in the same sitting, as Duffel asks. */
+const LAST_MINUTE_HOLD_MS = 15 * 60 * 1000;
+
+/**
+ * Holds (servicing §3): a PENDING order keeps its seats until its payment deadline, and a
+ * `payment_deadline` job, queued in the order's creation transaction, cancels it then if unpaid
+ * (hold-expiry.ts: the deadlines one claim takes, in one transaction). The job queue makes that
+ * durable, leased and shared between processes.
+ */
+export class OrderHolds {
+  constructor(
+    private readonly queue: OrderJobQueue,
+    /** ORDER_HOLD_SECONDS: how long a booking is held unpaid. */
+    private readonly holdSeconds: number,
+  ) {}
+
+  /**
+   * When an order booked at `bookedAt` must be paid: `holdSeconds` later, but never later than
+   * 24 h before the first departure; booked within those 24 h, 15 minutes later.
+   */
+  paymentDeadline(bookedAt: Date, firstDepartureUtc: Date): Date {
+    const lastPayment = firstDepartureUtc.getTime() - LAST_PAYMENT_BEFORE_DEPARTURE_MS;
+    if (bookedAt.getTime() >= lastPayment) return new Date(bookedAt.getTime() + LAST_MINUTE_HOLD_MS);
+    return new Date(Math.min(bookedAt.getTime() + this.holdSeconds * 1000, lastPayment));
+  }
+
+  /** For the order's creation batch: the job that cancels it at `paymentRequiredBy` if still unpaid. */
+  expiry(order: { id: string; tenantId: string }, paymentRequiredBy: Date, at: Date): Sql.Sql {
+    return this.queue.enqueue(order, "payment_deadline", paymentRequiredBy, at);
+  }
+}
+
+/** Where an order stands with its payment (Duffel's `payment_status`). */
+export interface PaymentStatus {
+  /** Unpaid and still payable: a PENDING order. */
+  awaitingPayment: boolean;
+  /** While awaiting payment: the deadline, after which the order is cancelled. */
+  paymentRequiredBy: Date | null;
+  /** While awaiting payment: until when paying keeps the booked price (the offer's guarantee). */
+  priceGuaranteeExpiresAt: Date | null;
+  paidAt: Date | null;
+}
+
+export function paymentStatus(order: Pick<Order, "status" | "paymentRequiredBy" | "paidAt" | "offer">): PaymentStatus {
+  const awaitingPayment = order.status === "PENDING";
+  return {
+    awaitingPayment,
+    paymentRequiredBy: awaitingPayment ? order.paymentRequiredBy : null,
+    priceGuaranteeExpiresAt: awaitingPayment ? order.offer.expiresAt : null,
+    paidAt: order.paidAt,
+  };
+}

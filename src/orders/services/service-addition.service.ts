@@ -1,0 +1,214 @@
+import type { TenantScope } from "../../context/tenant-scope";
+import type { Database } from "../../db/database";
+import { sqlJson, sqlTimestamp } from "../../db/sql-values";
+import { GuardFailed } from "../../db/write-batch";
+import { orderEvent } from "../../events/order-events";
+import { appError, type AppError } from "../../errors/app-error";
+import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
+import { newId } from "../../ids";
+import { convertMinor } from "../../money/exchange-rates";
+import { formatMinor } from "../../money/format";
+import type { AvailableService } from "../../search/available-services";
+import type { SeatCatalogue } from "../../seats/seat-catalogue";
+import { seatOfGuard, type Supplier } from "../../supplier/supplier";
+import { walletChange, WALLET_GUARD } from "../../wallet/wallet-change";
+import type { WalletService } from "../../wallet/wallet.service";
+import { clock } from "../../clock";
+import { noPause, type TestPause } from "../../test-pause";
+import type { Order, OrderDetail, SelectedService } from "../core/order";
+import type { OrderChanges } from "../core/order-commits";
+import type { OrderJobQueue } from "../jobs/order-job-queue";
+import type { OrderService } from "../core/order.service";
+import { ORDER_GUARD, stateConflict, touchIn } from "../core/order-state-machine";
+import { checkPayment } from "../payment/payment-rules";
+import type { ServiceAddition } from "./service-addition";
+import type { AddServicesRequest } from "./service-addition.inputs";
+import { seatServiceIndex, selectServices, servicesLeft } from "./service-selection";
+import { supplierBooking } from "../core/supplier-booking";
+
+/** How often an addition is tried again when another change of the order committed between its read and its write. */
+const MAX_ATTEMPTS = 10;
+
+/** What a request adding services names them by, for errors about them. */
+const FIELD = "add_services";
+
+/**
+ * Services after booking (servicing §2): the bags and seats an order's passengers can still add,
+ * and adding them. On a PENDING order (a hold) the services join the order and its total (paid
+ * with it); on a TICKETED order the wallet pays them at once and the airline issues an EMD per
+ * service after its delay (the order's `emd` job). Each addition is one transaction: the order's
+ * services and total, the seats the airline assigns, the addition's record, the debit, the EMD job
+ * and the `order.services_added` event commit together or not at all.
+ */
+export class ServiceAdditionService {
+  constructor(
+    private readonly db: Database,
+    private readonly orders: OrderService,
+    private readonly wallets: WalletService,
+    private readonly supplier: Supplier,
+    private readonly seats: SeatCatalogue,
+    private readonly queue: OrderJobQueue,
+    private readonly changes: OrderChanges,
+    /** Tells this process's worker when the EMD job it queued is due. */
+    private readonly wake: (runAt: Date) => void,
+    /** How long the airline takes to issue EMDs (TICKETING_DELAY_MS, as for tickets). */
+    private readonly emdDelayMs: number,
+    /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
+    private readonly pause: TestPause = noPause,
+  ) {}
+
+  /**
+   * The bags and seats the order's passengers can still add: its offer's available services,
+   * bags as many as are left of their maximum, seats for passengers without one on the segment.
+   * None once the order can take no services. 404 `not_found` for an unknown or another tenant's order.
+   */
+  async available(scope: TenantScope, orderId: string): Promise<AvailableService[]> {
+    const order = await this.orders.get(scope, orderId);
+    return refusal(order, clock.now()) ? [] : servicesLeft(order.offer, order.services);
+  }
+
+  /**
+   * Adds services to the order: ids from `available` or from the order's seat maps
+   * (`GET /v1/air/seat_maps?order_id=`). 404 `not_found` for an unknown or another tenant's
+   * order; 409 `order_state_conflict` unless PENDING before its payment deadline or TICKETED
+   * with no refund under way; 422 `invalid_field_value` naming the field for a service the order
+   * does not offer (another offer's or order's, another passenger's, a second seat), a quantity
+   * out of range, or a payment sent for a PENDING order; 422 `seat_unavailable` for a seat another
+   * order holds (the database decides between racing additions, see SeatAssignment) or chosen
+   * twice; on a TICKETED order 422 `payment_amount_mismatch` when a payment sent is not the
+   * services' total, 402 `insufficient_balance` when the wallet cannot pay it.
+   */
+  async add(scope: TenantScope, orderId: string, request: AddServicesRequest): Promise<OrderDetail> {
+    for (let attempt = 1; ; attempt++) {
+      const order = await this.orders.get(scope, orderId);
+      const now = clock.now();
+      const refused = refusal(order, now);
+      if (refused) throw refused;
+      const { services, amount } = selectServices(request.services, order.offer, (id) => this.seats.seatOption(order.offer, id, order.id), {
+        field: FIELD,
+        subject: "order",
+        booked: order.services,
+        refusal: "invalid_field_value",
+      });
+      if (request.payment) {
+        if (order.status === "PENDING") throw appError("invalid_field_value", { field: "payment", message: "payment: services added to a pending order are paid with it (POST /v1/air/payments); send no payment" });
+        checkPayment(request.payment, amount, order.currency, "payment.amount");
+      }
+      const result = await this.commit(scope, order, services, amount, now);
+      if (result === "order_changed") {
+        if (attempt < MAX_ATTEMPTS) continue;
+        throw appError("order_state_conflict", { reason: `Order ${order.id} kept changing while services were added to it; try again.` });
+      }
+      return this.orders.detail(scope, orderId);
+    }
+  }
+
+  /**
+   * Writes the addition in one transaction, guarded on the order being as it was read (its
+   * `updatedAt`, moved forward by every addition, and its total): "order_changed" when another
+   * change committed first, for the caller to read it again and check the request against it.
+   */
+  private async commit(scope: TenantScope, order: Order, selected: SelectedService[], amount: number, now: Date): Promise<"committed" | "order_changed"> {
+    const ticketed = order.status === "TICKETED";
+    // Strictly later than the order's last change, so a racing addition that read it cannot match.
+    const at = new Date(Math.max(now.getTime(), order.updatedAt.getTime() + 1));
+    const additionId = newId("osa", at.getTime());
+    const addition: ServiceAddition = {
+      id: additionId,
+      orderId: order.id,
+      tenantId: order.tenantId,
+      services: selected.map((service) => ({ ...service, additionId, ...(ticketed && { emdId: newId("doc", at.getTime()) }) })),
+      totalAmount: amount,
+      currency: order.currency,
+      paidAt: ticketed ? at : null,
+      createdAt: at,
+    };
+    const updated: Order = { ...order, services: [...order.services, ...addition.services], totalAmount: order.totalAmount + amount, updatedAt: at };
+    const booking = supplierBooking({ ...order, services: addition.services }, [], scope.tenant.environment);
+    const emdDue = new Date(at.getTime() + this.emdDelayMs);
+    // A second pass only if a sandbox wallet was re-denominated between reading and debiting it.
+    for (let pass = 0; pass < 2; pass++) {
+      const debit = ticketed && amount > 0 ? await this.debit(order, addition) : null;
+      try {
+        await this.changes.commit(
+          [order],
+          [
+            touchIn(
+              this.db,
+              order,
+              order.status,
+              at,
+              Sql.sql`, "services" = ${sqlJson(this.db.provider, updated.services)}, "totalAmount" = ${updated.totalAmount}`,
+              Sql.sql`AND "updatedAt" = ${sqlTimestamp(this.db.provider, order.updatedAt)} AND "totalAmount" = ${order.totalAmount} ${ticketed ? Sql.sql`AND "refundRequestedAt" IS NULL` : Sql.empty}`,
+            ),
+            ...this.supplier.seatAdditions(booking, booking.seats),
+            this.insertAddition(addition),
+            ...(debit?.statements ?? []),
+            ...(ticketed ? [this.queue.requeue(order, "emd", emdDue, at)] : []),
+          ],
+          [orderEvent(updated, at, { type: "order.services_added", addition })],
+        );
+      } catch (error) {
+        if (!(error instanceof GuardFailed)) throw error;
+        if (error.guard === ORDER_GUARD) return "order_changed";
+        const seat = seatOfGuard(error.guard);
+        if (seat !== null) {
+          const index = seatServiceIndex(addition.services, seat);
+          throw appError("seat_unavailable", { field: `${FIELD}[${index}].id`, reason: `Seat ${addition.services[index]!.designator} is taken (by another order, or by this one for another passenger).` });
+        }
+        if (error.guard !== WALLET_GUARD || !debit) throw error;
+        const wallet = await this.wallets.get(order.tenantId);
+        if (wallet.currency !== debit.currency) continue;
+        throw appError("insufficient_balance", {
+          reason: `The services cost ${formatMinor(debit.amount, debit.currency)} ${debit.currency}; the wallet holds ${formatMinor(wallet.balance, wallet.currency)}.`,
+        });
+      }
+      await this.pause("after_services_commit", { orderId: order.id, additionId: addition.id });
+      if (ticketed) this.wake(emdDue);
+      return "committed";
+    }
+    throw appError("order_state_conflict", { reason: "The wallet's currency changed while the services were paid; try again." });
+  }
+
+  /**
+   * The services' debit from the wallet, in its currency: a `services_debit` entry once per
+   * addition (the ledger's unique order, type and operation), guarded by the balance in the
+   * database, so concurrent additions never overdraw it.
+   */
+  private async debit(order: Order, addition: ServiceAddition) {
+    const wallet = await this.wallets.get(order.tenantId);
+    const amount = convertMinor(addition.totalAmount, addition.currency, wallet.currency);
+    const change = walletChange(this.db, {
+      tenantId: order.tenantId,
+      type: "services_debit",
+      amount: -amount,
+      currency: wallet.currency,
+      orderId: order.id,
+      reference: addition.id,
+      operationId: addition.id,
+      at: addition.createdAt,
+    });
+    return { statements: change.statements, amount, currency: wallet.currency };
+  }
+
+  private insertAddition(addition: ServiceAddition): Sql.Sql {
+    const { provider } = this.db;
+    return Sql.sql`INSERT INTO "OrderServiceAddition" ("id", "orderId", "tenantId", "services", "totalAmount", "currency", "paidAt", "createdAt")
+      VALUES (${addition.id}, ${addition.orderId}, ${addition.tenantId}, ${sqlJson(provider, addition.services)}, ${addition.totalAmount}, ${addition.currency},
+        ${addition.paidAt && sqlTimestamp(provider, addition.paidAt)}, ${sqlTimestamp(provider, addition.createdAt)})`;
+  }
+}
+
+/**
+ * Why the order takes no services now, as the error to answer, or null: only a PENDING order
+ * before its payment deadline (the deadline job cancels it then) and a TICKETED one with no
+ * refund under way (the refund gives its seats back) take them.
+ */
+function refusal(order: Order, now: Date): AppError | null {
+  if (order.status === "PENDING") {
+    const deadline = order.paymentRequiredBy;
+    return deadline !== null && deadline <= now ? stateConflict(order, "addServices", `its payment deadline ${deadline.toISOString()} has passed`) : null;
+  }
+  if (order.status === "TICKETED") return order.refundRequestedAt === null ? null : stateConflict(order, "addServices", "a refund is under way");
+  return stateConflict(order, "addServices");
+}

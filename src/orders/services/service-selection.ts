@@ -1,0 +1,109 @@
+import { appError } from "../../errors/app-error";
+import type { ErrorCode } from "../../errors/catalogue";
+import { availableServices, type AvailableService } from "../../search/available-services";
+import type { StoredOffer } from "../../search/offer-payload";
+import type { SeatOption } from "../../seats/seat-catalogue";
+import type { SelectedService } from "../core/order";
+
+/** What services are chosen for, and how the request names them. */
+export interface SelectionContext {
+  /** The request's list of services: `services` (booking), `add_services` (adding to an order). */
+  field: string;
+  /** What offers them, as errors name it. */
+  subject: "offer" | "order";
+  /** Services the order has already: bags count against their maximum, seats take their passengers' places. */
+  booked: readonly SelectedService[];
+  /** The code of a refusal other than an id not offered (which is always 422 `invalid_field_value`). */
+  refusal: ErrorCode;
+}
+
+/** Booking an offer: nothing is booked yet, and the booking's refusals are 400 `validation_failed`. */
+const BOOKING: SelectionContext = { field: "services", subject: "offer", booked: [], refusal: "validation_failed" };
+
+/**
+ * The services a client asked for, checked and priced: each must be one of the offer's
+ * available services (GET /v1/air/offers/:id?return_available_services=true, or an order's
+ * `available_services`) or a seat of its seat maps (`seatOption` resolves such an id), at most
+ * once, within what is left of its maximum quantity (1 for a seat) after `context.booked`, with
+ * at most one seat per passenger and segment, counting those booked. An id that is not offered
+ * (unknown, another offer's or order's, or for a passenger who may not have it) is 422
+ * `invalid_field_value` naming the field; the other refusals are `context.refusal` naming it;
+ * a seat chosen twice is 422 `seat_unavailable`.
+ */
+export function selectServices(
+  selections: ReadonlyArray<{ id: string; quantity: number }>,
+  offer: StoredOffer,
+  seatOption: (id: string) => SeatOption | undefined,
+  context: SelectionContext = BOOKING,
+): { services: SelectedService[]; amount: number } {
+  if (selections.length === 0) return { services: [], amount: 0 };
+  const offered = new Map(availableServices(offer).map((service) => [service.id, service]));
+  const used = quantitiesBooked(context.booked);
+  const seen = new Set<string>();
+  const seated = seatedPlaces(context.booked);
+  const chosenSeats = new Set<string>();
+  const services = selections.map((selection, index): SelectedService => {
+    const named = (name: string) => `${context.field}[${index}].${name}`;
+    const field = named("id");
+    const fail = (name: string, message: string) => appError(context.refusal, { field: named(name), message: `${named(name)}: ${message}` });
+    const service = offered.get(selection.id);
+    const seat = service ? undefined : seatOption(selection.id);
+    if (!service && !seat) throw appError("invalid_field_value", { field, message: `${field}: ${selection.id} is not a service of this ${context.subject} for its passengers` });
+    if (seat && chosenSeats.has(`${seat.segmentId} ${seat.designator}`)) {
+      throw appError("seat_unavailable", { field, reason: `Seat ${seat.designator} is chosen twice in this request.` });
+    }
+    if (seen.has(selection.id)) throw fail("id", `${selection.id} is given twice`);
+    seen.add(selection.id);
+    const maximum = service ? service.maximumQuantity - (used.get(service.id) ?? 0) : 1;
+    if (selection.quantity < 1) throw fail("quantity", "at least 1");
+    if (selection.quantity > maximum) throw fail("quantity", `at most ${maximum}${used.has(selection.id) ? ` (${used.get(selection.id)} booked already)` : ""}`);
+    const selected: SelectedService = seat
+      ? { id: seat.id, type: "seat", quantity: 1, unitAmount: seat.totalAmount, passengerIds: [seat.passengerId], segmentIds: [seat.segmentId], designator: seat.designator }
+      : { id: service!.id, type: service!.type, quantity: selection.quantity, unitAmount: service!.totalAmount, passengerIds: service!.passengerIds, segmentIds: service!.segmentIds };
+    if (selected.type === "seat") {
+      const place = seatPlace(selected);
+      if (seated.has(place)) throw fail("id", `passenger ${selected.passengerIds[0]} has a seat on segment ${selected.segmentIds[0]} already`);
+      seated.add(place);
+    }
+    if (seat) chosenSeats.add(`${seat.segmentId} ${seat.designator}`);
+    return selected;
+  });
+  return { services, amount: services.reduce((sum, service) => sum + service.unitAmount * service.quantity, 0) };
+}
+
+/**
+ * The offer's available services that can still be added to an order holding `booked`: bags
+ * with what is left of their maximum, seat selections for passengers without a seat on the
+ * segment (whether chosen with or without a map).
+ */
+export function servicesLeft(offer: StoredOffer, booked: readonly SelectedService[]): AvailableService[] {
+  const used = quantitiesBooked(booked);
+  const seated = seatedPlaces(booked);
+  return availableServices(offer).flatMap((service) => {
+    if (service.type === "seat") return seated.has(seatPlace(service)) ? [] : [service];
+    const left = service.maximumQuantity - (used.get(service.id) ?? 0);
+    return left > 0 ? [{ ...service, maximumQuantity: left }] : [];
+  });
+}
+
+/** The request index of the booking's `seatIndex`-th seat chosen by designator (SeatTaken names seats so). */
+export function seatServiceIndex(services: readonly SelectedService[], seatIndex: number): number {
+  const indexes = services.flatMap((service, index) => (service.designator === undefined ? [] : [index]));
+  return indexes[seatIndex]!;
+}
+
+/** Each bag service's quantity booked, by id (a bag may be booked, then added to). */
+function quantitiesBooked(booked: readonly SelectedService[]): Map<string, number> {
+  const used = new Map<string, number>();
+  for (const service of booked) if (service.type === "baggage") used.set(service.id, (used.get(service.id) ?? 0) + service.quantity);
+  return used;
+}
+
+/** Where a seat service seats its passenger: one passenger, one segment. */
+function seatPlace(service: Pick<SelectedService, "passengerIds" | "segmentIds">): string {
+  return `${service.passengerIds[0]} ${service.segmentIds[0]}`;
+}
+
+function seatedPlaces(booked: readonly SelectedService[]): Set<string> {
+  return new Set(booked.filter((service) => service.type === "seat").map(seatPlace));
+}
