@@ -32,7 +32,7 @@ import { TicketingService } from "./orders/payment/ticketing.service";
 import { ServiceAdditionService } from "./orders/services/service-addition.service";
 import { CancellationService } from "./orders/cancellation/cancellation.service";
 import { OrderHistory } from "./orders/history/order-history";
-import { OrderChanges } from "./orders/core/order-commits";
+import { OrderCommits } from "./orders/core/order-commits";
 import { ChangeRequestService } from "./order-changes/change-requests.service";
 import { ChangeConfirmationService } from "./order-changes/change-confirmations.service";
 import { TicketReissue } from "./orders/jobs/ticket-reissue";
@@ -115,7 +115,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const wallets = new WalletService(db, cursors);
   const supplier = new CachingSupplier(new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code), db, slowAnswerMs: 2 * config.JOB_LEASE_SECONDS * 1000 }));
   const offers = new OfferService(db, cursors, offerCache);
-  const orderChanges = new OrderChanges(db, pubsub, config.WEBHOOK_RETRY_SCHEDULE[0]! * 1000);
+  const orderCommits = new OrderCommits(db, pubsub, config.WEBHOOK_RETRY_SCHEDULE[0]! * 1000);
   const credentials = new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null);
   const tenantDirectory = new TenantDirectory(db, pubsub);
   const seatIntents = new SeatIntents(db, config.JOB_LEASE_SECONDS * 1000);
@@ -123,9 +123,9 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const holds = new OrderHolds(jobQueue, config.ORDER_HOLD_SECONDS);
   const seatCatalogue = new SeatCatalogue();
   const pause = testPause(config.AEROGATE_TEST_PAUSE_AT);
-  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges, seatIntents, seatCatalogue, holds, pause);
-  const holdExpiry = new HoldExpiry(db, supplier, jobQueue, orderChanges, seatIntents);
-  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS, seatIntents, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS });
+  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderCommits, seatIntents, seatCatalogue, holds, pause);
+  const holdExpiry = new HoldExpiry(db, supplier, jobQueue, orderCommits, seatIntents);
+  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, seatIntents, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS });
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
   const webhookQueue = new WebhookDeliveryQueue(db, config.WEBHOOK_TIMEOUT_MS + config.JOB_LEASE_SECONDS * 1000);
   const webhookDispatcher = new WebhookDispatcher(
@@ -141,8 +141,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const orderChangeRequests = new ChangeRequestService(db, orders, supplier, airports);
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
   // Every process hears every committed event: the one whose dispatcher claims it first sends it.
-  orderChanges.onChange((change) => {
-    if (change.event) webhookDispatcher.wake(new Date(Date.parse(change.event.createdAt) + orderChanges.firstDeliveryDelayMs));
+  orderCommits.onChange((change) => {
+    if (change.event) webhookDispatcher.wake(new Date(Date.parse(change.event.createdAt) + orderCommits.firstDeliveryDelayMs));
   });
   return {
     config,
@@ -165,13 +165,13 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     idempotency: new IdempotencyService(db, log),
     wallets,
     orders,
-    ticketing: new TicketingService(db, orders, wallets, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS),
-    serviceAdditions: new ServiceAdditionService(db, orders, wallets, supplier, seatCatalogue, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
-    cancellations: new CancellationService(db, cursors, orders, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
+    ticketing: new TicketingService(db, orders, wallets, jobQueue, orderCommits, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS),
+    serviceAdditions: new ServiceAdditionService(db, orders, wallets, supplier, seatCatalogue, jobQueue, orderCommits, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
+    cancellations: new CancellationService(db, cursors, orders, jobQueue, orderCommits, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
     orderHistory: new OrderHistory(db, cursors, orders),
     orderChangeRequests,
-    airlineChanges: new AirlineChangeService(db, orders, wallets, supplier, airports, orderChanges, pause),
-    orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, supplier, jobQueue, orderChanges, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
+    airlineChanges: new AirlineChangeService(db, orders, wallets, supplier, airports, orderCommits, pause),
+    orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, supplier, jobQueue, orderCommits, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
     jobQueue,
     jobWorker,
     holdExpiry,
@@ -180,7 +180,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     webhookQueue,
     webhookDispatcher,
     webhookDeliveries,
-    orderFeed: new OrderFeed(orderChanges, orders, log),
+    orderFeed: new OrderFeed(orderCommits, orders, log),
     rateLimiter: createRateLimiter(config, db),
   };
 }

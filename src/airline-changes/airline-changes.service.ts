@@ -13,7 +13,7 @@ import { convertMinor } from "../money/exchange-rates";
 import { canReplace } from "../order-changes/change-rules";
 import { replaceBooking } from "../order-changes/change-rows";
 import { itineraryDates, orderFrom, type Order, type OrderRecord } from "../orders/core/order";
-import type { OrderChanges } from "../orders/core/order-commits";
+import type { OrderCommits } from "../orders/core/order-commits";
 import { ORDER_GUARD, touchIn } from "../orders/core/order-state-machine";
 import type { OrderService } from "../orders/core/order.service";
 import { priceOffer } from "../search/price-offer";
@@ -51,7 +51,7 @@ export class AirlineChangeService {
     private readonly wallets: WalletService,
     private readonly supplier: Supplier,
     private readonly airports: AirportIndex,
-    private readonly changes: OrderChanges,
+    private readonly commits: OrderCommits,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops an acceptance before or after its commit. */
     private readonly pause: TestPause = noPause,
   ) {}
@@ -83,7 +83,7 @@ export class AirlineChangeService {
     const affected = [order, ...(await this.otherOrdersOn(scope, order, flightKey))];
     const made = kind === "retime" ? this.retimed(affected, flightKey, now) : await this.cancelled(scope, affected, flightKey, now);
     try {
-      await this.changes.commit(
+      await this.commits.commit(
         affected,
         made.flatMap((change, index) => [touchIn(this.db, affected[index]!, "TICKETED", now, Sql.empty, sameOrder(this.db, affected[index]!)), insertAirlineChange(this.db, change)]),
         made.map((change, index) => orderEvent(affected[index]!, now, { type: "order.airline_initiated_change_detected", change })),
@@ -126,7 +126,7 @@ export class AirlineChangeService {
     ];
     await this.pause("before_airline_change_commit", { orderId: order.id, airlineInitiatedChangeId: change.id });
     try {
-      await this.changes.commit([order], statements, [orderEvent(changed, now, { type: "order.changed", airlineChange: { id: change.id, refundAmount: accepted.refundAmount, currency: order.currency } })]);
+      await this.commits.commit([order], statements, [orderEvent(changed, now, { type: "order.changed", airlineChange: { id: change.id, refundAmount: accepted.refundAmount, currency: order.currency } })]);
     } catch (error) {
       if (!(error instanceof GuardFailed)) throw error;
       const settled = await this.get(scope, changeId);

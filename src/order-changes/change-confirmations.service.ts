@@ -9,7 +9,7 @@ import { newId } from "../ids";
 import { convertMinor } from "../money/exchange-rates";
 import { formatMinor } from "../money/format";
 import type { Order } from "../orders/core/order";
-import type { OrderChanges } from "../orders/core/order-commits";
+import type { OrderCommits } from "../orders/core/order-commits";
 import type { OrderJobQueue } from "../orders/jobs/order-job-queue";
 import { ORDER_GUARD } from "../orders/core/order-state-machine";
 import type { OrderService } from "../orders/core/order.service";
@@ -43,7 +43,7 @@ export class ChangeConfirmationService {
     private readonly wallets: WalletService,
     private readonly supplier: Supplier,
     private readonly queue: OrderJobQueue,
-    private readonly changes: OrderChanges,
+    private readonly commits: OrderCommits,
     /** Tells this process's worker when the reissue it queued is due. */
     private readonly wake: (runAt: Date) => void,
     /** TICKETING_DELAY_MS: how long the airline takes to reissue. */
@@ -126,7 +126,7 @@ export class ChangeConfirmationService {
     ];
     await this.pause("before_change_commit", { orderId: order.id, orderChangeId: change.id });
     try {
-      await this.changes.commit([order], statements, [orderEvent(changed, now, { type: "order.changed", change: { id: change.id, changeTotalAmount: offer.changeTotalAmount, currency: offer.currency } })]);
+      await this.commits.commit([order], statements, [orderEvent(changed, now, { type: "order.changed", change: { id: change.id, changeTotalAmount: offer.changeTotalAmount, currency: offer.currency } })]);
     } catch (error) {
       if (!(error instanceof GuardFailed)) throw error;
       if (error.guard === CHANGE_GUARD) return this.get(scope, changeId);

@@ -344,20 +344,20 @@ describe("racing operations on one order", () => {
 
   /**
    * Holds the next commit of a change to the order (every service commits an order's change
-   * through the one OrderChanges of the server) until `release`: the request making it has read
+   * through the one OrderCommits of the server) until `release`: the request making it has read
    * the order and priced what it does, and waits to write it.
    */
   function holdNextCommit(orderId: string): { held: () => boolean; release: () => void } {
-    const changes = (server.app.services.cancellations as any).changes;
-    for (const service of [server.app.services.airlineChanges, server.app.services.ticketing] as any[]) expect(service.changes).toBe(changes);
-    const commit = changes.commit;
+    const commits = (server.app.services.cancellations as any).commits;
+    for (const service of [server.app.services.airlineChanges, server.app.services.ticketing] as any[]) expect(service.commits).toBe(commits);
+    const commit = commits.commit;
     let reached = false;
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    changes.commit = async function (this: unknown, orders: Array<{ id: string }>, ...rest: unknown[]) {
+    commits.commit = async function (this: unknown, orders: Array<{ id: string }>, ...rest: unknown[]) {
       if (!reached && orders.some((candidate) => candidate.id === orderId)) {
         reached = true;
-        changes.commit = commit;
+        commits.commit = commit;
         await released;
       }
       return commit.call(this, orders, ...rest);
@@ -365,7 +365,7 @@ describe("racing operations on one order", () => {
     return {
       held: () => reached,
       release: () => {
-        changes.commit = commit;
+        commits.commit = commit;
         release();
       },
     };

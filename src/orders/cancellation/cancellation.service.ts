@@ -13,7 +13,7 @@ import { noPause, type TestPause } from "../../test-pause";
 import { clock } from "../../clock";
 import { cancellationFrom, confirmCancellation, insertCancellation, QUOTE_LIFETIME_MS, type CancellationRecord, type OrderCancellation } from "./cancellation";
 import { servicesPaidAfterTicketing as paidAfterTicketing, type Order, type OrderDetail } from "../core/order";
-import type { OrderChanges } from "../core/order-commits";
+import type { OrderCommits } from "../core/order-commits";
 import type { OrderJobQueue } from "../jobs/order-job-queue";
 import { ORDER_GUARD, stateConflict, touchIn } from "../core/order-state-machine";
 import type { OrderService } from "../core/order.service";
@@ -35,7 +35,7 @@ export class CancellationService {
     private readonly cursors: CursorCodec,
     private readonly orders: OrderService,
     private readonly queue: OrderJobQueue,
-    private readonly changes: OrderChanges,
+    private readonly commits: OrderCommits,
     /** Tells this process's worker when the refund job it queued is due. */
     private readonly wake: (runAt: Date) => void,
     private readonly ticketingDelayMs: number,
@@ -169,7 +169,7 @@ export class CancellationService {
     const runAt = new Date(now.getTime() + this.ticketingDelayMs);
     const requested = Sql.sql`, "refundRequestedAt" = ${sqlTimestamp(this.db.provider, now)}`;
     try {
-      await this.changes.commit([order], [...statements, touchIn(this.db, order, "TICKETED", now, requested, Sql.sql`AND "refundRequestedAt" IS NULL ${condition}`), this.queue.enqueue(order, "refund", runAt, now)]);
+      await this.commits.commit([order], [...statements, touchIn(this.db, order, "TICKETED", now, requested, Sql.sql`AND "refundRequestedAt" IS NULL ${condition}`), this.queue.enqueue(order, "refund", runAt, now)]);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw refundConflict(await this.orders.get(scope, order.id));
       throw error;

@@ -36,7 +36,7 @@ function isOrdersChanged(message: unknown): message is OrdersChanged {
  * shows the change. Should the process die between commit and publish, the events are in the
  * outbox all the same: the dispatcher's poll finds their deliveries.
  */
-export class OrderChanges {
+export class OrderCommits {
   constructor(
     private readonly db: Database,
     private readonly pubsub: PubSub,

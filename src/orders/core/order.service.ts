@@ -27,7 +27,7 @@ import { checkPassengers, type BookedPassenger } from "./passenger-rules";
 import { checkPayment } from "../payment/payment-rules";
 import { seatServiceIndex, selectServices } from "../services/service-selection";
 import { supplierBooking } from "./supplier-booking";
-import type { OrderChanges } from "./order-commits";
+import type { OrderCommits } from "./order-commits";
 import { checkOrderFilter, orderFilterWhere, orderListName, type OrderFilter } from "./order-filter";
 import type { OrderHolds } from "../payment/hold-deadline";
 import { SEAT_INTENT_GUARD, type HoldIntent, type SeatIntents } from "../recovery/seat-intents";
@@ -62,7 +62,7 @@ export class OrderService {
     private readonly offers: OfferService,
     private readonly wallets: WalletService,
     private readonly supplier: Supplier,
-    private readonly changes: OrderChanges,
+    private readonly commits: OrderCommits,
     /** The durable record of seat work asked of the airline, settled after a crash (recovery/seat-recovery.ts). */
     private readonly seatIntents: SeatIntents,
     /** Seat maps' seat services, by which a booking's `ase_…` seat ids are resolved. */
@@ -72,12 +72,12 @@ export class OrderService {
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
     private readonly pause: TestPause = noPause,
   ) {
-    changes.onChange(({ tenantId, orderId }) => this.details.delete(detailKey(tenantId, orderId)));
+    commits.onChange(({ tenantId, orderId }) => this.details.delete(detailKey(tenantId, orderId)));
   }
 
   /**
    * Recently read orders with their children, by tenant and id, dropped in every process when the
-   * order changes (OrderChanges): an unchanged order is served without a database read.
+   * order changes (OrderCommits): an unchanged order is served without a database read.
    */
   private readonly details = new VersionedCache<string, OrderDetail>(DETAIL_MAX_AGE_MS, RECENT_DETAILS);
 
@@ -132,7 +132,7 @@ export class OrderService {
     const order = { ...pending, bookingReference: await this.holdSeats(pending, passengers, scope, field, intent) };
     await this.pause("after_supplier_hold", { orderId: order.id });
     try {
-      await this.changes.commit([order], [...insertOrder(this.db, order, passengers), this.holds.expiry(order, paymentRequiredBy, now), this.seatIntents.holdCommitted(intent)], [orderEvent(order, now, { type: "order.created" })]);
+      await this.commits.commit([order], [...insertOrder(this.db, order, passengers), this.holds.expiry(order, paymentRequiredBy, now), this.seatIntents.holdCommitted(intent)], [orderEvent(order, now, { type: "order.created" })]);
     } catch (error) {
       // The airline holds seats for an order that does not exist: give them back.
       await this.supplier.releaseSeats(order.id);
@@ -239,7 +239,7 @@ export class OrderService {
     const now = clock.now();
     const passengers = checkPassengers([...changed, ...unchanged], detail.offer, now.toISOString().slice(0, 10));
     try {
-      await this.changes.commit([detail], [
+      await this.commits.commit([detail], [
         touchIn(this.db, detail, EDITABLE_STATUS, now),
         ...passengers.filter((passenger) => seen.has(passenger.id)).map((passenger) => updatePassenger(this.db, orderId, passenger.id, passenger)),
       ]);
@@ -263,7 +263,7 @@ export class OrderService {
     const now = clock.now();
     try {
       const cancelled = transition(this.db, order, "cancel", now, Sql.sql`, "cancellationReason" = ${REQUESTED}`);
-      await this.changes.commit([order], [...confirming, cancelled, this.seatIntents.releaseOwed(order, now)], [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED })]);
+      await this.commits.commit([order], [...confirming, cancelled, this.seatIntents.releaseOwed(order, now)], [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED })]);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "cancel");
       throw error;

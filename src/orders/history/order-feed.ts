@@ -4,7 +4,7 @@ import type { OrderEventType } from "../../events/order-events";
 import { UpdateQueue } from "../../events/update-queue";
 import type { Logger } from "../../logger";
 import type { OrderDetail } from "../core/order";
-import type { OrderChanged, OrderChanges } from "../core/order-commits";
+import type { OrderChanged, OrderCommits } from "../core/order-commits";
 import type { OrderService } from "../core/order.service";
 
 /** One order event as a subscriber receives it: the event, and the order read after it. */
@@ -28,7 +28,7 @@ interface Subscriber {
 const sameState = (next: OrderDetail, last: OrderDetail) => next.updatedAt.getTime() === last.updatedAt.getTime() && next.status === last.status;
 
 /**
- * Live order updates for GraphQL subscriptions, fed by OrderChanges, which every process hears
+ * Live order updates for GraphQL subscriptions, fed by OrderCommits, which every process hears
  * after each commit (LISTEN/NOTIFY on PostgreSQL), so a subscriber here sees changes made by
  * any process. One listener serves every subscriber of the process: each change is read once
  * (OrderService.detail) and that one read is shared by all subscribers of its tenant who want
@@ -38,11 +38,11 @@ export class OrderFeed {
   private readonly byTenant = new Map<string, Set<Subscriber>>();
 
   constructor(
-    changes: OrderChanges,
+    commits: OrderCommits,
     private readonly orders: OrderService,
     private readonly log: Logger,
   ) {
-    changes.onChange((change) => this.fanOut(change));
+    commits.onChange((change) => this.fanOut(change));
   }
 
   /**

@@ -10,7 +10,7 @@ import type { Supplier, TicketingAnswer } from "../../supplier/supplier";
 import { walletChange } from "../../wallet/wallet-change";
 import { orderEvent, type OrderEvent } from "../../events/order-events";
 import { orderFrom, passengerFrom, type Order, type OrderDocument, type OrderPassenger, type OrderRecord, type PassengerRecord } from "../core/order";
-import type { OrderChanges } from "../core/order-commits";
+import type { OrderCommits } from "../core/order-commits";
 import { JOB_LEASE_GUARD, type AirlineJobKind, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, touchIn, transition } from "../core/order-state-machine";
 import type { SeatIntents } from "../recovery/seat-intents";
@@ -53,7 +53,7 @@ export class OrderJobRunner {
     private readonly db: Database,
     private readonly supplier: Supplier,
     private readonly queue: OrderJobQueue,
-    private readonly changes: OrderChanges,
+    private readonly commits: OrderCommits,
     /** Claims a job may have; the next claim gives it up (`giveUp`). */
     private readonly maxAttempts: number,
     /** Seat releases owed from a commit on (seat-intents.ts), settled by the seat reconciler after a crash. */
@@ -187,7 +187,7 @@ export class OrderJobRunner {
         await writeBatch(this.db, [done]);
         return "superseded";
       }
-      await this.changes.commit([order], [done, ...statements], event ? [event] : []);
+      await this.commits.commit([order], [done, ...statements], event ? [event] : []);
       return "applied";
     } catch (error) {
       if (!(error instanceof GuardFailed)) throw error;

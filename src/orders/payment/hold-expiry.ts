@@ -5,7 +5,7 @@ import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import type { Supplier } from "../../supplier/supplier";
 import { clock } from "../../clock";
 import { orderFrom, type Order } from "../core/order";
-import type { OrderChanges } from "../core/order-commits";
+import type { OrderCommits } from "../core/order-commits";
 import { JOB_LEASE_GUARD, type ClaimedJob, type OrderJobQueue } from "../jobs/order-job-queue";
 import type { JobResult } from "../jobs/order-job-runner";
 import { ORDER_GUARD, transitionAll } from "../core/order-state-machine";
@@ -30,7 +30,7 @@ export class HoldExpiry {
     private readonly db: Database,
     private readonly supplier: Supplier,
     private readonly queue: OrderJobQueue,
-    private readonly changes: OrderChanges,
+    private readonly commits: OrderCommits,
     /** Seat releases owed from a commit on (seat-intents.ts), settled by the seat reconciler after a crash. */
     private readonly seatIntents: SeatIntents,
   ) {}
@@ -58,7 +58,7 @@ export class HoldExpiry {
       if (cancelled.length > 0) {
         const cancel = transitionAll(this.db, cancelled, "cancel", now, Sql.sql`, "cancellationReason" = ${REASON}`);
         const events = cancelled.map((order) => orderEvent(order, now, { type: "order.cancelled", cancellationReason: REASON }));
-        await this.changes.commit(cancelled, [...done, cancel, this.seatIntents.releaseOwedAll(cancelled, now)], events);
+        await this.commits.commit(cancelled, [...done, cancel, this.seatIntents.releaseOwedAll(cancelled, now)], events);
       } else if (done.length > 0) {
         await writeBatch(this.db, done);
       }

@@ -13,7 +13,7 @@ import { servicesPaidAfterTicketing, type Order, type OrderDetail } from "../cor
 import { checkPayment } from "./payment-rules";
 import type { Payment, PaymentRequest } from "./payment";
 import { bookedTotal, currentTotal } from "./repricing";
-import type { OrderChanges } from "../core/order-commits";
+import type { OrderCommits } from "../core/order-commits";
 import type { OrderJobQueue } from "../jobs/order-job-queue";
 import type { OrderService } from "../core/order.service";
 import { ORDER_GUARD, stateConflict, touchIn, transition } from "../core/order-state-machine";
@@ -43,7 +43,7 @@ export class TicketingService {
     private readonly orders: OrderService,
     private readonly wallets: WalletService,
     private readonly queue: OrderJobQueue,
-    private readonly changes: OrderChanges,
+    private readonly commits: OrderCommits,
     /** Tells this process's worker when the job it queued is due. */
     private readonly wake: (runAt: Date) => void,
     private readonly ticketingDelayMs: number,
@@ -106,7 +106,7 @@ export class TicketingService {
     if (total === order.totalAmount) return { order, repriced: false };
     const set = Sql.sql`, "totalAmount" = ${total}`;
     try {
-      await this.changes.commit([order], [touchIn(this.db, order, "PENDING", now, set, Sql.sql`AND "totalAmount" = ${order.totalAmount}`)]);
+      await this.commits.commit([order], [touchIn(this.db, order, "PENDING", now, set, Sql.sql`AND "totalAmount" = ${order.totalAmount}`)]);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) return this.payable(scope, orderId);
       throw error;
@@ -134,7 +134,7 @@ export class TicketingService {
       const debit = walletChange(this.db, { tenantId: scope.tenantId, type: "ticketing_debit", amount: -amount, currency: wallet.currency, orderId: order.id, reference: payment?.id ?? null, at: now });
       const paid = transition(this.db, order, "ticket", now, Sql.sql`, "paidAt" = ${sqlTimestamp(this.db.provider, now)}`, Sql.sql`AND "totalAmount" = ${order.totalAmount}`);
       try {
-        await this.changes.commit([order], [paid, ...debit.statements, this.queue.enqueue(order, "ticket", runAt, now)]);
+        await this.commits.commit([order], [paid, ...debit.statements, this.queue.enqueue(order, "ticket", runAt, now)]);
       } catch (error) {
         if (!(error instanceof GuardFailed)) throw error;
         if (error.guard === ORDER_GUARD) throw paymentRefused(await this.orders.get(scope, order.id));

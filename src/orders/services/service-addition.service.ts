@@ -16,7 +16,7 @@ import type { WalletService } from "../../wallet/wallet.service";
 import { clock } from "../../clock";
 import { noPause, type TestPause } from "../../test-pause";
 import type { Order, OrderDetail, SelectedService } from "../core/order";
-import type { OrderChanges } from "../core/order-commits";
+import type { OrderCommits } from "../core/order-commits";
 import type { OrderJobQueue } from "../jobs/order-job-queue";
 import type { OrderService } from "../core/order.service";
 import { ORDER_GUARD, stateConflict, touchIn } from "../core/order-state-machine";
@@ -48,7 +48,7 @@ export class ServiceAdditionService {
     private readonly supplier: Supplier,
     private readonly seats: SeatCatalogue,
     private readonly queue: OrderJobQueue,
-    private readonly changes: OrderChanges,
+    private readonly commits: OrderCommits,
     /** Tells this process's worker when the EMD job it queued is due. */
     private readonly wake: (runAt: Date) => void,
     /** How long the airline takes to issue EMDs (TICKETING_DELAY_MS, as for tickets). */
@@ -130,7 +130,7 @@ export class ServiceAdditionService {
     for (let pass = 0; pass < 2; pass++) {
       const debit = ticketed && amount > 0 ? await this.debit(order, addition) : null;
       try {
-        await this.changes.commit(
+        await this.commits.commit(
           [order],
           [
             touchIn(
