@@ -1,6 +1,6 @@
 import type { Config } from "./config";
 import { CredentialResolver } from "./context/credential-resolver";
-import { hashSecret } from "./context/api-key-secret";
+import { hashSecret } from "./tenancy/api-key-secret";
 import { TenantDirectory } from "./context/tenant-directory";
 import type { Database } from "./db/database";
 import { sharedSetting } from "./db/settings";

@@ -1,9 +1,9 @@
 import { appError } from "../errors/app-error";
-import { grants, splitPermission } from "./key-permissions";
+import { grants, splitPermission } from "../tenancy/key-permissions";
 import { operations, type Operation } from "./operations";
 import type { Principal } from "./principal";
 import type { RequestContext } from "./request-context";
-import type { TenantScope } from "./tenant-scope";
+import type { TenantScope } from "../tenancy/tenant-scope";
 
 /**
  * The one guard: checks the permission table for `operation` and, for tenant data, resolves

@@ -1,8 +1,8 @@
 import type { Database } from "../db/database";
 import type { PubSub } from "../events/pubsub";
-import { hashSecret, sameHash } from "./api-key-secret";
-import { isAuthInvalidation } from "./invalidation";
-import { storedKeyPermissions } from "./key-permissions";
+import { hashSecret, sameHash } from "../tenancy/api-key-secret";
+import { isAuthInvalidation } from "../tenancy/invalidation";
+import { storedKeyPermissions } from "../tenancy/key-permissions";
 import type { Principal } from "./principal";
 import { VersionedCache } from "../versioned-cache";
 

@@ -1,10 +1,10 @@
 import { AppError } from "../errors/app-error";
 import type { PubSub } from "../events/pubsub";
 import type { Logger } from "../logger";
-import { hashSecret } from "./api-key-secret";
+import { hashSecret } from "../tenancy/api-key-secret";
 import { authenticate, presentedSecret, type PresentedCredentials } from "./authenticate";
 import type { CredentialResolver } from "./credential-resolver";
-import { isAuthInvalidation, type AuthInvalidation } from "./invalidation";
+import { isAuthInvalidation, type AuthInvalidation } from "../tenancy/invalidation";
 import type { Principal } from "./principal";
 import type { TenantDirectory } from "./tenant-directory";
 

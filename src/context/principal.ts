@@ -1,4 +1,4 @@
-import type { KeyPermissions } from "./key-permissions";
+import type { KeyPermissions } from "../tenancy/key-permissions";
 
 /** Who is calling: the owner account (unrestricted), or one tenant through one of its keys and what that key may do. */
 export type Principal =

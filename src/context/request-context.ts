@@ -1,10 +1,10 @@
 import type { Services } from "../services";
 import type { Principal } from "./principal";
-import type { TenantScope } from "./tenant-scope";
+import type { TenantScope } from "../tenancy/tenant-scope";
 
 /**
  * Built once per HTTP request or WebSocket connection (build-context.ts) and handed to routes and
- * resolvers, which pass its `scope` (tenant-scope.ts) into domain calls. `scope` is set by
+ * resolvers, which pass its `scope` (tenancy/tenant-scope.ts) into domain calls. `scope` is set by
  * `authorize` for operations on one tenant's data. Transports import this module; the domain
  * never does (it names every service, so a domain import would close a circle through services.ts).
  */

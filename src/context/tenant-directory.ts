@@ -1,7 +1,7 @@
 import type { Database } from "../db/database";
 import type { Tenant } from "../db/models";
 import type { PubSub } from "../events/pubsub";
-import { isAuthInvalidation } from "./invalidation";
+import { isAuthInvalidation } from "../tenancy/invalidation";
 import { VersionedCache } from "../versioned-cache";
 
 const MAX_AGE_MS = 60_000;

@@ -1,4 +1,4 @@
-import type { TenantScope } from "../context/tenant-scope";
+import type { TenantScope } from "../tenancy/tenant-scope";
 import type { Database } from "../db/database";
 import type { Prisma, WebhookAttempt, WebhookDeliveryStatus } from "../db/models";
 import { appError } from "../errors/app-error";

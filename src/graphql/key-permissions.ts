@@ -1,4 +1,4 @@
-import type { KeyPermissions } from "../context/key-permissions";
+import type { KeyPermissions } from "../tenancy/key-permissions";
 import type { ApiKeyPermissions, ApiKeyPermissionsInput } from "../generated/graphql";
 import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";
 

@@ -1,5 +1,5 @@
 import type { Principal } from "../context/principal";
-import type { TenantScope } from "../context/tenant-scope";
+import type { TenantScope } from "../tenancy/tenant-scope";
 import type { SelectedService } from "../orders/core/order";
 import type { StoredOffer, StoredSegment, StoredSlice } from "../search/offer-payload";
 

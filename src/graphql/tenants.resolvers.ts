@@ -7,7 +7,7 @@ import { AppError, appError } from "../errors/app-error";
 import { formatMinor } from "../money/format";
 import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";
 import { graphQLPermissions, permissionsFromGraphQL } from "./key-permissions";
-import { storedKeyPermissions } from "../context/key-permissions";
+import { storedKeyPermissions } from "../tenancy/key-permissions";
 
 /** Minor units as the schema's Money. */
 const money = ({ amountMinor, currency }: { amountMinor: number; currency: string }) => ({ amount: formatMinor(amountMinor, currency), currency });

@@ -1,5 +1,5 @@
 import { requirePermission } from "../context/authorize";
-import { FULL_ACCESS } from "../context/key-permissions";
+import { FULL_ACCESS } from "../tenancy/key-permissions";
 import type { Resolvers } from "../generated/graphql";
 import { toGraphQLEnum } from "./enum-case";
 import { graphQLPermissions } from "./key-permissions";

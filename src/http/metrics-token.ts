@@ -1,5 +1,5 @@
 import type { onRequestHookHandler } from "fastify";
-import { hashSecret, sameHash } from "../context/api-key-secret";
+import { hashSecret, sameHash } from "../tenancy/api-key-secret";
 import { presentedSecret } from "../context/authenticate";
 import { appError } from "../errors/app-error";
 

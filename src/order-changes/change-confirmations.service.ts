@@ -1,5 +1,5 @@
 import { answerAirlineChanges } from "../orders/core/airline-change-rows";
-import type { TenantScope } from "../context/tenant-scope";
+import type { TenantScope } from "../tenancy/tenant-scope";
 import type { Database } from "../db/database";
 import { isUniqueViolation } from "../db/errors";
 import { GuardFailed, type BatchStatement } from "../db/write-batch";

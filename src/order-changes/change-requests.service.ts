@@ -1,5 +1,5 @@
 import { openAirlineChange } from "../orders/core/airline-change-rows";
-import type { TenantScope } from "../context/tenant-scope";
+import type { TenantScope } from "../tenancy/tenant-scope";
 import type { Database } from "../db/database";
 import { GuardFailed, writeBatch } from "../db/write-batch";
 import { AppError, appError } from "../errors/app-error";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PERMISSION_RESOURCES } from "../context/key-permissions";
+import { PERMISSION_RESOURCES } from "../tenancy/key-permissions";
 import { errorCatalogue, upperSnake, type ErrorCode } from "../errors/catalogue";
 import { API_VERSION } from "../errors/render-error";
 import { codesByStatus, routeErrorCodes, UNMATCHED_ROUTE_CODES } from "./openapi-errors";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { keyPermissionsView } from "../context/key-permissions";
+import { keyPermissionsView } from "../tenancy/key-permissions";
 import { metadataView, timestamp } from "./envelope";
 
 const environment = z.enum(["sandbox", "live"]);

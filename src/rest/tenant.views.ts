@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { storedKeyPermissions } from "../context/key-permissions";
+import { storedKeyPermissions } from "../tenancy/key-permissions";
 import type { ApiKey, Tenant } from "../db/models";
 import { asMetadata } from "../tenants/metadata";
 import type { TenantUsage } from "../tenants/usage.service";

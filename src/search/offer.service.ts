@@ -1,6 +1,6 @@
 import type { Database } from "../db/database";
 import type { OfferRequest } from "../db/models";
-import type { TenantScope } from "../context/tenant-scope";
+import type { TenantScope } from "../tenancy/tenant-scope";
 import { appError } from "../errors/app-error";
 import type { CursorCodec } from "../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";

@@ -1,5 +1,5 @@
 import type { Database } from "../db/database";
-import type { TenantScope } from "../context/tenant-scope";
+import type { TenantScope } from "../tenancy/tenant-scope";
 import { appError } from "../errors/app-error";
 import { newId } from "../ids";
 import type { AirportIndex } from "../locations/airport-index";

@@ -1,4 +1,4 @@
-import type { TenantScope } from "../context/tenant-scope";
+import type { TenantScope } from "../tenancy/tenant-scope";
 import { appError } from "../errors/app-error";
 import type { Order } from "../orders/core/order";
 import type { OrderService } from "../orders/core/order.service";

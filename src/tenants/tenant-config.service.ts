@@ -2,7 +2,7 @@ import type { Database } from "../db/database";
 import type { Prisma, Tenant } from "../db/models";
 import type { WalletService } from "../wallet/wallet.service";
 import { appError } from "../errors/app-error";
-import type { TenantScope } from "../context/tenant-scope";
+import type { TenantScope } from "../tenancy/tenant-scope";
 import type { UpdateTenantConfigInput } from "./tenant-config.inputs";
 import type { TenantService } from "./tenant.service";
 import { sqlTimestamp } from "../db/sql-values";

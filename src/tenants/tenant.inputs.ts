@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { keyPermissionsInput } from "../context/key-permissions";
+import { keyPermissionsInput } from "../tenancy/key-permissions";
 import { parseInput } from "../validation/parse-input";
 import { metadataSchema } from "./metadata";
 

@@ -3,7 +3,7 @@ import { containsAnyCase } from "../db/text-match";
 import type { Tenant } from "../db/models";
 import { appError } from "../errors/app-error";
 import type { PubSub } from "../events/pubsub";
-import type { AuthInvalidation } from "../context/invalidation";
+import type { AuthInvalidation } from "../tenancy/invalidation";
 import { newId } from "../ids";
 import type { CursorCodec } from "../pagination/cursor";
 import { filteredListName } from "../pagination/list-name";

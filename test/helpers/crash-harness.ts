@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect } from "vitest";
-import { generateSecret } from "../../src/context/api-key-secret";
+import { generateSecret } from "../../src/tenancy/api-key-secret";
 import type { PausePoint } from "../../src/test-pause";
 import { exitCode, killStillRunning, launchTracked, type Launched, type Running } from "./main-process";
 import { seatAccount, waitForPause } from "./seat-accounting";

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { buildApp, type App } from "../../src/app";
 import { loadConfig } from "../../src/config";
-import { generateSecret } from "../../src/context/api-key-secret";
+import { generateSecret } from "../../src/tenancy/api-key-secret";
 import { openDatabase, type Database } from "../../src/db/database";
 import { applyMigrations } from "../../src/db/migrate";
 import { LocalPubSub, PostgresPubSub, type PubSub } from "../../src/events/pubsub";

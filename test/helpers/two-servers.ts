@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { generateSecret } from "../../src/context/api-key-secret";
+import { generateSecret } from "../../src/tenancy/api-key-secret";
 import { recordClaims, type SeenClaim } from "./job-leases";
 import { createTestDatabase } from "./test-database";
 import { startTestServer, type TestServer } from "./test-server";

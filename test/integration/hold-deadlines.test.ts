@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret } from "../../src/context/api-key-secret";
+import { generateSecret } from "../../src/tenancy/api-key-secret";
 import { openDatabase } from "../../src/db/database";
 import { call, createTenant, startServerWithTenant, type TenantFixture } from "../helpers/client";
 import { eventually } from "../helpers/eventually";

@@ -1,6 +1,6 @@
 import { isNonNullType } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FULL_ACCESS, type KeyPermissions } from "../../src/context/key-permissions";
+import { FULL_ACCESS, type KeyPermissions } from "../../src/tenancy/key-permissions";
 import { operations, type Operation, type PermissionLevel, type PermissionResource } from "../../src/context/operations";
 import { call, createTenant, graphql, type ApiResponse, type TenantFixture } from "../helpers/client";
 import { eventually } from "../helpers/eventually";

@@ -1,6 +1,6 @@
 import { isNonNullType, type GraphQLInputType } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret, hashSecret } from "../../src/context/api-key-secret";
+import { generateSecret, hashSecret } from "../../src/tenancy/api-key-secret";
 import { operations, type Operation } from "../../src/context/operations";
 import { openDatabase } from "../../src/db/database";
 import { Prisma } from "../../src/generated/prisma-sqlite/client";

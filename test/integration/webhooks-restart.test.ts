@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret } from "../../src/context/api-key-secret";
+import { generateSecret } from "../../src/tenancy/api-key-secret";
 import { call, createTenant, type Endpoint, type TenantFixture } from "../helpers/client";
 import { exitCode, killStillRunning, pollUntil, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
 import { bookOffer, searchForBooking } from "../helpers/orders";

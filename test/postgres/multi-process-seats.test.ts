@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret } from "../../src/context/api-key-secret";
+import { generateSecret } from "../../src/tenancy/api-key-secret";
 import type { PausePoint } from "../../src/test-pause";
 import { createTenant, type Endpoint, type TenantFixture } from "../helpers/client";
 import { exitCode, killStillRunning, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";

@@ -1,6 +1,6 @@
 import type { Client } from "graphql-ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret } from "../../src/context/api-key-secret";
+import { generateSecret } from "../../src/tenancy/api-key-secret";
 import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { bookOffer, passengersOf, searchForBooking, ticketOrder } from "../helpers/orders";
 import { ORDER_EVENTS, ORDER_STATUS_CHANGED, subscribe, waitForOpenSubscriptions, wsClient } from "../helpers/subscriptions";

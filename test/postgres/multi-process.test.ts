@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret } from "../../src/context/api-key-secret";
+import { generateSecret } from "../../src/tenancy/api-key-secret";
 import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { expectCatalogueError } from "../helpers/error-shape";
 import { bookOffer, getOrder, searchForBooking } from "../helpers/orders";

@@ -1,5 +1,5 @@
 import { answerAirlineChanges, openAirlineChange } from "../core/airline-change-rows";
-import type { TenantScope } from "../../context/tenant-scope";
+import type { TenantScope } from "../../tenancy/tenant-scope";
 import type { Database } from "../../db/database";
 import { queryRows } from "../../db/query-rows";
 import { sqlTimestamp } from "../../db/sql-values";

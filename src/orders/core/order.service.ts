@@ -1,5 +1,5 @@
 import { airlineChangesOf } from "./airline-change-rows";
-import type { TenantScope } from "../../context/tenant-scope";
+import type { TenantScope } from "../../tenancy/tenant-scope";
 import type { Database } from "../../db/database";
 import { figuresByDay, type DayRange } from "../../db/daily-buckets";
 import { isUniqueViolation } from "../../db/errors";

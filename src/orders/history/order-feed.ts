@@ -1,4 +1,4 @@
-import type { TenantScope } from "../../context/tenant-scope";
+import type { TenantScope } from "../../tenancy/tenant-scope";
 import { AppError } from "../../errors/app-error";
 import type { OrderEventType } from "../../events/order-events";
 import { UpdateQueue } from "../../events/update-queue";

@@ -1,4 +1,4 @@
-import type { TenantScope } from "../../context/tenant-scope";
+import type { TenantScope } from "../../tenancy/tenant-scope";
 import type { Database } from "../../db/database";
 import type { OrderEventType } from "../../events/order-events";
 import type { CursorCodec } from "../../pagination/cursor";

@@ -1,4 +1,4 @@
-import type { TenantScope } from "../../context/tenant-scope";
+import type { TenantScope } from "../../tenancy/tenant-scope";
 import type { Database } from "../../db/database";
 import { sqlTimestamp } from "../../db/sql-values";
 import { GuardFailed } from "../../db/write-batch";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { OperationRule, PermissionLevel, PermissionResource } from "./operations";
+import type { OperationRule, PermissionLevel, PermissionResource } from "../context/operations";
 
 /**
  * What a tenant key may do, per resource (servicing §7). `write` includes `read`; `search` has
