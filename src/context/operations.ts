@@ -1,3 +1,5 @@
+import type { Permission } from "../tenancy/key-permissions";
+
 /**
  * Who may call each operation: the one permission table, read by `authorize` for GraphQL root
  * fields and REST routes alike. Names are the GraphQL root field names; REST routes name the
@@ -14,12 +16,10 @@
  * operations, which no tenant key may call, and `viewer`, which any key may). `authorize`
  * enforces it; the owner key is unrestricted.
  */
-export type PermissionResource = "search" | "orders" | "wallet" | "webhooks" | "tenant";
-export type PermissionLevel = "read" | "write";
 export interface OperationRule {
   audience: "owner" | "tenant" | "anyone";
   effect: "read" | "write";
-  permission: `${PermissionResource}:${PermissionLevel}` | null;
+  permission: Permission | null;
 }
 
 export const operations = {

@@ -1,4 +1,3 @@
-import type { PermissionLevel, PermissionResource } from "../context/operations";
 import { errorCatalogue, type ErrorCode } from "./catalogue";
 
 export interface AppErrorDetails {
@@ -10,8 +9,11 @@ export interface AppErrorDetails {
   message?: string;
   /** Seconds to wait before retrying (429). */
   retryAfterSeconds?: number;
-  /** The resource and level the key lacked (403 `insufficient_permissions`). */
-  requiredPermission?: { resource: PermissionResource; level: PermissionLevel };
+  /**
+   * The resource and level the key lacked (403 `insufficient_permissions`), named as
+   * tenancy/key-permissions.ts names them; the catalogue imports nothing of ours, so plain text here.
+   */
+  requiredPermission?: { resource: string; level: string };
 }
 
 /** The only error domain code throws. Anything else reaching a boundary is a 500. */

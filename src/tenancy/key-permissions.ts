@@ -1,5 +1,10 @@
 import { z } from "zod";
-import type { OperationRule, PermissionLevel, PermissionResource } from "../context/operations";
+
+/** The resources a tenant key's permissions name, and the levels an operation needs of them. */
+export type PermissionResource = "search" | "orders" | "wallet" | "webhooks" | "tenant";
+export type PermissionLevel = "read" | "write";
+/** What an operation needs, as the permission table writes it: `orders:write`. */
+export type Permission = `${PermissionResource}:${PermissionLevel}`;
 
 /**
  * What a tenant key may do, per resource (servicing §7). `write` includes `read`; `search` has
@@ -45,12 +50,12 @@ export function storedKeyPermissions(stored: unknown): KeyPermissions {
 }
 
 /** Whether these permissions give the resource and level `needed` names (`orders:write`). */
-export function grants(permissions: KeyPermissions, needed: NonNullable<OperationRule["permission"]>): boolean {
+export function grants(permissions: KeyPermissions, needed: Permission): boolean {
   const [resource, wanted] = splitPermission(needed);
   return RANK[permissions[resource]] >= RANK[wanted];
 }
 
 /** `orders:write` → `["orders", "write"]`. */
-export function splitPermission(permission: NonNullable<OperationRule["permission"]>): [PermissionResource, PermissionLevel] {
+export function splitPermission(permission: Permission): [PermissionResource, PermissionLevel] {
   return permission.split(":") as [PermissionResource, PermissionLevel];
 }

@@ -1,7 +1,7 @@
 import { isNonNullType } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FULL_ACCESS, type KeyPermissions } from "../../src/tenancy/key-permissions";
-import { operations, type Operation, type PermissionLevel, type PermissionResource } from "../../src/context/operations";
+import { operations, type Operation } from "../../src/context/operations";
+import { FULL_ACCESS, type KeyPermissions, type PermissionLevel, type PermissionResource } from "../../src/tenancy/key-permissions";
 import { call, createTenant, graphql, type ApiResponse, type TenantFixture } from "../helpers/client";
 import { eventually } from "../helpers/eventually";
 import { expectError } from "../helpers/expect-error";
