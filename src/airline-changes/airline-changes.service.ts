@@ -20,7 +20,7 @@ import { priceOffer } from "../search/price-offer";
 import type { StoredSlice } from "../search/offer-payload";
 import { sellableOffers } from "../search/sellable-offers";
 import type { Supplier, SupplierSearch } from "../supplier/supplier";
-import { dayToIsoDate, localDay } from "../supplier/time";
+import { dayToIsoDate, localDay } from "../time/local-time";
 import { walletChange } from "../wallet/wallet-change";
 import type { WalletService } from "../wallet/wallet.service";
 import { clock } from "../clock";

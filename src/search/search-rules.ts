@@ -4,7 +4,7 @@ import { appError } from "../errors/app-error";
 import { newId } from "../ids";
 import type { SearchRequest } from "./search.inputs";
 import type { SupplierSearch } from "../supplier/supplier";
-import { dayToIsoDate, instantToLocalDay, localDay } from "../supplier/time";
+import { dayToIsoDate, instantToLocalDay, localDay } from "../time/local-time";
 
 /** How far ahead the airline sells: 361 days after today at the origin, as airlines' schedules open. */
 export const SALES_HORIZON_DAYS = 361;

@@ -1,7 +1,7 @@
 import type { Airport } from "../locations/airport";
 import { NARROWBODY_MAX_KM, NONSTOP_MAX_KM } from "./aircraft";
 import type { CarrierProfile, FareFamily } from "./carriers";
-import { greatCircleKm } from "./geo";
+import { greatCircleKm } from "../geo/great-circle";
 import { unitHash } from "./random";
 import type { CarrierRef } from "./supplier";
 import { sizeClassOfRank } from "../locations/size-rank";

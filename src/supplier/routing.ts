@@ -1,8 +1,8 @@
 import type { Airport } from "../locations/airport";
-import { greatCircleKm } from "./geo";
+import { greatCircleKm } from "../geo/great-circle";
 import { fliesNonstop, minimumConnectionMinutes, type Carrier, type Hub } from "./network";
 import type { Flight, FlightSchedule } from "./schedule";
-import { localDay } from "./time";
+import { localDay } from "../time/local-time";
 
 /**
  * Itineraries of one carrier for one slice: nonstop flights, and connections through one or two

@@ -1,7 +1,7 @@
 import type { Airport } from "../locations/airport";
 import { minimumConnectionMinutes, type Carrier } from "./network";
 import type { BookedItinerary, FlightTimes } from "./supplier";
-import { instantToLocalIso, instantToUtcIso, wallTimeOccursOnce } from "./time";
+import { instantToLocalIso, instantToUtcIso, wallTimeOccursOnce } from "../time/local-time";
 
 /**
  * The simulated airline's schedule changes (servicing §6, the sandbox's `retime` trigger): a

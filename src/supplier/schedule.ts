@@ -1,6 +1,6 @@
 import type { Airport } from "../locations/airport";
 import { aircraftForRoute, type AircraftType } from "./aircraft";
-import { eastwardComponent, greatCircleKm } from "./geo";
+import { eastwardComponent, greatCircleKm } from "../geo/great-circle";
 import { airportTier, isLargeAirport, type Carrier } from "./network";
 import { intBetween, seededRandom } from "./random";
 import {
@@ -11,7 +11,7 @@ import {
   localToInstant,
   wallTimeOccursOnce,
   weekday,
-} from "./time";
+} from "../time/local-time";
 
 /**
  * Timetables: for a carrier and a nonstop route, the same flights (number, local departure time,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { greatCircleKm } from "../../src/supplier/geo";
+import { greatCircleKm } from "../../src/geo/great-circle";
 import {
   formatIsoDuration,
   instantToLocalDate,
@@ -8,7 +8,7 @@ import {
   parseIsoDate,
   wallTimeOccursOnce,
   zoneOffsetMinutes,
-} from "../../src/supplier/time";
+} from "../../src/time/local-time";
 
 const at = (iso: string) => Date.parse(iso);
 
