@@ -1,7 +1,7 @@
 import { tenantScope } from "../context/request-context";
 import type { Resolvers } from "../generated/graphql";
 import { formatMinor } from "../money/format";
-import { seatMapQuery } from "../seats/seat-map.inputs";
+import { seatMapQuery } from "../seat-maps/seat-map.inputs";
 import { parseInput } from "../validation/parse-input";
 import { toGraphQLEnum } from "./enum-case";
 import { inGraphQLFieldNames } from "./field-names";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
-import { seatMapQuery } from "../seats/seat-map.inputs";
+import { seatMapQuery } from "../seat-maps/seat-map.inputs";
 import { ok, okSchema } from "./envelope";
 import { seatMapSchema } from "./seat-map.schemas";
 import { seatMapView } from "./seat-map.views";

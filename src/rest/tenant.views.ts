@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { storedKeyPermissions } from "../tenancy/key-permissions";
 import type { ApiKey, Tenant } from "../db/models";
 import { asMetadata } from "../tenants/metadata";
-import type { TenantUsage } from "../tenants/usage.service";
+import type { TenantUsage } from "../usage/usage.service";
 import { formatMinor } from "../money/format";
 import type { TenantConfig, WebhookSecretRotation } from "../tenants/tenant-config.service";
 import type { apiKeySchema, tenantConfigSchema, tenantSchema, usageSchema, webhookSecretRotationSchema } from "./tenant.schemas";

@@ -3,8 +3,8 @@ import type { Database } from "../db/database";
 import type { OrderService } from "../orders/core/order.service";
 import type { WalletService } from "../wallet/wallet.service";
 import type { WebhookDeliveryService } from "../events/webhook-deliveries.service";
-import type { UsageMeter } from "./usage-meter";
-import type { TenantService } from "./tenant.service";
+import type { UsageMeter } from "../tenants/usage-meter";
+import type { TenantService } from "../tenants/tenant.service";
 
 export interface TenantUsage {
   tenantId: string;

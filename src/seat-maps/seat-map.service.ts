@@ -5,8 +5,8 @@ import type { OrderService } from "../orders/core/order.service";
 import type { StoredOffer } from "../search/offer-payload";
 import type { OfferService } from "../search/offer.service";
 import type { Supplier } from "../supplier/supplier";
-import type { SeatCatalogue } from "./seat-catalogue";
-import type { SeatMap, SeatMapSubject } from "./seat-map";
+import type { SeatCatalogue } from "../seats/seat-catalogue";
+import type { SeatMap, SeatMapSubject } from "../seats/seat-map";
 import type { SeatMapQuery } from "./seat-map.inputs";
 
 /** Orders that can still take services (servicing §2): their seats stay on sale. */
