@@ -4,7 +4,7 @@ import { queryRows } from "../db/query-rows";
 import { sqlEnum } from "../db/sql-enum";
 import { sqlTimestamp } from "../db/sql-values";
 import { GuardFailed, type BatchStatement } from "../db/write-batch";
-import { orderEvent } from "../events/order-events";
+import { orderEvent } from "../orders/presentation/order-event-payload";
 import { appError } from "../errors/app-error";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";

@@ -3,7 +3,7 @@ import type { TenantScope } from "../tenancy/tenant-scope";
 import type { Database } from "../db/database";
 import { isUniqueViolation } from "../db/errors";
 import { GuardFailed, type BatchStatement } from "../db/write-batch";
-import { orderEvent } from "../events/order-events";
+import { orderEvent } from "../orders/presentation/order-event-payload";
 import { appError } from "../errors/app-error";
 import { newId } from "../ids";
 import { convertMinor } from "../money/exchange-rates";

@@ -7,7 +7,7 @@ import { queryRows } from "../../db/query-rows";
 import type { Prisma } from "../../db/models";
 import { readSnapshot } from "../../db/snapshot";
 import { GuardFailed, type BatchStatement } from "../../db/write-batch";
-import { orderEvent } from "../../events/order-events";
+import { orderEvent } from "../presentation/order-event-payload";
 import { appError } from "../../errors/app-error";
 import { newId } from "../../ids";
 import { convertMinor } from "../../money/exchange-rates";

@@ -8,7 +8,7 @@ import { newId } from "../../ids";
 import { convertMinor } from "../../money/exchange-rates";
 import type { Supplier, TicketingAnswer } from "../../supplier/supplier";
 import { walletChange } from "../../wallet/wallet-change";
-import { orderEvent, type OrderEvent } from "../../events/order-events";
+import { orderEvent, type OrderEvent } from "../presentation/order-event-payload";
 import { orderFrom, passengerFrom, type Order, type OrderDocument, type OrderPassenger, type OrderRecord, type PassengerRecord } from "../core/order";
 import type { OrderCommits } from "../core/order-commits";
 import { JOB_LEASE_GUARD, type AirlineJobKind, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";

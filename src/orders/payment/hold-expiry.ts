@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database";
 import { GuardFailed, writeBatch } from "../../db/write-batch";
-import { orderEvent } from "../../events/order-events";
+import { orderEvent } from "../presentation/order-event-payload";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import type { Supplier } from "../../supplier/supplier";
 import { clock } from "../../clock";

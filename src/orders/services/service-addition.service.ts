@@ -2,7 +2,7 @@ import type { TenantScope } from "../../tenancy/tenant-scope";
 import type { Database } from "../../db/database";
 import { sqlJson, sqlTimestamp } from "../../db/sql-values";
 import { GuardFailed } from "../../db/write-batch";
-import { orderEvent } from "../../events/order-events";
+import { orderEvent } from "../presentation/order-event-payload";
 import { appError, type AppError } from "../../errors/app-error";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { newId } from "../../ids";

@@ -1,9 +1,9 @@
-import { availableActions, type AirlineInitiatedChange } from "../orders/core/airline-change";
-import { formatMinor } from "../money/format";
-import type { CancellationReason, Order, OrderDocument, OrderStatus } from "../orders/core/order";
-import type { ServiceAddition } from "../orders/services/service-addition";
-import { documentPath, serviceViewA, VARIANT_A_STATES } from "../orders/presentation/variant-a";
-import { newId } from "../ids";
+import { availableActions, type AirlineInitiatedChange } from "../core/airline-change";
+import { formatMinor } from "../../money/format";
+import type { CancellationReason, Order, OrderDocument, OrderStatus } from "../core/order";
+import type { ServiceAddition } from "../services/service-addition";
+import { documentPath, serviceViewA, VARIANT_A_STATES } from "./variant-a";
+import { newId } from "../../ids";
 
 /** Every event an order emits (interface §6, decisions §5), under the webhook's `event` names. */
 export const ORDER_EVENT_TYPES = ["order.created", "order.ticketed", "order.failed", "order.cancelled", "order.refunded", "order.services_added", "order.changed", "order.airline_initiated_change_detected"] as const;
