@@ -3,7 +3,7 @@ import { sqlEnum } from "../db/sql-enum";
 import { sqlTimestamp } from "../db/sql-values";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
-import type { OrderEvent } from "../orders/presentation/order-event-payload";
+import type { OrderEvent } from "./order-events";
 
 /** Events whose deliveries are queued by one statement: SQLite's limit on a compound SELECT is 500 arms. */
 const EVENTS_PER_DELIVERY_STATEMENT = 100;

@@ -4,7 +4,7 @@ import type { Prisma, WebhookAttempt, WebhookDeliveryStatus } from "../db/models
 import { appError } from "../errors/app-error";
 import type { CursorCodec } from "../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";
-import type { OrderEventType } from "../orders/presentation/order-event-payload";
+import type { OrderEventType } from "./order-events";
 import type { WebhookDeliveryQueue } from "./webhook-delivery-queue";
 
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const satisfies readonly WebhookDeliveryStatus[];

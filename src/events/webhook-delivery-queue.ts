@@ -6,7 +6,7 @@ import { dateFrom, sqlTimestamp } from "../db/sql-values";
 import { writeBatch } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
-import type { OrderEventType } from "../orders/presentation/order-event-payload";
+import type { OrderEventType } from "./order-events";
 import { clock } from "../clock";
 
 /** A delivery claimed for one attempt, with the event it carries. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
-import { ORDER_EVENT_TYPES } from "../orders/presentation/order-event-payload";
+import { ORDER_EVENT_TYPES } from "../events/order-events";
 import { okPage, okPageSchema, timestamp } from "./envelope";
 import { listQuery, pageRequestFromQuery } from "./list-query";
 import { restRoute } from "./route";

@@ -4,7 +4,7 @@ import { formatMinor } from "../money/format";
 import { paymentStatus } from "../orders/payment/hold-deadline";
 import { airlineChangeView } from "./airline-change.views";
 import { offerViewA, priceSplitView } from "./offer.views";
-import { documentPath, serviceViewA, VARIANT_A_STATES } from "../orders/presentation/variant-a";
+import { documentViewA, serviceViewA, VARIANT_A_STATES } from "../orders/presentation/variant-a";
 import type { createdOrderBSchema, documentSchema, orderASchema, orderBSchema, orderDetailSchema, paymentStatusSchema } from "./order.schemas";
 
 /** Variant A status names as a list filter may spell them, mapped to the lifecycle's. */
@@ -47,14 +47,7 @@ function passengerView(passenger: OrderPassenger) {
 }
 
 export function documentView(document: OrderDocument): z.output<typeof documentSchema> {
-  return {
-    id: document.id,
-    type: document.type,
-    unique_identifier: document.uniqueIdentifier,
-    passenger_id: document.passengerId,
-    url: documentPath(document),
-    issued_at: document.createdAt.toISOString(),
-  };
+  return { ...documentViewA(document), issued_at: document.createdAt.toISOString() };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ORDER_EVENT_TYPES } from "../orders/presentation/order-event-payload";
+import { ORDER_EVENT_TYPES } from "../events/order-events";
 import { WEBHOOK_DELIVERY_STATUSES } from "../events/webhook-deliveries.service";
 import { timestamp } from "./envelope";
 

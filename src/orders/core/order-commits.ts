@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database";
 import { writeBatch, type BatchStatement } from "../../db/write-batch";
-import type { OrderEvent, OrderEventType } from "../presentation/order-event-payload";
+import type { OrderEvent, OrderEventType } from "../../events/order-events";
 import { recordEvents } from "../../events/outbox";
 import type { PubSub } from "../../events/pubsub";
 

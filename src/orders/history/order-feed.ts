@@ -1,6 +1,6 @@
 import type { TenantScope } from "../../tenancy/tenant-scope";
 import { AppError } from "../../errors/app-error";
-import type { OrderEventType } from "../presentation/order-event-payload";
+import type { OrderEventType } from "../../events/order-events";
 import { UpdateQueue } from "../../events/update-queue";
 import type { Logger } from "../../logger";
 import type { OrderDetail } from "../core/order";

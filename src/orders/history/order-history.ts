@@ -1,6 +1,6 @@
 import type { TenantScope } from "../../tenancy/tenant-scope";
 import type { Database } from "../../db/database";
-import type { OrderEventType } from "../presentation/order-event-payload";
+import type { OrderEventType } from "../../events/order-events";
 import type { CursorCodec } from "../../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../../pagination/paginate";
 import type { OrderService } from "../core/order.service";

@@ -2,12 +2,9 @@ import { availableActions, type AirlineInitiatedChange } from "../core/airline-c
 import { formatMinor } from "../../money/format";
 import type { CancellationReason, Order, OrderDocument, OrderStatus } from "../core/order";
 import type { ServiceAddition } from "../services/service-addition";
-import { documentPath, serviceViewA, VARIANT_A_STATES } from "./variant-a";
+import { documentViewA, serviceViewA, VARIANT_A_STATES } from "./variant-a";
+import type { OrderEvent, OrderEventType } from "../../events/order-events";
 import { newId } from "../../ids";
-
-/** Every event an order emits (interface §6, decisions §5), under the webhook's `event` names. */
-export const ORDER_EVENT_TYPES = ["order.created", "order.ticketed", "order.failed", "order.cancelled", "order.refunded", "order.services_added", "order.changed", "order.airline_initiated_change_detected"] as const;
-export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 
 /** The state each event of a transition leaves the order in; the others (services added) leave it where it is. */
 const STATE_AFTER: Partial<Record<OrderEventType, OrderStatus>> = {
@@ -29,16 +26,6 @@ export type OrderEventDetails =
   | { type: "order.changed"; change: { id: string; changeTotalAmount: number; currency: string } }
   | { type: "order.changed"; airlineChange: { id: string; refundAmount: number; currency: string } }
   | { type: "order.airline_initiated_change_detected"; change: AirlineInitiatedChange };
-
-/** An event as the outbox stores it; `payload` is the webhook body, byte for byte. */
-export interface OrderEvent {
-  id: string;
-  tenantId: string;
-  orderId: string;
-  type: OrderEventType;
-  createdAt: Date;
-  payload: string;
-}
 
 /**
  * The event reporting a change of `order` (as it was before a transition, as it is after a change
@@ -64,13 +51,7 @@ export function orderEvent(order: Order, at: Date, details: OrderEventDetails): 
     updated_at: at.toISOString(),
   };
   if (details.type === "order.ticketed") {
-    data.documents = details.documents.map((document) => ({
-      id: document.id,
-      type: document.type,
-      unique_identifier: document.uniqueIdentifier,
-      passenger_id: document.passengerId,
-      url: documentPath(document),
-    }));
+    data.documents = details.documents.map(documentViewA);
   } else if (details.type === "order.failed") {
     data.failure_reason = details.failureReason;
     data.payment_reversed = details.paymentReversed;

@@ -2,8 +2,11 @@ import { formatMinor } from "../../money/format";
 import type { OrderDocument, OrderStatus, SelectedService } from "../core/order";
 
 /**
+ * Variant A's serializer, shared by the REST order views (rest/order.views.ts) and the webhook
+ * bodies (order-event-payload.ts), so an order reads the same in both.
+ *
  * How Variant A names each state (decisions §5): PROCESSING is `pending` with ticketing
- * `in_progress`. REST views and webhook payloads both speak Variant A.
+ * `in_progress`.
  */
 export const VARIANT_A_STATES = {
   PENDING: { status: "pending", ticketing_status: "not_started" },
@@ -17,6 +20,17 @@ export const VARIANT_A_STATES = {
 /** A document's address on this API. */
 export function documentPath(document: Pick<OrderDocument, "orderId" | "id">): string {
   return `/v1/air/orders/${document.orderId}/documents/${document.id}`;
+}
+
+/** An e-ticket or EMD in Variant A's names, with its address: as the `order.ticketed` event carries it (the REST view adds `issued_at`). */
+export function documentViewA(document: OrderDocument) {
+  return {
+    id: document.id,
+    type: document.type,
+    unique_identifier: document.uniqueIdentifier,
+    passenger_id: document.passengerId,
+    url: documentPath(document),
+  };
 }
 
 /** A service of an order (booked with it or added later), in Variant A's names. */
