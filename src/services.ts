@@ -1,7 +1,7 @@
 import type { Config } from "./config";
-import { CredentialResolver } from "./context/credential-resolver";
+import { CredentialResolver } from "./authentication/credential-resolver";
 import { hashSecret } from "./tenancy/api-key-secret";
-import { TenantDirectory } from "./context/tenant-directory";
+import { TenantDirectory } from "./authentication/tenant-directory";
 import type { Database } from "./db/database";
 import { sharedSetting } from "./db/settings";
 import type { PubSub } from "./events/pubsub";
@@ -46,7 +46,7 @@ import { WebhookDeliveryQueue } from "./events/webhook-delivery-queue";
 import { WebhookDispatcher } from "./events/webhook-dispatcher";
 import { WebhookDeliveryService } from "./events/webhook-deliveries.service";
 import { OrderFeed } from "./orders/history/order-feed";
-import { LiveConnections } from "./context/live-connections";
+import { LiveConnections } from "./authentication/live-connections";
 
 /** Webhook attempts in flight at once per process: a few slow receivers leave room for the rest. */
 const WEBHOOK_CONCURRENCY = 32;

@@ -1,7 +1,7 @@
 import { appError } from "../errors/app-error";
 import { grants, splitPermission } from "../tenancy/key-permissions";
 import { operations, type Operation } from "./operations";
-import type { Principal } from "./principal";
+import type { Principal } from "../authentication/principal";
 import type { RequestContext } from "./request-context";
 import type { TenantScope } from "../tenancy/tenant-scope";
 

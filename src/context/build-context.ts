@@ -1,5 +1,5 @@
 import type { Services } from "../services";
-import { authenticate, type PresentedCredentials } from "./authenticate";
+import { authenticate, type PresentedCredentials } from "../authentication/authenticate";
 import type { RequestContext } from "./request-context";
 
 export interface ContextSource extends PresentedCredentials {

@@ -1,5 +1,5 @@
 import type { Services } from "../services";
-import type { Principal } from "./principal";
+import type { Principal } from "../authentication/principal";
 import type { TenantScope } from "../tenancy/tenant-scope";
 
 /**

@@ -1,4 +1,4 @@
-import type { Principal } from "../context/principal";
+import type { Principal } from "../authentication/principal";
 import type { TenantScope } from "../tenancy/tenant-scope";
 import type { SelectedService } from "../orders/core/order";
 import type { StoredOffer, StoredSegment, StoredSlice } from "../search/offer-payload";

@@ -17,7 +17,7 @@ const FORBIDDEN_CLOSE_CODE = 4403;
  * The key comes in the `connection_init` payload (`{ authorization: "Bearer …" }` or
  * `{ "x-api-key": "…" }`, plus an optional `Service-Tenant`); a bad one closes with 4403.
  * A connection whose key is revoked, or whose tenant is suspended or deleted, while it is open
- * is closed with 4403 "Forbidden" too (context/live-connections.ts), which ends every
+ * is closed with 4403 "Forbidden" too (authentication/live-connections.ts), which ends every
  * subscription on it: the client learns why, and a reconnect with that key is refused.
  * Errors leave with catalogue codes, as over HTTP. Returns a function that closes every socket.
  */

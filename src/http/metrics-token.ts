@@ -1,6 +1,6 @@
 import type { onRequestHookHandler } from "fastify";
 import { hashSecret, sameHash } from "../tenancy/api-key-secret";
-import { presentedSecret } from "../context/authenticate";
+import { presentedSecret } from "../authentication/authenticate";
 import { appError } from "../errors/app-error";
 
 /**
