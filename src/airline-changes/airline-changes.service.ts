@@ -1,7 +1,7 @@
 import type { TenantScope } from "../tenancy/tenant-scope";
 import type { Database } from "../db/database";
 import { queryRows } from "../db/query-rows";
-import { sqlEnum } from "../db/sql-enum";
+import { sqlEnumList } from "../db/sql-enum";
 import { sqlTimestamp } from "../db/sql-values";
 import { GuardFailed, type BatchStatement } from "../db/write-batch";
 import { orderEvent } from "../orders/presentation/order-event-payload";
@@ -12,7 +12,8 @@ import type { AirportIndex } from "../locations/airport-index";
 import { convertMinor } from "../money/exchange-rates";
 import { canReplace } from "../order-changes/change-rules";
 import { replaceBooking } from "../order-changes/change-rows";
-import { itineraryDates, orderFrom, type Order, type OrderRecord } from "../orders/core/order";
+import { orderFrom, type Order, type OrderRecord } from "../orders/core/order";
+import { ORDER_ACTIONS, refusal, requireAllowed } from "../orders/core/order-actions";
 import type { OrderCommits } from "../orders/core/order-commits";
 import { ORDER_GUARD, touchIn } from "../orders/core/order-state-machine";
 import type { OrderService } from "../orders/core/order.service";
@@ -72,9 +73,7 @@ export class AirlineChangeService {
     if (scope.tenant.environment !== "sandbox") throw appError("route_not_found");
     const order = await this.orders.get(scope, orderId);
     const now = clock.now();
-    if (order.status !== "TICKETED" || order.refundRequestedAt !== null) throw notOpen(order, "have an airline-initiated change");
-    const { firstDepartureUtc } = itineraryDates(order.offer);
-    if (firstDepartureUtc <= now) throw appError("change_not_allowed", { field: "id", reason: `The first flight departed at ${firstDepartureUtc.toISOString()}.` });
+    requireAllowed(order, "simulateAirlineChange", now);
     if (await openAirlineChange(this.db, order)) {
       const message = `Order ${order.id} has an airline-initiated change awaiting an answer: accept it, cancel or change the order first.`;
       throw appError("order_state_conflict", { message, reason: message });
@@ -112,9 +111,9 @@ export class AirlineChangeService {
       throw appError("change_not_allowed", { field: "id", reason: "The airline proposes no replacement for the cancelled flight: cancel the order (a full refund) or change it (no penalty)." });
     }
     const order = await this.orders.get(scope, change.orderId);
-    if (order.status !== "TICKETED" || order.refundRequestedAt !== null) throw notOpen(order, "accept an airline-initiated change");
-    if (!change.removed.slices.every((removed) => order.offer.payload.slices.some((slice) => slice.id === removed.id))) throw changedSince(order);
     const now = clock.now();
+    requireAllowed(order, "acceptAirlineChange", now);
+    if (!change.removed.slices.every((removed) => order.offer.payload.slices.some((slice) => slice.id === removed.id))) throw changedSince(order);
     const accepted = acceptedChange(order, change);
     const changed: Order = { ...order, offer: accepted.offer, services: accepted.services, totalAmount: accepted.totalAmount, updatedAt: now };
     const statements: BatchStatement[] = [
@@ -134,7 +133,7 @@ export class AirlineChangeService {
       if (settled.actionTaken !== null) throw answered(settled);
       if (error.guard === ORDER_GUARD) {
         const current = await this.orders.get(scope, order.id);
-        throw current.status === "TICKETED" && current.refundRequestedAt === null ? changedSince(current) : notOpen(current, "accept an airline-initiated change");
+        throw refusal(current, "acceptAirlineChange", now) ?? changedSince(current);
       }
       if (accepted.hold.some((segment) => segment.flightKey === error.guard)) {
         throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.guard} has too few seats left: cancel or change the order instead.` });
@@ -157,12 +156,15 @@ export class AirlineChangeService {
     return airlineChangesOf(this.db.prisma, scope.tenantId, orderIds);
   }
 
-  /** The tenant's other TICKETED orders, not being refunded and with no change open, that fly the flight. */
+  /**
+   * The tenant's other orders that fly the flight and can have an airline-initiated change: in a
+   * state the change applies to (order-actions.ts: TICKETED), not being refunded, no change open.
+   */
   private async otherOrdersOn(scope: TenantScope, order: Order, flightKey: string): Promise<Order[]> {
     const snapshot = this.db.provider === "postgresql" ? Sql.sql`"offerSnapshot"::text` : Sql.sql`"offerSnapshot"`;
     const rows = await queryRows<OrderRecord>(
       this.db,
-      Sql.sql`SELECT * FROM "Order" WHERE "tenantId" = ${scope.tenantId} AND "status" = ${sqlEnum(this.db.provider, "OrderStatus", "TICKETED")}
+      Sql.sql`SELECT * FROM "Order" WHERE "tenantId" = ${scope.tenantId} AND "status" IN (${sqlEnumList(this.db.provider, "OrderStatus", ORDER_ACTIONS.simulateAirlineChange.from)})
         AND "refundRequestedAt" IS NULL AND "id" <> ${order.id} AND ${snapshot} LIKE ${`%${flightKey}%`}
         AND NOT EXISTS (SELECT 1 FROM "AirlineInitiatedChange" WHERE "tenantId" = "Order"."tenantId" AND "orderId" = "Order"."id" AND "actionTaken" IS NULL)`,
     );
@@ -243,13 +245,6 @@ function newChange(order: Order, removed: StoredSlice, added: StoredSlice[], now
 /** The order's guard's condition: as it was read (no refund asked, nothing changed since). */
 function sameOrder(db: Database, order: Order): Sql.Sql {
   return Sql.sql`AND "refundRequestedAt" IS NULL AND "updatedAt" = ${sqlTimestamp(db.provider, order.updatedAt)}`;
-}
-
-/** 409 `order_state_conflict`: the order is not TICKETED with no refund under way. */
-function notOpen(order: Order, action: string) {
-  const refunding = order.status === "TICKETED" && order.refundRequestedAt !== null ? " and being refunded" : "";
-  const message = `Order ${order.id} is ${order.status}${refunding}; only a TICKETED order with no refund under way can ${action}.`;
-  return appError("order_state_conflict", { message, reason: message });
 }
 
 /** 409 `order_state_conflict`: the order no longer is as the change found it (its slices changed, or it changed meanwhile). */

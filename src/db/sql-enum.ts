@@ -10,3 +10,8 @@ export function sqlEnum(provider: Database["provider"], enumName: string, value:
   if (!/^[A-Za-z_]+$/.test(value) || !/^[A-Za-z]+$/.test(enumName)) throw new Error(`not an enum literal: ${enumName}.${value}`);
   return Prisma.raw(provider === "postgresql" ? `'${value}'::"${enumName}"` : `'${value}'`);
 }
+
+/** Values of a Prisma enum column, for `IN (…)`: each as `sqlEnum` writes it. */
+export function sqlEnumList(provider: Database["provider"], enumName: string, values: readonly string[]): Prisma.Sql {
+  return Prisma.join(values.map((value) => sqlEnum(provider, enumName, value)));
+}

@@ -2,6 +2,7 @@ import { tenantScope, type RequestContext } from "../context/request-context";
 import type { Resolvers, OrderPassengerInput, PassengerUpdateInput, IdentityDocumentInput } from "../generated/graphql";
 import { formatMinor } from "../money/format";
 import { orderPriceSplit, type Order, type OrderDetail, type SelectedService } from "../orders/core/order";
+import { isRefunding } from "../orders/core/order-actions";
 import { createOrderInputA, fromOrderInputA, fromUpdatePassengersInput, updatePassengersInput } from "../orders/core/order.inputs";
 import { paymentStatus } from "../orders/payment/hold-deadline";
 import { createPaymentInput, fromPaymentInput } from "../orders/payment/payment.inputs";
@@ -130,7 +131,7 @@ export const orderResolvers: Resolvers = {
     documents: (order, _args, ctx) => (isDetail(order) ? order.documents : loadersFor(ctx).orderDocuments.load(order.id)),
     airlineInitiatedChanges: (order, _args, ctx) => (isDetail(order) ? order.airlineInitiatedChanges : loadersFor(ctx).orderAirlineChanges.load(order.id)),
     services: (order) => order.services.map((service) => ({ ...service, currency: order.currency })),
-    refundInProgress: (order) => order.status === "TICKETED" && order.refundRequestedAt !== null,
+    refundInProgress: (order) => isRefunding(order),
     paymentStatus: (order) => paymentStatus(order),
   },
   Payment: {

@@ -9,6 +9,7 @@ import { newId } from "../ids";
 import { convertMinor } from "../money/exchange-rates";
 import { formatMinor } from "../money/format";
 import type { Order } from "../orders/core/order";
+import { requireAllowed } from "../orders/core/order-actions";
 import type { OrderCommits } from "../orders/core/order-commits";
 import type { OrderJobQueue } from "../orders/jobs/order-job-queue";
 import { ORDER_GUARD } from "../orders/core/order-state-machine";
@@ -20,7 +21,6 @@ import type { WalletService } from "../wallet/wallet.service";
 import { clock } from "../clock";
 import { noPause, type TestPause } from "../test-pause";
 import { changedBooking } from "./change-pricing";
-import { requireChangeable } from "./change-rules";
 import type { ChangeRequestService } from "./change-requests.service";
 import { CHANGE_GUARD, confirmChange, replaceBooking } from "./change-rows";
 import { flightKeysOf, orderChangeFrom, type OrderChange, type OrderChangeOffer } from "./order-change";
@@ -96,7 +96,7 @@ export class ChangeConfirmationService {
     const order = await this.orders.get(scope, change.orderId);
     const now = clock.now();
     if (offer.expiresAt <= now) throw expired(offer);
-    requireChangeable(order, now, offer.noPenalty);
+    requireAllowed(order, "change", now, { noPenalty: offer.noPenalty });
     // The order read may already be this change's doing: a racing confirmation committed in between.
     if (order.updatedAt.getTime() !== offer.orderVersion.getTime()) return this.confirmedOr(scope, changeId, offer, () => changedSincePriced(order));
     checkChangePayment(payment, offer);
@@ -150,7 +150,7 @@ export class ChangeConfirmationService {
   private async confirmedOr(scope: TenantScope, changeId: string, offer: OrderChangeOffer, refusal: () => Error): Promise<OrderChange> {
     const change = await this.get(scope, changeId);
     if (change.confirmedAt !== null) return change;
-    requireChangeable(await this.orders.get(scope, change.orderId), clock.now(), offer.noPenalty);
+    requireAllowed(await this.orders.get(scope, change.orderId), "change", clock.now(), { noPenalty: offer.noPenalty });
     throw refusal();
   }
 

@@ -6,13 +6,14 @@ import { AppError, appError } from "../errors/app-error";
 import { newId } from "../ids";
 import type { AirportIndex } from "../locations/airport-index";
 import type { Order } from "../orders/core/order";
+import { isTicketed, requireAllowed } from "../orders/core/order-actions";
 import type { OrderService } from "../orders/core/order.service";
 import { priceOffer } from "../search/price-offer";
 import { resolveSearch } from "../search/search-rules";
 import { sellableOffers } from "../search/sellable-offers";
 import type { Supplier, SupplierSearch } from "../supplier/supplier";
 import { clock } from "../clock";
-import { canReplace, checkChangeSlices, requireChangeable } from "./change-rules";
+import { canReplace, checkChangeSlices } from "./change-rules";
 import { priceChange, removedPart } from "./change-pricing";
 import { CHANGE_TENANT_GUARD, insertChangeRequest } from "./change-rows";
 import type { ChangeRequestInput } from "./order-change.inputs";
@@ -54,7 +55,7 @@ export class ChangeRequestService {
     if (!order) throw appError("not_found", { field: "order_id", message: "order_id: no such order" });
     const now = clock.now();
     const noPenalty = await this.answersAirlineChange(order, input);
-    requireChangeable(order, now, noPenalty);
+    requireAllowed(order, "change", now, { noPenalty });
     const { removed: removedIds, cabinClass } = checkChangeSlices(order, input.slices);
     const search = this.searchFor(order, input, cabinClass, now);
     const found = await sellableOffers(this.supplier, await this.supplier.search(search), search, scope.tenant.environment);
@@ -96,7 +97,7 @@ export class ChangeRequestService {
 
   /** Whether the request removes every slice of the order's open airline-initiated change (none open: false). */
   private async answersAirlineChange(order: Order, input: ChangeRequestInput): Promise<boolean> {
-    const airlineChange = order.status === "TICKETED" ? await openAirlineChange(this.db, order) : null;
+    const airlineChange = isTicketed(order) ? await openAirlineChange(this.db, order) : null;
     if (!airlineChange) return false;
     const removing = new Set(input.slices.remove.map((slice) => slice.sliceId));
     return airlineChange.removed.slices.every((slice) => removing.has(slice.id));

@@ -1,29 +1,8 @@
 import { appError } from "../errors/app-error";
-import { itineraryDates, type Order } from "../orders/core/order";
+import type { Order } from "../orders/core/order";
 import type { StoredSlice } from "../search/offer-payload";
 import type { SupplierOffer, SupplierSlice } from "../supplier/supplier";
 import type { ChangeSlices } from "./order-change";
-
-/**
- * Why the order cannot be changed now, or null when it can (servicing §5): it must be TICKETED,
- * with no refund under way, before its first flight, on a fare whose `change_before_departure`
- * allows changes. An airline-initiated change (`noPenalty`) is the airline's doing: the fare's
- * rule does not apply to it.
- */
-export function changeRefusal(order: Order, now: Date, noPenalty: boolean): string | null {
-  if (order.status !== "TICKETED") return `Order ${order.id} is ${order.status}; only a TICKETED order can be changed.`;
-  if (order.refundRequestedAt !== null) return `Order ${order.id} is being refunded.`;
-  if (!noPenalty && !order.offer.payload.conditions.changeBeforeDeparture.allowed) return `The ${order.offer.payload.fareBrandName} fare does not allow changes.`;
-  const { firstDepartureUtc } = itineraryDates(order.offer);
-  if (firstDepartureUtc <= now) return `The first flight departed at ${firstDepartureUtc.toISOString()}.`;
-  return null;
-}
-
-/** 422 `change_not_allowed` when `changeRefusal` has a reason. */
-export function requireChangeable(order: Order, now: Date, noPenalty: boolean): void {
-  const refusal = changeRefusal(order, now, noPenalty);
-  if (refusal) throw appError("change_not_allowed", { field: "order_id", reason: refusal });
-}
 
 /**
  * The slices to remove, checked against the order: each a slice of it, named once (422

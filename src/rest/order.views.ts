@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { orderPriceSplit, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "../orders/core/order";
+import { isRefunded, isRefunding } from "../orders/core/order-actions";
 import { formatMinor } from "../money/format";
 import { paymentStatus } from "../orders/payment/hold-deadline";
 import { airlineChangeView } from "./airline-change.views";
@@ -60,7 +61,7 @@ export function orderViewA(order: OrderDetail): z.output<typeof orderASchema> {
     id: order.id,
     booking_reference: order.bookingReference,
     ...VARIANT_A_STATES[order.status],
-    refund_status: order.status === "REFUNDED" ? "refunded" : order.refundRequestedAt ? "in_progress" : null,
+    refund_status: isRefunded(order) ? "refunded" : isRefunding(order) ? "in_progress" : null,
     failure_reason: order.failureReason,
     cancellation_reason: order.cancellationReason,
     payment_status: paymentStatusView(order),

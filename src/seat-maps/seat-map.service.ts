@@ -1,6 +1,6 @@
 import type { TenantScope } from "../tenancy/tenant-scope";
 import { appError } from "../errors/app-error";
-import type { Order } from "../orders/core/order";
+import { stateAllows } from "../orders/core/order-actions";
 import type { OrderService } from "../orders/core/order.service";
 import type { StoredOffer } from "../search/offer-payload";
 import type { OfferService } from "../search/offer.service";
@@ -8,9 +8,6 @@ import type { Supplier } from "../supplier/supplier";
 import type { SeatCatalogue } from "../seats/seat-catalogue";
 import type { SeatMap, SeatMapSubject } from "../seats/seat-map";
 import type { SeatMapQuery } from "./seat-map.inputs";
-
-/** Orders that can still take services (servicing §2): their seats stay on sale. */
-const ORDER_STATUSES_ON_SALE: ReadonlySet<Order["status"]> = new Set(["PENDING", "TICKETED"]);
 
 /**
  * Seat maps of the caller's offers and orders. Another tenant's offer or order is `not_found`,
@@ -53,7 +50,8 @@ export class SeatMapService {
   private async orderSubject(scope: TenantScope, orderId: string): Promise<SubjectSource> {
     const [order] = holdsNul(orderId) ? [null] : await this.orders.getMany(scope, [orderId]);
     if (!order) throw appError("not_found", { field: "order_id", message: "order_id: no such order" });
-    return { id: order.id, offer: order.offer, onSale: ORDER_STATUSES_ON_SALE.has(order.status) };
+    // An order in a state that takes services keeps its seats on sale on its map.
+    return { id: order.id, offer: order.offer, onSale: stateAllows(order, "addServices") };
   }
 }
 

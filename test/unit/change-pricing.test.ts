@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { changedBooking, priceChange, removedPart } from "../../src/order-changes/change-pricing";
-import { changeRefusal, checkChangeSlices } from "../../src/order-changes/change-rules";
+import { checkChangeSlices } from "../../src/order-changes/change-rules";
+import { refusal } from "../../src/orders/core/order-actions";
 import type { Order, SelectedService } from "../../src/orders/core/order";
 import { splitTotal, type OfferPayload, type StoredSegment, type StoredSlice } from "../../src/search/offer-payload";
 import { AppError } from "../../src/errors/app-error";
@@ -151,6 +152,12 @@ describe("when a change is refused", () => {
   const ticketed = (overrides: Partial<Order> = {}): Order =>
     ({ id: "ord_1", status: "TICKETED", refundRequestedAt: null, ...order(), ...overrides }) as Order;
   const before = new Date("2026-07-01T00:00:00Z");
+  /** Why the order cannot be changed (422 change_not_allowed naming order_id), or null. */
+  const changeRefusal = (changed: Order, now: Date, noPenalty: boolean) => {
+    const refused = refusal(changed, "change", now, { noPenalty });
+    if (refused) expect({ code: refused.code, field: refused.details.field }).toEqual({ code: "change_not_allowed", field: "order_id" });
+    return refused?.details.reason ?? null;
+  };
 
   it("needs a TICKETED order, no refund under way, a fare allowing changes, before the first flight", () => {
     expect(changeRefusal(ticketed(), before, false)).toBeNull();

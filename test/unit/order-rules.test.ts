@@ -8,9 +8,10 @@ import { convertMinor, USD_RATES } from "../../src/money/exchange-rates";
 import { formatMinor, minorDigits, parseMinor } from "../../src/money/format";
 import type { IdentityDocument, Order, OrderStatus } from "../../src/orders/core/order";
 import type { PassengerInput } from "../../src/orders/core/order.inputs";
-import { EDITABLE_STATUS, orderTransitions, stateConflict, TERMINAL_STATUSES, transition, type OrderTrigger } from "../../src/orders/core/order-state-machine";
+import { ORDER_ACTIONS, refusal, stateConflict, type OrderAction } from "../../src/orders/core/order-actions";
+import { orderTransitions, TERMINAL_STATUSES, transition, type OrderTrigger } from "../../src/orders/core/order-state-machine";
 import { checkPassengers } from "../../src/orders/core/passenger-rules";
-import { refundAmount, refundRefusal } from "../../src/orders/cancellation/refund-rules";
+import { refundAmount } from "../../src/orders/cancellation/refund-rules";
 import { selectServices } from "../../src/orders/services/service-selection";
 import { availableServices } from "../../src/search/available-services";
 import { SeatCatalogue } from "../../src/seats/seat-catalogue";
@@ -336,7 +337,7 @@ describe("the order state machine", () => {
       refund: { from: "TICKETED", to: "REFUNDED" },
     });
     expect([...TERMINAL_STATUSES].sort()).toEqual(["CANCELED", "FAILED", "REFUNDED", "TICKETED"]);
-    expect(EDITABLE_STATUS).toBe("PENDING");
+    expect(ORDER_ACTIONS.updatePassengers.from).toEqual(["PENDING"]);
   });
 
   it("leaves a terminal state only by TICKETED → REFUNDED, never returns to PENDING, and reaches every state from PENDING", () => {
@@ -367,22 +368,28 @@ describe("the order state machine", () => {
     }
   });
 
-  it("a refused trigger is 409 order_state_conflict naming the order's current state and the state it needed", () => {
-    for (const [trigger, { from }] of Object.entries(orderTransitions) as Array<[OrderTrigger, { from: OrderStatus }]>) {
-      for (const status of STATUSES.filter((s) => s !== from)) {
-        const error = stateConflict({ id: "ord_1", status }, trigger);
+  it("a refused action is 409 order_state_conflict naming the order's current state and the states it needed", () => {
+    for (const [action, { from }] of Object.entries(ORDER_ACTIONS) as Array<[OrderAction, { from: readonly OrderStatus[] }]>) {
+      for (const status of STATUSES.filter((s) => !from.includes(s))) {
+        const error = stateConflict({ id: "ord_1", status }, action);
         expect(error).toBeInstanceOf(AppError);
         expect({ code: error.code, status: error.status }).toEqual({ code: "order_state_conflict", status: 409 });
         expect(error.message).toContain(`Order ord_1 is ${status};`);
-        expect(error.message).toContain(`only a ${from} order can`);
+        expect(error.message).toContain(`only a ${from.join(" or ")} order can`);
         expect(error.details.reason).toBe(error.message);
       }
     }
     expect(stateConflict({ id: "ord_2", status: "PROCESSING" }, "updatePassengers").message).toBe("Order ord_2 is PROCESSING; only a PENDING order can have its passengers changed.");
     expect(stateConflict({ id: "ord_3", status: "CANCELED" }, "cancel").message).toBe("Order ord_3 is CANCELED; only a PENDING order can be cancelled.");
-    expect(stateConflict({ id: "ord_4", status: "TICKETED" }, "requestRefund", "a refund is already under way").message).toBe(
+    expect(stateConflict({ id: "ord_4", status: "TICKETED" }, "refund", "a refund is already under way").message).toBe(
       "Order ord_4 is TICKETED; only a TICKETED order can be refunded (a refund is already under way).",
     );
+  });
+
+  it("each action a transition performs applies to the state the transition leaves", () => {
+    expect(ORDER_ACTIONS.pay.from).toEqual([orderTransitions.ticket.from]);
+    expect(ORDER_ACTIONS.cancel.from).toEqual([orderTransitions.cancel.from]);
+    expect(ORDER_ACTIONS.refund.from).toEqual([orderTransitions.refund.from]);
   });
 });
 
@@ -491,20 +498,26 @@ describe("seat services from their ids", () => {
 
 describe("refund rules", () => {
   const departure = new Date("2026-07-10T17:30:00Z");
+  /** Why the one-step refund refuses the order (422 refund_not_allowed), or null. */
+  const refundReason = (refunded: Order, now: Date) => {
+    const refused = refusal(refunded, "refund", now);
+    if (refused) expect(refused.code).toBe("refund_not_allowed");
+    return refused?.details.reason ?? null;
+  };
 
   it("allows a refund before the first departure when the fare allows it", () => {
-    expect(refundRefusal(order(roundTrip()), new Date("2026-06-02T00:00:00Z"))).toBeNull();
-    expect(refundRefusal(order(roundTrip()), new Date(departure.getTime() - 1))).toBeNull();
+    expect(refundReason(order(roundTrip()), new Date("2026-06-02T00:00:00Z"))).toBeNull();
+    expect(refundReason(order(roundTrip()), new Date(departure.getTime() - 1))).toBeNull();
   });
 
   it("refuses once the first flight has departed (from the very minute), whatever the fare", () => {
-    expect(refundRefusal(order(roundTrip()), departure)).toBe("The first flight departed at 2026-07-10T17:30:00.000Z.");
-    expect(refundRefusal(order(roundTrip()), new Date("2026-07-15T00:00:00Z"))).toMatch(/departed/);
+    expect(refundReason(order(roundTrip()), departure)).toBe("The first flight departed at 2026-07-10T17:30:00.000Z.");
+    expect(refundReason(order(roundTrip()), new Date("2026-07-15T00:00:00Z"))).toMatch(/departed/);
   });
 
   it("refuses a fare whose conditions do not allow refunds, naming the fare", () => {
     const offer = roundTrip({ refund: { allowed: false, penaltyAmount: null } });
-    expect(refundRefusal(order(offer), new Date("2026-06-02T00:00:00Z"))).toBe("The Economy Light fare is not refundable.");
+    expect(refundReason(order(offer), new Date("2026-06-02T00:00:00Z"))).toBe("The Economy Light fare is not refundable.");
   });
 
   const basis = { servicesPaidAfterTicketing: 0, fullRefund: false };

@@ -15,9 +15,10 @@ import { cancellationFrom, confirmCancellation, insertCancellation, QUOTE_LIFETI
 import { servicesPaidAfterTicketing as paidAfterTicketing, type Order, type OrderDetail } from "../core/order";
 import type { OrderCommits } from "../core/order-commits";
 import type { OrderJobQueue } from "../jobs/order-job-queue";
-import { ORDER_GUARD, stateConflict, touchIn } from "../core/order-state-machine";
+import { awaitsPayment, isRefunding, isTicketed, refusal, requireAllowed, stateConflict } from "../core/order-actions";
+import { ORDER_GUARD, touchIn } from "../core/order-state-machine";
 import type { OrderService } from "../core/order.service";
-import { departureRefusal, refundAmount, refundRefusal } from "./refund-rules";
+import { refundAmount } from "./refund-rules";
 
 /**
  * Cancelling orders for a refund (servicing §4): quotes, their confirmation, and the seed's
@@ -52,7 +53,7 @@ export class CancellationService {
   async quote(scope: TenantScope, orderId: string): Promise<OrderCancellation> {
     const order = await this.orders.get(scope, orderId);
     const now = clock.now();
-    checkCancellable(order, now);
+    requireAllowed(order, "cancelWithQuote", now);
     const quote = await this.priced(order, now);
     await writeBatch(this.db, [insertCancellation(this.db, quote)]);
     return quote;
@@ -113,11 +114,8 @@ export class CancellationService {
   async requestRefund(scope: TenantScope, orderId: string): Promise<OrderDetail> {
     for (let pricing = 1; ; pricing++) {
       const order = await this.orders.get(scope, orderId);
-      if (order.status !== "TICKETED") throw stateConflict(order, "requestRefund");
-      if (order.refundRequestedAt !== null) throw stateConflict(order, "requestRefund", "a refund is already under way");
       const now = clock.now();
-      const refusal = refundRefusal(order, now);
-      if (refusal) throw appError("refund_not_allowed", { reason: refusal });
+      requireAllowed(order, "refund", now);
       const quote = { ...(await this.priced(order, now)), confirmedAt: now };
       try {
         await this.startRefund(scope, order, now, [insertCancellation(this.db, quote), ...this.answering(quote, now)], Sql.sql`AND "updatedAt" = ${sqlTimestamp(this.db.provider, order.updatedAt)}`);
@@ -133,7 +131,7 @@ export class CancellationService {
   /** Whether the order is TICKETED with no refund under way (the refund action's guard failed because it changed otherwise). */
   private async stillRefundable(scope: TenantScope, orderId: string): Promise<boolean> {
     const order = await this.orders.get(scope, orderId);
-    return order.status === "TICKETED" && order.refundRequestedAt === null;
+    return isTicketed(order) && !isRefunding(order);
   }
 
   /** Cancels (PENDING) or starts refunding (TICKETED) the quoted order, with the quote confirmed in the same transaction. */
@@ -141,13 +139,13 @@ export class CancellationService {
     const order = await this.orders.get(scope, quote.orderId);
     const confirmed = confirmCancellation(this.db, quote, now);
     // Unpaid, so the quote's nothing is still right; the cancellation's guard sees it is still PENDING.
-    if (order.status === "PENDING") {
+    if (awaitsPayment(order)) {
       await this.orders.cancel(scope, order.id, [confirmed]);
       return;
     }
-    checkCancellable(order, now);
+    requireAllowed(order, "cancelWithQuote", now);
     // Paid, changed or given services since: the quoted amount may no longer be what is owed.
-    if (order.updatedAt > quote.createdAt) throw stateConflict(order, "cancelWithQuote", "it changed after this quote was made; ask for a new quote");
+    if (order.updatedAt > quote.createdAt) throw stateConflict(order, "cancelWithQuote", CHANGED_SINCE_QUOTE);
     await this.startRefund(scope, order, now, [confirmed, ...this.answering(quote, now)], Sql.sql`AND "updatedAt" <= ${sqlTimestamp(this.db.provider, quote.createdAt)}`);
   }
 
@@ -171,7 +169,7 @@ export class CancellationService {
     try {
       await this.commits.commit([order], [...statements, touchIn(this.db, order, "TICKETED", now, requested, Sql.sql`AND "refundRequestedAt" IS NULL ${condition}`), this.queue.enqueue(order, "refund", runAt, now)]);
     } catch (error) {
-      if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw refundConflict(await this.orders.get(scope, order.id));
+      if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw refundConflict(await this.orders.get(scope, order.id), now);
       throw error;
     }
     await this.pause("after_refund_commit", { orderId: order.id });
@@ -180,8 +178,8 @@ export class CancellationService {
 
   /** A new quote for the order as it is now, priced by the refund rule: in full while an airline-initiated change is open. */
   private async priced(order: Order, now: Date): Promise<OrderCancellation> {
-    const servicesPaidAfterTicketing = order.status === "TICKETED" ? paidAfterTicketing(order) : 0;
-    const fullRefund = order.status === "TICKETED" && (await openAirlineChange(this.db, order)) !== null;
+    const servicesPaidAfterTicketing = isTicketed(order) ? paidAfterTicketing(order) : 0;
+    const fullRefund = isTicketed(order) && (await openAirlineChange(this.db, order)) !== null;
     return {
       id: newId("ore", now.getTime()),
       orderId: order.id,
@@ -199,17 +197,14 @@ export class CancellationService {
 /** How many times the refund action prices an order that keeps changing under it before it gives up (409). */
 const REFUND_PRICINGS = 3;
 
-/** 409 unless the order can be cancelled for a refund now: PENDING, or TICKETED with no refund under way (422 once its first flight left). */
-function checkCancellable(order: Order, now: Date): void {
-  if (order.status !== "PENDING" && order.status !== "TICKETED") throw stateConflict(order, "cancelWithQuote");
-  if (order.refundRequestedAt !== null) throw refundConflict(order);
-  const refusal = order.status === "TICKETED" ? departureRefusal(order, now) : null;
-  if (refusal) throw appError("refund_not_allowed", { reason: refusal });
-}
+const CHANGED_SINCE_QUOTE = "it changed after this quote was made; ask for a new quote";
 
-/** The 409 of a refund that an order, read again after its guard failed, refuses. */
-function refundConflict(order: Order) {
-  if (order.status === "TICKETED" && order.refundRequestedAt !== null) return stateConflict(order, "requestRefund", "a refund is already under way");
-  if (order.status === "TICKETED") return stateConflict(order, "cancelWithQuote", "it changed after this quote was made; ask for a new quote");
-  return stateConflict(order, "requestRefund");
+/**
+ * The 409 of a refund that an order, read again after its guard failed, refuses: changed since
+ * it was priced while still refundable, else what the refund action answers it (no longer
+ * TICKETED, or a refund under way).
+ */
+function refundConflict(order: Order, now: Date): AppError {
+  if (isTicketed(order) && !isRefunding(order)) return stateConflict(order, "cancelWithQuote", CHANGED_SINCE_QUOTE);
+  return refusal(order, "refund", now)!;
 }

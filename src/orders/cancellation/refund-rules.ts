@@ -1,23 +1,5 @@
-import { itineraryDates, orderPriceSplit, type Order } from "../core/order";
-
-/**
- * Why a TICKETED order cannot be cancelled for a refund at all, or null: the first flight must not
- * have left. Applies to cancellation quotes and the refund action alike.
- */
-export function departureRefusal(order: Order, now: Date): string | null {
-  const { firstDepartureUtc } = itineraryDates(order.offer);
-  return firstDepartureUtc <= now ? `The first flight departed at ${firstDepartureUtc.toISOString()}.` : null;
-}
-
-/**
- * Why the one-step refund action (`/refund`) refuses the order, or null: besides the departure,
- * the fare's `refund_before_departure` condition must allow refunds (a non-refundable fare is
- * cancelled through a quote, which returns its taxes).
- */
-export function refundRefusal(order: Order, now: Date): string | null {
-  if (!order.offer.payload.conditions.refundBeforeDeparture.allowed) return `The ${order.offer.payload.fareBrandName} fare is not refundable.`;
-  return departureRefusal(order, now);
-}
+import { orderPriceSplit, type Order } from "../core/order";
+import { awaitsPayment } from "../core/order-actions";
 
 /** What is owed back, beyond the order itself. */
 export interface RefundBasis {
@@ -40,7 +22,7 @@ export interface RefundBasis {
  * - a non-refundable fare: its taxes only (`tax_amount`).
  */
 export function refundAmount(order: Order, basis: RefundBasis): number {
-  if (order.status === "PENDING") return 0;
+  if (awaitsPayment(order)) return 0;
   if (basis.fullRefund) return order.totalAmount;
   const condition = order.offer.payload.conditions.refundBeforeDeparture;
   if (!condition.allowed) return orderPriceSplit(order).taxAmount;

@@ -2,14 +2,14 @@ import type { Database } from "../../db/database";
 import { sqlEnum } from "../../db/sql-enum";
 import { sqlTimestamp } from "../../db/sql-values";
 import { guarded, type GuardedStatement } from "../../db/write-batch";
-import { appError, type AppError } from "../../errors/app-error";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import type { OrderStatus } from "./order";
 
 /**
  * The order lifecycle (interface §3.1) as data: each trigger, the one state it applies to, and
  * the state it leads to. Every state change goes through `transition` (or `transitionAll`, for
- * a batch of orders), so an order moves only along these rows.
+ * a batch of orders), so an order moves only along these rows. Which actions a client may ask
+ * of an order in each state, and the words of a refusal, are in order-actions.ts.
  */
 export const orderTransitions = {
   ticket: { from: "PENDING", to: "PROCESSING" },
@@ -21,34 +21,10 @@ export const orderTransitions = {
 
 export type OrderTrigger = keyof typeof orderTransitions;
 
-/** Passengers can be changed only before ticketing begins (§3.1 rule 1). */
-export const EDITABLE_STATUS: OrderStatus = "PENDING";
-
 export const TERMINAL_STATUSES: readonly OrderStatus[] = ["TICKETED", "FAILED", "CANCELED", "REFUNDED"];
 
 /** Names the guard of a transition in `GuardFailed`: the order was no longer in the trigger's state. */
 export const ORDER_GUARD = "order";
-
-/** What a client asked that the order's state refuses, as the error names it. */
-const ACTIONS: Record<OrderTrigger | "updatePassengers" | "requestRefund" | "cancelWithQuote" | "addServices", string> = {
-  ticket: "be ticketed",
-  ticketed: "be ticketed",
-  fail: "fail ticketing",
-  cancel: "be cancelled",
-  refund: "be refunded",
-  requestRefund: "be refunded",
-  updatePassengers: "have its passengers changed",
-  cancelWithQuote: "be cancelled with a quote",
-  addServices: "have services added",
-};
-
-/** The states an action that is no transition of its own applies to. */
-const ALLOWED_FROM: Partial<Record<keyof typeof ACTIONS, string>> = {
-  updatePassengers: EDITABLE_STATUS,
-  requestRefund: "TICKETED",
-  cancelWithQuote: "PENDING or TICKETED",
-  addServices: "PENDING or TICKETED",
-};
 
 /**
  * The compare-and-set that performs `trigger`, as a guarded batch statement: the order moves to
@@ -86,11 +62,4 @@ export function touchIn(db: Database, order: { id: string; tenantId: string }, s
       WHERE "id" = ${order.id} AND "tenantId" = ${order.tenantId} AND "status" = ${sqlEnum(db.provider, "OrderStatus", status)} ${condition}`,
     ORDER_GUARD,
   );
-}
-
-/** 409 `order_state_conflict`, naming the state the order is in and what was refused. */
-export function stateConflict(order: { id: string; status: OrderStatus }, action: keyof typeof ACTIONS, detail?: string): AppError {
-  const allowedFrom = ALLOWED_FROM[action] ?? orderTransitions[action as OrderTrigger].from;
-  const message = `Order ${order.id} is ${order.status}; only a ${allowedFrom} order can ${ACTIONS[action]}${detail ? ` (${detail})` : ""}.`;
-  return appError("order_state_conflict", { message, reason: message });
 }

@@ -22,7 +22,8 @@ import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderRecord, type CancellationReason, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
 import type { CreateOrderRequest, PassengerInput, PassengerUpdate } from "./order.inputs";
 import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
-import { EDITABLE_STATUS, ORDER_GUARD, stateConflict, touchIn, transition } from "./order-state-machine";
+import { requireAllowed, stateConflict } from "./order-actions";
+import { ORDER_GUARD, touchIn, transition } from "./order-state-machine";
 import { checkPassengers, type BookedPassenger } from "./passenger-rules";
 import { checkPayment } from "../payment/payment-rules";
 import { seatServiceIndex, selectServices } from "../services/service-selection";
@@ -222,7 +223,8 @@ export class OrderService {
    */
   async updatePassengers(scope: TenantScope, orderId: string, updates: readonly PassengerUpdate[]): Promise<OrderDetail> {
     const detail = await this.detail(scope, orderId);
-    if (detail.status !== EDITABLE_STATUS) throw stateConflict(detail, "updatePassengers");
+    const now = clock.now();
+    requireAllowed(detail, "updatePassengers", now);
     const current = new Map(detail.passengers.map((passenger) => [passenger.id, passenger]));
     const seen = new Set<string>();
     const changed: PassengerInput[] = updates.map((update, index) => {
@@ -236,11 +238,10 @@ export class OrderService {
     });
     // Changed passengers first, so an error's index is the one the client sent.
     const unchanged = detail.passengers.filter((passenger) => !seen.has(passenger.id));
-    const now = clock.now();
     const passengers = checkPassengers([...changed, ...unchanged], detail.offer, now.toISOString().slice(0, 10));
     try {
       await this.commits.commit([detail], [
-        touchIn(this.db, detail, EDITABLE_STATUS, now),
+        touchIn(this.db, detail, detail.status, now),
         ...passengers.filter((passenger) => seen.has(passenger.id)).map((passenger) => updatePassenger(this.db, orderId, passenger.id, passenger)),
       ]);
     } catch (error) {
@@ -259,8 +260,8 @@ export class OrderService {
    */
   async cancel(scope: TenantScope, orderId: string, confirming: BatchStatement[] = []): Promise<OrderDetail> {
     const order = await this.get(scope, orderId);
-    if (order.status !== "PENDING") throw stateConflict(order, "cancel");
     const now = clock.now();
+    requireAllowed(order, "cancel", now);
     try {
       const cancelled = transition(this.db, order, "cancel", now, Sql.sql`, "cancellationReason" = ${REQUESTED}`);
       await this.commits.commit([order], [...confirming, cancelled, this.seatIntents.releaseOwed(order, now)], [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED })]);

@@ -11,6 +11,7 @@ import { walletChange } from "../../wallet/wallet-change";
 import type { OrderEvent } from "../../events/order-events";
 import { orderEvent } from "../presentation/order-event-payload";
 import { orderFrom, passengerFrom, type Order, type OrderDocument, type OrderPassenger, type OrderRecord, type PassengerRecord } from "../core/order";
+import { awaitsTicketing, isRefunding, isTicketed } from "../core/order-actions";
 import type { OrderCommits } from "../core/order-commits";
 import { JOB_LEASE_GUARD, type AirlineJobKind, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, touchIn, transition } from "../core/order-state-machine";
@@ -81,7 +82,7 @@ export class OrderJobRunner {
 
   /** PROCESSING → TICKETED with e-tickets, or → FAILED with the debit reversed (the airline released the seats). */
   private async ticket(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
-    if (order.status !== "PROCESSING") return this.finish(job, lease, order, []);
+    if (!awaitsTicketing(order)) return this.finish(job, lease, order, []);
     const answer = await this.supplier.issueTickets(supplierBooking(order, passengers, environment));
     const now = clock.now();
     if (answer.outcome === "rejected") return this.fail(job, lease, order, answer.reason, now);
@@ -106,10 +107,10 @@ export class OrderJobRunner {
   private async giveUp(job: ClaimedJob, lease: LeaseHeartbeat, order: Order): Promise<JobResult> {
     const now = clock.now();
     if (job.kind === "refund") {
-      if (order.status !== "TICKETED" || order.refundRequestedAt === null) return this.finish(job, lease, order, []);
+      if (!isRefunding(order)) return this.finish(job, lease, order, []);
       return this.finish(job, lease, order, [touchIn(this.db, order, "TICKETED", now, Sql.sql`, "refundRequestedAt" = NULL`, Sql.sql`AND "refundRequestedAt" IS NOT NULL`)]);
     }
-    if (order.status !== "PROCESSING") return this.finish(job, lease, order, []);
+    if (!awaitsTicketing(order)) return this.finish(job, lease, order, []);
     // The release is owed from the failure's commit on (a seat intent in the same transaction), and
     // done only then: until then another run may still ticket these seats. A process dying in
     // between leaves the intent to the seat reconciler.
@@ -123,7 +124,7 @@ export class OrderJobRunner {
 
   /** TICKETED (refund asked) → REFUNDED: the airline refunds, the wallet gets back what the confirmed quote said. */
   private async refund(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
-    if (order.status !== "TICKETED" || order.refundRequestedAt === null) return this.finish(job, lease, order, []);
+    if (!isRefunding(order)) return this.finish(job, lease, order, []);
     await this.supplier.refundTickets(supplierBooking(order, passengers, environment));
     const { quoted, walletCurrency } = await this.refundOwed(order);
     const now = clock.now();
@@ -149,7 +150,7 @@ export class OrderJobRunner {
    * TICKETED (refunded), none is issued.
    */
   private async issueEmds(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
-    if (order.status !== "TICKETED") return this.finish(job, lease, order, []);
+    if (!isTicketed(order)) return this.finish(job, lease, order, []);
     const issued = await this.db.prisma.orderDocument.findMany({ where: { orderId: order.id, tenantId: order.tenantId, type: EMD }, select: { id: true } });
     const issuedIds = new Set(issued.map((document) => document.id));
     const owed = order.services.flatMap((service) => (service.emdId === undefined || issuedIds.has(service.emdId) ? [] : [{ ...service, emdId: service.emdId }]));
@@ -169,7 +170,7 @@ export class OrderJobRunner {
 
   /** A TICKETED order's e-tickets reissued for its slices as changed (ticket-reissue.ts); none once it is no longer TICKETED. */
   private async reissueTickets(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
-    if (order.status !== "TICKETED") return this.finish(job, lease, order, []);
+    if (!isTicketed(order)) return this.finish(job, lease, order, []);
     return this.finish(job, lease, order, await this.reissue.outcome(order, passengers, environment, clock.now()));
   }
 

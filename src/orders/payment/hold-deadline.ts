@@ -1,5 +1,6 @@
 import type { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import type { Order } from "../core/order";
+import { awaitsPayment } from "../core/order-actions";
 import type { OrderJobQueue } from "../jobs/order-job-queue";
 
 /** A hold must be paid at least this long before the first departure (the airline tickets by then). */
@@ -48,7 +49,7 @@ export interface PaymentStatus {
 }
 
 export function paymentStatus(order: Pick<Order, "status" | "paymentRequiredBy" | "paidAt" | "offer">): PaymentStatus {
-  const awaitingPayment = order.status === "PENDING";
+  const awaitingPayment = awaitsPayment(order);
   return {
     awaitingPayment,
     paymentRequiredBy: awaitingPayment ? order.paymentRequiredBy : null,

@@ -5,6 +5,7 @@ import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import type { Supplier } from "../../supplier/supplier";
 import { clock } from "../../clock";
 import { orderFrom, type Order } from "../core/order";
+import { awaitsPayment } from "../core/order-actions";
 import type { OrderCommits } from "../core/order-commits";
 import { JOB_LEASE_GUARD, type ClaimedJob, type OrderJobQueue } from "../jobs/order-job-queue";
 import type { JobResult } from "../jobs/order-job-runner";
@@ -48,7 +49,7 @@ export class HoldExpiry {
       if (!order || order.tenantId !== job.tenantId) return "superseded";
       finished.push(job);
       // Paid or cancelled meanwhile: only the job goes.
-      if (order.status !== "PENDING") return "superseded";
+      if (!awaitsPayment(order)) return "superseded";
       cancelled.push(order);
       return "applied";
     });

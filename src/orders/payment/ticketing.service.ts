@@ -16,7 +16,8 @@ import { bookedTotal, currentTotal } from "./repricing";
 import type { OrderCommits } from "../core/order-commits";
 import type { OrderJobQueue } from "../jobs/order-job-queue";
 import type { OrderService } from "../core/order.service";
-import { ORDER_GUARD, stateConflict, touchIn, transition } from "../core/order-state-machine";
+import { awaitsPayment, requireAllowed, stateConflict } from "../core/order-actions";
+import { ORDER_GUARD, touchIn, transition } from "../core/order-state-machine";
 import { clock } from "../../clock";
 
 /** 422 `price_changed`, naming the order's new total. */
@@ -27,7 +28,7 @@ function priceChanged(order: Order) {
 
 /** Why a payment's transition found the order changed: it left PENDING, or services added raised its total. */
 function paymentRefused(order: Order) {
-  if (order.status !== "PENDING") return stateConflict(order, "ticket");
+  if (!awaitsPayment(order)) return stateConflict(order, "pay");
   const total = `${formatMinor(order.totalAmount, order.currency)} ${order.currency}`;
   return appError("payment_amount_mismatch", { reason: `Services were added to the order while it was paid: its total is now ${total}. Pay that.` });
 }
@@ -97,16 +98,13 @@ export class TicketingService {
    */
   private async payable(scope: TenantScope, orderId: string): Promise<{ order: Order; repriced: boolean }> {
     const order = await this.orders.get(scope, orderId);
-    if (order.status !== "PENDING") throw stateConflict(order, "ticket");
     const now = clock.now();
-    if (order.paymentRequiredBy !== null && order.paymentRequiredBy <= now) {
-      throw stateConflict(order, "ticket", `its payment deadline ${order.paymentRequiredBy.toISOString()} has passed`);
-    }
+    requireAllowed(order, "pay", now);
     const total = currentTotal(order, now);
     if (total === order.totalAmount) return { order, repriced: false };
     const set = Sql.sql`, "totalAmount" = ${total}`;
     try {
-      await this.commits.commit([order], [touchIn(this.db, order, "PENDING", now, set, Sql.sql`AND "totalAmount" = ${order.totalAmount}`)]);
+      await this.commits.commit([order], [touchIn(this.db, order, order.status, now, set, Sql.sql`AND "totalAmount" = ${order.totalAmount}`)]);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) return this.payable(scope, orderId);
       throw error;

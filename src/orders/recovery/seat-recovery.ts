@@ -1,9 +1,11 @@
 import type { Database } from "../../db/database";
 import { queryRows } from "../../db/query-rows";
+import { sqlEnumList } from "../../db/sql-enum";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import type { Logger } from "../../logger";
 import { PollingLoop } from "../../polling-loop";
 import type { Supplier } from "../../supplier/supplier";
+import { SEAT_OWNING_STATUSES } from "../core/order-actions";
 import type { ClaimedSeatIntent, SeatIntents } from "./seat-intents";
 
 /** Intents settled per round. */
@@ -83,11 +85,11 @@ export class SeatReconciler {
     await this.intents.released(intent.orderId);
   }
 
-  /** Of `orderIds`, those whose order is committed and still owns seats (pending, processing or ticketed). */
+  /** Of `orderIds`, those whose order is committed and still owns seats (SEAT_OWNING_STATUSES). */
   private async ordersHoldingSeats(orderIds: string[]): Promise<Set<string>> {
     const rows = await queryRows<{ id: string }>(
       this.db,
-      Sql.sql`SELECT "id" FROM "Order" WHERE "id" IN (${Sql.join(orderIds)}) AND "status" IN ('PENDING', 'PROCESSING', 'TICKETED')`,
+      Sql.sql`SELECT "id" FROM "Order" WHERE "id" IN (${Sql.join(orderIds)}) AND "status" IN (${sqlEnumList(this.db.provider, "OrderStatus", SEAT_OWNING_STATUSES)})`,
     );
     return new Set(rows.map((row) => row.id));
   }

@@ -3,7 +3,7 @@ import type { Database } from "../../db/database";
 import { sqlJson, sqlTimestamp } from "../../db/sql-values";
 import { GuardFailed } from "../../db/write-batch";
 import { orderEvent } from "../presentation/order-event-payload";
-import { appError, type AppError } from "../../errors/app-error";
+import { appError } from "../../errors/app-error";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { newId } from "../../ids";
 import { convertMinor } from "../../money/exchange-rates";
@@ -19,7 +19,8 @@ import type { Order, OrderDetail, SelectedService } from "../core/order";
 import type { OrderCommits } from "../core/order-commits";
 import type { OrderJobQueue } from "../jobs/order-job-queue";
 import type { OrderService } from "../core/order.service";
-import { ORDER_GUARD, stateConflict, touchIn } from "../core/order-state-machine";
+import { awaitsPayment, isTicketed, refusal } from "../core/order-actions";
+import { ORDER_GUARD, touchIn } from "../core/order-state-machine";
 import { checkPayment } from "../payment/payment-rules";
 import type { ServiceAddition } from "./service-addition";
 import type { AddServicesRequest } from "./service-addition.inputs";
@@ -64,7 +65,7 @@ export class ServiceAdditionService {
    */
   async available(scope: TenantScope, orderId: string): Promise<AvailableService[]> {
     const order = await this.orders.get(scope, orderId);
-    return refusal(order, clock.now()) ? [] : servicesLeft(order.offer, order.services);
+    return refusal(order, "addServices", clock.now()) ? [] : servicesLeft(order.offer, order.services);
   }
 
   /**
@@ -82,7 +83,7 @@ export class ServiceAdditionService {
     for (let attempt = 1; ; attempt++) {
       const order = await this.orders.get(scope, orderId);
       const now = clock.now();
-      const refused = refusal(order, now);
+      const refused = refusal(order, "addServices", now);
       if (refused) throw refused;
       const { services, amount } = selectServices(request.services, order.offer, (id) => this.seats.seatOption(order.offer, id, order.id), {
         field: FIELD,
@@ -91,7 +92,7 @@ export class ServiceAdditionService {
         refusal: "invalid_field_value",
       });
       if (request.payment) {
-        if (order.status === "PENDING") throw appError("invalid_field_value", { field: "payment", message: "payment: services added to a pending order are paid with it (POST /v1/air/payments); send no payment" });
+        if (awaitsPayment(order)) throw appError("invalid_field_value", { field: "payment", message: "payment: services added to a pending order are paid with it (POST /v1/air/payments); send no payment" });
         checkPayment(request.payment, amount, order.currency, "payment.amount");
       }
       const result = await this.commit(scope, order, services, amount, now);
@@ -109,7 +110,7 @@ export class ServiceAdditionService {
    * change committed first, for the caller to read it again and check the request against it.
    */
   private async commit(scope: TenantScope, order: Order, selected: SelectedService[], amount: number, now: Date): Promise<"committed" | "order_changed"> {
-    const ticketed = order.status === "TICKETED";
+    const ticketed = isTicketed(order);
     // Strictly later than the order's last change, so a racing addition that read it cannot match.
     const at = new Date(Math.max(now.getTime(), order.updatedAt.getTime() + 1));
     const additionId = newId("osa", at.getTime());
@@ -197,18 +198,4 @@ export class ServiceAdditionService {
       VALUES (${addition.id}, ${addition.orderId}, ${addition.tenantId}, ${sqlJson(provider, addition.services)}, ${addition.totalAmount}, ${addition.currency},
         ${addition.paidAt && sqlTimestamp(provider, addition.paidAt)}, ${sqlTimestamp(provider, addition.createdAt)})`;
   }
-}
-
-/**
- * Why the order takes no services now, as the error to answer, or null: only a PENDING order
- * before its payment deadline (the deadline job cancels it then) and a TICKETED one with no
- * refund under way (the refund gives its seats back) take them.
- */
-function refusal(order: Order, now: Date): AppError | null {
-  if (order.status === "PENDING") {
-    const deadline = order.paymentRequiredBy;
-    return deadline !== null && deadline <= now ? stateConflict(order, "addServices", `its payment deadline ${deadline.toISOString()} has passed`) : null;
-  }
-  if (order.status === "TICKETED") return order.refundRequestedAt === null ? null : stateConflict(order, "addServices", "a refund is under way");
-  return stateConflict(order, "addServices");
 }
