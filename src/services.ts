@@ -28,6 +28,7 @@ import { OrderService } from "./orders/core/order.service";
 import { OrderJobQueue } from "./orders/jobs/order-job-queue";
 import { OrderJobRunner } from "./orders/jobs/order-job-runner";
 import { JobWorker } from "./orders/jobs/job-worker";
+import { AirlineJobs } from "./orders/jobs/airline-jobs";
 import { TicketingService } from "./orders/payment/ticketing.service";
 import { ServiceAdditionService } from "./orders/services/service-addition.service";
 import { CancellationService } from "./orders/cancellation/cancellation.service";
@@ -126,6 +127,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const orders = new OrderService(db, cursors, offers, wallets, supplier, orderCommits, seatIntents, seatCatalogue, holds, pause);
   const holdExpiry = new HoldExpiry(db, supplier, jobQueue, orderCommits, seatIntents);
   const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, seatIntents, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS });
+  // The airline works every job as slowly: tickets, refunds, EMDs and reissues come TICKETING_DELAY_MS after they are asked.
+  const airlineJobs = new AirlineJobs(jobQueue, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS);
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
   const webhookQueue = new WebhookDeliveryQueue(db, config.WEBHOOK_TIMEOUT_MS + config.JOB_LEASE_SECONDS * 1000);
   const webhookDispatcher = new WebhookDispatcher(
@@ -165,13 +168,13 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     idempotency: new IdempotencyService(db, log),
     wallets,
     orders,
-    ticketing: new TicketingService(db, orders, wallets, jobQueue, orderCommits, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS),
-    serviceAdditions: new ServiceAdditionService(db, orders, wallets, supplier, seatCatalogue, jobQueue, orderCommits, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
-    cancellations: new CancellationService(db, cursors, orders, jobQueue, orderCommits, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
+    ticketing: new TicketingService(db, orders, wallets, airlineJobs, orderCommits),
+    serviceAdditions: new ServiceAdditionService(db, orders, wallets, supplier, seatCatalogue, airlineJobs, orderCommits, pause),
+    cancellations: new CancellationService(db, cursors, orders, airlineJobs, orderCommits, pause),
     orderHistory: new OrderHistory(db, cursors, orders),
     orderChangeRequests,
     airlineChanges: new AirlineChangeService(db, orders, wallets, supplier, airports, orderCommits, pause),
-    orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, supplier, jobQueue, orderCommits, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS, pause),
+    orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, supplier, airlineJobs, orderCommits, pause),
     jobQueue,
     jobWorker,
     holdExpiry,

@@ -11,7 +11,7 @@ import { formatMinor } from "../money/format";
 import type { Order } from "../orders/core/order";
 import { requireAllowed } from "../orders/core/order-actions";
 import type { OrderCommits } from "../orders/core/order-commits";
-import type { OrderJobQueue } from "../orders/jobs/order-job-queue";
+import type { AirlineJobs } from "../orders/jobs/airline-jobs";
 import { ORDER_GUARD } from "../orders/core/order-state-machine";
 import type { OrderService } from "../orders/core/order.service";
 import { checkPayment, type PaymentInput } from "../orders/payment/payment-rules";
@@ -42,12 +42,9 @@ export class ChangeConfirmationService {
     private readonly requests: ChangeRequestService,
     private readonly wallets: WalletService,
     private readonly supplier: Supplier,
-    private readonly queue: OrderJobQueue,
+    /** Queues the reissue job with the confirmation, due after the airline's delay. */
+    private readonly jobs: AirlineJobs,
     private readonly commits: OrderCommits,
-    /** Tells this process's worker when the reissue it queued is due. */
-    private readonly wake: (runAt: Date) => void,
-    /** TICKETING_DELAY_MS: how long the airline takes to reissue. */
-    private readonly reissueDelayMs: number,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a confirmation before or after its commit. */
     private readonly pause: TestPause = noPause,
   ) {}
@@ -101,7 +98,7 @@ export class ChangeConfirmationService {
     if (order.updatedAt.getTime() !== offer.orderVersion.getTime()) return this.confirmedOr(scope, changeId, offer, () => changedSincePriced(order));
     checkChangePayment(payment, offer);
     const money = await this.money(scope, order, change);
-    const runAt = new Date(now.getTime() + this.reissueDelayMs);
+    const reissue = this.jobs.schedule(order, "reissue", now);
     const booking = changedBooking(order, offer.removed, offer.added);
     const changed: Order = { ...order, offer: booking.offer, services: booking.services, totalAmount: offer.newTotalAmount, updatedAt: now };
     const added = offer.added.slices.flatMap((slice) => slice.segments);
@@ -122,7 +119,7 @@ export class ChangeConfirmationService {
         },
       ),
       ...money.statements(now),
-      this.queue.requeue(order, "reissue", runAt, now),
+      reissue.statement,
     ];
     await this.pause("before_change_commit", { orderId: order.id, orderChangeId: change.id });
     try {
@@ -139,7 +136,7 @@ export class ChangeConfirmationService {
       throw error;
     }
     await this.pause("after_change_commit", { orderId: order.id, orderChangeId: change.id });
-    this.wake(runAt);
+    reissue.wake();
     return { ...change, confirmedAt: now };
   }
 

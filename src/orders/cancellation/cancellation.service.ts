@@ -14,7 +14,7 @@ import { clock } from "../../clock";
 import { cancellationFrom, confirmCancellation, insertCancellation, QUOTE_LIFETIME_MS, type CancellationRecord, type OrderCancellation } from "./cancellation";
 import { servicesPaidAfterTicketing as paidAfterTicketing, type Order, type OrderDetail } from "../core/order";
 import type { OrderCommits } from "../core/order-commits";
-import type { OrderJobQueue } from "../jobs/order-job-queue";
+import type { AirlineJobs } from "../jobs/airline-jobs";
 import { awaitsPayment, isRefunding, isTicketed, refusal, requireAllowed, stateConflict } from "../core/order-actions";
 import { ORDER_GUARD, touchIn } from "../core/order-state-machine";
 import type { OrderService } from "../core/order.service";
@@ -35,11 +35,9 @@ export class CancellationService {
     private readonly db: Database,
     private readonly cursors: CursorCodec,
     private readonly orders: OrderService,
-    private readonly queue: OrderJobQueue,
+    /** Queues the refund job with the refund's request, due after the airline's delay. */
+    private readonly jobs: AirlineJobs,
     private readonly commits: OrderCommits,
-    /** Tells this process's worker when the refund job it queued is due. */
-    private readonly wake: (runAt: Date) => void,
-    private readonly ticketingDelayMs: number,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
     private readonly pause: TestPause = noPause,
   ) {}
@@ -164,16 +162,16 @@ export class CancellationService {
    * (`condition` too) decides between racing refunds and quote confirmations: one of them.
    */
   private async startRefund(scope: TenantScope, order: Order, now: Date, statements: BatchStatement[], condition: Sql.Sql = Sql.empty): Promise<void> {
-    const runAt = new Date(now.getTime() + this.ticketingDelayMs);
+    const refund = this.jobs.schedule(order, "refund", now);
     const requested = Sql.sql`, "refundRequestedAt" = ${sqlTimestamp(this.db.provider, now)}`;
     try {
-      await this.commits.commit([order], [...statements, touchIn(this.db, order, "TICKETED", now, requested, Sql.sql`AND "refundRequestedAt" IS NULL ${condition}`), this.queue.enqueue(order, "refund", runAt, now)]);
+      await this.commits.commit([order], [...statements, touchIn(this.db, order, "TICKETED", now, requested, Sql.sql`AND "refundRequestedAt" IS NULL ${condition}`), refund.statement]);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw refundConflict(await this.orders.get(scope, order.id), now);
       throw error;
     }
     await this.pause("after_refund_commit", { orderId: order.id });
-    this.wake(runAt);
+    refund.wake();
   }
 
   /** A new quote for the order as it is now, priced by the refund rule: in full while an airline-initiated change is open. */

@@ -14,7 +14,7 @@ import { checkPayment } from "./payment-rules";
 import type { Payment, PaymentRequest } from "./payment";
 import { bookedTotal, currentTotal } from "./repricing";
 import type { OrderCommits } from "../core/order-commits";
-import type { OrderJobQueue } from "../jobs/order-job-queue";
+import type { AirlineJobs } from "../jobs/airline-jobs";
 import type { OrderService } from "../core/order.service";
 import { awaitsPayment, requireAllowed, stateConflict } from "../core/order-actions";
 import { ORDER_GUARD, touchIn, transition } from "../core/order-state-machine";
@@ -43,11 +43,9 @@ export class TicketingService {
     private readonly db: Database,
     private readonly orders: OrderService,
     private readonly wallets: WalletService,
-    private readonly queue: OrderJobQueue,
+    /** Queues the ticketing job with the payment, due after the airline's delay. */
+    private readonly jobs: AirlineJobs,
     private readonly commits: OrderCommits,
-    /** Tells this process's worker when the job it queued is due. */
-    private readonly wake: (runAt: Date) => void,
-    private readonly ticketingDelayMs: number,
   ) {}
 
   /**
@@ -128,11 +126,11 @@ export class TicketingService {
       const wallet = await this.wallets.get(scope.tenantId);
       const amount = convertMinor(order.totalAmount, order.currency, wallet.currency);
       const now = payment?.createdAt ?? clock.now();
-      const runAt = new Date(now.getTime() + this.ticketingDelayMs);
+      const ticketing = this.jobs.schedule(order, "ticket", now);
       const debit = walletChange(this.db, { tenantId: scope.tenantId, type: "ticketing_debit", amount: -amount, currency: wallet.currency, orderId: order.id, reference: payment?.id ?? null, at: now });
       const paid = transition(this.db, order, "ticket", now, Sql.sql`, "paidAt" = ${sqlTimestamp(this.db.provider, now)}`, Sql.sql`AND "totalAmount" = ${order.totalAmount}`);
       try {
-        await this.commits.commit([order], [paid, ...debit.statements, this.queue.enqueue(order, "ticket", runAt, now)]);
+        await this.commits.commit([order], [paid, ...debit.statements, ticketing.statement]);
       } catch (error) {
         if (!(error instanceof GuardFailed)) throw error;
         if (error.guard === ORDER_GUARD) throw paymentRefused(await this.orders.get(scope, order.id));
@@ -143,7 +141,7 @@ export class TicketingService {
           reason: `The order costs ${formatMinor(amount, wallet.currency)} ${wallet.currency}; the wallet holds ${formatMinor(current.balance, current.currency)}.`,
         });
       }
-      this.wake(runAt);
+      ticketing.wake();
       return;
     }
     throw appError("order_state_conflict", { reason: "The wallet's currency changed while ticketing; try again." });

@@ -17,7 +17,7 @@ import { clock } from "../../clock";
 import { noPause, type TestPause } from "../../test-pause";
 import type { Order, OrderDetail, SelectedService } from "../core/order";
 import type { OrderCommits } from "../core/order-commits";
-import type { OrderJobQueue } from "../jobs/order-job-queue";
+import type { AirlineJobs } from "../jobs/airline-jobs";
 import type { OrderService } from "../core/order.service";
 import { awaitsPayment, isTicketed, refusal } from "../core/order-actions";
 import { ORDER_GUARD, touchIn } from "../core/order-state-machine";
@@ -48,12 +48,9 @@ export class ServiceAdditionService {
     private readonly wallets: WalletService,
     private readonly supplier: Supplier,
     private readonly seats: SeatCatalogue,
-    private readonly queue: OrderJobQueue,
+    /** Queues the EMD job with services paid on a ticketed order, due after the airline's delay. */
+    private readonly jobs: AirlineJobs,
     private readonly commits: OrderCommits,
-    /** Tells this process's worker when the EMD job it queued is due. */
-    private readonly wake: (runAt: Date) => void,
-    /** How long the airline takes to issue EMDs (TICKETING_DELAY_MS, as for tickets). */
-    private readonly emdDelayMs: number,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
     private readonly pause: TestPause = noPause,
   ) {}
@@ -126,7 +123,7 @@ export class ServiceAdditionService {
     };
     const updated: Order = { ...order, services: [...order.services, ...addition.services], totalAmount: order.totalAmount + amount, updatedAt: at };
     const booking = supplierBooking({ ...order, services: addition.services }, [], scope.tenant.environment);
-    const emdDue = new Date(at.getTime() + this.emdDelayMs);
+    const emds = ticketed ? this.jobs.schedule(order, "emd", at) : null;
     // A second pass only if a sandbox wallet was re-denominated between reading and debiting it.
     for (let pass = 0; pass < 2; pass++) {
       const debit = ticketed && amount > 0 ? await this.debit(order, addition) : null;
@@ -145,7 +142,7 @@ export class ServiceAdditionService {
             ...this.supplier.seatAdditions(booking, booking.seats),
             this.insertAddition(addition),
             ...(debit?.statements ?? []),
-            ...(ticketed ? [this.queue.requeue(order, "emd", emdDue, at)] : []),
+            ...(emds ? [emds.statement] : []),
           ],
           [orderEvent(updated, at, { type: "order.services_added", addition })],
         );
@@ -165,7 +162,7 @@ export class ServiceAdditionService {
         });
       }
       await this.pause("after_services_commit", { orderId: order.id, additionId: addition.id });
-      if (ticketed) this.wake(emdDue);
+      emds?.wake();
       return "committed";
     }
     throw appError("order_state_conflict", { reason: "The wallet's currency changed while the services were paid; try again." });
