@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Order, OrderStatus } from "../../src/orders/core/order";
 import { ORDER_ACTIONS, refusal, SEAT_OWNING_STATUSES, stateAllows, type OrderAction } from "../../src/orders/core/order-actions";
 import type { StoredOffer } from "../../src/search/offer-payload";
+import { orderOf } from "../helpers/order-fixture";
 
 /**
  * What an order allows (src/orders/core/order-actions.ts): for every action and every state, the
@@ -39,28 +40,7 @@ function offer(conditions: { refund?: boolean; change?: boolean } = {}): StoredO
   } as unknown as StoredOffer;
 }
 
-function order(overrides: Partial<Order> = {}): Order {
-  return {
-    id: "ord_1",
-    tenantId: "ten_1",
-    offerId: "off_1",
-    status: "TICKETED",
-    totalAmount: 100_000,
-    currency: "USD",
-    offer: offer(),
-    services: [],
-    metadata: {},
-    bookingReference: "ABC234",
-    failureReason: null,
-    refundRequestedAt: null,
-    paymentRequiredBy: null,
-    paidAt: null,
-    cancellationReason: null,
-    createdAt: new Date("2026-06-01T12:05:00Z"),
-    updatedAt: new Date("2026-06-01T12:06:00Z"),
-    ...overrides,
-  };
-}
+const order = (overrides: Partial<Order> = {}) => orderOf(offer(), overrides);
 
 /** The refusal as code and reason, or "allowed". */
 function answer(refused: ReturnType<typeof refusal>): string {
@@ -80,7 +60,7 @@ describe("what an order allows", () => {
         }
         // A change refused for its state is the change's own 422; every other action is 409.
         expect(refused?.code, `${action} ${status}`).toBe(action === "change" ? "change_not_allowed" : "order_state_conflict");
-        expect(refused?.details.reason, `${action} ${status}`).toContain(`Order ord_1 is ${status}`);
+        expect(refused?.details.reason, `${action} ${status}`).toContain(`Order ord_fixture is ${status}`);
         expect(refused?.details.reason, `${action} ${status}`).toContain(`only a ${ORDER_ACTIONS[action].from.join(" or ")} order`);
       }
     }
@@ -89,11 +69,11 @@ describe("what an order allows", () => {
   it("takes no payment and no services once a hold's payment deadline has passed; a cancel still goes", () => {
     const deadline = new Date("2026-06-01T18:00:00Z");
     const hold = order({ status: "PENDING", paymentRequiredBy: deadline });
-    const passed = "order_state_conflict: Order ord_1 is PENDING; only a PENDING order can be ticketed (its payment deadline 2026-06-01T18:00:00.000Z has passed).";
+    const passed = "order_state_conflict: Order ord_fixture is PENDING; only a PENDING order can be ticketed (its payment deadline 2026-06-01T18:00:00.000Z has passed).";
     expect(answer(refusal(hold, "pay", new Date(deadline.getTime() - 1)))).toBe("allowed");
     expect(answer(refusal(hold, "pay", deadline))).toBe(passed);
     expect(answer(refusal(hold, "addServices", deadline))).toBe(
-      "order_state_conflict: Order ord_1 is PENDING; only a PENDING or TICKETED order can have services added (its payment deadline 2026-06-01T18:00:00.000Z has passed).",
+      "order_state_conflict: Order ord_fixture is PENDING; only a PENDING or TICKETED order can have services added (its payment deadline 2026-06-01T18:00:00.000Z has passed).",
     );
     expect(answer(refusal(hold, "cancel", deadline))).toBe("allowed");
     expect(answer(refusal(hold, "cancelWithQuote", deadline))).toBe("allowed");
@@ -103,15 +83,15 @@ describe("what an order allows", () => {
 
   it("refuses services, a second refund, a change and the airline's change while a refund is under way", () => {
     const refunding = order({ refundRequestedAt: BEFORE });
-    expect(answer(refusal(refunding, "addServices", BEFORE))).toBe("order_state_conflict: Order ord_1 is TICKETED; only a PENDING or TICKETED order can have services added (a refund is under way).");
-    expect(answer(refusal(refunding, "refund", BEFORE))).toBe("order_state_conflict: Order ord_1 is TICKETED; only a TICKETED order can be refunded (a refund is already under way).");
-    expect(answer(refusal(refunding, "cancelWithQuote", BEFORE))).toBe("order_state_conflict: Order ord_1 is TICKETED; only a TICKETED order can be refunded (a refund is already under way).");
-    expect(answer(refusal(refunding, "change", BEFORE))).toBe("change_not_allowed: Order ord_1 is being refunded.");
+    expect(answer(refusal(refunding, "addServices", BEFORE))).toBe("order_state_conflict: Order ord_fixture is TICKETED; only a PENDING or TICKETED order can have services added (a refund is under way).");
+    expect(answer(refusal(refunding, "refund", BEFORE))).toBe("order_state_conflict: Order ord_fixture is TICKETED; only a TICKETED order can be refunded (a refund is already under way).");
+    expect(answer(refusal(refunding, "cancelWithQuote", BEFORE))).toBe("order_state_conflict: Order ord_fixture is TICKETED; only a TICKETED order can be refunded (a refund is already under way).");
+    expect(answer(refusal(refunding, "change", BEFORE))).toBe("change_not_allowed: Order ord_fixture is being refunded.");
     expect(answer(refusal(refunding, "acceptAirlineChange", BEFORE))).toBe(
-      "order_state_conflict: Order ord_1 is TICKETED and being refunded; only a TICKETED order with no refund under way can accept an airline-initiated change.",
+      "order_state_conflict: Order ord_fixture is TICKETED and being refunded; only a TICKETED order with no refund under way can accept an airline-initiated change.",
     );
     expect(answer(refusal(refunding, "simulateAirlineChange", BEFORE))).toBe(
-      "order_state_conflict: Order ord_1 is TICKETED and being refunded; only a TICKETED order with no refund under way can have an airline-initiated change.",
+      "order_state_conflict: Order ord_fixture is TICKETED and being refunded; only a TICKETED order with no refund under way can have an airline-initiated change.",
     );
   });
 

@@ -20,6 +20,7 @@ import { seatServiceId } from "../../src/seats/seat-service-ids";
 import type { StoredOffer, StoredSegment } from "../../src/search/offer-payload";
 import type { CabinClass, PassengerType } from "../../src/supplier/supplier";
 import { isCalendarDate, yearsBetween } from "../../src/validation/calendar-date";
+import { orderOf as order } from "../helpers/order-fixture";
 
 /**
  * The pure rules behind orders, without a server: passengers against the offer booked (every
@@ -166,29 +167,6 @@ function refusedField(work: () => unknown, code: "validation_failed" | "invalid_
 
 /** No seat maps: these tests choose bags and seats without a designator. */
 const noSeats = () => undefined;
-
-function order(offer: StoredOffer, overrides: Partial<Order> = {}): Order {
-  return {
-    id: "ord_fixture",
-    tenantId: offer.tenantId,
-    offerId: offer.id,
-    status: "TICKETED",
-    totalAmount: 120_000,
-    currency: offer.currency,
-    offer,
-    services: [],
-    metadata: {},
-    bookingReference: "ABC234",
-    failureReason: null,
-    refundRequestedAt: null,
-    paymentRequiredBy: null,
-    paidAt: null,
-    cancellationReason: null,
-    createdAt: new Date("2026-06-01T12:05:00Z"),
-    updatedAt: new Date("2026-06-01T12:06:00Z"),
-    ...overrides,
-  };
-}
 
 // ─── Passengers ────────────────────────────────────────────────────────────
 
