@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { createTenant } from "../helpers/client";
 import { bookOffer, searchForBooking } from "../helpers/orders";
 import { createSqliteTestDatabase, createTestDatabase } from "../helpers/test-database";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -13,7 +14,7 @@ import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
  * the tenant sets up webhooks, searches, picks a seat and holds a booking, pays it and watches it
  * become ticketed without a reload, moves it to other dates, cancels it after a quote, sees the
  * failed webhook attempt and redelivers it; a read-only key sees no write action and is refused when the page is made to
- * offer one. Every request is recorded and none may leave this machine. Screenshots of the main
+ * offer one; the owner pages through a list longer than a page. Every request is recorded and none may leave this machine. Screenshots of the main
  * pages go to test/browser/screenshots/ (CI keeps them as artefacts).
  *
  * Runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL names a server (as in CI).
@@ -340,6 +341,30 @@ describe.each(providers)("console in Chromium (%s)", (providerName, createDataba
     await page.setViewportSize(LAPTOP);
 
     expect(browser.external, `requests that left this machine:\n${browser.external.join("\n")}`).toEqual([]);
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  it("owner: pages through a list longer than a page, each page named in the URL", { timeout: STEP_TIMEOUT_MS }, async () => {
+    onFailure("paging");
+    // The tenants page shows 20 a page: 21 tenants matching one search make two pages.
+    for (let index = 1; index <= 21; index++) await createTenant(server, { name: `Paged Travel ${String(index).padStart(2, "0")}` });
+    await page.goto(`${server.url}/console/tenants?q=Paged`);
+    const pager = page.getByRole("navigation", { name: "Pages" });
+    const newer = pager.getByRole("button", { name: "← Newer" });
+    const older = pager.getByRole("button", { name: "Older →" });
+    await pager.getByText("20 shown of 21").waitFor();
+    expect([await newer.isDisabled(), await older.isDisabled()]).toEqual([true, false]);
+
+    await older.click();
+    await pager.getByText("1 shown of 21").waitFor();
+    expect([await newer.isDisabled(), await older.isDisabled()]).toEqual([false, true]);
+    expect(new URL(page.url()).searchParams.get("after")).toBeTruthy();
+    // The page is the URL's: a reload shows the same one.
+    await page.reload();
+    await pager.getByText("1 shown of 21").waitFor();
+
+    await newer.click();
+    await pager.getByText("20 shown of 21").waitFor();
     expect(browser.pageErrors).toEqual([]);
   });
 });

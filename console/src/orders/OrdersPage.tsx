@@ -55,15 +55,7 @@ export function OrdersPage() {
           </tbody>
         </table>
       </div>
-      {orders ? (
-        <Pager
-          hasPrevious={orders.pageInfo.hasPreviousPage}
-          hasNext={orders.pageInfo.hasNextPage}
-          onPrevious={() => paging.previous(orders.pageInfo)}
-          onNext={() => paging.next(orders.pageInfo)}
-          summary={`${orders.nodes.length} shown of ${orders.totalCount}`}
-        />
-      ) : null}
+      <Pager list={orders} paging={paging} />
     </>
   );
 }

@@ -60,15 +60,7 @@ export function TenantsPage() {
           </tbody>
         </table>
       </div>
-      {tenants ? (
-        <Pager
-          hasPrevious={tenants.pageInfo.hasPreviousPage}
-          hasNext={tenants.pageInfo.hasNextPage}
-          onPrevious={() => paging.previous(tenants.pageInfo)}
-          onNext={() => paging.next(tenants.pageInfo)}
-          summary={`${tenants.nodes.length} shown of ${tenants.totalCount}`}
-        />
-      ) : null}
+      <Pager list={tenants} paging={paging} />
       <NewTenantForm />
     </>
   );

@@ -1,21 +1,30 @@
-interface PagerProps {
-  hasPrevious: boolean;
-  hasNext: boolean;
-  onPrevious(): void;
-  onNext(): void;
-  /** e.g. "orders 26–50 of 10,000" */
-  summary: string;
+import type { CursorPage, PageInfo } from "./paging";
+
+/** A list as its query answered it: one page of it, where that page stands, and how many there are in all. */
+interface PagedList {
+  nodes: readonly unknown[];
+  pageInfo: PageInfo;
+  totalCount: number;
 }
 
-/** Previous/next paging over a cursor connection: only one page is ever loaded. */
-export function Pager({ hasPrevious, hasNext, onPrevious, onNext, summary }: PagerProps) {
+interface PagerProps {
+  /** The list read; nothing is shown until it is. */
+  list: PagedList | null | undefined;
+  /** The page the URL names (useCursorPage), which the buttons move. */
+  paging: CursorPage;
+}
+
+/** Previous/next paging over a cursor connection, with how many are shown of how many: only one page is ever loaded. */
+export function Pager({ list, paging }: PagerProps) {
+  if (!list) return null;
+  const { pageInfo } = list;
   return (
     <nav className="pager" aria-label="Pages">
-      <button type="button" onClick={onPrevious} disabled={!hasPrevious}>
+      <button type="button" onClick={() => paging.previous(pageInfo)} disabled={!pageInfo.hasPreviousPage}>
         ← Newer
       </button>
-      <span aria-live="polite">{summary}</span>
-      <button type="button" onClick={onNext} disabled={!hasNext}>
+      <span aria-live="polite">{`${list.nodes.length} shown of ${list.totalCount}`}</span>
+      <button type="button" onClick={() => paging.next(pageInfo)} disabled={!pageInfo.hasNextPage}>
         Older →
       </button>
     </nav>

@@ -32,6 +32,8 @@ export function useCursorPage(size: number) {
   };
 }
 
+export type CursorPage = ReturnType<typeof useCursorPage>;
+
 /** The URL's filters (every other search parameter), and a way to change them that starts again at the first page. */
 export function useUrlFilters<Name extends string>(names: readonly Name[]) {
   const [params, setParams] = useSearchParams();

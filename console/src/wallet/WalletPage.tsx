@@ -53,13 +53,7 @@ export function WalletPage() {
               </tbody>
             </table>
           </div>
-          <Pager
-            hasPrevious={ledger.pageInfo.hasPreviousPage}
-            hasNext={ledger.pageInfo.hasNextPage}
-            onPrevious={() => paging.previous(ledger.pageInfo)}
-            onNext={() => paging.next(ledger.pageInfo)}
-            summary={`${ledger.nodes.length} shown of ${ledger.totalCount}`}
-          />
+          <Pager list={ledger} paging={paging} />
         </section>
       ) : null}
     </>

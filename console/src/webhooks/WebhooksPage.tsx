@@ -65,15 +65,7 @@ export function WebhooksPage() {
             </tbody>
           </table>
         </div>
-        {deliveries ? (
-          <Pager
-            hasPrevious={deliveries.pageInfo.hasPreviousPage}
-            hasNext={deliveries.pageInfo.hasNextPage}
-            onPrevious={() => paging.previous(deliveries.pageInfo)}
-            onNext={() => paging.next(deliveries.pageInfo)}
-            summary={`${deliveries.nodes.length} shown of ${deliveries.totalCount}`}
-          />
-        ) : null}
+        <Pager list={deliveries} paging={paging} />
       </section>
     </>
   );
