@@ -1,5 +1,5 @@
 /**
- * The events bench (issue 8): webhooks and subscriptions against the running bench server, for a
+ * The events bench (bench/README.md): webhooks and subscriptions against the running bench server, for a
  * tenant of its own whose webhook points at a receiver in this process.
  *
  * 1. Latency: orders are booked and ticketed at a steady pace (TICKETING_DELAY_MS=0 on the bench

@@ -1,5 +1,5 @@
 /**
- * The hold-deadline bench (issue 15): 10,000 unpaid holds whose payment deadlines fall within one
+ * The hold-deadline bench (bench/README.md): 10,000 unpaid holds whose payment deadlines fall within one
  * minute are cancelled by their payment_deadline jobs, while searches and bookings keep coming.
  *
  * It runs against a server of its own (its own database, SQLite or PostgreSQL), in real time:
@@ -26,7 +26,7 @@ import { BookableOffers, bookAll, fundTickets, FlightRegistry, orderBody, withFr
 const HOLDS = Number(process.env.BENCH_HOLDS ?? 10_000);
 /** A PostgreSQL server (any database on it) to run the holds server on instead of SQLite: a fresh database is made there, and dropped after. */
 const POSTGRES_URL = process.env.BENCH_HOLDS_DATABASE_URL;
-/** Issue 15: every hold cancelled within this long of its deadline. */
+/** The target: every hold cancelled within this long of its deadline. */
 const TARGET_LATENESS_MS = 60_000;
 /** Booking per chunk, as measured: the deadlines' spread. */
 const CHUNK_SECONDS = 10;

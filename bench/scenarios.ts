@@ -275,7 +275,7 @@ export const scenarios: Scenario[] = [
       return { method: "GET", path: `/v1/air/seat_maps?offer_id=${offerId}`, headers };
     },
     check: ({ body }) => (body?.data?.[0]?.cabins?.[0]?.aisles === 2 ? undefined : `expected a widebody seat map, got ${JSON.stringify(body).slice(0, 300)}`),
-    // Issue 15: ≥ 1,000/s with p50 ≤ 10 ms; the layout is built once per flight.
+    // Target: ≥ 1,000/s with p50 ≤ 10 ms; the layout is built once per flight.
     target: { maxP50Ms: 10, minRps: 1000 },
     connections: 10,
   },
@@ -299,7 +299,7 @@ export const scenarios: Scenario[] = [
         (await seatedOrderBodies(api, fixtures, await fixtures.offers.take(count))).map((body) => ({ path: "/v1/air/orders", headers: withFreshKey(fixtures), body })),
     },
     check: ({ body }) => (body?.data?.status === "pending" && body.data.services?.[0]?.type === "seat" ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
-    // Issue 15: booking with a seat at ≥ 80 % of booking without one.
+    // Target: booking with a seat at ≥ 80 % of booking without one.
     target: { minShareOf: "POST /v1/air/orders (book an offer, Variant A)", share: 0.8 },
   },
   {
@@ -337,7 +337,7 @@ export const scenarios: Scenario[] = [
     },
     settle: ({ api, fixtures }) => confirmOpenQuotes(api, fixtures),
     check: ({ body }) => (body?.data?.id?.startsWith("ore_") && body.data.confirmed_at === null ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
-    // Issue 16: ≥ 300 confirmed cancellations/s.
+    // Target: ≥ 300 confirmed cancellations/s.
     target: { minRps: 300 },
   },
   {
@@ -347,7 +347,7 @@ export const scenarios: Scenario[] = [
       return { method: "POST", path: "/v1/air/order_change_requests", headers: { authorization: `Bearer ${ctx.fixtures.tenantKey}` }, body: bodies[0], bodies };
     },
     check: ({ body }) => (body?.data?.id?.startsWith("ocr_") && Array.isArray(body.data.order_change_offers) ? undefined : `unexpected body ${JSON.stringify(body).slice(0, 300)}`),
-    // Issue 16: p50 ≤ 20 ms, the airline's search included (the req/s floor is only a sanity check).
+    // Target: p50 ≤ 20 ms, the airline's search included (the req/s floor is only a sanity check).
     target: { maxP50Ms: 20, minRps: 50 },
     connections: 5,
   },

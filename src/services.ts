@@ -76,17 +76,17 @@ export interface Services {
   wallets: WalletService;
   orders: OrderService;
   ticketing: TicketingService;
-  /** Services added to booked orders (servicing §2). */
+  /** Services added to booked orders (docs/rest-api.md#services-after-booking). */
   serviceAdditions: ServiceAdditionService;
   /** Cancellation quotes and refunds. */
   cancellations: CancellationService;
   /** Each order's events, oldest first. */
   orderHistory: OrderHistory;
-  /** Asking to change a ticketed order: the airline's priced offers (servicing §5). */
+  /** Asking to change a ticketed order: the airline's priced offers (docs/rest-api.md#order-changes). */
   orderChangeRequests: ChangeRequestService;
   /** Choosing and confirming an order change. */
   orderChangeConfirmations: ChangeConfirmationService;
-  /** The airline's changes to booked flights, their acceptance and the sandbox trigger (servicing §6). */
+  /** The airline's changes to booked flights, their acceptance and the sandbox trigger (docs/rest-api.md#airline-initiated-changes). */
   airlineChanges: AirlineChangeService;
   jobQueue: OrderJobQueue;
   jobWorker: JobWorker;

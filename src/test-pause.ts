@@ -2,7 +2,7 @@ import { createInterface } from "node:readline";
 
 /**
  * TEST ONLY. Points in the code where a test may stop the process on purpose, to kill it inside a
- * crash window (AEROGATE_TEST_PAUSE_AT, off by default; see src/config.ts and the README):
+ * crash window (AEROGATE_TEST_PAUSE_AT, off by default; see src/config.ts and docs/testing.md#pause-points):
  * - `after_supplier_hold`: a booking's seats are held at the airline, its order not yet committed;
  * - `after_cancel_commit`: a cancellation is committed, its seats not yet given back;
  * - `after_refund_commit`: a refund (a confirmed cancellation quote, or the refund action) is

@@ -37,7 +37,7 @@ const REPLACEMENT_DAYS = [1, 2, 3];
 const REPLACEMENT_MAX_CONNECTIONS = 1;
 
 /**
- * Airline-initiated changes (servicing §6): the airline retimes or cancels a booked flight, each
+ * Airline-initiated changes (docs/rest-api.md#airline-initiated-changes): the airline retimes or cancels a booked flight, each
  * TICKETED order of the tenant flying it gains a change (`aic_`) and the event
  * `order.airline_initiated_change_detected`, in one transaction with each order touched (so a
  * cancellation quote or change offer priced before it is refused, and asked again). The tenant

@@ -4,7 +4,7 @@ import type { FlightTimes, SupplierBooking } from "../supplier/supplier";
 import type { AirlineInitiatedChange } from "../orders/core/airline-change";
 
 /**
- * The arithmetic of an airline's change (servicing §6), pure: a slice with a flight retimed, and
+ * The arithmetic of an airline's change (docs/rest-api.md#airline-initiated-changes), pure: a slice with a flight retimed, and
  * the order as it stands once a change is accepted.
  */
 

@@ -11,7 +11,7 @@ import type { Permission } from "../tenancy/key-permissions";
  *
  * `write` operations are refused for a suspended tenant even when the owner acts on its behalf.
  *
- * `permission` is the resource and level a restricted tenant key needs (servicing §7): `write`
+ * `permission` is the resource and level a restricted tenant key needs (docs/authentication.md#key-permissions): `write`
  * includes `read`; searching needs only `search:read`. Null: no tenant resource (owner-only
  * operations, which no tenant key may call, and `viewer`, which any key may). `authorize`
  * enforces it; the owner key is unrestricted.
@@ -69,7 +69,7 @@ export const operations = {
   orderChange: { audience: "tenant", effect: "read", permission: "orders:read" },
   confirmOrderChange: { audience: "tenant", effect: "write", permission: "orders:write" },
   acceptAirlineInitiatedChange: { audience: "tenant", effect: "write", permission: "orders:write" },
-  /** Sandbox tenants only (servicing §6): a live tenant is answered as if the route did not exist. */
+  /** Sandbox tenants only (docs/rest-api.md#airline-initiated-changes): a live tenant is answered as if the route did not exist. */
   simulateAirlineInitiatedChange: { audience: "tenant", effect: "write", permission: "orders:write" },
   orderStatusChanged: { audience: "tenant", effect: "read", permission: "orders:read" },
   orderEvents: { audience: "tenant", effect: "read", permission: "orders:read" },

@@ -9,7 +9,7 @@ export interface ErrorRenderContext {
 }
 
 /**
- * The REST error body: both interface variants' fields at once (decisions §7), so a client
+ * The REST error body: both interface variants' fields at once (docs/errors.md#the-rest-error-body), so a client
  * written against either reads what it expects.
  */
 export function restErrorBody(error: AppError, context: ErrorRenderContext) {

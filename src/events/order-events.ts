@@ -1,4 +1,4 @@
-/** Every event an order emits (interface §6, decisions §5), under the webhook's `event` names. */
+/** Every event an order emits (docs/webhooks.md#events), under the webhook's `event` names. */
 export const ORDER_EVENT_TYPES = ["order.created", "order.ticketed", "order.failed", "order.cancelled", "order.refunded", "order.services_added", "order.changed", "order.airline_initiated_change_detected"] as const;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 

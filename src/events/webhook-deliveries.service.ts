@@ -43,7 +43,7 @@ function recordFrom(row: DeliveryRow): WebhookDeliveryRecord {
   };
 }
 
-/** The tenant's webhook delivery log (decisions §6): list, attempts, and redelivery. */
+/** The tenant's webhook delivery log (docs/webhooks.md#settings-and-the-delivery-log): list, attempts, and redelivery. */
 export class WebhookDeliveryService {
   constructor(
     private readonly db: Database,

@@ -34,7 +34,7 @@ const FORBIDDEN_IPV4_IN_IPV6 = FORBIDDEN_IPV4.flatMap(([network, prefix]) => [
 ] as const);
 
 /**
- * Where webhooks may not go (decisions §6) unless WEBHOOK_ALLOW_PRIVATE_NETWORKS: loopback,
+ * Where webhooks may not go (docs/security.md#webhook-destinations-the-private-network-rule) unless WEBHOOK_ALLOW_PRIVATE_NETWORKS: loopback,
  * private, link-local, shared (CGNAT), unspecified, multicast and reserved ranges, IPv4 and
  * IPv6, and those IPv4 ranges in every IPv6 form that carries an IPv4 address.
  */

@@ -10,7 +10,7 @@ function airlineChangeMutation(ctx: RequestContext, field: string, args: Record<
   return idempotentMutation(ctx, { field, args, required: false, run, idOf: (change) => change.id, load: (id) => ctx.services.airlineChanges.get(tenantScope(ctx), id) });
 }
 
-/** Airline-initiated changes (servicing §6, §10): thin over AirlineChangeService. */
+/** Airline-initiated changes (docs/rest-api.md#airline-initiated-changes, docs/graphql.md#airline-initiated-changes-and-history): thin over AirlineChangeService. */
 export const airlineChangeResolvers: Resolvers = {
   Mutation: {
     acceptAirlineInitiatedChange: (_parent, args, ctx) =>

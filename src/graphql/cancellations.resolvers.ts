@@ -13,7 +13,7 @@ function cancellationMutation(ctx: RequestContext, field: string, args: Record<s
   return idempotentMutation(ctx, { field, args, required: false, run, idOf: (quote) => quote.id, load: (id) => ctx.services.cancellations.get(tenantScope(ctx), id) });
 }
 
-/** Cancellation quotes (servicing §4, §10): thin over CancellationService. */
+/** Cancellation quotes (docs/rest-api.md#cancellations-with-a-quote, docs/graphql.md#cancellations-and-refunds): thin over CancellationService. */
 export const cancellationResolvers: Resolvers = {
   Query: {
     orderCancellation: (_parent, { id }, ctx) => nullIfNotFound(ctx.services.cancellations.get(tenantScope(ctx), id)),

@@ -20,7 +20,7 @@ export interface IdempotentMutation<T> {
 }
 
 /**
- * A mutation under an `idempotencyKey`, with the REST rules (decisions §5) and the same key
+ * A mutation under an `idempotencyKey`, with the REST rules (docs/rest-api.md#idempotency) and the same key
  * space: the first call runs; a repeat with the same input returns the same record (as it is
  * now: a GraphQL client chooses its fields, so there is no byte-for-byte body to replay) or the
  * same catalogued error; 409 while the first still runs; 422 for another input.

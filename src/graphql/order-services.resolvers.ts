@@ -6,7 +6,7 @@ import { fromGraphQLEnum } from "./enum-case";
 import { availableServiceFields } from "./offers.resolvers";
 import { orderMutation } from "./orders.resolvers";
 
-/** Services after booking (servicing §2, §10): the twins of GET …/available_services and POST …/services. */
+/** Services after booking (docs/rest-api.md#services-after-booking, docs/graphql.md#services-after-booking): the twins of GET …/available_services and POST …/services. */
 export const orderServiceResolvers: Resolvers = {
   Query: {
     orderAvailableServices: async (_parent, { orderId }, ctx) => (await ctx.services.serviceAdditions.available(tenantScope(ctx), orderId)).map(availableServiceFields),

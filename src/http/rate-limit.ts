@@ -4,7 +4,7 @@ import { writeRateLimitHeaders } from "../rate-limits/headers";
 import type { RateLimiter, RateLimitVerdict } from "../rate-limits/rate-limiter";
 
 /**
- * Per-key rate limiting (interface §5.8): every authenticated request takes one token from its
+ * Per-key rate limiting (docs/authentication.md#rate-limits): every authenticated request takes one token from its
  * key's bucket before anything else runs; a GraphQL operation takes the rest of its cost once
  * it is known (graphql/operation-limits.ts). Every such answer carries RateLimit-Limit,
  * RateLimit-Remaining and RateLimit-Reset; a refusal is 429 with Retry-After, spelled

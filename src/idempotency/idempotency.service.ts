@@ -8,7 +8,7 @@ import type { Logger } from "../logger";
 import { fromLiveTenant } from "../tenants/live-tenant";
 import { clock } from "../clock";
 
-/** Keys are kept this long after their first use (interface §4.6). */
+/** Keys are kept this long after their first use (docs/rest-api.md#idempotency). */
 export const IDEMPOTENCY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /**
  * How long a first request may hold its key. A process that dies mid-request leaves its claim
@@ -52,7 +52,7 @@ interface RecordRow extends Record<string, unknown> {
 }
 
 /**
- * Idempotency keys as one mechanism for every POST and GraphQL mutation (decisions §5), enforced
+ * Idempotency keys as one mechanism for every POST and GraphQL mutation (docs/rest-api.md#idempotency), enforced
  * by the database's unique (scope, key), so it holds across processes: the first request claims
  * the key and runs; a repeat gets its exact response once it finished, 409
  * `idempotency_request_in_progress` while it runs, and 422 `idempotency_key_reused` if it is a

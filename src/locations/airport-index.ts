@@ -4,7 +4,7 @@ import { PrefixIndex, type KeyEntry } from "./prefix-index";
 import { foldForSearch } from "./search-text";
 
 /**
- * Every airport in memory, with lookups by code and id and the ranked search of decisions §3.
+ * Every airport in memory, with lookups by code and id and the ranked search (docs/rest-api.md#locations).
  * Airports are numbered best first (sizeRank, then name), so during a search "bigger" is just
  * "lower number" and ranking needs no comparisons of airports.
  */

@@ -1,4 +1,4 @@
-/** An airport we can sell flights from and to: the Location of spec §2.4, in camelCase. */
+/** An airport we can sell flights from and to: the Location (docs/rest-api.md#locations), in camelCase. */
 export interface Airport {
   /** Stable internal id: `arp_` + the lower-case IATA code, so it is the same after every restart. */
   id: string;

@@ -1,5 +1,5 @@
 /**
- * IATA metropolitan-area codes and the airports they group (decisions §3). Hand-maintained,
+ * IATA metropolitan-area codes and the airports they group (docs/rest-api.md#locations). Hand-maintained,
  * because no data set shipped on npm carries them; only real IATA metro codes belong here, and
  * only airports that the airport index keeps (a unit test checks both stay in step).
  *

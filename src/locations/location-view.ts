@@ -1,6 +1,6 @@
 import type { Airport } from "./airport";
 
-/** The Location object of spec §2.4, as the REST API returns it. */
+/** The Location object (docs/rest-api.md#locations), as the REST API returns it. */
 export interface LocationView {
   id: string;
   type: "airport";
@@ -13,9 +13,9 @@ export interface LocationView {
   latitude: number;
   longitude: number;
   time_zone: string;
-  /** Present and null in results (spec §2.4). */
+  /** Present and null in results (docs/rest-api.md#locations). */
   airports: null;
-  /** Present and null in results (spec §2.4). */
+  /** Present and null in results (docs/rest-api.md#locations). */
   city: null;
 }
 

@@ -26,7 +26,7 @@ import { CHANGE_GUARD, confirmChange, replaceBooking } from "./change-rows";
 import { flightKeysOf, orderChangeFrom, type OrderChange, type OrderChangeOffer } from "./order-change";
 
 /**
- * Choosing and confirming an order change (servicing §5). Confirming is one transaction: the
+ * Choosing and confirming an order change (docs/rest-api.md#order-changes). Confirming is one transaction: the
  * order's slices, services and total replaced, the airline's seats moved from the removed flights
  * to the added ones (the simulated airline's writes ride in the same transaction, as seats added
  * after booking do), the wallet debited or credited once (`change_debit` / `change_credit`, keyed
@@ -105,7 +105,7 @@ export class ChangeConfirmationService {
     const statements: BatchStatement[] = [
       // First: of racing confirmations, the others wait here for the first's commit and then find it done.
       confirmChange(this.db, change, now),
-      // A change without penalty answers the order's open airline-initiated change (servicing §6). Its row is
+      // A change without penalty answers the order's open airline-initiated change (docs/rest-api.md#airline-initiated-changes). Its row is
       // locked before the order's, as an acceptance and a full refund lock them: on PostgreSQL, racing answers
       // then wait for each other instead of deadlocking (the order's guard decides between them).
       ...(offer.noPenalty ? [answerAirlineChanges(this.db, order, "change", now)] : []),

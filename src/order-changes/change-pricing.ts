@@ -2,7 +2,7 @@ import type { Order, SelectedService } from "../orders/core/order";
 import type { OfferPayload, StoredOffer, StoredSlice } from "../search/offer-payload";
 
 /**
- * The arithmetic of an order change (servicing §5), pure: what part of the booked fare the removed
+ * The arithmetic of an order change (docs/rest-api.md#order-changes), pure: what part of the booked fare the removed
  * slices take with them, what the change costs, and the order as it stands once changed.
  */
 

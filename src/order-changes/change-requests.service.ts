@@ -26,7 +26,7 @@ const MAX_CHANGE_OFFERS = 20;
 const CHANGE_MAX_CONNECTIONS = 1;
 
 /**
- * Asking to change a ticketed order (servicing §5): the airline searches the added slices for the
+ * Asking to change a ticketed order (docs/rest-api.md#order-changes): the airline searches the added slices for the
  * order's passengers, and each of its offers that can replace the removed slices becomes a change
  * offer (`oco_`), priced as new fare − old fare + the fare's change penalty, valid 15 minutes.
  * Nothing about the order changes until a change made from an offer is confirmed
@@ -46,7 +46,7 @@ export class ChangeRequestService {
    * order is TICKETED, not refunding, before its first flight, on a fare that allows changes;
    * 422 `invalid_field_value` for a slice to remove that is not the order's; 400
    * `invalid_search_params` or 422 `departure_date_out_of_range` for an added slice as a search
-   * would refuse it. While an airline-initiated change is open on the order (servicing §6), a
+   * would refuse it. While an airline-initiated change is open on the order (docs/rest-api.md#airline-initiated-changes), a
    * request removing the slices it changed is that change's `change`: its offers carry no
    * penalty and the fare's rule does not apply (the airline's doing, not the traveller's).
    */

@@ -6,7 +6,7 @@ import type { CabinClass } from "../supplier/supplier";
 /** How long a change offer can be chosen and confirmed: 15 minutes, as a cancellation quote lives. */
 export const CHANGE_OFFER_LIFETIME_MS = 15 * 60 * 1000;
 
-/** What a change request asks (servicing §5): slices of the order to remove, and slices to add in their place. */
+/** What a change request asks (docs/rest-api.md#order-changes): slices of the order to remove, and slices to add in their place. */
 export interface ChangeSlices {
   remove: Array<{ sliceId: string }>;
   add: Array<{ origin: string; destination: string; departureDate: string; cabinClass: CabinClass }>;

@@ -23,7 +23,7 @@ interface CursorBody {
 }
 
 /**
- * Opaque, signed, expiring cursors (decisions §8). The payload is base64url JSON followed by a
+ * Opaque, signed, expiring cursors (docs/rest-api.md#pagination). The payload is base64url JSON followed by a
  * truncated HMAC-SHA256, so a client cannot forge a position or revive an expired cursor.
  */
 export class CursorCodec {

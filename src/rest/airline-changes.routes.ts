@@ -7,7 +7,7 @@ import { restRoute } from "./route";
 
 const tag = "Airline-initiated changes";
 
-/** The airline's changes to booked flights (servicing §6): accepting one, and the sandbox trigger that makes one. */
+/** The airline's changes to booked flights (docs/rest-api.md#airline-initiated-changes): accepting one, and the sandbox trigger that makes one. */
 export const airlineChangeRoutes = [
   restRoute({
     method: "POST",

@@ -9,7 +9,7 @@ import { restRoute } from "./route";
 
 const tag = "Orders";
 
-/** Cancellation quotes (servicing §4): quote, confirm, read. */
+/** Cancellation quotes (docs/rest-api.md#cancellations-with-a-quote): quote, confirm, read. */
 export const cancellationRoutes = [
   restRoute({
     method: "POST",

@@ -6,7 +6,7 @@ export function ok<T>(data: T, message = "OK") {
   return { success: true as const, message, data };
 }
 
-/** A list in the §2.9 pagination envelope, items shaped by `view`. */
+/** A list in the pagination envelope (docs/rest-api.md#pagination), items shaped by `view`. */
 export function okPage<T, V>(page: Page<T>, view: (item: T) => V, message = "OK") {
   return ok(
     {

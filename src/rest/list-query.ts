@@ -3,7 +3,7 @@ import { appError } from "../errors/app-error";
 import { pageSize, type PageRequest } from "../pagination/paginate";
 
 /**
- * `limit` and `cursor` of every paginated REST list (decisions §8). `after` is accepted as
+ * `limit` and `cursor` of every paginated REST list (docs/rest-api.md#pagination). `after` is accepted as
  * another name for `cursor`, and `before` pages back (Variant B listings).
  */
 export const listQuery = z.object({

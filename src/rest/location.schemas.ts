@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { LocationView } from "../locations/location-view";
 
-/** The Location object of spec §2.4, as lookups and Variant A offers show it. */
+/** The Location object (docs/rest-api.md#locations), as lookups and Variant A offers show it. */
 export const locationSchema = z
   .object({
     id: z.string(),

@@ -17,7 +17,7 @@ const locationsQuery = z.object({
   limit: z.string().optional(),
 });
 
-/** Airport lookup for origin and destination inputs (interface §4.3): `data` is the array. */
+/** Airport lookup for origin and destination inputs (docs/rest-api.md#locations): `data` is the array. */
 export const locationRoutes = [
   restRoute({
     method: "GET",

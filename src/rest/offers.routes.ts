@@ -9,7 +9,7 @@ import { RenderedResponses } from "./rendered-responses";
 
 const renderedOffers = new RenderedResponses(2000);
 
-/** Single-offer retrieval (interface §4.5); an expired offer stays readable. */
+/** Single-offer retrieval (docs/rest-api.md#search-and-offers); an expired offer stays readable. */
 export const offerRoutes = [
   restRoute({
     method: "GET",

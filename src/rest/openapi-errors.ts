@@ -19,10 +19,10 @@ const BY_AUDIENCE: Record<"owner" | "tenant" | "anyone", ErrorCode[]> = {
   anyone: ["forbidden", "tenant_not_found"],
 };
 
-/** Every POST honours Idempotency-Key (decisions §5). */
+/** Every POST honours Idempotency-Key (docs/rest-api.md#idempotency). */
 const IDEMPOTENT: ErrorCode[] = ["idempotency_key_reused", "idempotency_request_in_progress"];
 
-/** The 429 code is spelled as the path's variant spells it (decisions §7). */
+/** The 429 code is spelled as the path's variant spells it (docs/errors.md#the-rest-error-body). */
 export function rateLimitCode(variant: "A" | "B" | undefined): ErrorCode {
   return variant === "B" ? "RATE_LIMIT_EXCEEDED" : "rate_limit_exceeded";
 }

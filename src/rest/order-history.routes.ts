@@ -15,7 +15,7 @@ const orderEventSchema = z
   })
   .meta({ id: "OrderEvent" });
 
-/** An order's history (servicing §9). */
+/** An order's history (docs/rest-api.md#an-orders-history). */
 export const orderHistoryRoutes = [
   restRoute({
     method: "GET",

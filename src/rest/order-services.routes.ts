@@ -10,7 +10,7 @@ import { restRoute } from "./route";
 
 const tag = "Orders";
 
-/** Services after booking (servicing §2): what an order's passengers can still add, and adding it. */
+/** Services after booking (docs/rest-api.md#services-after-booking): what an order's passengers can still add, and adding it. */
 export const orderServiceRoutes = [
   restRoute({
     method: "GET",

@@ -75,7 +75,7 @@ export const orderASchema = z
       }),
     ),
     documents: z.array(documentSchema),
-    airline_initiated_changes: z.array(airlineChangeSchema).meta({ description: "The airline's changes to the order's flights, oldest first (servicing §6)" }),
+    airline_initiated_changes: z.array(airlineChangeSchema).meta({ description: "The airline's changes to the order's flights, oldest first (docs/rest-api.md#airline-initiated-changes)" }),
     metadata: metadataView,
     created_at: timestamp,
     updated_at: timestamp,
@@ -98,7 +98,7 @@ export const createdOrderBSchema = z
   })
   .meta({ id: "CreatedOrderB" });
 
-/** GET /v1/air/orders/:id: both variants at once (decisions §9). */
+/** GET /v1/air/orders/:id: both variants at once (docs/rest-api.md#two-interface-variants). */
 export const orderDetailSchema = okSchema(orderASchema.extend({ offer: offerASchema }))
   .extend({ order: orderBSchema, offer: z.object({ id: z.string(), total_amount: decimalAmount }) })
   .meta({ id: "OrderDetail" });

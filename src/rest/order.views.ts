@@ -90,12 +90,12 @@ function paymentStatusView(order: OrderDetail): z.output<typeof paymentStatusSch
   };
 }
 
-/** Variant B's order (interface §2.6): its lifecycle status, uppercase. */
+/** Variant B's order (docs/rest-api.md#orders-and-ticketing): its lifecycle status, uppercase. */
 export function orderViewB(order: Pick<OrderDetail, "id" | "status" | "currency">): z.output<typeof orderBSchema> {
   return { id: order.id, status: order.status, currency: order.currency };
 }
 
-/** Variant B's create response, unwrapped (interface §2.6). */
+/** Variant B's create response, unwrapped (docs/rest-api.md#orders-and-ticketing). */
 export function createdOrderViewB(order: OrderDetail): z.output<typeof createdOrderBSchema> {
   return {
     id: order.id,
@@ -109,7 +109,7 @@ export function createdOrderViewB(order: OrderDetail): z.output<typeof createdOr
 }
 
 /**
- * GET /v1/air/orders/:id serves both variants at once (decisions §9): `data` is the Variant A
+ * GET /v1/air/orders/:id serves both variants at once (docs/rest-api.md#two-interface-variants): `data` is the Variant A
  * order with the offer as booked at `data.offer`; `order` and `offer` are Variant B's view.
  */
 export function orderDetailView(order: OrderDetail): z.output<typeof orderDetailSchema> {

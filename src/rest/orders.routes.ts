@@ -26,7 +26,7 @@ const tag = "Orders";
 /** What was rendered of each order detail: the orders service returns the same object while the order is unchanged. */
 const renderedOrders = new WeakMap<OrderDetail, JsonText<ReturnType<typeof orderDetailView>>>();
 
-/** Decisions §4's rule for orders: a body with `offerId` is Variant B, anything else Variant A. */
+/** Which variant an order request is (docs/rest-api.md#two-interface-variants): a body with `offerId` is Variant B, anything else Variant A. */
 function parseCreateOrder(body: unknown): { variant: "A" | "B"; request: CreateOrderRequest } {
   if (typeof body === "object" && body !== null && !Array.isArray(body) && Object.hasOwn(body, "offerId")) {
     return { variant: "B", request: fromOrderInputB(parseInput(createOrderInputB, body)) };
@@ -44,7 +44,7 @@ function statusOf(value: string | undefined): OrderStatus | undefined {
 }
 
 /**
- * An order action on both path styles (decisions §5): Variant A's `/actions/<name>` answers the
+ * An order action on both path styles (docs/rest-api.md#orders-and-ticketing): Variant A's `/actions/<name>` answers the
  * Variant A order in `data`; Variant B's `/<name>` answers `{ order }`. `forB` turns an error
  * into Variant B's name for it.
  */
@@ -88,7 +88,7 @@ function orderAction(
   ];
 }
 
-/** Variant B names insufficient balance at ticketing `TB_AUTH_101`, a 400 (interface §7). */
+/** Variant B names insufficient balance at ticketing `TB_AUTH_101`, a 400 (docs/errors.md#codes). */
 function insufficientBalanceAsB(error: AppError): AppError {
   return error.code === "insufficient_balance" ? appError("TB_AUTH_101", { reason: error.details.reason }) : error;
 }
@@ -107,7 +107,7 @@ const passengerUpdate = (method: "POST" | "PUT") =>
     handle: async ({ ctx, params, body }) => ok(orderViewA(await ctx.services.orders.updatePassengers(tenantScope(ctx), params.id!, fromUpdatePassengersInput(body))), "Passengers updated"),
   });
 
-/** Orders (interface §4.6, §4.7; decisions §5, §9), both variants. */
+/** Orders (docs/rest-api.md#orders-and-ticketing, docs/rest-api.md#two-interface-variants), both variants. */
 export const orderRoutes = [
   restRoute({
     method: "POST",

@@ -5,7 +5,7 @@ import { paymentSchema } from "./payment.schemas";
 import { paymentView } from "./payment.views";
 import { restRoute } from "./route";
 
-/** Paying a held order (servicing §3): the wallet pays its total and ticketing starts. */
+/** Paying a held order (docs/rest-api.md#holds-and-payments): the wallet pays its total and ticketing starts. */
 export const paymentRoutes = [
   restRoute({
     method: "POST",

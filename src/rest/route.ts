@@ -55,7 +55,7 @@ export interface RestRoute<Body = unknown, Query = unknown, Response = unknown> 
    */
   errors?: ErrorCode[];
   /**
-   * POST routes honour an `Idempotency-Key` header (decisions §5); `true` makes it required
+   * POST routes honour an `Idempotency-Key` header (docs/rest-api.md#idempotency); `true` makes it required
    * (400 `idempotency_key_required` without it).
    */
   idempotencyKeyRequired?: boolean;

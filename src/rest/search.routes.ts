@@ -16,7 +16,7 @@ const searchResponseA = okSchema(searchResultASchema);
 /** The hot path's body (~50 offers) is serialised by a compiler of its own schema. */
 const serializeSearchA = compiledSerializer(searchResponseA);
 
-/** Decisions §4: a body with a top-level `data` object is Variant B, anything else Variant A. */
+/** Which variant a search is (docs/rest-api.md#two-interface-variants): a body with a top-level `data` object is Variant B, anything else Variant A. */
 function isVariantB(body: unknown): boolean {
   return typeof body === "object" && body !== null && !Array.isArray(body) && typeof (body as { data?: unknown }).data === "object";
 }
@@ -32,7 +32,7 @@ function parseSearch(body: unknown): ParsedSearch {
     : { variant: "A", request: fromVariantA(parseInput(searchInputA, body, "invalid_search_params")) };
 }
 
-/** Flight search (interface §4.4) in both variants, and the offer-request and offer listings. */
+/** Flight search (docs/rest-api.md#search-and-offers) in both variants, and the offer-request and offer listings. */
 export const searchRoutes = [
   restRoute({
     method: "POST",

@@ -30,5 +30,5 @@ const cabin = z
   })
   .meta({ id: "SeatMapCabin" });
 
-/** One segment's seat map (servicing §1; Duffel's shape). */
+/** One segment's seat map (Duffel's shape, docs/rest-api.md#seat-maps). */
 export const seatMapSchema = z.object({ id: z.string(), segment_id: z.string(), slice_id: z.string(), cabins: z.array(cabin) }).meta({ id: "SeatMap" });

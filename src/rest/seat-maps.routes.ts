@@ -16,7 +16,7 @@ import type { SeatMapSubject } from "../seats/seat-map";
  */
 const renderedMaps = new RenderedResponses(100);
 
-/** Seat maps of an offer or a booked order (servicing §1). */
+/** Seat maps of an offer or a booked order (docs/rest-api.md#seat-maps). */
 export const seatMapRoutes = [
   restRoute({
     method: "GET",

@@ -8,7 +8,7 @@ import { tenantConfigView, webhookSecretRotationView } from "./tenant.views";
 
 const tag = "Tenant configuration";
 
-/** The calling tenant's own configuration (interface §4.2). */
+/** The calling tenant's own configuration (docs/rest-api.md#tenant-configuration). */
 export const tenantConfigRoutes = [
   restRoute({
     method: "GET",
@@ -27,7 +27,7 @@ export const tenantConfigRoutes = [
     tag,
     body: updateTenantConfigInput,
     parseBody: parseTenantConfigPatch,
-    // Decisions §9: every invalid field here is 422 invalid_field_value, text holding U+0000 included.
+    // Every invalid field here is 422 invalid_field_value, text holding U+0000 included (docs/rest-api.md#tenant-configuration).
     validatesNulText: true,
     response: okSchema(tenantConfigSchema),
     errors: ["invalid_field_value", "currency_locked", "amount_too_large"],

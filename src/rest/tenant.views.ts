@@ -63,7 +63,7 @@ export function webhookSecretRotationView(rotation: WebhookSecretRotation): z.ou
   return { webhook_secret: rotation.webhookSecret, previous_secret_expires_at: rotation.previousSecretExpiresAt?.toISOString() ?? null };
 }
 
-/** Configuration status mirrors the owner's: a tenant being deleted reads `disabled` (decisions §2). */
+/** Configuration status mirrors the owner's: a tenant being deleted reads `disabled` (docs/authentication.md#tenancy). */
 export function configStatus(status: Tenant["status"]): "active" | "suspended" | "disabled" {
   return status === "deleted" ? "disabled" : status;
 }

@@ -7,7 +7,7 @@ import { createApiKeyInput, createTenantInput, parseCreateApiKeyInput, updateTen
 
 const tag = "Tenants (owner)";
 
-/** Owner-only tenant management (interface §4.1, decisions §2). */
+/** Owner-only tenant management (docs/rest-api.md#tenants-and-keys). */
 export const tenantRoutes = [
   restRoute({
     method: "POST",

@@ -8,7 +8,7 @@ import { ledgerEntryView, walletView } from "./wallet.views";
 
 const tag = "Wallet";
 
-/** The tenant's prepaid wallet and ledger, and the owner's credits (decisions §5). */
+/** The tenant's prepaid wallet and ledger, and the owner's credits (docs/rest-api.md#wallet). */
 export const walletRoutes = [
   restRoute({
     method: "GET",

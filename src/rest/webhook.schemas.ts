@@ -3,7 +3,7 @@ import { ORDER_EVENT_TYPES } from "../events/order-events";
 import { WEBHOOK_DELIVERY_STATUSES } from "../events/webhook-deliveries.service";
 import { timestamp } from "./envelope";
 
-/** A delivery log item (decisions §9). */
+/** A delivery log item (docs/webhooks.md#settings-and-the-delivery-log). */
 export const webhookDeliverySchema = z
   .object({
     id: z.string(),

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { WebhookDeliveryRecord } from "../events/webhook-deliveries.service";
 import type { webhookDeliverySchema } from "./webhook.schemas";
 
-/** A delivery log item (decisions §9); `event_id` is the `webhook-id` every attempt carried. */
+/** A delivery log item (docs/webhooks.md#settings-and-the-delivery-log); `event_id` is the `webhook-id` every attempt carried. */
 export function webhookDeliveryView(delivery: WebhookDeliveryRecord): z.output<typeof webhookDeliverySchema> {
   return {
     id: delivery.id,

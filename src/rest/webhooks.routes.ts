@@ -19,7 +19,7 @@ function statusOf(value: string | undefined) {
   return status;
 }
 
-/** The tenant's webhook delivery log and redelivery (decisions §6). */
+/** The tenant's webhook delivery log and redelivery (docs/webhooks.md#settings-and-the-delivery-log). */
 export const webhookRoutes = [
   restRoute({
     method: "GET",

@@ -10,7 +10,7 @@ import { dayToIsoDate, instantToLocalDay, localDay } from "../time/local-time";
 export const SALES_HORIZON_DAYS = 361;
 
 /**
- * Checks what the shape cannot (decisions §4) and resolves codes to airports: codes exist
+ * Checks what the shape cannot (docs/rest-api.md#search-and-offers) and resolves codes to airports: codes exist
  * (an airport or a metropolitan city code), origin and destination differ, no date is in the
  * past at its origin, slices are in date order, at least one adult, no more infants than
  * adults, passenger ids unique. Each failure is 400 `invalid_search_params` naming the field;

@@ -29,7 +29,7 @@ export interface SeatElement {
 export type SeatMapElement = SeatElement | { type: FacilityType };
 export type SeatMapCabin = LayoutCabin<SeatElement>;
 
-/** One segment's seat map (servicing §1, Duffel's shape). */
+/** One segment's seat map (Duffel's shape, docs/rest-api.md#seat-maps). */
 export interface SeatMap {
   id: string;
   segmentId: string;

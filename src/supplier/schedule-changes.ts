@@ -4,7 +4,7 @@ import type { BookedItinerary, FlightTimes } from "./supplier";
 import { instantToLocalIso, instantToUtcIso, wallTimeOccursOnce } from "../time/local-time";
 
 /**
- * The simulated airline's schedule changes (servicing §6, the sandbox's `retime` trigger): a
+ * The simulated airline's schedule changes (the sandbox's `retime` trigger, docs/rest-api.md#airline-initiated-changes): a
  * flight moved by a fixed step, deterministic like the rest of its timetable.
  */
 

@@ -25,7 +25,7 @@ import {
 } from "./supplier";
 import { clock } from "../clock";
 
-/** Family names that make a sandbox booking fail at the airline (decisions §5). */
+/** Family names that make a sandbox booking fail at the airline (docs/simulated-airline.md#sandbox-triggers). */
 const SANDBOX_TRIGGERS: Readonly<Record<string, "airline_rejected" | "airline_timeout">> = {
   rejected: "airline_rejected",
   timeout: "airline_timeout",

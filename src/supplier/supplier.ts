@@ -65,7 +65,7 @@ export interface Supplier {
   /** Designators of the seats bookings of `environment` hold on each of these flights (by flight key; a flight none holds is absent). */
   seatsAssigned(flightKeys: readonly string[], environment: SupplierBooking["environment"]): Promise<Map<string, Set<string>>>;
   /**
-   * Seats chosen after booking (servicing §2) for a booking the airline holds, as statements for
+   * Seats chosen after booking (docs/rest-api.md#services-after-booking) for a booking the airline holds, as statements for
    * the transaction that adds them to its order. The simulated airline keeps its reservations in
    * our database, so the order gaining a seat and the airline assigning it commit together or not
    * at all, and no seat is left assigned to an order that does not show it. A seat another booking
@@ -80,7 +80,7 @@ export interface Supplier {
    */
   issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]>;
   /**
-   * An order change moving the booking from some flights to others (servicing §5), as statements
+   * An order change moving the booking from some flights to others (docs/rest-api.md#order-changes), as statements
    * for the transaction that changes its order, as `seatAdditions` are: its seats and chosen seats
    * on the released flights go back on sale and seats on the new ones are held, so the order and
    * the airline change together or not at all. A new flight short of seats fails the transaction
@@ -92,7 +92,7 @@ export interface Supplier {
   /** Refunds the booking's tickets; their seats go back on sale. */
   refundTickets(booking: SupplierBooking): Promise<void>;
   /**
-   * Sandbox only (servicing §6, the `retime` trigger): the airline retimes one of its flights,
+   * Sandbox only (the `retime` trigger, docs/rest-api.md#airline-initiated-changes): the airline retimes one of its flights,
    * booked in each of `itineraries`: the same flight (key, number, aircraft, block time) at new
    * times that keep every itinerary flyable, or null when it has none to offer.
    */
@@ -129,7 +129,7 @@ export interface SupplierBooking {
   id: string;
   tenantId: string;
   /**
-   * Sandbox bookings answer the sandbox triggers (decisions §5); live ones never do. Each
+   * Sandbox bookings answer the sandbox triggers (docs/simulated-airline.md#sandbox-triggers); live ones never do. Each
    * environment has its own inventory of every flight: a sandbox hold never takes a live seat.
    */
   environment: "sandbox" | "live";

@@ -7,7 +7,7 @@ export type PermissionLevel = "read" | "write";
 export type Permission = `${PermissionResource}:${PermissionLevel}`;
 
 /**
- * What a tenant key may do, per resource (servicing §7). `write` includes `read`; `search` has
+ * What a tenant key may do, per resource (docs/authentication.md#key-permissions). `write` includes `read`; `search` has
  * nothing beyond `read`, so its `write` grants the same. Enforced by `authorize` from the level
  * each operation names in the permission table.
  */

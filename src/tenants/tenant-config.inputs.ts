@@ -14,7 +14,7 @@ const webhookUrl = z
   .max(2048)
   .nullable();
 
-/** PATCH /v1/tenant and Mutation.updateTenantConfig (decisions §9: every invalid field is a 422). */
+/** PATCH /v1/tenant and Mutation.updateTenantConfig (docs/rest-api.md#tenant-configuration: every invalid field is a 422). */
 export const updateTenantConfigInput = z
   .strictObject({
     webhook_url: webhookUrl.optional(),
@@ -40,7 +40,7 @@ export type UpdateTenantConfigInput = z.infer<typeof updateTenantConfigInput>;
 
 /**
  * Whether a patch changes webhook settings, which are a `webhooks` matter as well as configuration
- * (servicing §7): such a patch needs `webhooks: write` besides `tenant: write`, so a key that may
+ * (docs/authentication.md#key-permissions): such a patch needs `webhooks: write` besides `tenant: write`, so a key that may
  * not touch webhooks cannot repoint them here either.
  */
 export function namesWebhookSettings(patch: UpdateTenantConfigInput): boolean {

@@ -32,7 +32,7 @@ export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;
 
 /**
  * Parses a key request: a wrong `permissions` (an unknown resource or level) is 422
- * `invalid_field_value` naming it (`permissions.foo`), as servicing §7 asks; the rest of the body
+ * `invalid_field_value` naming it (`permissions.foo`; docs/authentication.md#key-permissions); the rest of the body
  * answers 400 `validation_failed` as before permissions.
  */
 export function parseCreateApiKeyInput(body: unknown): CreateApiKeyInput {

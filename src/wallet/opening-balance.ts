@@ -1,7 +1,7 @@
 import { newId } from "../ids";
 import { minorDigits } from "../money/format";
 
-/** Play money a sandbox tenant starts with, in major units of its currency (decisions §5). */
+/** Play money a sandbox tenant starts with, in major units of its currency (docs/rest-api.md#wallet). */
 export const SANDBOX_OPENING_UNITS = 100_000;
 
 /**

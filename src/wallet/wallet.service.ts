@@ -33,7 +33,7 @@ export interface WalletCreditResult {
 const SPEND_TYPES = ["ticketing_debit", "ticketing_reversal", "refund_credit", "services_debit"] as const;
 
 /**
- * Each tenant's prepaid wallet and its ledger (decisions §5). Every change of a balance is a
+ * Each tenant's prepaid wallet and its ledger (docs/rest-api.md#wallet). Every change of a balance is a
  * ledger entry written in the same transaction (wallet-change.ts), so a balance is always the
  * sum of its entries in its currency.
  */
@@ -122,7 +122,7 @@ export class WalletService {
   }
 
   /**
-   * Runs inside the transaction that changes the tenant's `default_currency` (decisions §9): a
+   * Runs inside the transaction that changes the tenant's `default_currency` (docs/rest-api.md#tenant-configuration): a
    * live tenant's currency is locked (422 `currency_locked`) while its wallet holds money or an
    * order is pending or processing; a sandbox tenant's play money is re-denominated at the
    * static rate table, recorded as a closing entry in the old currency and an opening one in

@@ -10,7 +10,7 @@ const COUNTED_TABLES = ["OfferRequest", "Offer", "OrderDocument", "OrderEvent", 
  *
  * Left out, by design: usage counters (every request counts, refused ones included) and
  * idempotency records (a refused POST with an Idempotency-Key keeps its refusal, so a retry
- * gets the same answer: decisions §5).
+ * gets the same answer; docs/rest-api.md#idempotency).
  */
 export async function databaseState(server: Pick<TestServer, "db">) {
   const prisma = server.db.prisma;

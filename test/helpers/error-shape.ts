@@ -5,7 +5,7 @@ import type { ApiResponse } from "./client";
 const catalogueCodes = Object.keys(errorCatalogue);
 
 /**
- * Asserts a REST error response carries the whole catalogue shape of decisions §7: both
+ * Asserts a REST error response carries the whole catalogue shape (docs/errors.md#the-rest-error-body): both
  * variants' fields, a catalogued code consistent with the HTTP status, and the request id of
  * the `x-request-id` header. Pass `code` to pin the exact code.
  */

@@ -3,7 +3,7 @@ import { call, type ApiResponse, type Endpoint } from "./client";
 import { bookOffer, searchForBooking, ticketOrder, waitForStatus, type SearchOptions } from "./orders";
 
 /**
- * Order changes (servicing §5) as a client makes them: a ticketed order, a change request for a
+ * Order changes (docs/rest-api.md#order-changes) as a client makes them: a ticketed order, a change request for a
  * later date, a change chosen from its offers, and its confirmation paying what it costs.
  */
 

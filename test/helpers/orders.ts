@@ -103,7 +103,7 @@ const BORN_ON = {
   infant_without_seat: new Date(Date.now() - 60 * 86_400_000).toISOString().slice(0, 10),
 } as const;
 
-/** A valid passenger for an order, as REST sends it (interface §2.7), with a passport. */
+/** A valid passenger for an order, as REST sends it (docs/rest-api.md#booking-and-ticketing), with a passport. */
 export function passengerFor(id: string, type: keyof typeof BORN_ON = "adult", overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     id,

@@ -4,7 +4,8 @@ import { toMinor } from "./flight-checks";
 import { allTransactions, getOrder, signedMinor } from "./orders";
 
 /**
- * The money of an order after ticketing (servicing §2–6), as a client reckons it from what the
+ * The money of an order after ticketing (services, cancellations, changes and airline changes in
+ * docs/rest-api.md), as a client reckons it from what the
  * API showed: the refund rule of a cancellation, and the checks that the wallet's ledger explains
  * the balance. Shared by the ledger property test and the races on one order.
  */
@@ -28,7 +29,7 @@ export function reachable(from: OrderState, to: OrderState): boolean {
 
 /**
  * What cancelling the order as `view` (its Variant A GET) shows would give back, in minor units of
- * its currency (servicing §4): a hold nothing; a refundable fare its total less the fare's penalty
+ * its currency (docs/rest-api.md#cancellations-with-a-quote): a hold nothing; a refundable fare its total less the fare's penalty
  * and less the services paid after ticketing that are still on the order (`paidAfterTicketing`);
  * a non-refundable fare its taxes.
  */

@@ -9,7 +9,7 @@ import { seatForSale, seatMaps } from "../helpers/seat-maps";
 
 /**
  * Accepting an airline-initiated change survives the process dying on either side of its commit
- * (servicing §6, issue 16): the real entry point runs as a child that stops the acceptance there
+ * (docs/rest-api.md#airline-initiated-changes): the real entry point runs as a child that stops the acceptance there
  * (AEROGATE_TEST_PAUSE_AT) and is SIGKILLed. The order's flight was cancelled and it had a paid
  * seat on it. Killed before the commit, nothing changed: the old flight, its seats, the wallet.
  * Killed after, the acceptance stands whole: the replacement flight and its seats, the seat's

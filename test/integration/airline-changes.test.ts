@@ -10,7 +10,7 @@ import { findFlight, offerOnFlight } from "../helpers/flights";
 import type { TestServer } from "../helpers/test-server";
 
 /**
- * Airline-initiated changes (servicing §6, issue 16 item 3): the sandbox trigger makes the airline
+ * Airline-initiated changes (docs/rest-api.md#airline-initiated-changes): the sandbox trigger makes the airline
  * retime or cancel a ticketed order's first flight; each of the tenant's ticketed orders on it
  * gains a change and the event order.airline_initiated_change_detected. Accepting takes the added
  * slices (seats moved, a seat on a cancelled flight given back, once); cancelling is a quote that

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 /**
  * The console's files over HTTP (test/browser/console.test.ts uses it in Chromium): the page at
  * /console and any path under it, its assets at the names Vite hashed, compressed and cacheable
- * for good, and the first load within 300 KB compressed (issue 17).
+ * for good, and the first load within 300 KB compressed.
  */
 const FIRST_LOAD_BUDGET_BYTES = 300 * 1024;
 

@@ -4,7 +4,7 @@ import { type ApiResponse, type TenantFixture, call, createTenant, graphql, star
 import { expectCatalogueError } from "../helpers/error-shape";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
-/** The error catalogue (decisions §7) on every path a client can reach. */
+/** The error catalogue (docs/errors.md#the-rest-error-body) on every path a client can reach. */
 describe("error catalogue", () => {
   let server: TestServer;
   let tenant: TenantFixture;

@@ -18,7 +18,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
 /**
- * Issue 9, item 6: the fuzz campaign over every REST route (from the server's route table) and
+ * The fuzz campaign over every REST route (from the server's route table) and
  * every GraphQL mutation and query (from the schema), so new ones are covered without touching this file.
  * Paths are sometimes percent-encoded; path ids are the tenant's own, another tenant's, unknown
  * well-formed and garbage; bodies are valid, nearly valid, random JSON (up to 200,000 levels
@@ -81,7 +81,7 @@ const idempotencyKey = fc.oneof(
 
 /**
  * Mostly the URL as declared; sometimes with some of its characters percent-encoded, which the
- * router reads as the same route (issue 18, item 4: such paths once skipped authentication).
+ * router reads as the same route (such paths once skipped authentication).
  */
 function spellingArbitrary(url: string): fc.Arbitrary<string> {
   const length = encodableLength(url);

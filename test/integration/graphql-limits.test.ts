@@ -30,7 +30,7 @@ const DEFAULT_PAGES = `{ ${SIX_PAGES} ${Array.from({ length: 3 }, (_, i) => `d${
 /**
  * Fragments that double at each level: `V13` spreads into over 30,000 fields, past the 10,000
  * nodes graphql-query-complexity will walk, in a few hundred bytes of text. Such an operation
- * was once priced at 0 and ran (issue 18, item 1). `$whole: false` leaves the spread out.
+ * was once priced at 0 and ran. `$whole: false` leaves the spread out.
  */
 const DOUBLING_FRAGMENTS = `fragment V0 on Viewer { kind keyId } ${Array.from({ length: 13 }, (_, i) => `fragment V${i + 1} on Viewer { ...V${i} ...V${i} }`).join(" ")}`;
 const UNPRICEABLE = `{ viewer { ...V13 } } ${DOUBLING_FRAGMENTS}`;

@@ -5,7 +5,7 @@ import { localToInstant, toMinor } from "../helpers/flight-checks";
 import { daysAhead } from "../helpers/offers";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
-/** Search and offers over GraphQL (decisions §10): searchFlights, offer, offers, and the DataLoader. */
+/** Search and offers over GraphQL (docs/graphql.md#conventions): searchFlights, offer, offers, and the DataLoader. */
 
 const LOCATION = "{ id type iataCode icaoCode name cityName iataCityCode iataCountryCode latitude longitude timeZone }";
 

@@ -16,7 +16,7 @@ import { call, createTenant, graphql, type ApiResponse, type RequestOptions, typ
 import { expectError, expectGraphQLError } from "../helpers/expect-error";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
-/** Tenants, keys, viewer and tenant configuration over GraphQL (decisions §10). */
+/** Tenants, keys, viewer and tenant configuration over GraphQL (docs/graphql.md#conventions). */
 
 const TENANT_FIELDS = "id name email slug environment status metadata createdAt updatedAt deletedAt";
 
@@ -134,7 +134,7 @@ describe("GraphQL tenants", () => {
       expectGraphQLError(await asOwner(document), "tenant_required", { statusCode: 400 });
     });
 
-    it("finds the owner-only fields of decisions §10 in the permission table", () => {
+    it("finds every owner-only root field in the permission table", () => {
       const owner = rootFieldDocuments("owner").map(({ field }) => field);
       expect(owner).toEqual(expect.arrayContaining(["tenants", "tenant", "createTenant", "updateTenantStatus", "deleteTenant", "createTenantApiKey", "revokeTenantApiKey"]));
     });

@@ -90,7 +90,7 @@ describe("health, readiness, metrics, OpenAPI", () => {
       expect(samples("aerogate_order_job_oldest_due_seconds").every((s) => s.value === 0)).toBe(true);
     });
 
-    // Issue 18, item 10: each scrape once ran the cross-tenant counts (orders by status, job and delivery backlogs).
+    // Each scrape once ran the cross-tenant counts (orders by status, job and delivery backlogs).
     it("scrapes answer from memory: twenty in a row read the figures from the database once at most, not once each", async () => {
       const { queries } = await server.recordQueries(async () => {
         for (let scrape = 0; scrape < 20; scrape++) expect((await call(server, "GET", "/metrics")).status).toBe(200);
@@ -132,7 +132,7 @@ describe("health, readiness, metrics, OpenAPI", () => {
       for (const path of Object.keys(document.paths)) expect(path.startsWith("/v1/")).toBe(true);
     });
 
-    it("describes the error body of decisions §7", () => {
+    it("describes the catalogue's error body", () => {
       const error = document.components.schemas.Error;
       expect(Object.keys(error.properties)).toEqual(
         expect.arrayContaining(["errors", "success", "statusCode", "errorCode", "message", "fault", "retryable", "suggestedAction", "reason", "environment", "apiVersion", "requestId"]),

@@ -9,7 +9,7 @@ import { allTransactions, bookOffer, flightsOfOffer, getOrder, newKey, searchFor
 import type { TestServer } from "../helpers/test-server";
 
 /**
- * Holds (servicing §3): every order's payment_status, the deadline rules (ORDER_HOLD_SECONDS,
+ * Holds (docs/rest-api.md#holds-and-payments): every order's payment_status, the deadline rules (ORDER_HOLD_SECONDS,
  * never later than 24 h before departure, 15 minutes within it), and the durable job that
  * cancels an unpaid hold at its deadline. The in-process server shares the product clock with
  * the test, so the test moves it (setClock) instead of waiting.

@@ -6,7 +6,7 @@ import { fillPath, isOwnerRoute, routeName, routesWithBody } from "../helpers/ro
 import type { TestServer } from "../helpers/test-server";
 
 /**
- * Issue 9, item 6: where a route takes a body, anything but a JSON object is 400 `invalid_json`,
+ * Where a route takes a body, anything but a JSON object is 400 `invalid_json`,
  * the answer malformed JSON gets: an empty body, no body at all, `null`, and any other JSON value
  * (array, string, number, boolean). Wrong fields inside an object stay each route's own error
  * (`validation_failed`, `invalid_search_params`, `invalid_field_value`). Every route with a body is
@@ -80,7 +80,7 @@ describe("bodies that are not a JSON object", () => {
   });
 
   // A route whose own validation refuses it (`validatesNulText`: PATCH /v1/tenant, where every
-  // invalid field is 422 invalid_field_value, decisions §9) answers in its own terms, naming it alike.
+  // invalid field is 422 invalid_field_value; docs/rest-api.md#tenant-configuration) answers in its own terms, naming it alike.
   describe("text holding the NUL character (U+0000), which PostgreSQL cannot store", () => {
     const expected = (route: (typeof routesWithBody)[number]) => (route.validatesNulText ? ([422, "invalid_field_value"] as const) : ([400, "validation_failed"] as const));
 
@@ -119,7 +119,7 @@ describe("bodies that are not a JSON object", () => {
     });
   });
 
-  // Issue 18, item 5: the NUL walk was recursive, and a body this deep overflowed the stack (a 500).
+  // The NUL walk was once recursive, and a body this deep overflowed the stack (a 500).
   describe("bodies nested deeper than 64 levels", () => {
     const deep = (levels: number, inner: string) => `${"[".repeat(levels)}${inner}${"]".repeat(levels)}`;
 

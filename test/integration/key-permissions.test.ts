@@ -12,7 +12,7 @@ import { openOrderSubscriptions, ORDER_EVENTS, ORDER_STATUS_CHANGED, subscribe, 
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Key permissions (issue 17.1, servicing §7): keys issued with permissions per resource, and the
+ * Key permissions (docs/authentication.md#key-permissions): keys issued with permissions per resource, and the
  * one guard enforcing the level each operation names in the permission table, on REST, GraphQL
  * and subscriptions. The walk below takes its operations from the table itself.
  */

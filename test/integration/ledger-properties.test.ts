@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
  * Property-based, through the HTTP API: random sequences of wallet operations on a fresh
- * tenant (sandbox or live) keep the wallet and its ledger consistent (decisions §5):
+ * tenant (sandbox or live) keep the wallet and its ledger consistent (docs/rest-api.md#wallet):
  * - the balance is the sum of the ledger's amounts, and each entry's balance_after is the
  *   running sum, so the newest one is the balance; it is never negative;
  * - the balance equals a model the test keeps from what it did and the prices it saw:

@@ -3,7 +3,7 @@ import { type TenantFixture, call, graphql, startServerWithTenant } from "../hel
 import { expectError, expectGraphQLError } from "../helpers/expect-error";
 import type { TestServer } from "../helpers/test-server";
 
-/** Airport lookup (interface §2.4, §4.3; decisions §3) over REST and GraphQL. */
+/** Airport lookup (docs/rest-api.md#locations) over REST and GraphQL. */
 
 const LOCATION_FIELDS = [
   "id",
@@ -32,7 +32,7 @@ interface Location {
   [field: string]: unknown;
 }
 
-/** A Location object of §2.4 with every field, of the right type. */
+/** A Location object (docs/rest-api.md#locations) with every field, of the right type. */
 function expectLocation(location: Location): void {
   expect(Object.keys(location).sort()).toEqual(LOCATION_FIELDS);
   expect(location).toMatchObject({
@@ -78,7 +78,7 @@ describe("locations", () => {
   }
 
   describe("REST GET /v1/air/locations", () => {
-    it("returns §2.4 Location objects with every field, airports and city present and null", async () => {
+    it("returns Location objects with every field, airports and city present and null", async () => {
       const found = await locations({ query: "LHR" });
       expect(found.length).toBeGreaterThan(0);
       expect(found[0]).toMatchObject({

@@ -8,7 +8,7 @@ import { creditWallet, getWallet, sumsByCurrency } from "../helpers/wallet";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Money past 32 bits, and the 2^53 ceiling (issue 18, item 3): every amount column is 64-bit on
+ * Money past 32 bits, and the 2^53 ceiling: every amount column is 64-bit on
  * both providers, and an amount the product cannot hold exactly as a JavaScript number is refused
  * with 422 `amount_too_large` instead of being rounded.
  */

@@ -7,7 +7,7 @@ import { daysAhead } from "../helpers/offers";
 import { createOrderA, searchForBooking } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
-/** Single-offer retrieval (interface §2.5, §4.5; decisions §2, §4) and time zones end to end. */
+/** Single-offer retrieval (docs/rest-api.md#search-and-offers, docs/authentication.md#tenancy) and time zones end to end. */
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;

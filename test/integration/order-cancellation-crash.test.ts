@@ -8,7 +8,7 @@ import { allTransactions, getOrder, signedMinor, walletBalance } from "../helper
 import { waitForPause } from "../helpers/seat-accounting";
 
 /**
- * A refund survives the process dying between its commit and its job (servicing §4, issue 16):
+ * A refund survives the process dying between its commit and its job (docs/rest-api.md#cancellations-with-a-quote):
  * the real entry point runs as a child that stops every refund after its commit
  * (AEROGATE_TEST_PAUSE_AT=after_refund_commit), one through a confirmed cancellation quote and
  * one through the refund action; it is SIGKILLed there, before the airline's delay is over. A new

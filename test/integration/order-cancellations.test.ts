@@ -9,7 +9,7 @@ import { ticketedOrderWithRefunds } from "../helpers/cancellations";
 import type { TestServer } from "../helpers/test-server";
 
 /**
- * Cancellation quotes (servicing §4) and an order's history (§9): a quote changes nothing and
+ * Cancellation quotes (docs/rest-api.md#cancellations-with-a-quote) and an order's history: a quote changes nothing and
  * lives 15 minutes; its refund follows the fare (refundable: the total less the penalty;
  * non-refundable: the taxes; a hold: nothing); confirming cancels or refunds once, however many
  * confirmations race, and the seed's refund action agrees on the amount. The in-process server

@@ -8,7 +8,7 @@ import { allTransactions, getOrder, signedMinor, walletBalance } from "../helper
 
 /**
  * An order change's confirmation survives the process dying on either side of its commit
- * (servicing §5, issue 16): the real entry point runs as a child that stops each confirmation
+ * (docs/rest-api.md#order-changes): the real entry point runs as a child that stops each confirmation
  * there (AEROGATE_TEST_PAUSE_AT) and is SIGKILLed. Killed before the commit, nothing changed: the
  * order keeps its flight, its seats and the wallet; confirming again changes it once. Killed after
  * the commit (before the reissue is due), the change stands whole: the new flight, its seats, one

@@ -10,7 +10,7 @@ import type { TestServer } from "../helpers/test-server";
 import { credit } from "../helpers/wallet";
 
 /**
- * Order changes (servicing §5, issue 16 item 2): the airline's offers for a later date priced as
+ * Order changes (docs/rest-api.md#order-changes): the airline's offers for a later date priced as
  * new fare − old fare + the fare's penalty, a change chosen and confirmed once (slices, seats,
  * money, event), the e-tickets reissued after the airline's delay, and every refusal from the
  * catalogue with nothing changed. The in-process server shares the product clock with the test,

@@ -7,7 +7,7 @@ import { allTransactions, bookOffer, createOrderA, newKey, searchForBooking, tic
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Races (decisions §5): money, seats and idempotency stay exact when many requests arrive at once,
+ * Races (docs/testing.md#races-and-crashes): money, seats and idempotency stay exact when many requests arrive at once,
  * whichever database serialises them (SQLite's one writer, PostgreSQL's row locks).
  */
 describe("orders under concurrency", () => {

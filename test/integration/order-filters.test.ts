@@ -4,7 +4,7 @@ import { bookOffer, passengersOf, searchForBooking } from "../helpers/orders";
 import type { TestServer } from "../helpers/test-server";
 
 /**
- * The orders list as the console pages it (issue 17): GraphQL `orders` narrowed by status,
+ * The orders list as the console pages it: GraphQL `orders` narrowed by status,
  * booking reference, passenger name and booking time, one keyset page at a time, with cursors
  * bound to their filter; and a tenant with 10,000 orders paged without reading them all.
  */

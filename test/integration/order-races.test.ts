@@ -9,7 +9,7 @@ import { checkLedger, confirmCancellation, expectedRefund, movementsOf, quoteCan
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Racing operations on one order (issue 16, "Money and state"): every action a client can take on
+ * Racing operations on one order: every action a client can take on
  * a booked order, fired at once, several rounds, each on a fresh tenant's order with a seat chosen
  * at booking. A ticketed order: cancel, ticket, refund, confirm a cancellation quote (twice),
  * confirm an order change (twice) and, with the airline's change of its flight open, accept that

@@ -10,7 +10,7 @@ import { openingMinor } from "../helpers/ticketing";
 
 /**
  * Services paid on a ticketed order survive the process dying (SIGKILL, no shutdown) in both
- * crash windows of issue 15 item 3: after the addition committed (the debit and the EMD job)
+ * crash windows: after the addition committed (the debit and the EMD job)
  * before its answer and its job's run, and inside the EMD job, after the airline issued the EMDs
  * and before they were written. The real entry point runs as a child with AEROGATE_TEST_PAUSE_AT
  * (test only); a new process on the same database then issues each EMD once, and the wallet

@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 import { credit } from "../helpers/wallet";
 
 /**
- * Services after booking (servicing §2, issue 15 item 3): what an order's passengers can still
+ * Services after booking (docs/rest-api.md#services-after-booking): what an order's passengers can still
  * add, adding bags and seats to a pending order (its total grows) and to a ticketed one (the
  * wallet pays at once, an EMD per service follows), the refusals, and the races the database
  * decides: one seat for two orders, one balance for two additions, a payment racing an addition.

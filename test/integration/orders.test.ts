@@ -20,9 +20,9 @@ import {
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Orders over REST (interface §2.6–2.8, §3, §4.6–4.7; decisions §5, §9): booking in both
+ * Orders over REST (docs/rest-api.md#orders-and-ticketing): booking in both
  * variants, ticketing, the airline's answers, cancel, refund, passenger changes, every error
- * decisions §5 names, and the order of one tenant invisible to another.
+ * the docs name, and the order of one tenant invisible to another.
  */
 describe("orders", () => {
   let server: TestServer;
@@ -77,7 +77,7 @@ describe("orders", () => {
 
       const read = await getOrder(server, alice.key, order.id);
       expect(read.status).toBe(200);
-      // Both variants at once (decisions §9): Variant A in data with the offer snapshot, Variant B at the top.
+      // Both variants at once (docs/rest-api.md#two-interface-variants): Variant A in data with the offer snapshot, Variant B at the top.
       const { offer: snapshot, ...readOrder } = read.body.data;
       expect(readOrder).toEqual(order);
       expect(snapshot).toEqual(offer);
@@ -172,7 +172,7 @@ describe("orders", () => {
     });
   });
 
-  describe("the errors of decisions §5", () => {
+  describe("the errors of booking and ticketing", () => {
     it("needs an Idempotency-Key to create an order and to ticket on either path", async () => {
       const [offer] = await searchForBooking(server, alice.key);
       const body = { selected_offers: [offer.id], passengers: passengersOf(offer) };
@@ -314,7 +314,7 @@ describe("orders", () => {
     });
   });
 
-  describe("passengers (interface §2.7)", () => {
+  describe("passengers", () => {
     let international: any;
     beforeAll(async () => {
       [international] = await searchForBooking(server, alice.key, { days: 45 });
@@ -410,7 +410,7 @@ describe("orders", () => {
         [["ticketing_debit", -toMinor(offer.total_amount, "USD")], ["ticketing_reversal", toMinor(offer.total_amount, "USD")]].sort(),
       );
       expect(await seatHoldsOf(server, order.id)).toBe(0);
-      // The rejected offer is not valid for a retry (interface §3.2).
+      // The rejected offer is not valid for a retry (docs/rest-api.md#order-lifecycle).
       expectError(await createOrderA(server, alice.key, offer), 422, "offer_no_longer_available");
     });
 

@@ -3,7 +3,7 @@ import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { expectError } from "../helpers/expect-error";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
-/** Cursor pagination on REST lists (interface §2.9, §8; decisions §8), on the owner's tenant and key lists. */
+/** Cursor pagination on REST lists (docs/rest-api.md#pagination), on the owner's tenant and key lists. */
 
 interface Pagination {
   total: number;

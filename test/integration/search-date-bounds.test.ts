@@ -5,7 +5,7 @@ import { expectError, expectGraphQLError } from "../helpers/expect-error";
 import { type TestServer } from "../helpers/test-server";
 
 /**
- * Departure dates are bounded (issue 18, item 6): the airline sells 361 days ahead, counted from
+ * Departure dates are bounded: the airline sells 361 days ahead, counted from
  * today at the origin, so a later departure is 422 `departure_date_out_of_range` naming the field,
  * on REST (both variants) and GraphQL. Dates are computed from the product's clock.
  */

@@ -6,7 +6,7 @@ import { expectChainedSlices, expectTotalIsSumOfFares, toMinor } from "../helper
 import { daysAhead } from "../helpers/offers";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
-/** Flight search (interface §2.5, §4.4; decisions §4, §9) over REST, both variants. */
+/** Flight search (docs/rest-api.md#search-and-offers, docs/rest-api.md#two-interface-variants) over REST, both variants. */
 
 const OFFER_TTL_SECONDS = 1800;
 const LONDON = ["LHR", "LGW", "STN", "LTN", "LCY", "SEN"];

@@ -8,7 +8,7 @@ import { seatsLeftOnOffer } from "../helpers/flights";
 import { seatForSale, seatMaps, seatsOfMap } from "../helpers/seat-maps";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
-/** Seats booked as services at booking time (servicing §1, issue 15 item 2): REST and GraphQL. */
+/** Seats booked as services at booking time (docs/rest-api.md#seat-maps): REST and GraphQL. */
 
 const segmentsOf = (offer: any): any[] => offer.slices.flatMap((slice: any) => slice.segments);
 const flightName = (offer: any) => JSON.stringify(flightsOfOffer(offer));

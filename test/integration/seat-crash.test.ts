@@ -9,7 +9,7 @@ import { bookOffer, createOrderA, searchForBooking } from "../helpers/orders";
 import { resumePaused, seatAccount, settledAccount, waitForPause } from "../helpers/seat-accounting";
 
 /**
- * Seats survive the process dying inside either crash window (issue 14 §3): between the
+ * Seats survive the process dying inside either crash window: between the
  * airline's hold and the order's commit, and between a cancellation's commit and the seat
  * release. The real entry point runs as a child with AEROGATE_TEST_PAUSE_AT (test only), which
  * stops each request at that point and prints a marker; the test counts seats there (SeatHold

@@ -6,7 +6,7 @@ import { bookOffer, createOrderA } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Sandbox and live tenants book separate inventories of every flight (issue 18, item 7): pending
+ * Sandbox and live tenants book separate inventories of every flight: pending
  * orders never expire yet, so a sandbox tenant holding every seat of a flight must not stop a
  * live tenant selling it, and a live tenant selling out leaves the sandbox its own seats. SQLite,
  * or PostgreSQL under TEST_DATABASE_URL.

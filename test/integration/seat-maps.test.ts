@@ -5,7 +5,7 @@ import { toMinor } from "../helpers/flight-checks";
 import { bookOffer, flightsOfOffer, searchForBooking } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
-/** Seat maps of offers and orders (servicing §1): REST `GET /v1/air/seat_maps` and GraphQL `seatMaps`. */
+/** Seat maps of offers and orders (docs/rest-api.md#seat-maps): REST `GET /v1/air/seat_maps` and GraphQL `seatMaps`. */
 
 const WIDEBODIES = new Set(["789", "359", "77W", "388"]);
 const FACILITIES = new Set(["empty", "exit_row", "lavatory", "galley", "closet", "stairs", "bassinet"]);
@@ -52,7 +52,7 @@ describe("seat maps", () => {
     return response.body.data;
   }
 
-  it("answers one map per segment in the shape of servicing §1", async () => {
+  it("answers one map per segment in the seat map's documented shape", async () => {
     const response = await seatMaps(`?offer_id=${wideOffer.id}`);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ success: true, message: expect.any(String) });

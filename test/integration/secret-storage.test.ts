@@ -4,7 +4,7 @@ import { newKey } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Secrets shown once are never stored (issue 18, item 2): an API key's secret and a webhook
+ * Secrets shown once are never stored: an API key's secret and a webhook
  * signing secret appear in their first answer only. An idempotent repeat of the request that
  * made them issues nothing new and replays the same answer with the secret redacted (null), and
  * no row of any table holds the secret (webhook secrets are kept where signing needs them, in the

@@ -20,7 +20,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
 /**
- * Issue 9, items 7 and 8, on the real entry point (`src/main.ts` as a child process, LOG_LEVEL=info,
+ * Logs and stored rows, on the real entry point (`src/main.ts` as a child process, LOG_LEVEL=info,
  * its stdout and stderr read as text): a full flow with the owner key and tenant keys (tenants,
  * keys, search, orders, ticketing, cancelation, webhook URL, secret rotation, deliveries to a
  * local receiver, GraphQL over HTTP and WebSocket, refused keys) leaves no key and no webhook
@@ -379,7 +379,7 @@ describe("a sweep of guessed and foreign ids", () => {
 });
 
 /**
- * Issue 18, item 4: the router decodes a percent-encoded path (`/%761/wallet` is `/v1/wallet`),
+ * The router decodes a percent-encoded path (`/%761/wallet` is `/v1/wallet`),
  * so whether a request needs a key is decided on the route it matched. Every route and
  * `/graphql`, spelled with encoded characters, asks for a key exactly as its plain spelling does.
  */

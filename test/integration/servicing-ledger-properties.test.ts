@@ -23,7 +23,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 import { creditWallet } from "../helpers/wallet";
 
 /**
- * Property-based, through the HTTP API (issue 16, "Money and state"): random sequences of what a
+ * Property-based, through the HTTP API: random sequences of what a
  * travel seller does with orders after booking — book a hold, pay it (`POST /v1/air/payments`) or
  * ticket it, add bags (to a hold, or to a ticketed order, paid at once), change a ticketed order's
  * flight (request → create → confirm), cancel a hold, quote a cancellation and confirm it, refund,
@@ -34,7 +34,7 @@ import { creditWallet } from "../helpers/wallet";
  * - each order's ledger entries are exactly the movements its answers imply (the total paid, the
  *   bags paid after ticketing, each change's cost or credit, the reversal of a rejected ticketing,
  *   the refund), so they sum to what the tenant paid for it net of what came back;
- * - a refund is what the one rule gives for the order as it stands (servicing §4: a refundable
+ * - a refund is what the one rule gives for the order as it stands (docs/rest-api.md#cancellations-with-a-quote: a refundable
  *   fare its total less the penalty and the bags bought after ticketing that are still on it, a
  *   non-refundable fare its taxes, a hold nothing), whether quoted or asked for in one step;
  * - each order is in the state the model expects, reached from the one before along the state

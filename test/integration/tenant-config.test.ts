@@ -3,7 +3,7 @@ import { call, createTenant, graphql, type TenantFixture } from "../helpers/clie
 import { expectError, expectGraphQLError } from "../helpers/expect-error";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
-/** The calling tenant's configuration (interface §2.3, §4.2; decisions §2, §9). */
+/** The calling tenant's configuration (docs/rest-api.md#tenant-configuration, docs/authentication.md#tenancy). */
 describe("tenant configuration", () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -128,8 +128,8 @@ describe("tenant configuration", () => {
       expect(await getConfig(tenant)).toEqual(before);
     });
 
-    // Issue 14, §3: text holding U+0000 (which PostgreSQL cannot store) is 400 validation_failed on
-    // every other route (json-bodies.test.ts); here it is an invalid field like any other (decisions §9).
+    // Text holding U+0000 (which PostgreSQL cannot store) is 400 validation_failed on
+    // every other route (json-bodies.test.ts); here it is an invalid field like any other (docs/rest-api.md#tenant-configuration).
     it.each([
       ["a default_currency of NUL characters", { default_currency: "\u0000\u0000\u0000" }, "default_currency"],
       ["a valid currency followed by U+0000", { default_currency: "EUR\u0000" }, "default_currency"],

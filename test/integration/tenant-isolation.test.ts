@@ -7,7 +7,7 @@ import { searchOffers } from "../helpers/offers";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Who may reach whose data (decisions §2): tenant keys stay inside their tenant, the owner
+ * Who may reach whose data (docs/authentication.md#tenancy): tenant keys stay inside their tenant, the owner
  * names a tenant with Service-Tenant, suspension and revocation take effect at once.
  * The route lists come from the registered routes, so every new /v1 route is covered.
  */

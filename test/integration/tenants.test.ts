@@ -7,7 +7,7 @@ import { expectError } from "../helpers/expect-error";
 import { bookOffer, passengersOf, searchForBooking, ticketOrder, waitForStatus } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
-/** Owner-managed tenants (interface §4.1, decisions §2): creation, reads, status, keys, usage, deletion. */
+/** Owner-managed tenants (docs/rest-api.md#tenants-and-keys): creation, reads, status, keys, usage, deletion. */
 describe("tenant management (owner)", () => {
   let server: TestServer;
   beforeAll(async () => {

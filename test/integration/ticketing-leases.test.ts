@@ -9,7 +9,7 @@ import { bookOffer, getOrder, passengersOf, searchForBooking, ticketOrder, waitF
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Ticketing and refund jobs whose airline call outlasts the job's lease (issue 18, item 8). A
+ * Ticketing and refund jobs whose airline call outlasts the job's lease. A
  * sandbox passenger named `Slow` makes the simulated airline answer after twice the lease
  * (JOB_LEASE_SECONDS=1: two seconds). While the call runs the worker renews the lease, so no
  * other worker claims the job; a run whose lease was taken anyway (its process stalled past it,

@@ -6,7 +6,7 @@ import { bookOffer, searchForBooking, ticketOrder } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Usage over time (issue 17, the console's chart): `TenantUsage.daily` answers every UTC day of
+ * Usage over time (the console's chart): `TenantUsage.daily` answers every UTC day of
  * a range, requests and searches from the daily counters, orders, tickets and spend from their
  * own rows. The in-process server shares the product clock with the test, which moves it to
  * book on two different days instead of waiting for midnight.

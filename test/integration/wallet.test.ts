@@ -8,8 +8,8 @@ import { credit, creditWallet, getWallet, sumsByCurrency } from "../helpers/wall
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * The prepaid wallet and its ledger (decisions §5) and the wallet's side of a tenant's
- * default_currency (decisions §9), through the HTTP API:
+ * The prepaid wallet and its ledger (docs/rest-api.md#wallet) and the wallet's side of a tenant's
+ * default_currency (docs/rest-api.md#tenant-configuration), through the HTTP API:
  * - a sandbox wallet opens with 100000.00 USD (one opening_balance entry), a live one empty;
  * - the ledger pages newest first; every balance change is an entry with the balance after it;
  * - owner credits: validation, currency, tenant state, role, Idempotency-Key;
@@ -363,7 +363,7 @@ describe("wallet", () => {
     });
   });
 
-  describe("re-denominating a sandbox wallet (decisions §9)", () => {
+  describe("re-denominating a sandbox wallet", () => {
     it("converts 100000.00 USD to 92000.00 EUR with a closing and an opening redenomination entry", async () => {
       const tenant = await createTenant(server);
       const response = await patchCurrency(tenant, "EUR");
@@ -441,7 +441,7 @@ describe("wallet", () => {
     });
   });
 
-  describe("a live tenant's currency lock (decisions §9)", () => {
+  describe("a live tenant's currency lock", () => {
     it("locks default_currency with 422 currency_locked while the wallet holds money", async () => {
       const tenant = await createTenant(server, { environment: "live" });
       await credit(server, tenant.tenantId, "10.00");

@@ -9,7 +9,7 @@ import { credit } from "../helpers/wallet";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
 /**
- * Signed webhooks with retries (decisions §6, §9): a real receiver on a local port gets every
+ * Signed webhooks with retries (docs/webhooks.md): a real receiver on a local port gets every
  * order event of its tenant, signed per Standard Webhooks, retried per WEBHOOK_RETRY_SCHEDULE,
  * in order per order; the delivery log and redelivery on REST and GraphQL.
  */
@@ -371,7 +371,7 @@ describe("webhooks: the first attempt waits the schedule's first delay", () => {
 /**
  * The private-network rule (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset), for live and sandbox tenants
  * alike: a sandbox key once made the server a port scanner of its own network, the delivery log
- * reporting each port's status code or error (issue 18, item 9).
+ * reporting each port's status code or error.
  */
 describe("webhooks: the private-network rule", () => {
   let server: TestServer;

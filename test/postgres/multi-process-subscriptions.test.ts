@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-database"
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Two server processes on one PostgreSQL database (decisions §6): a GraphQL subscriber on one
+ * Two server processes on one PostgreSQL database (docs/operations.md#scaling-on-postgresql): a GraphQL subscriber on one
  * hears what happens through the other, order changes and key revocations alike, because both
  * fan out through LISTEN/NOTIFY. Only meaningful on PostgreSQL: SQLite serves one process.
  */

@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-database"
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
- * Two server processes sharing one PostgreSQL database (decisions §6: invalidations fan out
+ * Two server processes sharing one PostgreSQL database (docs/operations.md#scaling-on-postgresql: invalidations fan out
  * through LISTEN/NOTIFY). Each server caches keys and tenants; a change made through one must
  * take effect on the other before the change's response returns. Only meaningful on PostgreSQL:
  * SQLite serves one process.

@@ -8,7 +8,7 @@ import { splitTotal, type OfferPayload, type StoredSegment, type StoredSlice } f
 import { AppError } from "../../src/errors/app-error";
 
 /**
- * The arithmetic and rules of an order change (servicing §5), without a server: the part of a
+ * The arithmetic and rules of an order change (docs/rest-api.md#order-changes), without a server: the part of a
  * fare removed slices give up, the change's price (new fare − old fare + penalty), the order as
  * changed (base + taxes still its total), and when a change is refused.
  */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors/app-error";
 import { CursorCodec, type Direction } from "../../src/pagination/cursor";
 
-/** Opaque, signed, expiring cursors (decisions §8): what a client holds can only be passed back unchanged. */
+/** Opaque, signed, expiring cursors (docs/rest-api.md#pagination): what a client holds can only be passed back unchanged. */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);

@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 
 /**
  * The documentation holds together: every relative link and anchor in README.md, docs/*.md and
- * bench/README.md resolves, every page under docs/ is reachable from the README, and the README
- * stays a front door (at most 300 lines).
+ * bench/README.md resolves, every page under docs/ is reachable from the README, the README
+ * stays a front door (at most 300 lines), and code comments cite these docs (anchors that exist),
+ * never documents outside the repository.
  */
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -65,6 +66,22 @@ function linkTargets(markdown: string): string[] {
   return targets;
 }
 
+/** The project's own code and schema files (generated ones and this test, with its broken examples, left out), whose comments may cite the docs. */
+function codeFiles(): string[] {
+  const self = fileURLToPath(import.meta.url);
+  const files: string[] = [join(root, "schema.graphql")];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!["generated", "node_modules", "screenshots"].includes(entry.name)) walk(path);
+      } else if (/\.(ts|tsx|mjs|js|prisma)$/.test(entry.name) && path !== self) files.push(path);
+    }
+  };
+  for (const dir of ["src", "test", "console/src", "prisma", "bench", "scripts"]) walk(join(root, dir));
+  return files;
+}
+
 /** What is wrong with one relative link from `page`, or null when it resolves. */
 function brokenLink(page: string, target: string): string | null {
   if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return null; // https:, mailto: …: not ours to check
@@ -114,6 +131,25 @@ describe("documentation links", () => {
     }
     const unreached = pages.filter((page) => !reached.has(page)).map((page) => relative(root, page));
     expect(unreached).toEqual([]);
+  });
+
+  it("has code that cites the repository's own docs: every docs/<page>.md#<anchor> resolves, and no outside document is cited", () => {
+    const broken: string[] = [];
+    const outside: string[] = [];
+    // Built from parts, so this file does not cite what it looks for.
+    const outsideCitation = new RegExp(`\\b(?:(?:servicing|decisions|interface|gateway) ${"§"}|(?:servicing|decisions|interface|gateway)\\.md\\b|[Ii]ssue \\d)`);
+    for (const file of codeFiles()) {
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(/\bdocs\/([a-z-]+\.md)(?:#([a-z0-9-]+))?/g)) {
+        const problem = brokenLink(README, `docs/${match[1]}${match[2] ? `#${match[2]}` : ""}`);
+        if (problem) broken.push(`${relative(root, file)}: ${problem}`);
+      }
+      text.split("\n").forEach((line, index) => {
+        if (outsideCitation.test(line)) outside.push(`${relative(root, file)}:${index + 1}: ${line.trim()}`);
+      });
+    }
+    expect(broken).toEqual([]);
+    expect(outside).toEqual([]);
   });
 
   it("keeps the README a front door: at most 300 lines", () => {

@@ -9,7 +9,7 @@ const booked = new Date("2026-06-01T12:00:00Z");
 /** The deadline rules need no queue. */
 const holds = (seconds: number) => new OrderHolds({} as OrderJobQueue, seconds);
 
-describe("payment deadlines (servicing §3)", () => {
+describe("payment deadlines", () => {
   it("ORDER_HOLD_SECONDS after booking when departure is far", () => {
     expect(holds(86_400).paymentDeadline(booked, new Date(booked.getTime() + 30 * DAY))).toEqual(new Date(booked.getTime() + DAY));
     expect(holds(600).paymentDeadline(booked, new Date(booked.getTime() + 30 * DAY))).toEqual(new Date(booked.getTime() + 600_000));

@@ -102,7 +102,7 @@ describe("search folding", () => {
 });
 
 describe("location view", () => {
-  it("is the snake_case Location of spec §2.4", () => {
+  it("is the snake_case Location object", () => {
     expect(toLocationView(airport("BER", "Berlin Brandenburg Airport", "Berlin", 10))).toEqual({
       id: "arp_ber",
       type: "airport",

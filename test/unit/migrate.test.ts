@@ -164,7 +164,7 @@ for (const target of postgresTarget.available ? [sqliteTarget, postgresTarget] :
       }
     });
 
-    it("gives each existing seat hold its tenant's environment (issue 18, item 7), live where the tenant is unknown", async () => {
+    it("gives each existing seat hold its tenant's environment, live where the tenant is unknown", async () => {
       const migration = "20261125115958_seat_intents_environments";
       const before = migrationsWith(target.folder, {});
       for (const name of readdirSync(before)) if (name >= migration) rmSync(join(before, name), { recursive: true, force: true });

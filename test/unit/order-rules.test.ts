@@ -25,7 +25,7 @@ import { orderOf as order } from "../helpers/order-fixture";
 /**
  * The pure rules behind orders, without a server: passengers against the offer booked (every
  * rule of checkPassengers, each error naming its exact field), the order state machine against
- * interface §3.1, service selection and its price, refund rules, money as decimal strings and
+ * the lifecycle (docs/rest-api.md#order-lifecycle), service selection and its price, refund rules, money as decimal strings and
  * its conversion, request fingerprints and idempotency keys.
  */
 
@@ -306,7 +306,7 @@ describe("calendar dates", () => {
 const STATUSES: OrderStatus[] = ["PENDING", "PROCESSING", "TICKETED", "FAILED", "CANCELED", "REFUNDED"];
 
 describe("the order state machine", () => {
-  it("is exactly the table of interface §3.1", () => {
+  it("is exactly the documented lifecycle's table", () => {
     expect(orderTransitions).toEqual({
       ticket: { from: "PENDING", to: "PROCESSING" },
       ticketed: { from: "PROCESSING", to: "TICKETED" },

@@ -5,7 +5,7 @@ import { CursorCodec } from "../../src/pagination/cursor";
 import { MAX_PAGE_SIZE, pageSize, paginate, type KeysetQuery, type Page } from "../../src/pagination/paginate";
 
 /**
- * Keyset pagination (decisions §8) over an in-memory table that evaluates the `where`, `orderBy`
+ * Keyset pagination (docs/rest-api.md#pagination) over an in-memory table that evaluates the `where`, `orderBy`
  * and `take` paginate() hands to Prisma, so the properties hold for any data, ties included.
  */
 

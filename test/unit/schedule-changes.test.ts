@@ -3,7 +3,7 @@ import { airportIndex } from "../../src/locations/airport-index";
 import { SimulatedTimetable } from "../../src/supplier/simulated-timetable";
 
 /**
- * The simulated airline's retiming of a booked flight (servicing §6, the sandbox's `retime`): 2 h
+ * The simulated airline's retiming of a booked flight (the sandbox's `retime`, docs/rest-api.md#airline-initiated-changes): 2 h
  * 05 min later, or earlier when later breaks a connection, on by whole hours while a local time is
  * ambiguous; none when neither fits. ZA's hubs include LHR and JFK (international connections 90 min).
  */

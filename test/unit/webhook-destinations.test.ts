@@ -7,7 +7,7 @@ describe("isForbiddenAddress", () => {
     ["IPv4 private", "10.1.2.3"],
     ["IPv6 loopback", "::1"],
     ["IPv4-mapped IPv6", "::ffff:127.0.0.1"],
-    // Issue 18, item 9: IPv6 forms that carry a private IPv4 address, once let through.
+    // IPv6 forms that carry a private IPv4 address, once let through.
     ["NAT64 of loopback", "64:ff9b::7f00:1"],
     ["NAT64 of a private address", "64:ff9b::c0a8:101"],
     ["6to4 of loopback", "2002:7f00:1::"],

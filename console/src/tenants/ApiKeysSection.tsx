@@ -13,7 +13,7 @@ const RESOURCES = ["search", "orders", "wallet", "webhooks", "tenant"] as const;
 type Resource = (typeof RESOURCES)[number];
 type Permissions = Record<Resource, PermissionLevel>;
 
-/** What each resource covers, as servicing §7 defines it. */
+/** What each resource covers (docs/authentication.md#key-permissions). */
 const COVERS: Record<Resource, string> = {
   search: "locations, flight search, offers, seat maps (write is the same as read)",
   orders: "orders, services, payments, cancellations, changes, documents",

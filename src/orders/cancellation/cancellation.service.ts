@@ -21,13 +21,13 @@ import type { OrderService } from "../core/order.service";
 import { refundAmount } from "./refund-rules";
 
 /**
- * Cancelling orders for a refund (servicing §4): quotes, their confirmation, and the seed's
+ * Cancelling orders for a refund (docs/rest-api.md#cancellations-with-a-quote): quotes, their confirmation, and the seed's
  * one-step refund action, which is a quote confirmed at once. Both paths price the refund with
  * the one rule (refund-rules.ts) and write the quote, so the refund job credits exactly what was
  * quoted. A confirmed quote of a PENDING order cancels it (seats released, as the cancel action
  * does); of a TICKETED order, it asks the airline to refund (the order stays TICKETED until the
  * refund job makes it REFUNDED and credits the wallet, once). While the airline has changed one of
- * the order's flights and the change awaits an answer (servicing §6), cancelling is that answer:
+ * the order's flights and the change awaits an answer (docs/rest-api.md#airline-initiated-changes), cancelling is that answer:
  * the refund is the whole total, and confirming records the change as `cancelled`.
  */
 export class CancellationService {

@@ -3,14 +3,14 @@ import { dateFrom, exactNumber, sqlTimestamp } from "../../db/sql-values";
 import { guarded, type GuardedStatement } from "../../db/write-batch";
 import { Prisma as Sql, type OrderCancellation as CancellationRow } from "../../generated/prisma-sqlite/client";
 
-/** How long a quote can be confirmed (servicing §4). */
+/** How long a quote can be confirmed (docs/rest-api.md#cancellations-with-a-quote). */
 export const QUOTE_LIFETIME_MS = 15 * 60 * 1000;
 
 /** Names the guard of a confirmation in `GuardFailed`: the quote was confirmed already. */
 export const CANCELLATION_GUARD = "cancellation";
 
 /**
- * A cancellation quote (`ore_`, servicing §4): what cancelling the order refunds, fixed when it
+ * A cancellation quote (`ore_`, docs/rest-api.md#cancellations-with-a-quote): what cancelling the order refunds, fixed when it
  * was quoted; confirming it cancels (PENDING) or refunds (TICKETED) the order and credits
  * exactly this amount.
  */

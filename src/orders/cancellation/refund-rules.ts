@@ -14,7 +14,7 @@ export interface RefundBasis {
 }
 
 /**
- * THE refund of cancelling an order (servicing §4), in minor units of its currency, shared by
+ * THE refund of cancelling an order (docs/rest-api.md#cancellations-with-a-quote), in minor units of its currency, shared by
  * cancellation quotes and the refund action so the two never disagree:
  * - PENDING: nothing was paid, nothing comes back;
  * - a full refund (the airline cancelled): the whole total, services paid later included;

@@ -1,7 +1,7 @@
 import { dateFrom, jsonFrom } from "../../db/sql-values";
 import type { OfferPayload } from "../../search/offer-payload";
 
-/** What the sandbox trigger makes the airline do to an order's first flight (servicing §6). */
+/** What the sandbox trigger makes the airline do to an order's first flight (docs/rest-api.md#airline-initiated-changes). */
 export const SCHEDULE_CHANGE_KINDS = ["retime", "cancel_flight"] as const;
 export type ScheduleChangeKind = (typeof SCHEDULE_CHANGE_KINDS)[number];
 
@@ -13,7 +13,7 @@ export const ACTIONS_TAKEN = { accept: "accepted", cancel: "cancelled", change: 
 export type AirlineChangeActionTaken = (typeof ACTIONS_TAKEN)[AirlineChangeAction];
 
 /**
- * A change the airline made to a booked flight (`aic_`, servicing §6). `removed` is the order's
+ * A change the airline made to a booked flight (`aic_`, docs/rest-api.md#airline-initiated-changes). `removed` is the order's
  * part the change takes away (its slices as booked), `added` what the airline puts in its place:
  * the flight retimed, or its proposed replacement (no slices when it has none). Both carry the
  * order's fare (passengers, brand, conditions): the airline's change is not repriced.

@@ -6,7 +6,7 @@ import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import type { OrderStatus } from "./order";
 
 /**
- * The order lifecycle (interface §3.1) as data: each trigger, the one state it applies to, and
+ * The order lifecycle (docs/rest-api.md#order-lifecycle) as data: each trigger, the one state it applies to, and
  * the state it leads to. Every state change goes through `transition` (or `transitionAll`, for
  * a batch of orders), so an order moves only along these rows. Which actions a client may ask
  * of an order in each state, and the words of a refusal, are in order-actions.ts.

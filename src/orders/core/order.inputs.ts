@@ -27,7 +27,7 @@ const identityDocumentInput = z.strictObject({
   expires_on: calendarDate,
 });
 
-/** The fields of a passenger that a client sets (interface §2.7); `id` names the search's passenger. */
+/** The fields of a passenger that a client sets (docs/rest-api.md#booking-and-ticketing); `id` names the search's passenger. */
 const passengerFields = {
   title: z.enum(["mr", "ms", "mrs", "dr"]).nullable().optional(),
   given_name: personName,

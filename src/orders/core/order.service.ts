@@ -83,7 +83,7 @@ export class OrderService {
   private readonly details = new VersionedCache<string, OrderDetail>(DETAIL_MAX_AGE_MS, RECENT_DETAILS);
 
   /**
-   * Books an offer (interface §4.6, decisions §5): a PENDING order holding the seats, keeping a
+   * Books an offer (docs/rest-api.md#orders-and-ticketing): a PENDING order holding the seats, keeping a
    * snapshot of the exact offer. 404 `not_found` for an unknown or another tenant's offer; 422
    * `offer_no_longer_available` when it expired, a flight has too few seats left, or it is booked
    * already; 400 `validation_failed` for passengers or services that do not fit the offer, 422

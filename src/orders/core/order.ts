@@ -30,7 +30,7 @@ export interface SelectedService {
   emdId?: string;
 }
 
-/** An order (decisions §5): the offer as booked, its services, and where it is in its lifecycle. */
+/** An order (docs/rest-api.md#orders-and-ticketing): the offer as booked, its services, and where it is in its lifecycle. */
 export interface Order {
   id: string;
   tenantId: string;
@@ -99,7 +99,7 @@ export interface OrderDocument {
 export interface OrderDetail extends Order {
   passengers: OrderPassenger[];
   documents: OrderDocument[];
-  /** Oldest first (servicing §6). */
+  /** Oldest first (docs/rest-api.md#airline-initiated-changes). */
   airlineInitiatedChanges: AirlineInitiatedChange[];
 }
 

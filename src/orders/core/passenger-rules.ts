@@ -18,7 +18,7 @@ const ADULT_FROM = 12;
 const CHILD_FROM = 2;
 
 /**
- * Checks the passengers of an order against the offer booked (interface §2.7, decisions §5) and
+ * Checks the passengers of an order against the offer booked (docs/rest-api.md#booking-and-ticketing, docs/rest-api.md#orders-and-ticketing) and
  * returns them in the offer's order. Each is 400 `validation_failed` naming the field:
  * - every passenger of the offer exactly once, under the id the search gave it (`type`, when
  *   sent, as in the offer);

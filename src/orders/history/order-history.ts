@@ -14,7 +14,7 @@ export interface OrderHistoryEvent {
 }
 
 /**
- * An order's history (servicing §9): every event it emitted, oldest first, read from the outbox,
+ * An order's history (docs/rest-api.md#an-orders-history): every event it emitted, oldest first, read from the outbox,
  * where each event was written in the transaction of the change it reports.
  */
 export class OrderHistory {

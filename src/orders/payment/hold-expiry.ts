@@ -15,7 +15,7 @@ import type { SeatIntents } from "../recovery/seat-intents";
 const REASON = "payment_deadline_passed";
 
 /**
- * Unpaid holds cancelled at their payment deadlines (servicing §3), the `payment_deadline` jobs of
+ * Unpaid holds cancelled at their payment deadlines (docs/rest-api.md#holds-and-payments), the `payment_deadline` jobs of
  * one claim together: one read of their orders and one transaction for all (the jobs deleted
  * under their lease, the orders still PENDING moved to CANCELED with their seats owed back and
  * their `order.cancelled` events), a few statements for the whole batch, so a flood of deadlines

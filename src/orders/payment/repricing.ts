@@ -3,7 +3,7 @@ import { fareRisePercent } from "../../supplier/repricing";
 import { itineraryDates, type Order } from "../core/order";
 
 /**
- * What an unpaid order costs now (servicing §3): within its price guarantee (the offer's expiry),
+ * What an unpaid order costs now (docs/rest-api.md#holds-and-payments): within its price guarantee (the offer's expiry),
  * what it was booked at; after it, the airline's base fare again (`fareRisePercent`), the offer's
  * taxes kept as booked and its services as priced. Deterministic for an order and a day.
  */

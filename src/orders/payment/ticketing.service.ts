@@ -34,7 +34,7 @@ function paymentRefused(order: Order) {
 }
 
 /**
- * Paying for an order and asking the airline to ticket it (interface §4.6, decisions §5). The request
+ * Paying for an order and asking the airline to ticket it (docs/rest-api.md#orders-and-ticketing). The request
  * changes the order and queues a durable job in one transaction; the job worker applies the
  * airline's answer later (order-job-runner.ts).
  */

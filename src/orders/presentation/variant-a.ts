@@ -5,7 +5,7 @@ import type { OrderDocument, OrderStatus, SelectedService } from "../core/order"
  * Variant A's serializer, shared by the REST order views (rest/order.views.ts) and the webhook
  * bodies (order-event-payload.ts), so an order reads the same in both.
  *
- * How Variant A names each state (decisions §5): PROCESSING is `pending` with ticketing
+ * How Variant A names each state (docs/rest-api.md#order-lifecycle): PROCESSING is `pending` with ticketing
  * `in_progress`.
  */
 export const VARIANT_A_STATES = {

@@ -3,7 +3,7 @@ import { paymentInput } from "../core/order.inputs";
 import type { PaymentInput } from "../payment/payment-rules";
 
 /**
- * POST /v1/air/orders/:id/services (servicing §2): the services to add, by id, and for a
+ * POST /v1/air/orders/:id/services (docs/rest-api.md#services-after-booking): the services to add, by id, and for a
  * ticketed order optionally the payment of their total. Quantities are any integer here: one
  * out of range is the domain's 422 `invalid_field_value`, naming it.
  */

@@ -34,7 +34,7 @@ const MAX_ATTEMPTS = 10;
 const FIELD = "add_services";
 
 /**
- * Services after booking (servicing §2): the bags and seats an order's passengers can still add,
+ * Services after booking (docs/rest-api.md#services-after-booking): the bags and seats an order's passengers can still add,
  * and adding them. On a PENDING order (a hold) the services join the order and its total (paid
  * with it); on a TICKETED order the wallet pays them at once and the airline issues an EMD per
  * service after its delay (the order's `emd` job). Each addition is one transaction: the order's

@@ -1,7 +1,7 @@
 import type { SelectedService } from "../core/order";
 
 /**
- * Services added to a booked order (`osa_…`, servicing §2), as one addition: on a PENDING order
+ * Services added to a booked order (`osa_…`, docs/rest-api.md#services-after-booking), as one addition: on a PENDING order
  * they join its total, to be paid with it; on a TICKETED one the wallet paid them at once
  * (`paidAt`, ledger `services_debit` with this id as its operation) and each is owed an EMD.
  */
