@@ -1,6 +1,12 @@
 import { orderPriceSplit, type Order } from "../core/order";
 import { awaitsPayment } from "../core/order-actions";
 
+/**
+ * The refund rule: what cancelling an order gives back (`refundAmount`). Whether the order may be
+ * cancelled for a refund, or refunded in one step, at all (its state, a refund under way, its
+ * first departure, its fare) is `refusal` in ../core/order-actions.ts.
+ */
+
 /** What is owed back, beyond the order itself. */
 export interface RefundBasis {
   /**

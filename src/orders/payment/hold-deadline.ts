@@ -9,10 +9,11 @@ const LAST_PAYMENT_BEFORE_DEPARTURE_MS = 24 * 60 * 60 * 1000;
 const LAST_MINUTE_HOLD_MS = 15 * 60 * 1000;
 
 /**
- * Holds (docs/rest-api.md#holds-and-payments): a PENDING order keeps its seats until its payment deadline, and a
- * `payment_deadline` job, queued in the order's creation transaction, cancels it then if unpaid
- * (hold-expiry.ts: the deadlines one claim takes, in one transaction). The job queue makes that
- * durable, leased and shared between processes.
+ * The hold-deadline rule (docs/rest-api.md#holds-and-payments): a PENDING order keeps its seats
+ * until its payment deadline (`paymentDeadline`), and a `payment_deadline` job, queued in the
+ * order's creation transaction, cancels it then if unpaid (hold-expiry.ts: the deadlines one claim
+ * takes, in one transaction). The job queue makes that durable, leased and shared between
+ * processes. Past the deadline the order takes no payment and no services (order-actions.ts).
  */
 export class OrderHolds {
   constructor(

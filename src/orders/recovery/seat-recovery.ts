@@ -17,8 +17,9 @@ export interface SeatReconcilerOptions {
 }
 
 /**
- * Settles the seat work a process left unfinished (seat-intents.ts), so that after any crash
- * every seat the airline holds for us is either in a committed order or back on sale:
+ * The seat-recovery rule: after any crash, every seat the airline holds for us is either in a
+ * committed order that owns seats (SEAT_OWNING_STATUSES) or back on sale. The reconciler settles
+ * the seat work a process left unfinished (seat-intents.ts):
  *
  * - a `hold` intent whose lease is over is a booking that never committed (its process died
  *   between the airline's hold and the order's commit, or stalled past the lease): its seats
