@@ -32,12 +32,12 @@ async function resolveTenantScope(ctx: RequestContext): Promise<TenantScope | nu
     const tenant = await ctx.services.tenantDirectory.find(principal.tenantId);
     // authenticate() already refused deleted and suspended tenants; this guards a race with deletion.
     if (!tenant || tenant.status === "deleted") throw appError("unauthorized");
-    return { tenantId: tenant.id, tenant, actingAsOwner: false };
+    return { tenantId: tenant.id, tenant, actingAsOwner: false, mayReadWallet: grants(principal.permissions, operations.wallet.permission) };
   }
   if (serviceTenantId === null) return null;
   const tenant = await ctx.services.tenantDirectory.find(serviceTenantId);
   if (!tenant || tenant.status === "deleted") throw appError("tenant_not_found", { field: "Service-Tenant" });
-  return { tenantId: tenant.id, tenant, actingAsOwner: true };
+  return { tenantId: tenant.id, tenant, actingAsOwner: true, mayReadWallet: true };
 }
 
 /**

@@ -1,0 +1,15 @@
+import type { TenantScope } from "../context/tenant-scope";
+import { appError, type AppError } from "../errors/app-error";
+import { formatMinor } from "../money/format";
+import type { Wallet } from "./wallet";
+
+/**
+ * 402 `insufficient_balance` for an operation the wallet cannot pay: `cost` says what it costs
+ * ("The order costs", in the wallet's currency). What the wallet holds is shown only to a caller
+ * that may read the wallet (`scope.mayReadWallet`): a key without `wallet: read` learns that it
+ * is short, never the balance. `note` is added after the balance for the callers who see it.
+ */
+export function insufficientBalance(scope: TenantScope, cost: string, amount: number, wallet: Pick<Wallet, "balance" | "currency">, note = ""): AppError {
+  const held = scope.mayReadWallet ? `the wallet holds ${formatMinor(wallet.balance, wallet.currency)}${note}` : "the wallet cannot cover it";
+  return appError("insufficient_balance", { reason: `${cost} ${formatMinor(amount, wallet.currency)} ${wallet.currency}; ${held}.` });
+}
