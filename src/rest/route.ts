@@ -87,7 +87,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
       handler: async (request, reply) => {
         const ctx = request.ctx;
         if (!ctx) throw new Error(`route ${route.url} reached without a request context`);
-        await authorize(ctx, route.operation);
+        await authorize(ctx, route.operation, request.query as Record<string, unknown>);
         const key = route.method === "POST" ? idempotencyKey(request.headers["idempotency-key"], route.idempotencyKeyRequired ?? false, "Idempotency-Key") : null;
         const body = route.parseBody
           ? route.parseBody(request.body)
