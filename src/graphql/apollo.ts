@@ -2,7 +2,7 @@ import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from "@as-integrations/fastify";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { GraphQLSchema } from "graphql";
+import type { DocumentNode, GraphQLSchema } from "graphql";
 import { Counter, type Registry } from "prom-client";
 import type { RequestContext } from "../context/request-context";
 import type { Logger } from "../logger";
@@ -12,7 +12,8 @@ import { operationLimitsPlugin } from "./operation-limits";
 import { GRAPHQL_LIMITS, limitRules } from "./query-limits";
 import { registerPlayground } from "./playground";
 import { GRAPHQL_CACHE_CONTROL, preparedAnswerer } from "./prepared-http";
-import { PreparedOperations } from "./prepared-operations";
+import { asParty, PartyCache, partyOf } from "./party-caches";
+import { DOCUMENTS_KEPT, MAX_SOURCE_LENGTH, PreparedOperations } from "./prepared-operations";
 
 /**
  * `Cache-Control: no-store` on every answer, the header Apollo's default cache-control plugin
@@ -37,8 +38,8 @@ function acceptedDocumentsPlugin(prepared: PreparedOperations): ApolloServerPlug
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ source, document }) {
-          prepared.accept(source, document);
+        async didResolveOperation({ source, document, contextValue }) {
+          prepared.accept(partyOf(contextValue), source, document);
         },
       };
     },
@@ -70,6 +71,9 @@ export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchem
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     validationRules: [...limitRules],
     allowBatchedHttpRequests: false,
+    // Persisted queries and parsed documents, kept per party as the prepared operations are.
+    persistedQueries: { cache: new PartyCache<string>(DOCUMENTS_KEPT, (query) => query.length <= MAX_SOURCE_LENGTH) },
+    documentStore: new PartyCache<DocumentNode>(DOCUMENTS_KEPT, (document) => (document.loc?.source.body.length ?? Infinity) <= MAX_SOURCE_LENGTH),
     plugins: [fastifyApolloDrainPlugin(app), registerPlayground(app), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), operationLimitsPlugin(schema), acceptedDocumentsPlugin(prepared)],
   });
   await apollo.start();
@@ -102,7 +106,8 @@ export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchem
         return body;
       }
       apolloAnswers.inc();
-      return answerWithApollo.call(this, request, reply);
+      // Without a context (the playground page) Apollo's caches find and keep nothing.
+      return request.ctx ? asParty(partyOf(request.ctx), () => answerWithApollo.call(this, request, reply)) : answerWithApollo.call(this, request, reply);
     },
   });
   return apollo;
