@@ -1,5 +1,5 @@
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
-import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from "@as-integrations/fastify";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { DocumentNode, GraphQLSchema } from "graphql";
@@ -7,6 +7,7 @@ import { Counter, type Registry } from "prom-client";
 import type { RequestContext } from "../context/request-context";
 import type { Logger } from "../logger";
 import { appError } from "../errors/app-error";
+import { isPlaygroundPage } from "../http/authentication";
 import { formatGraphQLError } from "./format-error";
 import { operationLimitsPlugin } from "./operation-limits";
 import { GRAPHQL_LIMITS, limitRules } from "./query-limits";
@@ -58,6 +59,7 @@ function acceptedDocumentsPlugin(prepared: PreparedOperations): ApolloServerPlug
  */
 export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchema, log: Logger, registry: Registry): Promise<ApolloServer<RequestContext>> {
   const prepared = new PreparedOperations(schema);
+  const sendPlayground = registerPlayground(app);
   const formatError = formatGraphQLError(log);
   const apollo = new ApolloServer<RequestContext>({
     schema,
@@ -74,7 +76,8 @@ export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchem
     // Persisted queries and parsed documents, kept per party as the prepared operations are.
     persistedQueries: { cache: new PartyCache<string>(DOCUMENTS_KEPT, (query) => query.length <= MAX_SOURCE_LENGTH) },
     documentStore: new PartyCache<DocumentNode>(DOCUMENTS_KEPT, (document) => (document.loc?.source.body.length ?? Infinity) <= MAX_SOURCE_LENGTH),
-    plugins: [fastifyApolloDrainPlugin(app), registerPlayground(app), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), operationLimitsPlugin(schema), acceptedDocumentsPlugin(prepared)],
+    // The playground page is ours (below), sent with the headers of every page.
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), operationLimitsPlugin(schema), acceptedDocumentsPlugin(prepared)],
   });
   await apollo.start();
   const answerPrepared = preparedAnswerer(prepared, formatError);
@@ -100,14 +103,15 @@ export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchem
       if (Array.isArray(request.body)) throw appError("batching_not_supported");
     },
     handler: async function (this: FastifyInstance, ...[request, reply]: Parameters<typeof answerWithApollo>) {
+      if (isPlaygroundPage(request)) return sendPlayground(reply);
       const body = await answerPrepared(request, reply);
       if (body !== null) {
         preparedAnswers.inc();
         return body;
       }
       apolloAnswers.inc();
-      // Without a context (the playground page) Apollo's caches find and keep nothing.
-      return request.ctx ? asParty(partyOf(request.ctx), () => answerWithApollo.call(this, request, reply)) : answerWithApollo.call(this, request, reply);
+      if (!request.ctx) throw new Error("GraphQL request reached without a request context");
+      return asParty(partyOf(request.ctx), () => answerWithApollo.call(this, request, reply));
     },
   });
   return apollo;

@@ -4,7 +4,8 @@ import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
 
 /**
  * The REST reference at /docs as a person opens it: no key, Debian's Chromium, and no request
- * leaving this machine (any that tries is recorded and aborted).
+ * leaving this machine (any that tries is recorded and aborted), nothing its policy refuses; and
+ * no page can frame it.
  */
 describe("REST reference at /docs in Chromium", () => {
   let server: TestServer;
@@ -30,8 +31,29 @@ describe("REST reference at /docs in Chromium", () => {
     await page.getByText("Book an offer", { exact: false }).first().waitFor({ state: "visible", timeout: 30_000 });
     await page.getByText("/v1/wallet/transactions", { exact: true }).first().waitFor({ state: "visible" });
 
+    // An operation opened, with its example body highlighted.
+    await page.getByText("Book an offer", { exact: false }).first().click();
+    await page.getByText("Example Value").first().waitFor({ state: "visible" });
+
     expect(browser.requests).toContain(`GET ${server.url}/openapi.json`);
     expect(browser.external, `requests that left this machine:\n${browser.external.join("\n")}`).toEqual([]);
     expect(browser.pageErrors).toEqual([]);
+    expect(browser.policyViolations).toEqual([]);
+  });
+
+  it("refuses to be framed, even by a page of this same site", async () => {
+    const framing = await browser.context.newPage();
+    const messages: string[] = [];
+    framing.on("console", (message) => messages.push(message.text()));
+    const framingUrl = `${server.url}/framing-page`;
+    await framing.route(framingUrl, (route) => route.fulfill({ contentType: "text/html", body: '<!doctype html><iframe src="/docs" width="1200" height="700"></iframe>' }));
+    try {
+      await framing.goto(framingUrl, { waitUntil: "load" });
+      await expect.poll(() => messages.some((message) => message.includes("frame-ancestors 'none'")), { timeout: 15_000 }).toBe(true);
+      const frame = framing.frames().find((candidate) => candidate !== framing.mainFrame());
+      expect(await frame!.locator("#reference").count()).toBe(0);
+    } finally {
+      await framing.close();
+    }
   });
 });

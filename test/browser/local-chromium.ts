@@ -35,6 +35,8 @@ export interface LocalBrowser {
   external: string[];
   /** Uncaught errors of the pages. */
   pageErrors: string[];
+  /** What the pages' Content-Security-Policy refused (Chromium's console messages about it). */
+  policyViolations: string[];
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function openLocalBrowser(): Promise<LocalBrowser> {
   const requests: string[] = [];
   const external: string[] = [];
   const pageErrors: string[] = [];
+  const policyViolations: string[] = [];
   const noteExternal = (url: string) => {
     if (!isLocal(url) && !external.includes(url)) external.push(url);
   };
@@ -63,12 +66,16 @@ export async function openLocalBrowser(): Promise<LocalBrowser> {
   context.on("weberror", (error) => pageErrors.push(String(error.error())));
   const page = await context.newPage();
   page.on("websocket", (socket) => noteExternal(socket.url()));
+  page.on("console", (message) => {
+    if (message.text().includes("Content Security Policy")) policyViolations.push(message.text());
+  });
   return {
     page,
     context,
     requests,
     external,
     pageErrors,
+    policyViolations,
     async close() {
       await context.close().catch(() => {});
       await browser.close().catch(() => {});
