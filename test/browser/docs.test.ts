@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/test-server";
-import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
+import { framedBySameSite, openLocalBrowser, type LocalBrowser } from "./local-chromium";
 
 /**
  * The REST reference at /docs as a person opens it: no key, Debian's Chromium, and no request
@@ -42,18 +42,11 @@ describe("REST reference at /docs in Chromium", () => {
   });
 
   it("refuses to be framed, even by a page of this same site", async () => {
-    const framing = await browser.context.newPage();
-    const messages: string[] = [];
-    framing.on("console", (message) => messages.push(message.text()));
-    const framingUrl = `${server.url}/framing-page`;
-    await framing.route(framingUrl, (route) => route.fulfill({ contentType: "text/html", body: '<!doctype html><iframe src="/docs" width="1200" height="700"></iframe>' }));
+    const framing = await framedBySameSite(browser, server.url, "/docs");
     try {
-      await framing.goto(framingUrl, { waitUntil: "load" });
-      await expect.poll(() => messages.some((message) => message.includes("frame-ancestors 'none'")), { timeout: 15_000 }).toBe(true);
-      const frame = framing.frames().find((candidate) => candidate !== framing.mainFrame());
-      expect(await frame!.locator("#reference").count()).toBe(0);
+      expect(await framing.frame.locator("#reference").count()).toBe(0);
     } finally {
-      await framing.close();
+      await framing.page.close();
     }
   });
 });

@@ -4,7 +4,7 @@ import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { bookOffer, searchForBooking } from "../helpers/orders";
 import { waitForOpenSubscriptions } from "../helpers/subscriptions";
 import { startTestServer, type TestServer } from "../helpers/test-server";
-import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
+import { framedBySameSite, openLocalBrowser, type LocalBrowser } from "./local-chromium";
 
 /**
  * The GraphQL playground as a person uses it, in Debian's Chromium: a fresh page asks for a key
@@ -176,23 +176,15 @@ describe("GraphQL playground in Chromium", () => {
   });
 
   it("refuses to be framed: a page of this same site framing a link with a mutation gets nothing to click", async () => {
-    const framing = await browser.context.newPage();
-    const messages: string[] = [];
-    framing.on("console", (message) => messages.push(message.text()));
-    const link = `/graphql?query=${encodeURIComponent('mutation { updateTenantConfig(input: { timezone: "Asia/Tokyo" }) { timezone } }')}`;
-    const framingUrl = `${server.url}/framing-page`;
-    await framing.route(framingUrl, (route) => route.fulfill({ contentType: "text/html", body: `<!doctype html><h1>Win a prize</h1><iframe src="${link}" width="1200" height="700"></iframe>` }));
     const postsBefore = graphqlPosts.length;
+    const link = `/graphql?query=${encodeURIComponent('mutation { updateTenantConfig(input: { timezone: "Asia/Tokyo" }) { timezone } }')}`;
+    const framing = await framedBySameSite(browser, server.url, link);
     try {
-      await framing.goto(framingUrl, { waitUntil: "load" });
-      await expect.poll(() => messages.some((message) => message.includes("frame-ancestors 'none'")), { timeout: 15_000 }).toBe(true);
-      const frame = framing.frames().find((candidate) => candidate !== framing.mainFrame());
-      expect(frame).toBeDefined();
-      expect(await frame!.locator("#credentials, .graphiql-container").count()).toBe(0);
-      await framing.screenshot({ path: screenshot("framed") });
+      expect(await framing.frame.locator("#credentials, .graphiql-container").count()).toBe(0);
+      await framing.page.screenshot({ path: screenshot("framed") });
       expect(graphqlPosts.length).toBe(postsBefore);
     } finally {
-      await framing.close();
+      await framing.page.close();
     }
   });
 
