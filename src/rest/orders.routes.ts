@@ -90,7 +90,7 @@ function orderAction(
 
 /** Variant B names insufficient balance at ticketing `TB_AUTH_101`, a 400 (interface §7). */
 function insufficientBalanceAsB(error: AppError): AppError {
-  return error.code === "insufficient_balance" ? appError("TB_AUTH_101", { reason: error.details.reason }) : error;
+  return error.code === "insufficient_balance" ? appError("TB_AUTH_101", { reason: error.details.reason, replayReason: error.details.replayReason }) : error;
 }
 
 const passengerUpdate = (method: "POST" | "PUT") =>

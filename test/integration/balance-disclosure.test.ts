@@ -142,7 +142,8 @@ describe("the wallet's balance in refusals for want of money", () => {
     });
 
     it("a change's confirmation: POST …/actions/confirm and confirmOrderChange", async () => {
-      const { offer } = await changeOffer(server, live.key, ticketed, { accept: (candidate) => signedMinor(candidate.change_total_amount, candidate.change_total_currency) > 37 });
+      // Up to business class: a change that costs more than the wallet holds, whatever the dates' fares.
+      const { offer } = await changeOffer(server, live.key, ticketed, { cabinClass: "business", accept: (candidate) => signedMinor(candidate.change_total_amount, candidate.change_total_currency) > 37 });
       const change = (await createChange(server, live.key, offer.id)).body.data;
       const rest = await call(server, "POST", `/v1/air/order_changes/${change.id}/actions/confirm`, { key: key(), body: paymentFor(change) });
       expectRefusal(rest, shown);
@@ -155,6 +156,28 @@ describe("the wallet's balance in refusals for want of money", () => {
       );
       expectGraphQLRefusal(mutation, shown);
     });
+  });
+
+  it("a refusal repeated for its Idempotency-Key shows no balance, whichever key of the tenant repeats it", async () => {
+    // A repeat is the stored answer (its first request id included), with the reason anyone may read.
+    const expectReplayed = (response: ApiResponse, status: number, code: string) => {
+      expect({ status: response.status, replayed: response.headers.get("idempotent-replayed"), code: response.body.errors[0].code }).toEqual({ status, replayed: "true", code });
+      expectBalance(response.body.reason, false);
+    };
+    const idempotencyKey = newKey("replayed");
+    const book = (key: string) => createOrderA(server, key, unbooked, { idempotencyKey });
+    expectRefusal(await book(keys.reader), true);
+    for (const key of [keys.blind, keys.reader]) expectReplayed(await book(key), 402, "insufficient_balance");
+    const ticketKey = newKey("replayed-ticket");
+    const variantB = (key: string) => call(server, "POST", `/v1/air/orders/${unpaid.id}/ticket`, { key, headers: { "idempotency-key": ticketKey } });
+    expectRefusal(await variantB(keys.reader), true, 400, "TB_AUTH_101");
+    expectReplayed(await variantB(keys.blind), 400, "TB_AUTH_101");
+    // GraphQL's idempotent mutations repeat a refusal the same way.
+    const mutationKey = newKey("replayed-gql");
+    const ticket = (key: string) => graphql(server, "mutation ($id: ID!, $key: String!) { ticketOrder(orderId: $id, idempotencyKey: $key) { id } }", { id: unpaid.id, key: mutationKey }, { key });
+    expectGraphQLRefusal(await ticket(keys.reader), true);
+    expectGraphQLRefusal(await ticket(keys.blind), false);
+    expectGraphQLRefusal(await ticket(keys.reader), false);
   });
 
   it("the owner acting for the tenant is unrestricted: it sees the balance", async () => {
