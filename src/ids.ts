@@ -1,7 +1,7 @@
 import { hash, randomFillSync } from "node:crypto";
 import { clock } from "./clock";
 
-export type IdPrefix = "ten" | "key" | "off" | "orq" | "ord" | "pas" | "evt" | "whd" | "wtx" | "req" | "sli" | "seg" | "ase" | "job" | "doc" | "wat" | "pay" | "ore" | "ocr" | "oco" | "oce" | "osa" | "aic";
+export type IdPrefix = "ten" | "key" | "off" | "orq" | "ord" | "pas" | "evt" | "whd" | "wtx" | "sli" | "seg" | "ase" | "job" | "doc" | "wat" | "pay" | "ore" | "ocr" | "oco" | "oce" | "osa" | "aic";
 
 /** Prefixes of ids derived from what they name (derivedId), never stored as rows of their own. */
 export type DerivedIdPrefix = "ase" | "sea";
@@ -17,56 +17,79 @@ export function derivedId(prefix: DerivedIdPrefix, ...parts: string[]): string {
 }
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
-const RANDOM_CHARS = 16;
+const TIME_CHARS = 10;
+const SEQUENCE_CHARS = 4;
+const RANDOM_CHARS = 12;
+const ID_CHARS = TIME_CHARS + SEQUENCE_CHARS + RANDOM_CHARS;
+/**
+ * 20 bits of sequence; each millisecond's starts below half of it, so half a million ids fit in a
+ * millisecond (past that, with a clock set back for long, the id's time moves on a millisecond).
+ */
+const SEQUENCE_LIMIT = 32 ** SEQUENCE_CHARS;
 
 /**
  * Random bytes for ids, drawn from the CSPRNG 4 KiB at a time: a `randomBytes(16)` call per id
  * cost ~5 µs, and every request takes one (its request id).
  */
-const randomPool = Buffer.allocUnsafe(RANDOM_CHARS * 256);
+const randomPool = Buffer.allocUnsafe(4096);
 let randomPoolOffset = randomPool.length;
 
-/** The time and random digits of the last id made, for ids made within one millisecond. */
+function takeRandomBytes(count: number): Buffer {
+  if (randomPoolOffset + count > randomPool.length) {
+    randomFillSync(randomPool);
+    randomPoolOffset = 0;
+  }
+  randomPoolOffset += count;
+  return randomPool.subarray(randomPoolOffset - count, randomPoolOffset);
+}
+
+/** `count` random base-32 digits (a byte modulo 32 is uniform). */
+function randomDigits(count: number): string {
+  let digits = "";
+  for (const byte of takeRandomBytes(count)) digits += CROCKFORD[byte % 32];
+  return digits;
+}
+
+function base32(value: number, chars: number): string {
+  let text = "";
+  let remaining = value;
+  for (let i = 0; i < chars; i++) {
+    text = CROCKFORD[remaining % 32] + text;
+    remaining = Math.floor(remaining / 32);
+  }
+  return text;
+}
+
+/** The millisecond and sequence of the last id made, for ids made within one millisecond. */
 let lastTime = -1;
-const lastTail = new Uint8Array(RANDOM_CHARS);
+let lastSequence = 0;
 
 /**
- * A new opaque id such as `ten_01jd3k…`: 10 characters of millisecond time then 16 random
- * ones (Crockford base32, like a ULID), so ids created later sort later and never collide.
- * Within one process they strictly increase, as monotonic ULIDs do: an id made in the same
- * millisecond as the last one (or with an earlier `now`) takes the last one's time and its
- * random part plus one. So two rows written in one transaction list in the order written.
+ * A new opaque id such as `ord_01jd3k…`: 10 characters of millisecond time, 4 of sequence and 12
+ * random ones (Crockford base32), so ids created later sort later, never collide, and none can be
+ * guessed from another. Within one process they strictly increase: an id made in the same
+ * millisecond as the last one (or with an earlier `now`) takes the last one's time and the next
+ * sequence number (each millisecond's sequence starts at a random point), so rows written at one
+ * instant list in the order written. The 60 random bits are drawn afresh for every id.
  */
 export function newId(prefix: IdPrefix, now = clock.nowMs()): string {
   if (now > lastTime) {
     lastTime = now;
-    if (randomPoolOffset + RANDOM_CHARS > randomPool.length) {
-      randomFillSync(randomPool);
-      randomPoolOffset = 0;
-    }
-    for (let i = 0; i < RANDOM_CHARS; i++) lastTail[i] = randomPool[randomPoolOffset + i]! % 32;
-    randomPoolOffset += RANDOM_CHARS;
+    lastSequence = takeRandomBytes(3).readUIntLE(0, 3) % (SEQUENCE_LIMIT / 2);
+  } else if (lastSequence + 1 < SEQUENCE_LIMIT) {
+    lastSequence += 1;
   } else {
-    increment(lastTail);
+    lastTime += 1;
+    lastSequence = 0;
   }
-  let time = "";
-  let remaining = lastTime;
-  for (let i = 0; i < 10; i++) {
-    time = CROCKFORD[remaining % 32] + time;
-    remaining = Math.floor(remaining / 32);
-  }
-  let tail = "";
-  for (const digit of lastTail) tail += CROCKFORD[digit];
-  return `${prefix}_${time}${tail}`;
+  return `${prefix}_${base32(lastTime, TIME_CHARS)}${base32(lastSequence, SEQUENCE_CHARS)}${randomDigits(RANDOM_CHARS)}`;
 }
 
-/** Adds one to base-32 digits (80 random bits never run out within a millisecond). */
-function increment(digits: Uint8Array): void {
-  for (let i = digits.length - 1; i >= 0; i--) {
-    if (digits[i]! < 31) {
-      digits[i] = digits[i]! + 1;
-      return;
-    }
-    digits[i] = 0;
-  }
+/**
+ * A request id (`req_` and 26 random characters) for a request that brought none: random
+ * throughout, with no time or sequence, so the `x-request-id` header tells nothing of the ids the
+ * process makes around it.
+ */
+export function newRequestId(): string {
+  return `req_${randomDigits(ID_CHARS)}`;
 }

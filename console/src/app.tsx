@@ -8,7 +8,7 @@ import { SessionContext, hasTenantScope, permits, useSession, type Level, type R
 import { loadCredentials, storeCredentials } from "./session/session-storage";
 import { SignInPage } from "./session/SignInPage";
 import { ErrorNote } from "./ui/ErrorNote";
-import { words } from "./ui/format";
+import { shown, words } from "./ui/format";
 
 /** Each page is its own chunk, fetched when first visited: the first load is the shell and sign-in only. */
 function page<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
@@ -118,7 +118,7 @@ function Shell() {
           {viewer.tenant ? (
             <span>
               {owner ? "Acting for " : ""}
-              <strong>{viewer.tenant.name}</strong> <span className="badge">{words(viewer.tenant.environment)}</span>
+              <strong>{shown(viewer.tenant.name)}</strong> <span className="badge">{words(viewer.tenant.environment)}</span>
             </span>
           ) : (
             <span>{owner ? "Owner" : "Tenant key"}</span>

@@ -1,22 +1,27 @@
 import { appError } from "../errors/app-error";
 import { grants, splitPermission } from "../tenancy/key-permissions";
-import { operations, type Operation } from "./operations";
+import { operations, type Operation, type OperationRule } from "./operations";
 import type { Principal } from "../authentication/principal";
 import type { RequestContext } from "./request-context";
 import type { TenantScope } from "../tenancy/tenant-scope";
 
 /**
- * The one guard: checks the permission table for `operation` and, for tenant data, resolves
- * and stores the tenant scope on the context. Throws catalogued errors only:
- * `forbidden`, `insufficient_permissions`, `tenant_required`, `tenant_not_found`, `tenant_suspended`.
+ * The one guard: checks the permission table for `operation` (and for the operations its
+ * `whenGiven` names, when `inputs` holds them: the GraphQL arguments or the REST query) and,
+ * for tenant data, resolves and stores the tenant scope on the context. Throws catalogued
+ * errors only: `forbidden`, `insufficient_permissions`, `tenant_required`, `tenant_not_found`,
+ * `tenant_suspended`.
  */
-export async function authorize(ctx: RequestContext, operation: Operation): Promise<void> {
-  const rule = operations[operation];
+export async function authorize(ctx: RequestContext, operation: Operation, inputs: Readonly<Record<string, unknown>> = {}): Promise<void> {
+  const rule: OperationRule = operations[operation];
   if (rule.audience === "owner") {
     if (ctx.principal.kind !== "owner") throw appError("forbidden");
     return;
   }
   requirePermission(ctx.principal, operation);
+  for (const [input, also] of Object.entries(rule.whenGiven ?? {})) {
+    if (isGiven(inputs, input)) requirePermission(ctx.principal, also as Operation);
+  }
   const scope = await resolveTenantScope(ctx);
   if (!scope && rule.audience === "tenant") throw appError("tenant_required");
   if (scope && rule.effect === "write" && scope.tenant.status === "suspended") throw appError("tenant_suspended");
@@ -32,12 +37,12 @@ async function resolveTenantScope(ctx: RequestContext): Promise<TenantScope | nu
     const tenant = await ctx.services.tenantDirectory.find(principal.tenantId);
     // authenticate() already refused deleted and suspended tenants; this guards a race with deletion.
     if (!tenant || tenant.status === "deleted") throw appError("unauthorized");
-    return { tenantId: tenant.id, tenant, actingAsOwner: false };
+    return { tenantId: tenant.id, tenant, actingAsOwner: false, mayReadWallet: grants(principal.permissions, operations.wallet.permission) };
   }
   if (serviceTenantId === null) return null;
   const tenant = await ctx.services.tenantDirectory.find(serviceTenantId);
   if (!tenant || tenant.status === "deleted") throw appError("tenant_not_found", { field: "Service-Tenant" });
-  return { tenantId: tenant.id, tenant, actingAsOwner: true };
+  return { tenantId: tenant.id, tenant, actingAsOwner: true, mayReadWallet: true };
 }
 
 /**
@@ -53,4 +58,10 @@ export function requirePermission(principal: Principal, operation: Operation): v
     reason: `This key's permissions give ${resource}: ${principal.permissions[resource]}; this operation needs ${resource}: ${level}.`,
     requiredPermission: { resource, level },
   });
+}
+
+/** Whether `inputs` holds `name` (`orderId`) or its snake_case spelling (`order_id`), with any value but null. */
+function isGiven(inputs: Readonly<Record<string, unknown>>, name: string): boolean {
+  const snake = name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  return [name, snake].some((spelling) => Object.hasOwn(inputs, spelling) && inputs[spelling] !== undefined && inputs[spelling] !== null);
 }

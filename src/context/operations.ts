@@ -15,11 +15,16 @@ import type { Permission } from "../tenancy/key-permissions";
  * includes `read`; searching needs only `search:read`. Null: no tenant resource (owner-only
  * operations, which no tenant key may call, and `viewer`, which any key may). `authorize`
  * enforces it; the owner key is unrestricted.
+ *
+ * `whenGiven`: an input (a GraphQL argument, or the REST query parameter of the same name in
+ * snake_case) that makes the call another operation too, whose rule is checked as well when the
+ * input is given at all: a seat map of an order shows that order, so it needs `orders:read`.
  */
 export interface OperationRule {
   audience: "owner" | "tenant" | "anyone";
   effect: "read" | "write";
   permission: Permission | null;
+  whenGiven?: Readonly<Record<string, string>>;
 }
 
 export const operations = {
@@ -46,7 +51,9 @@ export const operations = {
   offer: { audience: "tenant", effect: "read", permission: "search:read" },
   offers: { audience: "tenant", effect: "read", permission: "search:read" },
   offerRequests: { audience: "tenant", effect: "read", permission: "search:read" },
-  seatMaps: { audience: "tenant", effect: "read", permission: "search:read" },
+  seatMaps: { audience: "tenant", effect: "read", permission: "search:read", whenGiven: { orderId: "orderSeatMaps" } },
+  /** Performed by seatMaps besides it when it names an order (orderId, order_id): the map shows the order's flights, cabin and passengers. */
+  orderSeatMaps: { audience: "tenant", effect: "read", permission: "orders:read" },
   orders: { audience: "tenant", effect: "read", permission: "orders:read" },
   order: { audience: "tenant", effect: "read", permission: "orders:read" },
   bookings: { audience: "tenant", effect: "read", permission: "orders:read" },
@@ -79,6 +86,10 @@ export const operations = {
 } as const satisfies Record<string, OperationRule>;
 
 export type Operation = keyof typeof operations;
+
+/** The operations `whenGiven` entries name: one missing from the table fails to compile here. */
+type WhenGivenOperation = { [K in Operation]: (typeof operations)[K] extends { whenGiven: infer W } ? W[keyof W] : never }[Operation];
+operations satisfies Record<WhenGivenOperation, OperationRule>;
 
 export function isOperation(name: string): name is Operation {
   return Object.hasOwn(operations, name);

@@ -5,6 +5,7 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { Database as SqliteConnection } from "better-sqlite3";
 import { SqliteCheckpointer } from "./sqlite-checkpointer";
+import { useBackslashEscapedLike } from "./sqlite-like";
 import { gatedSqliteAdapterFactory, type SqliteGate } from "./sqlite-gate";
 import { PrismaClient, type Prisma } from "../generated/prisma-sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "../generated/prisma-postgres/client";
@@ -94,6 +95,7 @@ async function openSqlite(url: string, options: DatabaseOptions): Promise<Databa
   const setCheckpointMode = () => current?.connection.open && current.connection.pragma(`wal_autocheckpoint = ${checkpointer?.running ? 0 : 1000}`);
   const adapter = gatedSqliteAdapterFactory(new PrismaBetterSqlite3({ url: path }), sqlitePragmas, (connection, gate) => {
     current = { connection, gate };
+    useBackslashEscapedLike(connection);
     setCheckpointMode();
   });
   const sqlite: SqliteAccess = {

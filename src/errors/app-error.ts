@@ -5,6 +5,11 @@ export interface AppErrorDetails {
   field?: string;
   /** A specific explanation, for humans; the catalogue message stays the generic one. */
   reason?: string;
+  /**
+   * The reason a repeat of this answer gives (an Idempotency-Key replay, answered to any key of
+   * the tenant), when `reason` shows what only this caller may see (the wallet's balance).
+   */
+  replayReason?: string;
   /** Overrides the catalogue message when the specific one reads better on its own. */
   message?: string;
   /** Seconds to wait before retrying (429). */

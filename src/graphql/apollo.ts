@@ -1,18 +1,20 @@
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
-import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from "@as-integrations/fastify";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { GraphQLSchema } from "graphql";
+import type { DocumentNode, GraphQLSchema } from "graphql";
 import { Counter, type Registry } from "prom-client";
 import type { RequestContext } from "../context/request-context";
 import type { Logger } from "../logger";
 import { appError } from "../errors/app-error";
+import { isPlaygroundPage } from "../http/authentication";
 import { formatGraphQLError } from "./format-error";
 import { operationLimitsPlugin } from "./operation-limits";
 import { GRAPHQL_LIMITS, limitRules } from "./query-limits";
 import { registerPlayground } from "./playground";
 import { GRAPHQL_CACHE_CONTROL, preparedAnswerer } from "./prepared-http";
-import { PreparedOperations } from "./prepared-operations";
+import { asParty, PartyCache, partyOf } from "./party-caches";
+import { DOCUMENTS_KEPT, MAX_SOURCE_LENGTH, PreparedOperations } from "./prepared-operations";
 
 /**
  * `Cache-Control: no-store` on every answer, the header Apollo's default cache-control plugin
@@ -37,8 +39,8 @@ function acceptedDocumentsPlugin(prepared: PreparedOperations): ApolloServerPlug
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ source, document }) {
-          prepared.accept(source, document);
+        async didResolveOperation({ source, document, contextValue }) {
+          prepared.accept(partyOf(contextValue), source, document);
         },
       };
     },
@@ -57,6 +59,7 @@ function acceptedDocumentsPlugin(prepared: PreparedOperations): ApolloServerPlug
  */
 export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchema, log: Logger, registry: Registry): Promise<ApolloServer<RequestContext>> {
   const prepared = new PreparedOperations(schema);
+  const sendPlayground = registerPlayground(app);
   const formatError = formatGraphQLError(log);
   const apollo = new ApolloServer<RequestContext>({
     schema,
@@ -70,7 +73,11 @@ export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchem
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     validationRules: [...limitRules],
     allowBatchedHttpRequests: false,
-    plugins: [fastifyApolloDrainPlugin(app), registerPlayground(app), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), operationLimitsPlugin(schema), acceptedDocumentsPlugin(prepared)],
+    // Persisted queries and parsed documents, kept per party as the prepared operations are.
+    persistedQueries: { cache: new PartyCache<string>(DOCUMENTS_KEPT, (query) => query.length <= MAX_SOURCE_LENGTH) },
+    documentStore: new PartyCache<DocumentNode>(DOCUMENTS_KEPT, (document) => (document.loc?.source.body.length ?? Infinity) <= MAX_SOURCE_LENGTH),
+    // The playground page is ours (below), sent with the headers of every page.
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), operationLimitsPlugin(schema), acceptedDocumentsPlugin(prepared)],
   });
   await apollo.start();
   const answerPrepared = preparedAnswerer(prepared, formatError);
@@ -96,13 +103,15 @@ export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchem
       if (Array.isArray(request.body)) throw appError("batching_not_supported");
     },
     handler: async function (this: FastifyInstance, ...[request, reply]: Parameters<typeof answerWithApollo>) {
+      if (isPlaygroundPage(request)) return sendPlayground(reply);
       const body = await answerPrepared(request, reply);
       if (body !== null) {
         preparedAnswers.inc();
         return body;
       }
       apolloAnswers.inc();
-      return answerWithApollo.call(this, request, reply);
+      if (!request.ctx) throw new Error("GraphQL request reached without a request context");
+      return asParty(partyOf(request.ctx), () => answerWithApollo.call(this, request, reply));
     },
   });
   return apollo;

@@ -14,7 +14,7 @@ function operationOf(typeName: string, name: string): Operation {
 
 function guarded(operation: Operation, resolve: Resolver): Resolver {
   return async (parent, args, ctx, info) => {
-    await authorize(ctx, operation);
+    await authorize(ctx, operation, args);
     return resolve(parent, args, ctx, info);
   };
 }

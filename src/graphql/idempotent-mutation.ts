@@ -23,14 +23,15 @@ export interface IdempotentMutation<T> {
  * A mutation under an `idempotencyKey`, with the REST rules (docs/rest-api.md#idempotency) and the same key
  * space: the first call runs; a repeat with the same input returns the same record (as it is
  * now: a GraphQL client chooses its fields, so there is no byte-for-byte body to replay) or the
- * same catalogued error; 409 while the first still runs; 422 for another input.
+ * same catalogued error (with the reason its repeats give, when it has one of its own:
+ * `replayReason`); 409 while the first still runs; 422 for another input.
  */
 export async function idempotentMutation<T>(ctx: RequestContext, mutation: IdempotentMutation<T>): Promise<T> {
   const { idempotencyKey: given, ...input } = mutation.args;
   const key = idempotencyKey(given, mutation.required, "idempotencyKey");
   if (key === null) return mutation.run();
   const tenantId = requestTenantId(ctx);
-  let fresh: { result: T } | null = null;
+  let fresh: { result: T } | { error: AppError } | null = null;
   const outcome = await ctx.services.idempotency.run(
     { scope: tenantId ?? OWNER_SCOPE, tenantId, key, fingerprint: requestFingerprint(`graphql ${mutation.field}`, input) },
     async () => {
@@ -41,12 +42,19 @@ export async function idempotentMutation<T>(ctx: RequestContext, mutation: Idemp
         stored = { result: mutation.idOf(result) };
       } catch (error) {
         if (!(error instanceof AppError) || error.status >= 500) throw error;
-        stored = { error: { code: error.code, details: error.details } };
+        fresh = { error };
+        const { replayReason, ...details } = error.details;
+        stored = { error: { code: error.code, details: replayReason === undefined ? details : { ...details, reason: replayReason } } };
       }
       return { status: "error" in stored ? errorCatalogue[stored.error.code].status : 200, body: JSON.stringify(stored) };
     },
   );
+  const answered = fresh as { result: T } | { error: AppError } | null;
+  if (answered) {
+    if ("error" in answered) throw answered.error;
+    return answered.result;
+  }
   const stored = JSON.parse(outcome.body) as Stored;
   if ("error" in stored) throw new AppError(stored.error.code, stored.error.details);
-  return fresh ? (fresh as { result: T }).result : mutation.load(stored.result);
+  return mutation.load(stored.result);
 }

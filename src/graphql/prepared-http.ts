@@ -5,6 +5,7 @@ import { writeRateLimitHeaders } from "../rate-limits/headers";
 import { RecentMap } from "../recent-map";
 import type { formatGraphQLError } from "./format-error";
 import { chargeOperation, errorsForCaller } from "./operation-limits";
+import { partyOf } from "./party-caches";
 import type { PreparedOperations } from "./prepared-operations";
 
 /** Every GraphQL answer is for one caller's key, so none may be cached (set by both pipelines). */
@@ -64,7 +65,7 @@ export function preparedAnswerer(prepared: PreparedOperations, formatError: Retu
     const operation = request.method === "POST" && ctx ? operationRequest(request.body) : null;
     if (!ctx || !operation) return null;
     const contentType = responseContentType(request.headers.accept);
-    const plan = contentType && prepared.lookup(operation.query, operation.operationName);
+    const plan = contentType && prepared.lookup(partyOf(ctx), operation.query, operation.operationName);
     if (!plan) return null;
     const { variables } = operation;
     if (plan.operation.variableDefinitions?.length && "errors" in getVariableValues(schema, plan.operation.variableDefinitions, variables ?? {}, { maxErrors: 1 })) return null;

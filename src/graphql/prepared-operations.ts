@@ -21,29 +21,32 @@ interface AcceptedDocument {
  * inventing documents can hold (a few MB of text and its syntax trees). 16,000 characters holds
  * a page of orders with every field an order now has (servicing, changes, history): ~12,000.
  */
-const DOCUMENTS_KEPT = 250;
-const MAX_SOURCE_LENGTH = 16_000;
+export const DOCUMENTS_KEPT = 250;
+export const MAX_SOURCE_LENGTH = 16_000;
 
 /**
- * Documents Apollo Server has parsed and validated (our limit rules included), by query text,
- * each operation compiled once on its first repeat. Like a database's prepared statements: the
- * rules a document must pass are Apollo's and are checked once, and a repeat of the same text
- * runs its compiled plan without Apollo's per-request pipeline (prepared-http.ts). Validity
- * depends only on the schema and the text, never on the caller, so a plan serves every key.
+ * Documents Apollo Server has parsed and validated (our limit rules included), by party
+ * (party-caches.ts) and query text, each operation compiled once on its first repeat. Like a
+ * database's prepared statements: the rules a document must pass are Apollo's and are checked
+ * once, and a repeat of the same text runs its compiled plan without Apollo's per-request
+ * pipeline (prepared-http.ts). Validity depends only on the schema and the text, but a plan
+ * serves only the party that sent it: which pipeline answers (a metric, and the time an answer
+ * takes) must not tell one tenant what another sent.
  */
 export class PreparedOperations {
   readonly #documents = new RecentMap<string, AcceptedDocument>(DOCUMENTS_KEPT);
 
   constructor(readonly schema: GraphQLSchema) {}
 
-  /** Records a document Apollo accepted; `source` is its query text. */
-  accept(source: string, document: DocumentNode): void {
-    if (source.length <= MAX_SOURCE_LENGTH && !this.#documents.get(source)) this.#documents.set(source, { document, operations: new Map() });
+  /** Records a document Apollo accepted from `party`; `source` is its query text. */
+  accept(party: string, source: string, document: DocumentNode): void {
+    const key = `${party}\n${source}`;
+    if (source.length <= MAX_SOURCE_LENGTH && !this.#documents.get(key)) this.#documents.set(key, { document, operations: new Map() });
   }
 
-  /** The prepared operation for a query text Apollo accepted before, or null. */
-  lookup(source: string, operationName: string | undefined): PreparedOperation | null {
-    const accepted = this.#documents.get(source);
+  /** The prepared operation for a query text Apollo accepted from `party` before, or null. */
+  lookup(party: string, source: string, operationName: string | undefined): PreparedOperation | null {
+    const accepted = this.#documents.get(`${party}\n${source}`);
     if (!accepted) return null;
     const key = operationName ?? "";
     const known = accepted.operations.get(key);

@@ -5,7 +5,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { buildRequestContext } from "../context/build-context";
 import type { RequestContext } from "../context/request-context";
 import { AppError } from "../errors/app-error";
-import { newId } from "../ids";
+import { newRequestId } from "../ids";
 import type { Services } from "../services";
 import { formatGraphQLError } from "./format-error";
 import { prepareWsOperation } from "./ws-operations";
@@ -37,7 +37,7 @@ export function registerSubscriptions(httpServer: Server, schema: GraphQLSchema,
         const params = connection.connectionParams ?? {};
         const credentials = { authorization: params.authorization ?? params.Authorization, apiKey: params["x-api-key"] };
         try {
-          const ctx = await buildRequestContext(services, { requestId: newId("req"), ...credentials, serviceTenant: params["service-tenant"] ?? params["Service-Tenant"] });
+          const ctx = await buildRequestContext(services, { requestId: newRequestId(), ...credentials, serviceTenant: params["service-tenant"] ?? params["Service-Tenant"] });
           contexts.set(connection, ctx);
           const { socket } = connection.extra;
           const end = () => socket.close(FORBIDDEN_CLOSE_CODE, "Forbidden");
@@ -53,7 +53,7 @@ export function registerSubscriptions(httpServer: Server, schema: GraphQLSchema,
       },
       onSubscribe: (connection, _id, payload) => prepareWsOperation(schema, payload, connectionContext(connection)),
       // Each operation gets its own context (scope is resolved per operation) sharing the connection's principal.
-      context: (connection) => ({ ...connectionContext(connection), requestId: newId("req"), scope: null }),
+      context: (connection) => ({ ...connectionContext(connection), requestId: newRequestId(), scope: null }),
       onNext: (_connection, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((error) => formatError(error.toJSON(), error)) } : undefined,
       onError: (_connection, _id, _payload, errors) => errors.map((error) => formatError(error.toJSON(), error)),

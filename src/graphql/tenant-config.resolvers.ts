@@ -3,6 +3,7 @@ import { tenantScope } from "../context/request-context";
 import type { Resolvers } from "../generated/graphql";
 import { asMetadata } from "../tenants/metadata";
 import { namesWebhookSettings, parseTenantConfigPatch } from "../tenants/tenant-config.inputs";
+import { shownWebhookUrl } from "../tenants/webhook-url";
 import { configStatus } from "../rest/tenant.views";
 import { toGraphQLEnum } from "./enum-case";
 
@@ -29,6 +30,7 @@ export const tenantConfigResolvers: Resolvers = {
     status: (tenant) => toGraphQLEnum(configStatus(tenant.status)),
     environment: (tenant) => toGraphQLEnum(tenant.environment),
     metadata: (tenant) => asMetadata(tenant.configMetadata),
+    webhookUrl: (tenant) => tenant.webhookUrl && shownWebhookUrl(tenant.webhookUrl),
     // Never the stored secret: only the one an update just made (shown once).
     webhookSecret: (tenant) => tenant.issuedWebhookSecret ?? null,
   },

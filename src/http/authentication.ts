@@ -4,7 +4,7 @@ import type { Services } from "../services";
 import { routedPath } from "./routed-path";
 
 /** The browser's GET of the GraphQL playground page needs no key; the queries it sends do. */
-function isPlaygroundPage(request: FastifyRequest): boolean {
+export function isPlaygroundPage(request: FastifyRequest): boolean {
   return request.method === "GET" && (request.headers.accept ?? "").includes("text/html");
 }
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Logger } from "../logger";
+import { contentSecurityPolicy, sendPage } from "./page-security";
 import { hashedAsset, registerStaticAssets } from "./static-asset";
 
 /** Where `npm install` (postinstall: `npm run build:console`) leaves the console's Vite build. */
@@ -10,21 +11,8 @@ export const CONSOLE_BUILD_DIR = fileURLToPath(new URL("../../console/dist/", im
 const BASE = "/console";
 const ASSETS = `${BASE}/assets/`;
 
-/**
- * The page may load and talk to nothing but this server: scripts and styles only from its own
- * files (no inline script, so an injected string cannot run), the API and graphql-ws on the
- * same origin, and no framing (no clickjacking of the buttons that act with the person's key).
- */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
+/** The pages' own policy, nothing added: the console loads and talks to nothing but this server. */
+const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 /**
  * GET /console: the operators' console, a single-page app built by Vite (console/). Its scripts
@@ -44,18 +32,11 @@ export function registerConsoleRoutes(app: FastifyInstance, log: Logger, buildDi
   const page = readFileSync(indexPath);
   const assetsDir = join(buildDir, "assets");
   registerStaticAssets(app, readdirSync(assetsDir).map((name) => hashedAsset(`${ASSETS}${name}`, readFileSync(join(assetsDir, name)))));
-  const sendPage = async (reply: FastifyReply) =>
-    reply
-      .type("text/html; charset=utf-8")
-      .header("cache-control", "no-cache")
-      .header("content-security-policy", CONTENT_SECURITY_POLICY)
-      .header("referrer-policy", "no-referrer")
-      .header("x-content-type-options", "nosniff")
-      .send(page);
-  app.get(BASE, async (_request, reply) => sendPage(reply));
+  const sendConsole = async (reply: FastifyReply) => sendPage(reply, page, CONTENT_SECURITY_POLICY);
+  app.get(BASE, async (_request, reply) => sendConsole(reply));
   app.get(`${BASE}/*`, async (request, reply) => {
     // An asset name that is not in this build (an old page after a deploy) is not the page.
     if (request.url.startsWith(ASSETS)) return reply.code(404).type("text/plain; charset=utf-8").send("No such console asset.\n");
-    return sendPage(reply);
+    return sendConsole(reply);
   });
 }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { contentSecurityPolicy, sendPage } from "./page-security";
 import { registerStaticAssets, staticAsset } from "./static-asset";
 
 /** Swagger UI's files, served from node_modules: the page needs nothing beyond this server. */
@@ -10,6 +11,9 @@ const ASSETS_PREFIX = "/docs/assets";
 
 /** validatorUrl null: Swagger UI would otherwise send the document to validator.swagger.io. */
 const INIT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#reference", deepLinking: true, validatorUrl: null, tryItOutEnabled: false });\n`;
+
+/** Swagger UI needs nothing beyond the pages' own policy. */
+const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 /**
  * GET /docs: a browsable reference of /openapi.json (Swagger UI), public like the document. Its
@@ -36,5 +40,5 @@ export function registerDocsRoutes(app: FastifyInstance): void {
 </body>
 </html>
 `;
-  app.get("/docs", async (_request, reply) => reply.type("text/html; charset=utf-8").send(page));
+  app.get("/docs", async (_request, reply) => sendPage(reply, page, CONTENT_SECURITY_POLICY));
 }

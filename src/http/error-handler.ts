@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, appError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/catalogue";
 import { graphqlErrorExtensions, restErrorBody } from "../errors/render-error";
-import { newId } from "../ids";
+import { newRequestId } from "../ids";
 import type { Logger } from "../logger";
 import { logAnswer } from "./access-log";
 import { routedPath } from "./routed-path";
@@ -77,7 +77,7 @@ export function answerClientError(log: Logger) {
     // A reset connection has nobody left to answer.
     if (error.code === "ECONNRESET" || socket.destroyed) return;
     const refusal = appError(CLIENT_ERRORS[error.code ?? ""] ?? "malformed_http_request");
-    const requestId = newId("req");
+    const requestId = newRequestId();
     const body = JSON.stringify(restErrorBody(refusal, { requestId, environment: null }));
     log.info({ requestId, status: refusal.status, reason: error.code }, "request refused before routing");
     if (socket.writable) {

@@ -70,7 +70,8 @@ export function registerStaticAssets(app: FastifyInstance, assets: StaticAsset[]
       reply
         .header("content-type", asset.contentType)
         .header("cache-control", `public, max-age=${ONE_YEAR_SECONDS}, immutable`)
-        .header("vary", "accept-encoding");
+        .header("vary", "accept-encoding")
+        .header("x-content-type-options", "nosniff");
       const encoding = preferredEncoding(request.headers["accept-encoding"]);
       if (!encoding) return reply.send(asset.body);
       return reply.header("content-encoding", encoding).send(await encodedAs(encoding));

@@ -17,6 +17,7 @@ import type { OrderService } from "../orders/core/order.service";
 import { checkPayment, type PaymentInput } from "../orders/payment/payment-rules";
 import type { Supplier } from "../supplier/supplier";
 import { walletChange, WALLET_GUARD } from "../wallet/wallet-change";
+import { insufficientBalance } from "../wallet/insufficient-balance";
 import type { WalletService } from "../wallet/wallet.service";
 import { clock } from "../clock";
 import { noPause, type TestPause } from "../test-pause";
@@ -160,10 +161,7 @@ export class ChangeConfirmationService {
   private async money(scope: TenantScope, order: Order, change: OrderChange): Promise<{ statements: (at: Date) => BatchStatement[]; refused: () => Error }> {
     const wallet = await this.wallets.get(scope.tenantId);
     const amount = convertMinor(-change.offer.changeTotalAmount, order.currency, wallet.currency);
-    const refused = () =>
-      appError("insufficient_balance", {
-        reason: `The change costs ${formatMinor(-amount, wallet.currency)} ${wallet.currency}; the wallet holds ${formatMinor(wallet.balance, wallet.currency)} (or its currency changed meanwhile).`,
-      });
+    const refused = () => insufficientBalance(scope, "The change costs", -amount, wallet, " (or its currency changed meanwhile)");
     if (wallet.balance + amount < 0) throw refused();
     const statements = (at: Date) =>
       amount === 0

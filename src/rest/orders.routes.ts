@@ -90,7 +90,7 @@ function orderAction(
 
 /** Variant B names insufficient balance at ticketing `TB_AUTH_101`, a 400 (docs/errors.md#codes). */
 function insufficientBalanceAsB(error: AppError): AppError {
-  return error.code === "insufficient_balance" ? appError("TB_AUTH_101", { reason: error.details.reason }) : error;
+  return error.code === "insufficient_balance" ? appError("TB_AUTH_101", { reason: error.details.reason, replayReason: error.details.replayReason }) : error;
 }
 
 const passengerUpdate = (method: "POST" | "PUT") =>
@@ -121,7 +121,8 @@ export const orderRoutes = [
     idempotencyKeyRequired: true,
     response: z.union([okSchema(orderASchema), createdOrderBSchema]).meta({ description: "Variant A: the order in `data`. Variant B (a body with `offerId`): the order, unwrapped." }),
     // 503 service_unavailable: the booking stalled past its seat lease and was not made (a retry books it).
-    // 422 invalid_field_value: a service id (services[i].id) the offer does not offer its passengers.
+    // 422 invalid_field_value: a service id (services[i].id) the offer does not offer its passengers,
+    // or a metadata key holding an invisible or direction-changing character.
     errors: ["not_found", "invalid_field_value", "offer_no_longer_available", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable"],
     handle: async ({ ctx, body }) => {
       const order = await ctx.services.orders.create(tenantScope(ctx), body.request);

@@ -87,7 +87,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
       handler: async (request, reply) => {
         const ctx = request.ctx;
         if (!ctx) throw new Error(`route ${route.url} reached without a request context`);
-        await authorize(ctx, route.operation);
+        await authorize(ctx, route.operation, request.query as Record<string, unknown>);
         const key = route.method === "POST" ? idempotencyKey(request.headers["idempotency-key"], route.idempotencyKeyRequired ?? false, "Idempotency-Key") : null;
         const body = route.parseBody
           ? route.parseBody(request.body)
@@ -115,8 +115,9 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
 }
 
 /**
- * The route's answer as it will be stored: its success, or a catalogued client error. A server
- * error is thrown instead, which releases the key so a retry can run.
+ * The route's answer as it will be stored: its success, or a catalogued client error (with the
+ * reason its repeats give, when it has one of its own: `replayReason`). A server error is thrown
+ * instead, which releases the key so a retry can run.
  */
 async function respondOnce(route: RestRoute<any, any, any>, input: RouteInput<unknown, unknown>, request: FastifyRequest): Promise<FirstResponse> {
   try {
@@ -125,7 +126,11 @@ async function respondOnce(route: RestRoute<any, any, any>, input: RouteInput<un
     if (result instanceof JsonText) return { status, body: result.text };
     return { status, body: JSON.stringify(result), replayBody: route.redactForReplay && JSON.stringify(route.redactForReplay(result)) };
   } catch (error) {
-    if (error instanceof AppError && error.status < 500) return { status: error.status, body: JSON.stringify(restErrorFor(request, error)) };
+    if (error instanceof AppError && error.status < 500) {
+      const { replayReason } = error.details;
+      const replayed = replayReason === undefined ? undefined : new AppError(error.code, { ...error.details, reason: replayReason });
+      return { status: error.status, body: JSON.stringify(restErrorFor(request, error)), replayBody: replayed && JSON.stringify(restErrorFor(request, replayed)) };
+    }
     throw error;
   }
 }

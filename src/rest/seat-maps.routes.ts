@@ -22,7 +22,7 @@ export const seatMapRoutes = [
     method: "GET",
     url: "/v1/air/seat_maps",
     operation: "seatMaps",
-    summary: "Seat maps of an offer (offer_id) or a booked order (order_id): one per segment, each seat for sale with a service per passenger",
+    summary: "Seat maps of an offer (offer_id) or a booked order (order_id, which needs orders: read too): one per segment, each seat for sale with a service per passenger",
     tag: "Search and offers",
     query: seatMapQuery,
     response: okSchema(z.array(seatMapSchema)),

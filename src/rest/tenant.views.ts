@@ -5,6 +5,7 @@ import { asMetadata } from "../tenants/metadata";
 import type { TenantUsage } from "../usage/usage.service";
 import { formatMinor } from "../money/format";
 import type { TenantConfig, WebhookSecretRotation } from "../tenants/tenant-config.service";
+import { shownWebhookUrl } from "../tenants/webhook-url";
 import type { apiKeySchema, tenantConfigSchema, tenantSchema, usageSchema, webhookSecretRotationSchema } from "./tenant.schemas";
 
 /** The owner's tenant object (2.1). A tombstone shows no personal data. */
@@ -50,7 +51,7 @@ export function tenantConfigView(tenant: TenantConfig): z.output<typeof tenantCo
     status: configStatus(tenant.status),
     default_currency: tenant.defaultCurrency,
     timezone: tenant.timezone,
-    webhook_url: tenant.webhookUrl,
+    webhook_url: tenant.webhookUrl && shownWebhookUrl(tenant.webhookUrl),
     webhook_enabled: tenant.webhookEnabled,
     metadata: asMetadata(tenant.configMetadata),
     created_at: tenant.createdAt.toISOString(),

@@ -18,6 +18,8 @@ export const tenantRoutes = [
     body: createTenantInput,
     status: 201,
     response: okSchema(tenantSchema),
+    // 422 invalid_field_value: a name or a metadata key holding an invisible or direction-changing character.
+    errors: ["invalid_field_value"],
     handle: async ({ ctx, body }) => ok(tenantView(await ctx.services.tenants.create(body)), "Tenant created"),
   }),
   restRoute({
@@ -48,7 +50,7 @@ export const tenantRoutes = [
     tag,
     body: updateTenantInput,
     response: okSchema(tenantSchema),
-    errors: ["tenant_not_found", "tenant_deleted"],
+    errors: ["tenant_not_found", "tenant_deleted", "invalid_field_value"],
     handle: async ({ ctx, params, body }) => ok(tenantView(await ctx.services.tenants.update(params.id!, body)), "Tenant updated"),
   }),
   restRoute({

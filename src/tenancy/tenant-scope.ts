@@ -11,4 +11,9 @@ export interface TenantScope {
   tenant: Tenant;
   /** True when the owner acts on the tenant's behalf with Service-Tenant. */
   actingAsOwner: boolean;
+  /**
+   * Whether the caller may read the wallet (the owner, or a key with `wallet: read`): answers of
+   * other operations show the wallet's balance only then (a 402 says what is short, not what is held).
+   */
+  mayReadWallet: boolean;
 }

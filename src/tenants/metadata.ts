@@ -1,14 +1,18 @@
 import { z } from "zod";
+import { refuseHiddenCharactersInKeys } from "../validation/shown-text";
 
 export const MAX_METADATA_PAIRS = 20;
 
 /**
  * Key-value metadata, as Stripe's: at most 20 pairs, string keys up to 40 characters, string
- * values up to 500. Strings only, so what a client stores is exactly what it reads back.
+ * values up to 500. Strings only, so what a client stores is exactly what it reads back. Keys
+ * are names a program matches and a console lists: none may hold a hidden character (422);
+ * values are the client's own text, kept as sent.
  */
 export const metadataSchema = z
   .record(z.string().min(1).max(40), z.string().max(500))
-  .refine((value) => Object.keys(value).length <= MAX_METADATA_PAIRS, { message: `at most ${MAX_METADATA_PAIRS} key-value pairs` });
+  .refine((value) => Object.keys(value).length <= MAX_METADATA_PAIRS, { message: `at most ${MAX_METADATA_PAIRS} key-value pairs` })
+  .superRefine(refuseHiddenCharactersInKeys);
 
 export type Metadata = z.infer<typeof metadataSchema>;
 

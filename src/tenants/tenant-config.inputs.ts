@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { metadataSchema } from "./metadata";
+import { holdsCredentials } from "./webhook-url";
 import { canonicalTimeZone, isIsoCurrency } from "./config-values";
 import { USD_RATES, isPricingCurrency } from "../money/exchange-rates";
 import { appError } from "../errors/app-error";
@@ -12,6 +13,7 @@ const IMMUTABLE_CONFIG_FIELDS = ["id", "name", "slug", "environment", "status", 
 const webhookUrl = z
   .url({ protocol: /^https?$/, message: "must be an http or https URL" })
   .max(2048)
+  .refine((url) => !holdsCredentials(url), { message: "must not hold a user name or password: receivers check the webhook signature instead" })
   .nullable();
 
 /** PATCH /v1/tenant and Mutation.updateTenantConfig (docs/rest-api.md#tenant-configuration: every invalid field is a 422). */

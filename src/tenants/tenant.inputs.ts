@@ -1,11 +1,15 @@
 import { z } from "zod";
 import { keyPermissionsInput } from "../tenancy/key-permissions";
 import { parseInput } from "../validation/parse-input";
+import { refuseHiddenCharacters } from "../validation/shown-text";
 import { metadataSchema } from "./metadata";
+
+/** A tenant's name, as consoles show it: no hidden characters (422 naming them). */
+const tenantName = z.string().trim().min(1).max(200).superRefine(refuseHiddenCharacters);
 
 /** Owner: create a tenant (POST /v1/tenants, Mutation.createTenant). */
 export const createTenantInput = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: tenantName,
   email: z.email().max(320),
   metadata: metadataSchema.optional(),
   environment: z.enum(["sandbox", "live"]).optional(),
@@ -15,7 +19,7 @@ export type CreateTenantInput = z.infer<typeof createTenantInput>;
 /** Owner: change a tenant (PATCH /v1/tenants/:id). Deletion has its own operation. */
 export const updateTenantInput = z
   .strictObject({
-    name: z.string().trim().min(1).max(200).optional(),
+    name: tenantName.optional(),
     email: z.email().max(320).optional(),
     metadata: metadataSchema.optional(),
     status: z.enum(["active", "suspended"]).optional(),
@@ -25,7 +29,7 @@ export type UpdateTenantInput = z.infer<typeof updateTenantInput>;
 
 /** Owner: issue a key (POST /v1/tenants/:id/keys); without `permissions` it has full access. */
 export const createApiKeyInput = z.strictObject({
-  label: z.string().trim().min(1).max(100),
+  label: z.string().trim().min(1).max(100).superRefine(refuseHiddenCharacters),
   permissions: keyPermissionsInput.optional(),
 });
 export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;

@@ -4,11 +4,14 @@ import type { ErrorCode } from "../errors/catalogue";
 
 /**
  * Parses input with a domain schema. The first problem names the field (`slices[0].origin`)
- * and every problem is listed in `reason`, so one round trip shows all that is wrong.
+ * and every problem is listed in `reason`, so one round trip shows all that is wrong. The answer
+ * is `code`, unless the first problem names its own (`params.errorCode` of a refinement).
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, code: ErrorCode = "validation_failed"): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
+  const firstIssue = parsed.error.issues[0];
+  const ownCode = firstIssue?.code === "custom" ? (firstIssue.params?.errorCode as ErrorCode | undefined) : undefined;
   const problems = parsed.error.issues.map((issue) => {
     const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path;
     const field = fieldPath(path);
@@ -17,7 +20,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, code:
   });
   const first = problems[0];
   const describe = (problem: { field: string; message: string }) => (problem.field ? `${problem.field}: ${problem.message}` : problem.message);
-  throw appError(code, {
+  throw appError(ownCode ?? code, {
     ...(first?.field ? { field: first.field } : {}),
     message: first ? describe(first) : undefined,
     reason: problems.map(describe).join("; "),

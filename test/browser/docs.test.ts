@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/test-server";
-import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
+import { framedBySameSite, openLocalBrowser, type LocalBrowser } from "./local-chromium";
 
 /**
  * The REST reference at /docs as a person opens it: no key, Debian's Chromium, and no request
- * leaving this machine (any that tries is recorded and aborted).
+ * leaving this machine (any that tries is recorded and aborted), nothing its policy refuses; and
+ * no page can frame it.
  */
 describe("REST reference at /docs in Chromium", () => {
   let server: TestServer;
@@ -30,8 +31,22 @@ describe("REST reference at /docs in Chromium", () => {
     await page.getByText("Book an offer", { exact: false }).first().waitFor({ state: "visible", timeout: 30_000 });
     await page.getByText("/v1/wallet/transactions", { exact: true }).first().waitFor({ state: "visible" });
 
+    // An operation opened, with its example body highlighted.
+    await page.getByText("Book an offer", { exact: false }).first().click();
+    await page.getByText("Example Value").first().waitFor({ state: "visible" });
+
     expect(browser.requests).toContain(`GET ${server.url}/openapi.json`);
     expect(browser.external, `requests that left this machine:\n${browser.external.join("\n")}`).toEqual([]);
     expect(browser.pageErrors).toEqual([]);
+    expect(browser.policyViolations).toEqual([]);
+  });
+
+  it("refuses to be framed, even by a page of this same site", async () => {
+    const framing = await framedBySameSite(browser, server.url, "/docs");
+    try {
+      expect(await framing.frame.locator("#reference").count()).toBe(0);
+    } finally {
+      await framing.page.close();
+    }
   });
 });

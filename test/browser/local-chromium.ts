@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from "playwright-core";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -35,6 +35,8 @@ export interface LocalBrowser {
   external: string[];
   /** Uncaught errors of the pages. */
   pageErrors: string[];
+  /** What the pages' Content-Security-Policy refused (Chromium's console messages about it). */
+  policyViolations: string[];
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function openLocalBrowser(): Promise<LocalBrowser> {
   const requests: string[] = [];
   const external: string[] = [];
   const pageErrors: string[] = [];
+  const policyViolations: string[] = [];
   const noteExternal = (url: string) => {
     if (!isLocal(url) && !external.includes(url)) external.push(url);
   };
@@ -63,15 +66,41 @@ export async function openLocalBrowser(): Promise<LocalBrowser> {
   context.on("weberror", (error) => pageErrors.push(String(error.error())));
   const page = await context.newPage();
   page.on("websocket", (socket) => noteExternal(socket.url()));
+  page.on("console", (message) => {
+    if (message.text().includes("Content Security Policy")) policyViolations.push(message.text());
+  });
   return {
     page,
     context,
     requests,
     external,
     pageErrors,
+    policyViolations,
     async close() {
       await context.close().catch(() => {});
       await browser.close().catch(() => {});
     },
   };
+}
+
+/**
+ * Opens, in a new page, a page of the same site as `origin` (served by the test itself at
+ * /framing-page) that frames `framedPath` under a heading, as a page on the site could try, and
+ * waits until Chromium refuses the frame by its frame-ancestors policy. The caller closes the page.
+ */
+export async function framedBySameSite(browser: LocalBrowser, origin: string, framedPath: string): Promise<{ page: Page; frame: Frame }> {
+  const page = await browser.context.newPage();
+  const messages: string[] = [];
+  page.on("console", (message) => messages.push(message.text()));
+  const framingUrl = `${origin}/framing-page`;
+  await page.route(framingUrl, (route) => route.fulfill({ contentType: "text/html", body: `<!doctype html><h1>Win a prize</h1><iframe src="${framedPath}" width="1200" height="700"></iframe>` }));
+  await page.goto(framingUrl, { waitUntil: "load" });
+  const deadline = Date.now() + 15_000;
+  while (!messages.some((message) => message.includes("frame-ancestors 'none'"))) {
+    if (Date.now() > deadline) throw new Error(`the frame of ${framedPath} was not refused; console: ${messages.join(" | ")}`);
+    await page.waitForEvent("console", { timeout: deadline - Date.now() }).catch(() => undefined);
+  }
+  const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
+  if (!frame) throw new Error("the framing page has no frame");
+  return { page, frame };
 }

@@ -1,5 +1,6 @@
 import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectPageHeaders } from "../helpers/page-headers";
 import { rawGet } from "../helpers/raw-get";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
@@ -7,15 +8,20 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 describe("GET /docs", () => {
   let server: TestServer;
   let urls: string[];
+  let page: Awaited<ReturnType<typeof rawGet>>;
 
   beforeAll(async () => {
     server = await startTestServer();
-    const page = await rawGet(`${server.url}/docs`);
+    page = await rawGet(`${server.url}/docs`);
     expect(page.status).toBe(200);
     expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
     urls = [...page.body.toString("utf8").matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((match) => match[1]!);
   });
   afterAll(() => server.close());
+
+  it("is sent under the console's policy, never framed, sniffed or cached", () => {
+    expectPageHeaders(page.headers);
+  });
 
   it("refers to its stylesheet and scripts on this server, at content-hashed URLs", () => {
     expect(urls).toHaveLength(3);
@@ -28,6 +34,7 @@ describe("GET /docs", () => {
       expect([plain.status, brotli.status], url).toEqual([200, 200]);
       expect(brotli.headers["content-encoding"]).toBe("br");
       expect(brotli.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+      expect(brotli.headers["x-content-type-options"]).toBe("nosniff");
       expect(brotliDecompressSync(brotli.body).equals(plain.body), url).toBe(true);
     }
     const bundle = urls.find((url) => url.endsWith("/swagger-ui-bundle.js"))!;

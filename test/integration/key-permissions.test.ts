@@ -1,6 +1,6 @@
 import { isNonNullType } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { operations, type Operation } from "../../src/context/operations";
+import { operations, type Operation, type OperationRule } from "../../src/context/operations";
 import { FULL_ACCESS, type KeyPermissions, type PermissionLevel, type PermissionResource } from "../../src/tenancy/key-permissions";
 import { call, createTenant, graphql, type ApiResponse, type TenantFixture } from "../helpers/client";
 import { eventually } from "../helpers/eventually";
@@ -21,11 +21,11 @@ type Permissions = Partial<Record<PermissionResource, "none" | PermissionLevel>>
 
 /**
  * One request performing an operation: on a REST route of the server's table when the operation
- * has one (named "METHOD /path"; path ids are ones that never existed, the body as given), else
- * a GraphQL subscription over graphql-ws. `alsoNeeds`: what else the request needs besides the
- * operation's own permission.
+ * has one (named "METHOD /path"; path ids are ones that never existed, the body and query string
+ * as given), else a GraphQL subscription over graphql-ws. `alsoNeeds`: what else the request
+ * needs besides the operation's own permission.
  */
-type Probe = ({ rest: string; body?: unknown } | { subscription: string; variables?: Record<string, unknown> }) & { alsoNeeds?: Permissions };
+type Probe = ({ rest: string; body?: unknown; query?: string } | { subscription: string; variables?: Record<string, unknown> }) & { alsoNeeds?: Permissions };
 
 const UNKNOWN_ORDER = "ord_00000000000000000000000000";
 
@@ -44,6 +44,8 @@ const probes: Record<string, Probe> = {
   offers: { rest: "GET /v1/air/offers" },
   offerRequests: { rest: "GET /v1/air/search" },
   seatMaps: { rest: "GET /v1/air/seat_maps" },
+  // A seat map of an order: the route of seatMaps, given an order.
+  orderSeatMaps: { rest: "GET /v1/air/seat_maps", query: `order_id=${UNKNOWN_ORDER}`, alsoNeeds: { search: "read" } },
   orders: { rest: "GET /v1/air/orders" },
   order: { rest: "GET /v1/air/orders/:id" },
   bookings: { rest: "GET /v1/bookings" },
@@ -167,6 +169,17 @@ describe("key permissions", () => {
       }
     });
 
+    it("probes each operation an input adds (whenGiven) on the route of the operation it adds to, with that input", () => {
+      const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+      const added = (Object.entries(operations) as Array<[Operation, OperationRule]>).flatMap(([operation, rule]) => Object.entries(rule.whenGiven ?? {}).map(([input, also]) => ({ operation, input, also })));
+      expect(added.length).toBeGreaterThan(0);
+      for (const { operation, input, also } of added) {
+        const probe = probes[also]!;
+        expect("rest" in probe && probe.rest, also).toBe((probes[operation] as { rest: string }).rest);
+        expect(new URLSearchParams((probe as { query?: string }).query).has(snake(input)), also).toBe(true);
+      }
+    });
+
     it("lets every Query field needing a permission be null, so a refusal nulls that field alone", () => {
       const queryFields = Object.values(servedSchema.getQueryType()!.getFields());
       const nonNull = queryFields.filter((field) => (operations as Record<string, { permission: string | null }>)[field.name]?.permission && isNonNullType(field.type));
@@ -195,7 +208,7 @@ describe("key permissions", () => {
   async function perform(probe: Probe, key: string): Promise<{ status: number; codes: string[]; requiredPermission?: unknown; answer: string }> {
     if ("rest" in probe) {
       const [method, url] = probe.rest.split(" ") as [string, string];
-      const path = url.replace(/:(\w+)/g, (_match, name: string) => `${name}_neverexisted`);
+      const path = url.replace(/:(\w+)/g, (_match, name: string) => `${name}_neverexisted`) + (probe.query ? `?${probe.query}` : "");
       const headers: Record<string, string> = method === "POST" ? { "idempotency-key": newKey("probe") } : {};
       const response = await call(server, method, path, { key, body: probe.body ?? (method === "GET" || method === "DELETE" ? undefined : {}), headers });
       const codes = response.status >= 400 ? [response.body.errors[0].code as string] : [];

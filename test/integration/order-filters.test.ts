@@ -51,6 +51,13 @@ describe("orders filters", () => {
     expect(await ids({ passengerName: "   " })).toEqual([byron.id, lovelace.id, hopper.id]);
   });
 
+  it("by passenger name: %, _ and \\ are the characters they are, never wildcards or escapes", async () => {
+    // No name holds one of them, so no order matches.
+    for (const text of ["%", "_", "\\", "Gr_ce", "Ada%ce", "%ada", "ada_", "\\Ada", "Lo\\velace", "_ _"]) {
+      expect(await ids({ passengerName: text }), text).toEqual([]);
+    }
+  });
+
   it("by booking reference, exactly and in any case", async () => {
     expect(await ids({ bookingReference: lovelace.booking_reference.toLowerCase() })).toEqual([lovelace.id]);
     expect(await ids({ bookingReference: lovelace.booking_reference.slice(1) })).toEqual([]);

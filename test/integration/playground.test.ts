@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { playgroundTabs, type PlaygroundTab } from "../../src/graphql/playground-examples";
 import { type TenantFixture, call, startServerWithTenant } from "../helpers/client";
 import { eventually } from "../helpers/eventually";
+import { expectPageHeaders } from "../helpers/page-headers";
 import { rawGet } from "../helpers/raw-get";
 import { subscribe, waitForOpenSubscriptions, wsClient } from "../helpers/subscriptions";
 import type { TestServer } from "../helpers/test-server";
@@ -40,12 +41,21 @@ describe("GraphQL playground page and assets", () => {
   });
   afterAll(() => server.close());
 
+  it("is sent under the console's policy, never framed, sniffed or cached", async () => {
+    const page = await rawGet(`${server.url}/graphql`, { accept: "text/html" });
+    expect(page.status).toBe(200);
+    // GraphiQL's editor (Monaco) writes its own style elements: styles may be inline, scripts never.
+    expectPageHeaders(page.headers, "'self' 'unsafe-inline'");
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>/);
+    expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/);
+  });
+
   it("serves a small page without a key that asks for one and names its assets on this server", () => {
     expect(html.length).toBeLessThan(16_000);
     expect(html).toContain("<title>Aerogate GraphQL</title>");
     expect(html).toMatch(/<input name="apiKey" type="password"/);
     expect(urls.map((url) => url.replace(/\/[0-9a-f]{16}\//, "/…/")).sort()).toEqual(
-      ["editor.worker.js", "graphiql.css", "graphiql.js", "graphql.worker.js", "json.worker.js", "playground.js"].map((name) => `/graphql/playground/…/${name}`).sort(),
+      ["editor.worker.js", "graphiql.css", "graphiql.js", "graphql-ws.js", "graphql.worker.js", "json.worker.js", "operations.js", "playground.css", "playground.js"].map((name) => `/graphql/playground/…/${name}`).sort(),
     );
   });
 
@@ -82,6 +92,7 @@ describe("GraphQL playground page and assets", () => {
         expect(answer.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
         expect(answer.headers.vary).toBe("accept-encoding");
         expect(answer.headers["content-type"]).toMatch(/^text\/(javascript|css); charset=utf-8$/);
+        expect(answer.headers["x-content-type-options"]).toBe("nosniff");
       }
       expect(plain.headers["content-encoding"]).toBeUndefined();
       expect(brotli.headers["content-encoding"]).toBe("br");

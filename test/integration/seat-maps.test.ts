@@ -231,6 +231,39 @@ describe("seat maps", () => {
     expect((await call(server, "GET", `/v1/air/seat_maps?offer_id=${wideOffer.id}`)).status).toBe(401);
   });
 
+  it("by order_id needs orders: read besides search: read, on REST and GraphQL: a key without it is refused alike for its tenant's order and an unknown one", async () => {
+    const issueKey = async (permissions: Record<string, string>): Promise<string> => {
+      const issued = await call(server, "POST", `/v1/tenants/${alice.tenantId}/keys`, { key: server.ownerKey, body: { label: "maps", permissions } });
+      expect(issued.status, JSON.stringify(issued.body)).toBe(201);
+      return issued.body.data.apiKey;
+    };
+    const [searchOnly, ordersOnly, both] = await Promise.all([issueKey({ search: "read" }), issueKey({ orders: "read" }), issueKey({ search: "read", orders: "read" })]);
+    const order = await bookOffer(server, alice.key, await directOffer(server, alice.key, { origin: "LHR", destination: "FRA" }, false));
+
+    const refused = await seatMaps(`?order_id=${order.id}`, searchOnly);
+    expectError(refused, 403, "insufficient_permissions");
+    expect(refused.body.requiredPermission).toEqual({ resource: "orders", level: "read" });
+    expectSameAnswer(refused, await seatMaps("?order_id=ord_00000000000000000000000000", searchOnly));
+    const query = "query ($orderId: ID) { seatMaps(orderId: $orderId) { id } }";
+    const refusedGraphQL = await graphql(server, query, { orderId: order.id }, { key: searchOnly });
+    expectGraphQLError(refusedGraphQL, "insufficient_permissions");
+    expect(refusedGraphQL.body.errors![0]!.extensions.requiredPermission).toEqual({ resource: "orders", level: "read" });
+    expect(refusedGraphQL.body.data).toEqual({ seatMaps: null });
+
+    // The map shows the flights' seats: search: read stays needed.
+    const withoutSearch = await seatMaps(`?order_id=${order.id}`, ordersOnly);
+    expectError(withoutSearch, 403, "insufficient_permissions");
+    expect(withoutSearch.body.requiredPermission).toEqual({ resource: "search", level: "read" });
+
+    expect((await seatMaps(`?order_id=${order.id}`, both)).status).toBe(200);
+    const allowed = await graphql(server, query, { orderId: order.id }, { key: both });
+    expect(allowed.body.errors).toBeUndefined();
+    expect(allowed.body.data!.seatMaps.length).toBeGreaterThan(0);
+    // An offer's maps need search: read alone.
+    expect((await seatMaps(`?offer_id=${wideOffer.id}`, searchOnly)).status).toBe(200);
+    expect((await graphql(server, "query ($offerId: ID) { seatMaps(offerId: $offerId) { id } }", { offerId: wideOffer.id }, { key: searchOnly })).body.errors).toBeUndefined();
+  });
+
   describe("GraphQL seatMaps", () => {
     const SEAT_MAPS = `query SeatMaps($offerId: ID, $orderId: ID) { seatMaps(offerId: $offerId, orderId: $orderId) {
       id segmentId sliceId

@@ -227,7 +227,7 @@ describe("a sweep of guessed and foreign ids", () => {
       delivery: foreign.deliveryIds.slice(0, 2),
       other: [],
     };
-    const prefix: Record<IdKind, IdPrefix> = { tenant: "ten", key: "key", order: "ord", document: "doc", offer: "off", delivery: "whd", other: "req" };
+    const prefix: Record<IdKind, IdPrefix> = { tenant: "ten", key: "key", order: "ord", document: "doc", offer: "off", delivery: "whd", other: "evt" };
     return [
       ...foreignIds[kind].map((id) => ({ what: "another tenant's", id })),
       { what: "unknown", id: newId(prefix[kind]) },

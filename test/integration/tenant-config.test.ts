@@ -159,6 +159,36 @@ describe("tenant configuration", () => {
       expect(await getConfig(tenant)).toEqual(before);
     });
 
+    it.each([
+      ["a user and a password", "https://agent:s3cret@hooks.example.com/x"],
+      ["a user alone", "https://s3cret@hooks.example.com/x"],
+      ["a password alone", "https://:s3cret@hooks.example.com/x"],
+      ["an encoded user", "http://s3cret%40corp:pw@hooks.example.com/x"],
+    ])("refuses a webhook_url with credentials in it (%s) with 422 invalid_field_value, on REST and GraphQL, never echoing them", async (_case, url) => {
+      const tenant = await createTenant(server);
+      const before = await getConfig(tenant);
+      const response = await patchConfig(tenant, { webhook_url: url });
+      expectError(response, 422, "invalid_field_value", "webhook_url");
+      expect(response.body.message).toMatch(/user name or password/);
+      expect(JSON.stringify(response.body)).not.toContain("s3cret");
+      const UPDATE = `mutation ($input: UpdateTenantConfigInput!) { updateTenantConfig(input: $input) { webhookUrl } }`;
+      const graphQL = await graphql(server, UPDATE, { input: { webhookUrl: url } }, { key: tenant.key });
+      expectGraphQLError(graphQL, "invalid_field_value", { statusCode: 422 });
+      expect(JSON.stringify(graphQL.body)).not.toContain("s3cret");
+      expect(await getConfig(tenant)).toEqual(before);
+    });
+
+    it("shows a webhook_url stored with credentials before they were refused without them, REST and GraphQL", async () => {
+      const tenant = await createTenant(server);
+      expect((await patchConfig(tenant, { webhook_url: "https://hooks.example.com/legacy?x=1" })).status).toBe(200);
+      await server.db.prisma.tenant.update({ where: { id: tenant.tenantId }, data: { webhookUrl: "https://agent:s3cret@hooks.example.com/legacy?x=1" } });
+      await server.app.services.tenants.invalidate(tenant.tenantId);
+      const shown = (await call(server, "GET", "/v1/tenant", { key: tenant.key })).body.data.webhook_url;
+      expect(shown).toBe("https://hooks.example.com/legacy?x=1");
+      const graphQL = await graphql(server, "{ viewer { tenant { webhookUrl } } }", {}, { key: tenant.key });
+      expect(graphQL.body.data.viewer.tenant.webhookUrl).toBe("https://hooks.example.com/legacy?x=1");
+    });
+
     it("refuses an empty object as a patch with 422 invalid_field_value", async () => {
       const tenant = await createTenant(server);
       expectError(await patchConfig(tenant, {}), 422, "invalid_field_value");

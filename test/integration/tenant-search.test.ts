@@ -33,6 +33,20 @@ describe("tenants search", () => {
     expect(await ids("nobody")).toEqual([]);
   });
 
+  it("takes %, _ and \\ as the characters they are, never as wildcards or escapes", async () => {
+    const percent = await createTenant(server, { name: "100% Travel", email: "ops@percent.test" });
+    const underscore = await createTenant(server, { name: "Under_score Tours", email: "ops@underscore.test" });
+    const backslash = await createTenant(server, { name: "Back\\slash Trips", email: "ops@backslash.test" });
+    expect(await ids("%")).toEqual([percent.tenantId]);
+    expect(await ids("0% T")).toEqual([percent.tenantId]);
+    expect(await ids("_")).toEqual([underscore.tenantId]);
+    expect(await ids("r_s")).toEqual([underscore.tenantId]);
+    expect(await ids("\\")).toEqual([backslash.tenantId]);
+    expect(await ids("k\\s")).toEqual([backslash.tenantId]);
+    expect(await ids("\\%")).toEqual([]);
+    expect(await ids("e_n")).toEqual([]);
+  });
+
   it("matches a tenant by its id", async () => {
     expect(await ids(blue.tenantId)).toEqual([blue.tenantId]);
   });

@@ -5,7 +5,7 @@ import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { CopyButton } from "../ui/CopyButton";
 import { ErrorNote } from "../ui/ErrorNote";
 import { Field } from "../ui/Field";
-import { when, words } from "../ui/format";
+import { shown, when, words } from "../ui/format";
 import { CreateTenantApiKeyMutation, RevokeTenantApiKeyMutation } from "./queries";
 import { TableHead } from "../ui/TableHead";
 
@@ -54,7 +54,7 @@ export function ApiKeysSection({ tenantId, keys }: { tenantId: string; keys: rea
       {secret ? (
         <div className="secret" role="status">
           <p>
-            The secret of <strong>{secret.label}</strong>. It is shown this once: store it now.
+            The secret of <strong>{shown(secret.label)}</strong>. It is shown this once: store it now.
           </p>
           <p>
             <code className="secret-value" data-testid="new-key-secret">
@@ -74,7 +74,7 @@ export function ApiKeysSection({ tenantId, keys }: { tenantId: string; keys: rea
           <tbody>
             {keys.map((key) => (
               <tr key={key.id}>
-                <td>{key.label}</td>
+                <td>{shown(key.label)}</td>
                 <td>
                   <code>{key.prefix}…</code>
                 </td>
@@ -97,7 +97,7 @@ export function ApiKeysSection({ tenantId, keys }: { tenantId: string; keys: rea
       <ErrorNote error={revocation.error} />
       {revoking ? (
         <ConfirmDialog
-          title={`Revoke ${revoking.label}?`}
+          title={`Revoke ${shown(revoking.label)}?`}
           confirmLabel="Revoke key"
           danger
           busy={revocation.fetching}

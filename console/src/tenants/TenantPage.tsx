@@ -5,7 +5,7 @@ import { useSession } from "../session/session";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { ErrorNote } from "../ui/ErrorNote";
 import { Field } from "../ui/Field";
-import { when, words } from "../ui/format";
+import { shown, when, words } from "../ui/format";
 import { PageHeading } from "../ui/PageHeading";
 import { StatusBadge } from "../ui/StatusBadge";
 import { ApiKeysSection } from "./ApiKeysSection";
@@ -27,13 +27,15 @@ export function TenantPage() {
   const tenant = data?.tenant;
   if (!tenant) return data ? <PageHeading title="No such tenant" /> : error ? <ErrorNote error={error} /> : <p>Loading…</p>;
   const deleted = tenant.status === "DELETED";
+  // What the person sees is what they type to confirm a deletion, whatever the name hides.
+  const name = tenant.name === null ? null : shown(tenant.name);
   const actFor = () => {
     session.actFor(tenant.id);
     navigate("/orders");
   };
   return (
     <>
-      <PageHeading title={tenant.name ?? "Deleted tenant"}>
+      <PageHeading title={name ?? "Deleted tenant"}>
         <p className="subtitle">
           <StatusBadge status={tenant.status} /> <span className="badge">{words(tenant.environment)}</span> <code>{tenant.id}</code>
         </p>
@@ -77,11 +79,11 @@ export function TenantPage() {
       </section>
       {confirmingDelete ? (
         <ConfirmDialog
-          title={`Delete ${tenant.name}?`}
+          title={`Delete ${name}?`}
           confirmLabel="Delete tenant and all its data"
           danger
           busy={deletion.fetching}
-          confirmDisabled={typedName !== tenant.name}
+          confirmDisabled={typedName !== name}
           onCancel={() => setConfirmingDelete(false)}
           onConfirm={async () => {
             const result = await deleteTenant({ id: tenant.id });
@@ -89,7 +91,7 @@ export function TenantPage() {
           }}
         >
           <p>Every order, key, ledger entry and webhook delivery of this tenant is removed; only a tombstone stays. This cannot be undone.</p>
-          <Field label={`Type the tenant's name (${tenant.name}) to confirm`}>
+          <Field label={`Type the tenant's name (${name}) to confirm`}>
             <input name="confirmName" autoComplete="off" value={typedName} onChange={(event) => setTypedName(event.target.value)} />
           </Field>
         </ConfirmDialog>

@@ -3,7 +3,7 @@ import { useMutation, useQuery } from "urql";
 import { Link, useLocation } from "wouter";
 import { ErrorNote } from "../ui/ErrorNote";
 import { Field } from "../ui/Field";
-import { when, words } from "../ui/format";
+import { shown, when, words } from "../ui/format";
 import { PageHeading } from "../ui/PageHeading";
 import { Pager } from "../ui/Pager";
 import { useCursorPage, useUrlFilters } from "../ui/paging";
@@ -41,13 +41,13 @@ export function TenantsPage() {
       <ErrorNote error={error} />
       <div className="table-wrap">
         <table>
-          <caption>{tenants ? `${tenants.totalCount} tenant${tenants.totalCount === 1 ? "" : "s"}${values.q ? ` matching “${values.q}”` : ""}` : fetching ? "Loading…" : ""}</caption>
+          <caption>{tenants ? `${tenants.totalCount} tenant${tenants.totalCount === 1 ? "" : "s"}${values.q ? ` matching “${shown(values.q)}”` : ""}` : fetching ? "Loading…" : ""}</caption>
           <TableHead columns={["Name", "Email", "Environment", "Status", "Created"]} />
           <tbody>
             {tenants?.nodes.map((tenant) => (
               <tr key={tenant.id}>
                 <td>
-                  <Link href={`/tenants/${tenant.id}`}>{tenant.name ?? `(deleted) ${tenant.slug}`}</Link>
+                  <Link href={`/tenants/${tenant.id}`}>{tenant.name === null ? `(deleted) ${tenant.slug}` : shown(tenant.name)}</Link>
                 </td>
                 <td>{tenant.email ?? "—"}</td>
                 <td>{words(tenant.environment)}</td>

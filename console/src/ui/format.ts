@@ -1,3 +1,10 @@
+/**
+ * Text from the API that a person reads to know what it names (a tenant's name, a key's label),
+ * with each character that would hide or turn it shown as its name: "Acme⟨U+202E⟩elbat". The
+ * server's own rule, so the console shows exactly what the API refuses in new names.
+ */
+export { withHiddenCharactersShown as shown } from "../../../src/validation/hidden-characters";
+
 /** Amounts arrive as decimal strings with their currency; they are shown as they came, never rounded. */
 export function money(amount: string, currency: string): string {
   return `${amount} ${currency}`;

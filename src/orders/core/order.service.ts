@@ -11,12 +11,12 @@ import { orderEvent } from "../presentation/order-event-payload";
 import { appError } from "../../errors/app-error";
 import { newId } from "../../ids";
 import { convertMinor } from "../../money/exchange-rates";
-import { formatMinor, parseMinor } from "../../money/format";
 import type { CursorCodec } from "../../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../../pagination/paginate";
 import type { OfferService } from "../../search/offer.service";
 import { SeatsUnavailable, SeatTaken, type Supplier } from "../../supplier/supplier";
 import type { SeatCatalogue } from "../../seats/seat-catalogue";
+import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderRecord, type CancellationReason, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
@@ -105,7 +105,7 @@ export class OrderService {
     const { services, amount } = selectServices(request.services, offer, (id) => this.seats.seatOption(offer, id));
     const totalAmount = offer.totalAmount + amount;
     if (request.payment) checkPayment(request.payment, totalAmount, offer.currency, "payments[0].amount");
-    await this.requireBalance(scope.tenantId, totalAmount, offer.currency);
+    await this.requireBalance(scope, totalAmount, offer.currency);
 
     const paymentRequiredBy = this.holds.paymentDeadline(now, itineraryDates(offer).firstDepartureUtc);
     const pending: Order = {
@@ -305,14 +305,10 @@ export class OrderService {
   }
 
   /** 402 `insufficient_balance` when the wallet cannot cover `amount` (converted if the wallet was re-denominated). */
-  private async requireBalance(tenantId: string, amount: number, currency: string): Promise<void> {
-    const wallet = await this.wallets.get(tenantId);
+  private async requireBalance(scope: TenantScope, amount: number, currency: string): Promise<void> {
+    const wallet = await this.wallets.get(scope.tenantId);
     const needed = convertMinor(amount, currency, wallet.currency);
-    if (needed > wallet.balance) {
-      throw appError("insufficient_balance", {
-        reason: `The order costs ${formatMinor(needed, wallet.currency)} ${wallet.currency}; the wallet holds ${formatMinor(wallet.balance, wallet.currency)}.`,
-      });
-    }
+    if (needed > wallet.balance) throw insufficientBalance(scope, "The order costs", needed, wallet);
   }
 
   /**

@@ -7,6 +7,7 @@ import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { convertMinor } from "../../money/exchange-rates";
 import { formatMinor } from "../../money/format";
 import { walletChange, WALLET_GUARD } from "../../wallet/wallet-change";
+import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
 import { newId } from "../../ids";
 import { servicesPaidAfterTicketing, type Order, type OrderDetail } from "../core/order";
@@ -137,9 +138,7 @@ export class TicketingService {
         if (error.guard !== WALLET_GUARD) throw error;
         const current = await this.wallets.get(scope.tenantId);
         if (current.currency !== wallet.currency) continue;
-        throw appError("insufficient_balance", {
-          reason: `The order costs ${formatMinor(amount, wallet.currency)} ${wallet.currency}; the wallet holds ${formatMinor(current.balance, current.currency)}.`,
-        });
+        throw insufficientBalance(scope, "The order costs", amount, current);
       }
       ticketing.wake();
       return;

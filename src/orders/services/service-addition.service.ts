@@ -7,11 +7,11 @@ import { appError } from "../../errors/app-error";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { newId } from "../../ids";
 import { convertMinor } from "../../money/exchange-rates";
-import { formatMinor } from "../../money/format";
 import type { AvailableService } from "../../search/available-services";
 import type { SeatCatalogue } from "../../seats/seat-catalogue";
 import { seatOfGuard, type Supplier } from "../../supplier/supplier";
 import { walletChange, WALLET_GUARD } from "../../wallet/wallet-change";
+import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
 import { clock } from "../../clock";
 import { noPause, type TestPause } from "../../test-pause";
@@ -157,9 +157,7 @@ export class ServiceAdditionService {
         if (error.guard !== WALLET_GUARD || !debit) throw error;
         const wallet = await this.wallets.get(order.tenantId);
         if (wallet.currency !== debit.currency) continue;
-        throw appError("insufficient_balance", {
-          reason: `The services cost ${formatMinor(debit.amount, debit.currency)} ${debit.currency}; the wallet holds ${formatMinor(wallet.balance, wallet.currency)}.`,
-        });
+        throw insufficientBalance(scope, "The services cost", debit.amount, wallet);
       }
       await this.pause("after_services_commit", { orderId: order.id, additionId: addition.id });
       emds?.wake();
