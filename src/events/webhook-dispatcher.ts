@@ -1,4 +1,6 @@
 import { setMaxListeners } from "node:events";
+import type { DatabaseAvailability } from "../db/availability";
+import { databaseFault } from "../db/errors";
 import type { Tenant } from "../db/models";
 import type { Logger } from "../logger";
 import { PollingLoop } from "../polling-loop";
@@ -17,6 +19,8 @@ export interface WebhookDispatcherOptions {
   pollMs: number;
   /** Attempts in flight at once in this process. */
   maxConcurrent: number;
+  /** No claim runs while the database is unreachable; an outcome a database fault kept from being written is released. */
+  availability: DatabaseAvailability;
 }
 
 /** One finished attempt, for metrics. */
@@ -56,7 +60,7 @@ export class WebhookDispatcher {
   ) {
     // Every attempt in flight listens for shutdown on this one signal.
     setMaxListeners(options.maxConcurrent + 1, this.#shutdown.signal);
-    this.#loop = new PollingLoop(() => this.#claim(), options.pollMs, (error) => deps.log.error({ err: error }, "webhook deliveries could not be claimed"));
+    this.#loop = new PollingLoop(() => this.#claim(), options.pollMs, (error) => deps.log.error({ err: error }, "webhook deliveries could not be claimed"), options.availability);
   }
 
   /** Calls `listener` after every attempt; returns what unsubscribes. */
@@ -87,7 +91,11 @@ export class WebhookDispatcher {
     if (room <= 0) return false;
     for (const delivery of await this.deps.queue.claimDue(room)) {
       const attempt: Promise<void> = this.#deliver(delivery)
-        .catch((error: unknown) => this.deps.log.error({ err: error, deliveryId: delivery.id }, "webhook delivery failed; it will be retried when its lease ends"))
+        .catch((error: unknown) => {
+          this.deps.log.error({ err: error, deliveryId: delivery.id }, "webhook delivery failed; it will be retried when its lease ends");
+          // Its outcome could not be written: due again once the database takes it (at least once, so it may arrive twice).
+          if (databaseFault(error)) this.options.availability.defer(() => this.deps.queue.release(delivery));
+        })
         .finally(() => {
           this.#inFlight.delete(attempt);
           // Room for another delivery, and perhaps the next one of the same order.

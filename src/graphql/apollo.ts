@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { GraphQLSchema } from "graphql";
 import { Counter, type Registry } from "prom-client";
 import type { RequestContext } from "../context/request-context";
+import type { DatabaseAvailability } from "../db/availability";
 import type { Logger } from "../logger";
 import { appError } from "../errors/app-error";
 import { formatGraphQLError } from "./format-error";
@@ -13,6 +14,7 @@ import { GRAPHQL_LIMITS, limitRules } from "./query-limits";
 import { registerPlayground } from "./playground";
 import { GRAPHQL_CACHE_CONTROL, preparedAnswerer } from "./prepared-http";
 import { PreparedOperations } from "./prepared-operations";
+import { refusedAnswer } from "./refused-answer";
 
 /**
  * `Cache-Control: no-store` on every answer, the header Apollo's default cache-control plugin
@@ -26,6 +28,22 @@ function noStorePlugin(): ApolloServerPlugin<RequestContext> {
       return {
         async willSendResponse({ response }) {
           response.http.headers.set("cache-control", GRAPHQL_CACHE_CONTROL);
+        },
+      };
+    },
+  };
+}
+
+/** An answer the database could not complete carries its 503 or 507 and Retry-After (refused-answer.ts). */
+function refusedAnswerPlugin(): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          const refused = response.body.kind === "single" ? refusedAnswer(response.body.singleResult.errors) : null;
+          if (!refused) return;
+          response.http.status = refused.status;
+          if (refused.retryAfterSeconds !== undefined) response.http.headers.set("retry-after", String(refused.retryAfterSeconds));
         },
       };
     },
@@ -55,9 +73,9 @@ function acceptedDocumentsPlugin(prepared: PreparedOperations): ApolloServerPlug
  * here sees first sights only: a rule every answer must follow (no-store, limits, suggestions)
  * is a function both pipelines call.
  */
-export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchema, log: Logger, registry: Registry): Promise<ApolloServer<RequestContext>> {
+export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchema, log: Logger, registry: Registry, availability: DatabaseAvailability): Promise<ApolloServer<RequestContext>> {
   const prepared = new PreparedOperations(schema);
-  const formatError = formatGraphQLError(log);
+  const formatError = formatGraphQLError(log, availability);
   const apollo = new ApolloServer<RequestContext>({
     schema,
     formatError,
@@ -70,7 +88,7 @@ export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchem
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     validationRules: [...limitRules],
     allowBatchedHttpRequests: false,
-    plugins: [fastifyApolloDrainPlugin(app), registerPlayground(app), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), operationLimitsPlugin(schema), acceptedDocumentsPlugin(prepared)],
+    plugins: [fastifyApolloDrainPlugin(app), registerPlayground(app), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), refusedAnswerPlugin(), operationLimitsPlugin(schema), acceptedDocumentsPlugin(prepared)],
   });
   await apollo.start();
   const answerPrepared = preparedAnswerer(prepared, formatError);
