@@ -5,6 +5,8 @@ import { DatabaseUnavailableError, databaseFault, type DatabaseFault } from "./e
 
 /** How long after each failed probe the next one runs: quick at first, then every quarter second. */
 const PROBE_DELAYS_MS = [0, 50, 100, 200, 250];
+/** How often a full disk is looked at again for room, where that can be seen. */
+const ROOM_PROBE_EVERY_MS = 1000;
 /** How often refusals are summed up in the log while there are any. */
 const SUMMARY_EVERY_MS = 1000;
 /** A deferred write (`defer`) is tried this often while the database refuses it, this many times at most. */
@@ -45,8 +47,10 @@ export interface AvailabilityStatus {
  * the database is reachable again: that is logged ("database reachable again", with how long
  * it was down), and whatever waited for it runs (background loops, deferred writes).
  *
- * A full disk (storage_full) refuses only the writes that need room: reads go on, and the
- * episode ends with the first write that succeeds.
+ * A full disk (storage_full) refuses only the writes that need room: reads go on. The episode
+ * ends when `roomProbe` sees room again (SQLite: the file may grow and its disk has space; looked
+ * at every second), or, where room cannot be seen (PostgreSQL's server), with the first write
+ * that succeeds.
  *
  * Requests refused for either reason are counted, and the log sums them up at most once a
  * second ("N requests refused in the last second") instead of a line and a stack per request.
@@ -56,6 +60,7 @@ export class DatabaseAvailability {
   #unreachable: Episode | null = null;
   #storageFull: Episode | null = null;
   #probeTimer: NodeJS.Timeout | null = null;
+  #roomTimer: NodeJS.Timeout | null = null;
   #probeAttempt = 0;
   #probing = false;
   #closed = false;
@@ -73,6 +78,8 @@ export class DatabaseAvailability {
     private readonly probe: () => Promise<void>,
     /** Names the database in log lines (no credentials). */
     readonly description: string,
+    /** Whether the database has room to grow, where that can be seen. */
+    private readonly roomProbe?: () => Promise<boolean>,
   ) {}
 
   /** Where the outage lines go; until then nothing is logged. */
@@ -113,6 +120,7 @@ export class DatabaseAvailability {
       this.#storageFull = { sinceMs: clock.nowMs(), reason: fault.reason, refused: 0 };
       this.#log?.error({ database: this.description, reason: fault.reason }, "database storage full: writes are refused until there is room");
       this.#startSummaries();
+      this.#scheduleRoomProbe();
     }
     return fault;
   }
@@ -147,8 +155,28 @@ export class DatabaseAvailability {
     return true;
   }
 
-  /** A write changed rows: a full disk has room again. */
+  /** A write changed rows: where room cannot be seen, a full disk has room again. */
   noticeWrite(): void {
+    if (this.#storageFull && !this.roomProbe) this.#roomAgain();
+  }
+
+  #scheduleRoomProbe(): void {
+    const probe = this.roomProbe;
+    if (!probe || this.#closed) return;
+    this.#roomTimer = setTimeout(() => {
+      this.#roomTimer = null;
+      void probe()
+        .catch(() => false)
+        .then((room) => {
+          if (!this.#storageFull || this.#closed) return;
+          if (room) this.#roomAgain();
+          else this.#scheduleRoomProbe();
+        });
+    }, ROOM_PROBE_EVERY_MS);
+    this.#roomTimer.unref();
+  }
+
+  #roomAgain(): void {
     const episode = this.#storageFull;
     if (!episode) return;
     this.#storageFull = null;
@@ -204,8 +232,9 @@ export class DatabaseAvailability {
   close(): void {
     this.#closed = true;
     if (this.#probeTimer) clearTimeout(this.#probeTimer);
+    if (this.#roomTimer) clearTimeout(this.#roomTimer);
     if (this.#summaryTimer) clearInterval(this.#summaryTimer);
-    this.#probeTimer = this.#summaryTimer = null;
+    this.#probeTimer = this.#roomTimer = this.#summaryTimer = null;
     this.#releaseWaiters();
   }
 

@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { statfs } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
@@ -133,7 +134,7 @@ async function openSqlite(url: string, options: DatabaseOptions): Promise<Databa
     },
   };
   // A file does not go away: the probe only confirms the connection answers.
-  const availability = new DatabaseAvailability(() => sqlite.run((connection) => void connection.prepare("SELECT 1").get()), describeDatabase(url));
+  const availability = new DatabaseAvailability(() => sqlite.run((connection) => void connection.prepare("SELECT 1").get()), describeDatabase(url), () => sqliteHasRoom(sqlite, path));
   const gated = gatedSqliteAdapterFactory(new PrismaBetterSqlite3({ url: path }), sqlitePragmas, (connection, gate) => {
     current = { connection, gate };
     setCheckpointMode();
@@ -158,6 +159,17 @@ async function openSqlite(url: string, options: DatabaseOptions): Promise<Databa
       await db.close();
     },
   };
+}
+
+/** Free space below this on the database's disk is no room: SQLite would soon answer SQLITE_FULL. */
+const MIN_FREE_DISK_BYTES = 1024 * 1024;
+
+/** Whether the SQLite file may grow: under its page limit (max_page_count), with space left on its disk. */
+async function sqliteHasRoom(sqlite: SqliteAccess, path: string): Promise<boolean> {
+  const pages = await sqlite.run((connection) => ({ used: connection.pragma("page_count", { simple: true }) as number, limit: connection.pragma("max_page_count", { simple: true }) as number }));
+  if (pages.used >= pages.limit) return false;
+  const disk = await statfs(dirname(path));
+  return disk.bavail * disk.bsize >= MIN_FREE_DISK_BYTES;
 }
 
 /** Query events only when someone listens for them. */
