@@ -48,8 +48,12 @@ import { WebhookDeliveryService } from "./events/webhook-deliveries.service";
 import { OrderFeed } from "./orders/order-feed";
 import { LiveConnections } from "./context/live-connections";
 
-/** Webhook attempts in flight at once per process: a few slow receivers leave room for the rest. */
-const WEBHOOK_CONCURRENCY = 32;
+/**
+ * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
+ * and a timer, so there are many, shared out per destination (events/destination-slots.ts): a
+ * hundred receivers that never answer leave prompt ones room.
+ */
+const WEBHOOK_CONCURRENCY = 256;
 
 /** Every domain service, built once per process by `createServices` and reached through the request context. */
 export interface Services {
