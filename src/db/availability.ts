@@ -2,13 +2,12 @@ import { clock } from "../clock";
 import { appError, type AppError } from "../errors/app-error";
 import type { Logger } from "../logger";
 import { DatabaseUnavailableError, databaseFault, type DatabaseFault } from "./errors";
+import { RefusalSummary } from "./refusal-summary";
 
 /** How long after each failed probe the next one runs: quick at first, then every quarter second. */
 const PROBE_DELAYS_MS = [0, 50, 100, 200, 250];
 /** How often a full disk is looked at again for room, where that can be seen. */
 const ROOM_PROBE_EVERY_MS = 1000;
-/** How often refusals are summed up in the log while there are any. */
-const SUMMARY_EVERY_MS = 1000;
 /** A deferred write (`defer`) is tried this often while the database refuses it, this many times at most. */
 const DEFERRED_RETRY_MS = 1000;
 const DEFERRED_ATTEMPTS = 120;
@@ -65,9 +64,10 @@ export class DatabaseAvailability {
   #probing = false;
   #closed = false;
   #waiters: Array<() => void> = [];
-  readonly #recoveryListeners = new Set<() => void>();
-  readonly #window = { refused: 0, deferred: 0 };
-  #summaryTimer: NodeJS.Timeout | null = null;
+  readonly #summary = new RefusalSummary(
+    (refused, deferred) => this.#log?.warn({ database: this.description, refused, deferredBackgroundWork: deferred }, `${refused} request${refused === 1 ? "" : "s"} refused in the last second`),
+    () => this.#unreachable !== null || this.#storageFull !== null,
+  );
   /** Writes waiting in `defer`. */
   #deferred = 0;
   /** Totals since start, for /metrics. */
@@ -114,12 +114,12 @@ export class DatabaseAvailability {
       this.#log?.error({ database: this.description, reason: fault.reason }, "database unreachable");
       this.#probeAttempt = 0;
       this.#scheduleProbe();
-      this.#startSummaries();
+      this.#summary.start();
     }
     if (fault.kind === "storage_full" && !this.#storageFull) {
       this.#storageFull = { sinceMs: clock.nowMs(), reason: fault.reason, refused: 0 };
       this.#log?.error({ database: this.description, reason: fault.reason }, "database storage full: writes are refused until there is room");
-      this.#startSummaries();
+      this.#summary.start();
       this.#scheduleRoomProbe();
     }
     return fault;
@@ -134,11 +134,10 @@ export class DatabaseAvailability {
     const fault = this.notice(error);
     if (!fault) return null;
     this.refusedTotal[fault.kind]++;
-    this.#window.refused++;
+    this.#summary.refused();
     const episode = fault.kind === "unreachable" ? this.#unreachable : this.#storageFull;
     if (episode) episode.refused++;
-    this.#startSummaries();
-    const retryAfterSeconds = this.retryAfterSeconds(fault.kind);
+    const retryAfterSeconds = this.#retryAfterSeconds(fault.kind);
     return fault.kind === "unreachable"
       ? appError("service_unavailable", { retryAfterSeconds, reason: `The database cannot be reached. Retry in ${retryAfterSeconds} s.` })
       : appError("storage_full", { retryAfterSeconds, reason: `The database has no room to store this change; nothing of it was kept. Reads still work. Retry in ${retryAfterSeconds} s.` });
@@ -150,8 +149,7 @@ export class DatabaseAvailability {
    */
   absorb(error: unknown): boolean {
     if (!this.notice(error)) return false;
-    this.#window.deferred++;
-    this.#startSummaries();
+    this.#summary.deferred();
     return true;
   }
 
@@ -181,11 +179,10 @@ export class DatabaseAvailability {
     if (!episode) return;
     this.#storageFull = null;
     this.#log?.warn({ database: this.description, fullSeconds: this.#secondsSince(episode), refused: episode.refused }, "database storage has room again");
-    this.#emitRecovery();
   }
 
   /** Seconds a client should wait before retrying a request refused for `kind`. */
-  retryAfterSeconds(kind: DatabaseFault["kind"] = "unreachable"): number {
+  #retryAfterSeconds(kind: DatabaseFault["kind"]): number {
     if (kind === "storage_full") return STORAGE_FULL_RETRY_AFTER_SECONDS;
     const downSeconds = this.#unreachable ? this.#secondsSince(this.#unreachable) : 0;
     return Math.min(MAX_OUTAGE_RETRY_AFTER_SECONDS, 1 + Math.floor(downSeconds / 10));
@@ -222,19 +219,13 @@ export class DatabaseAvailability {
     void attempt(DEFERRED_ATTEMPTS);
   }
 
-  /** Calls `listener` each time an episode ends (reachable again, room again); returns what unsubscribes. */
-  onRecovery(listener: () => void): () => void {
-    this.#recoveryListeners.add(listener);
-    return () => this.#recoveryListeners.delete(listener);
-  }
-
   /** Stops probing and summing up, and releases whatever waits. */
   close(): void {
     this.#closed = true;
     if (this.#probeTimer) clearTimeout(this.#probeTimer);
     if (this.#roomTimer) clearTimeout(this.#roomTimer);
-    if (this.#summaryTimer) clearInterval(this.#summaryTimer);
-    this.#probeTimer = this.#roomTimer = this.#summaryTimer = null;
+    this.#probeTimer = this.#roomTimer = null;
+    this.#summary.stop();
     this.#releaseWaiters();
   }
 
@@ -262,10 +253,9 @@ export class DatabaseAvailability {
     const episode = this.#unreachable;
     this.#unreachable = null;
     // This second's refusals are in the episode's total, told now.
-    this.#window.refused = this.#window.deferred = 0;
+    this.#summary.reset();
     this.#log?.warn({ database: this.description, downSeconds: this.#secondsSince(episode), refused: episode.refused }, "database reachable again");
     this.#releaseWaiters();
-    this.#emitRecovery();
   }
 
   #releaseWaiters(): void {
@@ -274,28 +264,7 @@ export class DatabaseAvailability {
     for (const resolve of waiters) resolve();
   }
 
-  #emitRecovery(): void {
-    for (const listener of this.#recoveryListeners) listener();
-  }
-
   #secondsSince(episode: Episode): number {
     return Math.round((clock.nowMs() - episode.sinceMs) / 100) / 10;
-  }
-
-  /** While anything is to be summed up: a line a second for the second that had refusals. */
-  #startSummaries(): void {
-    if (this.#summaryTimer || this.#closed) return;
-    this.#summaryTimer = setInterval(() => {
-      const { refused, deferred } = this.#window;
-      this.#window.refused = this.#window.deferred = 0;
-      if (refused > 0 || deferred > 0) {
-        this.#log?.warn({ database: this.description, refused, deferredBackgroundWork: deferred }, `${refused} requests refused in the last second`);
-        return;
-      }
-      if (this.#unreachable || this.#storageFull || !this.#summaryTimer) return;
-      clearInterval(this.#summaryTimer);
-      this.#summaryTimer = null;
-    }, SUMMARY_EVERY_MS);
-    this.#summaryTimer.unref();
   }
 }
