@@ -1,8 +1,12 @@
 import { RecentMap } from "../recent-map";
 import type { TenantFilter } from "./webhook-delivery-queue";
 
-/** Attempts in flight at once to one destination that answers promptly. */
-export const PROVEN_DESTINATION_SLOTS = 8;
+/**
+ * Attempts in flight at once to one destination that answers promptly: enough for one busy
+ * receiver to take a backlog at full pace (8 halved the events bench's delivery rate), few enough
+ * that several share the process's slots.
+ */
+export const PROVEN_DESTINATION_SLOTS = 32;
 /** The share of all slots that destinations not (or no longer) answering promptly may hold together. */
 const UNPROVEN_SHARE = 0.75;
 /** Destinations remembered; a forgotten one starts over as unproven. */
@@ -21,7 +25,7 @@ export interface Slot {
  * slow or never answer cost only their own deliveries. A destination (a tenant's webhook URL)
  * is *proven* once an attempt got a complete answer within half of WEBHOOK_TIMEOUT_MS, and
  * loses that when one does not (a timeout, a network error, a slow answer). A proven destination
- * may have up to 8 attempts in flight; any other destination one at a time, and all of those
+ * may have up to 32 attempts in flight; any other destination one at a time, and all of those
  * together three quarters of the slots at most. So a receiver that accepts the connection and
  * then trickles a byte a second, or never answers, holds one slot until its attempt is cut at
  * WEBHOOK_TIMEOUT_MS, however many deliveries wait for it; and a hundred such receivers leave

@@ -24,6 +24,13 @@ export interface WebhookDispatcherOptions {
   availability: DatabaseAvailability;
 }
 
+/**
+ * Due deliveries a claim looks at, at most. Every finished attempt starts another claim, so a
+ * claim need not read far ahead: reading as many as there are free slots (hundreds) made each
+ * claim several times dearer with a backlog.
+ */
+const CLAIM_CANDIDATES = 64;
+
 /** One finished attempt, for metrics. */
 export interface AttemptReport {
   delivery: ClaimedDelivery;
@@ -94,7 +101,8 @@ export class WebhookDispatcher {
     const tenants = this.#slots.claimFilter();
     if (!tenants) return false;
     const unattempted: ClaimedDelivery[] = [];
-    for (const delivery of await this.deps.queue.claimDue(this.#slots.room, tenants, (tenantId) => this.#slots.roomFor(tenantId))) {
+    const limit = Math.min(this.#slots.room, CLAIM_CANDIDATES);
+    for (const delivery of await this.deps.queue.claimDue(limit, tenants, (tenantId) => this.#slots.roomFor(tenantId))) {
       // The claim took no more than each destination had room for; a slot is still checked for.
       const slot = this.#slots.take(delivery.tenantId);
       if (slot) this.#attempt(delivery, slot);

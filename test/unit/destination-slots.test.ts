@@ -3,7 +3,7 @@ import { DestinationSlots, PROVEN_DESTINATION_SLOTS } from "../../src/events/des
 
 /**
  * How a process shares its webhook attempts out among destinations: one at a time to a
- * destination that has not answered promptly (new, slow, or hanging), up to 8 to one that has,
+ * destination that has not answered promptly (new, slow, or hanging), up to 32 to one that has,
  * and never more than three quarters of the slots to the first kind together.
  */
 describe("DestinationSlots", () => {
@@ -19,8 +19,8 @@ describe("DestinationSlots", () => {
     expect(slots.roomFor("ten_new")).toBe(1);
   });
 
-  it("gives a destination that answered promptly up to 8 at once, and takes that back when it stops", () => {
-    const slots = new DestinationSlots(16);
+  it("gives a destination that answered promptly up to 32 at once, and takes that back when it stops", () => {
+    const slots = new DestinationSlots(64);
     slots.give(slots.take("ten_quick")!, true);
     const taken = Array.from({ length: PROVEN_DESTINATION_SLOTS }, () => slots.take("ten_quick"));
     expect(taken.every((slot) => slot !== null)).toBe(true);
