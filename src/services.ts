@@ -5,7 +5,7 @@ import { TenantDirectory } from "./context/tenant-directory";
 import type { Database } from "./db/database";
 import { sharedSetting } from "./db/settings";
 import type { PubSub } from "./events/pubsub";
-import type { Logger } from "./logger";
+import { absorbErrors, type Logger } from "./logger";
 import { CursorCodec } from "./pagination/cursor";
 import { ApiKeyService } from "./tenants/api-key.service";
 import { TenantConfigService } from "./tenants/tenant-config.service";
@@ -48,8 +48,12 @@ import { WebhookDeliveryService } from "./events/webhook-deliveries.service";
 import { OrderFeed } from "./orders/order-feed";
 import { LiveConnections } from "./context/live-connections";
 
-/** Webhook attempts in flight at once per process: a few slow receivers leave room for the rest. */
-const WEBHOOK_CONCURRENCY = 32;
+/**
+ * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
+ * and a timer, so there are many, shared out per destination (events/destination-slots.ts): a
+ * hundred receivers that never answer leave prompt ones room.
+ */
+const WEBHOOK_CONCURRENCY = 256;
 
 /** Every domain service, built once per process by `createServices` and reached through the request context. */
 export interface Services {
@@ -105,6 +109,9 @@ export interface Services {
 
 /** Wires the domain services over an open, migrated database. */
 export async function createServices(config: Config, db: Database, pubsub: PubSub, log: Logger): Promise<Services> {
+  // The database's outages and full disk are logged once and summed up each second, not per failure.
+  db.availability.reportTo(log);
+  absorbErrors(log, db.availability);
   // Every process must sign cursors with the same secret, so it lives in the shared database.
   const { value: cursorSecret } = await sharedSetting(db, "cursor_secret", () => randomBytes(32).toString("hex"));
   const cursors = new CursorCodec(cursorSecret);
@@ -125,7 +132,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const pause = testPause(config.AEROGATE_TEST_PAUSE_AT);
   const orders = new OrderService(db, cursors, offers, wallets, supplier, orderChanges, seatIntents, seatCatalogue, holds, pause);
   const holdExpiry = new HoldExpiry(db, supplier, jobQueue, orderChanges, seatIntents);
-  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS, seatIntents, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS });
+  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderChanges, config.JOB_MAX_ATTEMPTS, seatIntents, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS, availability: db.availability });
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
   const webhookQueue = new WebhookDeliveryQueue(db, config.WEBHOOK_TIMEOUT_MS + config.JOB_LEASE_SECONDS * 1000);
   const webhookDispatcher = new WebhookDispatcher(
@@ -136,6 +143,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
       allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
       pollMs: config.JOB_POLL_MS,
       maxConcurrent: WEBHOOK_CONCURRENCY,
+      availability: db.availability,
     },
   );
   const orderChangeRequests = new ChangeRequestService(db, orders, supplier, airports);
@@ -180,7 +188,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     webhookQueue,
     webhookDispatcher,
     webhookDeliveries,
-    orderFeed: new OrderFeed(orderChanges, orders, log),
+    orderFeed: new OrderFeed(orderChanges, orders, log, db),
     rateLimiter: createRateLimiter(config, db),
   };
 }
