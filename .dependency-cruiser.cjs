@@ -21,7 +21,6 @@ const LAYERS = [
       "recent-map.ts",
       "ids.ts",
       "versioned-cache.ts",
-      "polling-loop.ts",
       "test-pause.ts",
       "config.ts",
       "money",
@@ -30,6 +29,8 @@ const LAYERS = [
       "geo",
       "time",
       "db",
+      // Background loops wait out a database outage (db/availability.ts).
+      "polling-loop.ts",
       "tenancy",
       "rate-limits",
     ],

@@ -38,7 +38,7 @@ interface Arrival {
  * A webhook receiver that answers 200 and notes when each delivery arrived. While held, it
  * answers nothing (so the server's deliveries pile up behind the ones in flight) until released.
  */
-class Receiver {
+export class Receiver {
   readonly arrivals: Arrival[] = [];
   private waiters: Array<() => void> = [];
   private held: Array<() => void> | null = null;

@@ -14,8 +14,9 @@
  *   BENCH_CONNECTIONS=50      concurrent connections
  *   BENCH_PIPELINING=1        requests in flight per connection
  *   BENCH_ONLY=tenant,graphql run only scenarios whose name contains one of these (baseline always runs);
- *                             `events` runs the events bench (bench/events.ts) and `holds` the hold-deadline
- *                             bench (bench/holds.ts), which otherwise run last
+ *                             `events` runs the events bench (bench/events.ts), `holds` the hold-deadline
+ *                             bench (bench/holds.ts) and `tarpit` the hanging-receivers bench (bench/tarpit.ts),
+ *                             which otherwise run last
  *   BENCH_HOLDS=10000         the hold-deadline bench's holds
  *   BENCH_HOLDS_DATABASE_URL=postgresql://…  run the hold-deadline bench's server on PostgreSQL (a fresh database there)
  *   BENCH_CPU_PROF=1          start the real server with --cpu-prof; profiles go to bench/results/profiles/
@@ -40,6 +41,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { benchEvents, type EventsBenchResult } from "./events";
 import { benchHoldDeadlines, holdsDatabase } from "./holds";
+import { benchTarpit, HANGING_RECEIVERS, TARPIT_SERVER_ENV } from "./tarpit";
 import { measureAirportIndexHeap } from "./memory";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -417,11 +419,23 @@ async function main(): Promise<number> {
     }
   }
 
+  let tarpit: EventsBenchResult[] = [];
+  if (settings.only.length === 0 || settings.only.includes("tarpit")) {
+    console.log(`▶ tarpit: a prompt webhook receiver beside ${HANGING_RECEIVERS} hanging ones …`);
+    try {
+      tarpit = await benchTarpitServer(ownerKey);
+    } catch (error) {
+      tarpit = [{ name: "tarpit bench", value: (error as Error).message, target: "runs", passed: false }];
+      console.log(`FAIL: ${(error as Error).message}`);
+    }
+  }
+
   const airportHeap = measureAirportIndexHeap(rootDir);
-  const passed = outcomes.every((o) => o.passed) && airportHeap.passed && events.every((e) => e.passed) && holds.every((h) => h.passed);
+  const passed = outcomes.every((o) => o.passed) && airportHeap.passed && [...events, ...holds, ...tarpit].every((e) => e.passed);
   console.log(`\n${formatTable(outcomes)}\n`);
   for (const event of events) console.log(`events: ${event.name}: ${event.value} (target ${event.target}): ${event.passed ? "pass" : "FAIL"}`);
   for (const hold of holds) console.log(`holds: ${hold.name}: ${hold.value} (target ${hold.target}): ${hold.passed ? "pass" : "FAIL"}`);
+  for (const figure of tarpit) console.log(`tarpit: ${figure.name}: ${figure.value} (target ${figure.target}): ${figure.passed ? "pass" : "FAIL"}`);
   console.log(`airport index: ${airportHeap.airports} airports in ${airportHeap.heapMb} MB of heap (target < ${airportHeap.limitMb} MB): ${airportHeap.passed ? "pass" : "FAIL"}`);
   if (settings.rounds > 1) console.log(`medians of ${settings.rounds} rounds; each ratio is against the baseline of its own round`);
   const clientShares = outcomes.map((o) => o.clientCoreShare).filter((v): v is number => v !== null);
@@ -450,6 +464,7 @@ async function main(): Promise<number> {
     scenarios: outcomes,
     events,
     holds,
+    tarpit,
     airportHeap,
   };
   const file = join(resultsDir, "latest.json");
@@ -493,6 +508,28 @@ async function benchHolds(ownerKey: string, profileDir: string): Promise<EventsB
   } finally {
     await server?.stop();
     await database.drop();
+  }
+}
+
+/**
+ * The tarpit bench (bench/tarpit.ts) on a server of its own (a fresh SQLite file, webhook
+ * attempts retried at once, WEBHOOK_TIMEOUT_MS as the product's default), stopped after.
+ */
+async function benchTarpitServer(ownerKey: string): Promise<EventsBenchResult[]> {
+  const server = await startServer({
+    name: "aerogate server, tarpit",
+    entry: "src/main.ts",
+    cwd: settings.appDir,
+    port: await freePort(),
+    env: { DATABASE_URL: `file:${join(tempDir!, "tarpit.db")}`, OWNER_API_KEY: ownerKey, RATE_LIMIT_RPS: "0", LOG_LEVEL: "warn", NODE_ENV: "production", ...TARPIT_SERVER_ENV },
+    nodeArgs: settings.serverNodeArgs,
+    healthPath: "/healthz",
+    startTimeoutMs: settings.startTimeoutMs,
+  }, (started) => servers.push(started));
+  try {
+    return await benchTarpit(new ApiClient(server.url), ownerKey, () => server.cpuSeconds(), (line) => console.log(`  ${line}`));
+  } finally {
+    await server.stop();
   }
 }
 

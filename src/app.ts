@@ -14,6 +14,7 @@ import { registerJsonBodyParser } from "./http/json-body";
 import { registerMetrics } from "./http/metrics";
 import { registerOrderMetrics } from "./http/order-metrics";
 import { registerWebhookMetrics } from "./http/webhook-metrics";
+import { registerDatabaseMetrics } from "./http/database-metrics";
 import { registerRateLimit } from "./http/rate-limit";
 import { requestIdFor } from "./http/request-id";
 import { registerUsageCounting } from "./http/usage-counting";
@@ -68,10 +69,11 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
     done(null, payload);
   });
   registerJsonBodyParser(http);
-  registerErrorHandling(http, log);
+  registerErrorHandling(http, log, db.availability);
   const registry = registerMetrics(http);
   registerOrderMetrics(registry, services);
   registerWebhookMetrics(registry, services);
+  registerDatabaseMetrics(registry, db.availability);
   registerAuthentication(http, services);
   registerRateLimit(http, services.rateLimiter);
   registerUsageCounting(http, services.usageMeter);
@@ -82,7 +84,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   registerConsoleRoutes(http, log);
   registerRestRoutes(http, restRoutes);
   const schema = buildSchema();
-  await registerGraphQL(http, schema, log, registry);
+  await registerGraphQL(http, schema, log, registry, db.availability);
   const closeSubscriptions = registerSubscriptions(http.server, schema, services);
   const stopBackgroundWork = await startBackgroundWork(services);
   return {

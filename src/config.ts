@@ -18,6 +18,8 @@ const configSchema = z.object({
     .string()
     .regex(/^(file:|postgres(ql)?:\/\/)/, "must start with file: (SQLite) or postgresql:// (PostgreSQL)")
     .default("file:./data/aerogate.db"),
+  /** How long a process starting while its PostgreSQL cannot be reached waits for it before exiting non-zero. */
+  DATABASE_WAIT_SECONDS: z.coerce.number().min(0).default(60),
   OWNER_API_KEY: z
     .string()
     .regex(/^sk_owner_[A-Za-z0-9_-]{16,}$/, "must look like sk_owner_ followed by at least 16 characters")

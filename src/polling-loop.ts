@@ -1,4 +1,6 @@
 import { clock } from "./clock";
+import type { DatabaseAvailability } from "./db/availability";
+
 /**
  * What a round of background work reports: `true` when it left due work behind (a full batch),
  * so another round runs at once.
@@ -9,7 +11,8 @@ export type Round = () => Promise<boolean>;
  * Runs rounds of durable background work (order jobs, webhook deliveries): when woken for work
  * due at a given time, and at least every `pollMs` besides (work of other processes, expired
  * leases, retries). Rounds never overlap within a process; a wake during a round runs another
- * right after it.
+ * right after it. While `availability` says the database cannot be reached, no round runs: the
+ * loop waits for the database's return (its probe backs off) and runs a round at once then.
  */
 export class PollingLoop {
   #timer: NodeJS.Timeout | null = null;
@@ -19,12 +22,14 @@ export class PollingLoop {
   #running: Promise<void> | null = null;
   #again = false;
   #stopped = true;
+  #waitingForDatabase = false;
 
   constructor(
     private readonly round: Round,
     private readonly pollMs: number,
     /** Called when a round throws; the loop carries on at its next wake or poll. */
     private readonly onError: (error: unknown) => void,
+    private readonly availability?: DatabaseAvailability,
   ) {}
 
   start(): void {
@@ -58,6 +63,17 @@ export class PollingLoop {
   #tick(): void {
     this.#timer = null;
     this.#wakeAt = Number.POSITIVE_INFINITY;
+    const databaseBack = this.availability?.whenReachable();
+    if (databaseBack) {
+      if (!this.#waitingForDatabase) {
+        this.#waitingForDatabase = true;
+        void databaseBack.then(() => {
+          this.#waitingForDatabase = false;
+          if (!this.#stopped) this.#schedule(0);
+        });
+      }
+      return;
+    }
     if (this.#running) {
       this.#again = true;
       return;

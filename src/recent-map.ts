@@ -34,6 +34,12 @@ export class RecentMap<K, V> {
     for (const map of [this.current, this.previous]) for (const [key, value] of map) if (predicate(value)) map.delete(key);
   }
 
+  /** The keys held, most recently set generation first (a key set in both generations may come twice). */
+  *keys(): IterableIterator<K> {
+    yield* this.current.keys();
+    yield* this.previous.keys();
+  }
+
   clear(): void {
     this.current.clear();
     this.previous.clear();

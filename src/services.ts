@@ -5,7 +5,7 @@ import { TenantDirectory } from "./authentication/tenant-directory";
 import type { Database } from "./db/database";
 import { sharedSetting } from "./db/settings";
 import type { PubSub } from "./events/pubsub";
-import type { Logger } from "./logger";
+import { absorbErrors, type Logger } from "./logger";
 import { CursorCodec } from "./pagination/cursor";
 import { ApiKeyService } from "./tenants/api-key.service";
 import { TenantConfigService } from "./tenants/tenant-config.service";
@@ -49,8 +49,12 @@ import { WebhookDeliveryService } from "./events/webhook-deliveries.service";
 import { OrderFeed } from "./orders/history/order-feed";
 import { LiveConnections } from "./authentication/live-connections";
 
-/** Webhook attempts in flight at once per process: a few slow receivers leave room for the rest. */
-const WEBHOOK_CONCURRENCY = 32;
+/**
+ * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
+ * and a timer, so there are many, shared out per destination (events/destination-slots.ts): a
+ * hundred receivers that never answer leave prompt ones room.
+ */
+const WEBHOOK_CONCURRENCY = 256;
 
 /** Every domain service, built once per process by `createServices` and reached through the request context. */
 export interface Services {
@@ -106,6 +110,9 @@ export interface Services {
 
 /** Wires the domain services over an open, migrated database. */
 export async function createServices(config: Config, db: Database, pubsub: PubSub, log: Logger): Promise<Services> {
+  // The database's outages and full disk are logged once and summed up each second, not per failure.
+  db.availability.reportTo(log);
+  absorbErrors(log, db.availability);
   // Every process must sign cursors with the same secret, so it lives in the shared database.
   const { value: cursorSecret } = await sharedSetting(db, "cursor_secret", () => randomBytes(32).toString("hex"));
   const cursors = new CursorCodec(cursorSecret);
@@ -126,7 +133,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const pause = testPause(config.AEROGATE_TEST_PAUSE_AT);
   const orders = new OrderService(db, cursors, offers, wallets, supplier, orderCommits, seatIntents, seatCatalogue, holds, pause);
   const holdExpiry = new HoldExpiry(db, supplier, jobQueue, orderCommits, seatIntents);
-  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, seatIntents, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS });
+  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, seatIntents, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS, availability: db.availability });
   // The airline works every job as slowly: tickets, refunds, EMDs and reissues come TICKETING_DELAY_MS after they are asked.
   const airlineJobs = new AirlineJobs(jobQueue, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS);
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
@@ -139,6 +146,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
       allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
       pollMs: config.JOB_POLL_MS,
       maxConcurrent: WEBHOOK_CONCURRENCY,
+      availability: db.availability,
     },
   );
   const orderChangeRequests = new ChangeRequestService(db, orders, supplier, airports);
@@ -183,7 +191,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     webhookQueue,
     webhookDispatcher,
     webhookDeliveries,
-    orderFeed: new OrderFeed(orderCommits, orders, log),
+    orderFeed: new OrderFeed(orderCommits, orders, log, db),
     rateLimiter: createRateLimiter(config, db),
   };
 }

@@ -1,12 +1,16 @@
 import { mkdirSync } from "node:fs";
+import { statfs } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { Database as SqliteConnection } from "better-sqlite3";
+import pg from "pg";
+import { DatabaseAvailability } from "./availability";
 import { SqliteCheckpointer } from "./sqlite-checkpointer";
 import { useBackslashEscapedLike } from "./sqlite-like";
 import { gatedSqliteAdapterFactory, type SqliteGate } from "./sqlite-gate";
+import { watchedAdapterFactory } from "./watched-adapter";
 import { PrismaClient, type Prisma } from "../generated/prisma-sqlite/client";
 import { PrismaClient as PostgresPrismaClient } from "../generated/prisma-postgres/client";
 
@@ -21,6 +25,8 @@ export interface Database {
   url: string;
   /** SQLite only (null on PostgreSQL): direct use of the connection Prisma uses, for hot paths. */
   sqlite: SqliteAccess | null;
+  /** Whether the database can be reached (and has room), as every statement reports it. */
+  availability: DatabaseAvailability;
   close(): Promise<void>;
 }
 
@@ -52,6 +58,32 @@ const sqlitePragmas = [
 ].join(";\n");
 
 /**
+ * How long opening a PostgreSQL connection may take (pool and probe): past it, the database is
+ * treated as unreachable instead of the request waiting on the network.
+ */
+const POSTGRES_CONNECT_TIMEOUT_MS = 5000;
+
+/** The database `url` names, for log lines and messages: provider, host, port and name, never credentials. */
+export function describeDatabase(url: string): string {
+  if (url.startsWith("file:")) return `SQLite file ${sqliteFilePath(url)}`;
+  const parsed = new URL(url);
+  return `PostgreSQL at ${parsed.host}, database ${decodeURIComponent(parsed.pathname.slice(1)) || "(default)"}`;
+}
+
+/** Answers whether PostgreSQL at `url` takes a new connection and runs a statement, on a connection of its own. */
+export async function probePostgres(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS, query_timeout: POSTGRES_CONNECT_TIMEOUT_MS });
+  // A connection lost after the answer must not be an unhandled error.
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
  * Resolves a SQLite URL (`file:./data/aerogate.db`, relative to the cwd, or `file:/abs/x.db`) to an
  * absolute file path. In-memory databases are refused: the migration runner opens its own
  * connection, which would see a different, empty database.
@@ -75,10 +107,12 @@ export function sqliteFilePath(url: string): string {
 export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
   if (url.startsWith("file:")) return openSqlite(url, options);
   if (/^postgres(ql)?:\/\//.test(url)) {
-    const adapter = new PrismaPg({ connectionString: url });
+    const availability = new DatabaseAvailability(() => probePostgres(url), describeDatabase(url));
+    // keepAlive: a connection whose peer vanished is noticed instead of waited on for ever.
+    const adapter = watchedAdapterFactory(new PrismaPg({ connectionString: url, connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS, keepAlive: true }), availability);
     // Same models, same API: the two generated clients differ only in their provider internals.
     const prisma = new PostgresPrismaClient({ adapter, ...queryLogOptions(options) }) as unknown as PrismaClient;
-    return connected(prisma, "postgresql", url, options, null);
+    return connected(prisma, "postgresql", url, options, null, availability);
   }
   throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL), got ${url}`);
 }
@@ -93,11 +127,6 @@ async function openSqlite(url: string, options: DatabaseOptions): Promise<Databa
   let current: { connection: SqliteConnection; gate: SqliteGate } | null = null;
   let checkpointer: SqliteCheckpointer | null = null;
   const setCheckpointMode = () => current?.connection.open && current.connection.pragma(`wal_autocheckpoint = ${checkpointer?.running ? 0 : 1000}`);
-  const adapter = gatedSqliteAdapterFactory(new PrismaBetterSqlite3({ url: path }), sqlitePragmas, (connection, gate) => {
-    current = { connection, gate };
-    useBackslashEscapedLike(connection);
-    setCheckpointMode();
-  });
   const sqlite: SqliteAccess = {
     run: (work) => {
       if (!current) return Promise.reject(new Error("the SQLite connection is not open"));
@@ -105,7 +134,15 @@ async function openSqlite(url: string, options: DatabaseOptions): Promise<Databa
       return gate.run(() => work(connection));
     },
   };
-  const db = await connected(new PrismaClient({ adapter, ...queryLogOptions(options) }), "sqlite", url, options, sqlite);
+  // A file does not go away: the probe only confirms the connection answers.
+  const availability = new DatabaseAvailability(() => sqlite.run((connection) => void connection.prepare("SELECT 1").get()), describeDatabase(url), () => sqliteHasRoom(sqlite, path));
+  const gated = gatedSqliteAdapterFactory(new PrismaBetterSqlite3({ url: path }), sqlitePragmas, (connection, gate) => {
+    current = { connection, gate };
+    useBackslashEscapedLike(connection);
+    setCheckpointMode();
+  });
+  const adapter = watchedAdapterFactory(gated, availability);
+  const db = await connected(new PrismaClient({ adapter, ...queryLogOptions(options) }), "sqlite", url, options, sqlite, availability);
   const started = SqliteCheckpointer.start(path, {
     onFailure: (error) => {
       process.emitWarning(`SQLite checkpoint thread failed, checkpointing on the connection again: ${error.message}`);
@@ -126,6 +163,17 @@ async function openSqlite(url: string, options: DatabaseOptions): Promise<Databa
   };
 }
 
+/** Free space below this on the database's disk is no room: SQLite would soon answer SQLITE_FULL. */
+const MIN_FREE_DISK_BYTES = 1024 * 1024;
+
+/** Whether the SQLite file may grow: under its page limit (max_page_count), with space left on its disk. */
+async function sqliteHasRoom(sqlite: SqliteAccess, path: string): Promise<boolean> {
+  const pages = await sqlite.run((connection) => ({ used: connection.pragma("page_count", { simple: true }) as number, limit: connection.pragma("max_page_count", { simple: true }) as number }));
+  if (pages.used >= pages.limit) return false;
+  const disk = await statfs(dirname(path));
+  return disk.bavail * disk.bsize >= MIN_FREE_DISK_BYTES;
+}
+
 /** Query events only when someone listens for them. */
 function queryLogOptions(options: DatabaseOptions): Pick<Prisma.PrismaClientOptions, "log"> {
   return options.onQuery ? { log: [{ emit: "event", level: "query" }] } : {};
@@ -137,9 +185,20 @@ async function connected(
   url: string,
   options: DatabaseOptions,
   sqlite: SqliteAccess | null,
+  availability: DatabaseAvailability,
 ): Promise<Database> {
   const { onQuery } = options;
   if (onQuery) (prisma as unknown as PrismaClient<"query">).$on("query", (event) => onQuery(event.query));
   await prisma.$connect();
-  return { prisma, provider, url, sqlite, close: () => prisma.$disconnect() };
+  return {
+    prisma,
+    provider,
+    url,
+    sqlite,
+    availability,
+    close: async () => {
+      availability.close();
+      await prisma.$disconnect();
+    },
+  };
 }

@@ -14,7 +14,14 @@ const { parentPort, workerData } = require("node:worker_threads");
 const Driver = require(workerData.driver);
 const db = new Driver(workerData.path, { fileMustExist: true });
 const timer = setInterval(() => {
-  const [{ log }] = db.pragma("wal_checkpoint(PASSIVE)");
+  let log;
+  try {
+    [{ log }] = db.pragma("wal_checkpoint(PASSIVE)");
+  } catch (error) {
+    // A full disk: the file cannot take the log's pages now; the next checkpoint tries again.
+    if (String(error && error.code).startsWith("SQLITE_FULL")) return;
+    throw error;
+  }
   if (log >= workerData.restartFrames) parentPort.postMessage(log);
 }, workerData.intervalMs);
 parentPort.once("message", () => {
@@ -30,8 +37,9 @@ parentPort.once("message", () => {
  * SQLite's automatic checkpoint runs on whichever connection commits past 1,000 WAL pages, so
  * here on the event loop, in the middle of a request: it was half the cost of storing a
  * 50-offer search. SQLite's documentation suggests turning it off and checkpointing from a
- * separate thread instead, which this does every 100 ms with its own connection. If the
- * thread ever fails, `onFailure` lets the connection go back to checkpointing itself.
+ * separate thread instead, which this does every 100 ms with its own connection. A full disk
+ * (SQLITE_FULL) only skips a checkpoint; if the thread ever fails otherwise, `onFailure` lets the
+ * connection go back to checkpointing itself.
  *
  * The WAL only starts over from its beginning when a write begins after a checkpoint that
  * copied every frame, which a thread racing a busy writer never manages: the file grew without

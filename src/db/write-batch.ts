@@ -45,7 +45,7 @@ const runners = new WeakMap<SqliteConnection, BatchRunner>();
  * against ~1 ms here. On PostgreSQL it is one interactive transaction.
  */
 export async function writeBatch(db: Database, statements: BatchStatement[]): Promise<number[]> {
-  if (db.sqlite) return db.sqlite.run((connection) => runner(connection)(statements));
+  if (db.sqlite) return sqliteBatch(db, db.sqlite, statements);
   return db.prisma.$transaction(async (tx) => {
     const counts: number[] = [];
     for (const statement of statements) {
@@ -55,6 +55,19 @@ export async function writeBatch(db: Database, statements: BatchStatement[]): Pr
     }
     return counts;
   });
+}
+
+/** The batch on SQLite's shared connection, reported to the database's availability as Prisma's statements are (watched-adapter.ts). */
+async function sqliteBatch(db: Database, sqlite: NonNullable<Database["sqlite"]>, statements: BatchStatement[]): Promise<number[]> {
+  let counts: number[];
+  try {
+    counts = await sqlite.run((connection) => runner(connection)(statements));
+  } catch (error) {
+    db.availability.notice(error);
+    throw error;
+  }
+  if (counts.some((count) => count > 0)) db.availability.noticeWrite();
+  return counts;
 }
 
 function sqlOf(statement: BatchStatement): Prisma.Sql {

@@ -12,7 +12,7 @@ export interface AppErrorDetails {
   replayReason?: string;
   /** Overrides the catalogue message when the specific one reads better on its own. */
   message?: string;
-  /** Seconds to wait before retrying (429). */
+  /** Seconds to wait before retrying (429, 503, 507): the Retry-After header, and `retryAfterSeconds` in GraphQL. */
   retryAfterSeconds?: number;
   /**
    * The resource and level the key lacked (403 `insufficient_permissions`), named as

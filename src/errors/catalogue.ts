@@ -55,7 +55,8 @@ export const errorCatalogue = {
   RATE_LIMIT_EXCEEDED: { status: 429, message: "Too many requests.", action: "Honour the Retry-After header before retrying." },
   internal_server_error: { status: 500, message: "Something went wrong on our side.", action: "Retry later; quote the x-request-id if it persists." },
   supplier_timeout: { status: 504, message: "The airline source did not answer in time.", action: "Search again, or allow a longer supplier_timeout." },
-  service_unavailable: { status: 503, message: "The service is not ready.", action: "Retry shortly." },
+  service_unavailable: { status: 503, message: "The service is temporarily unavailable.", action: "Retry shortly, after the seconds the Retry-After header names when it is there; reuse the Idempotency-Key." },
+  storage_full: { status: 507, message: "The service has no room to store this change.", action: "Retry after the seconds the Retry-After header names; reads still work. Reuse the Idempotency-Key." },
 } as const satisfies Record<string, { status: number; message: string; action: string; retryable?: boolean }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

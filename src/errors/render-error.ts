@@ -33,7 +33,7 @@ export function restErrorBody(error: AppError, context: ErrorRenderContext) {
 
 /** The `extensions` of a GraphQL error for the same catalogued error. */
 export function graphqlErrorExtensions(error: AppError) {
-  const { field, reason, requiredPermission } = error.details;
+  const { field, reason, requiredPermission, retryAfterSeconds } = error.details;
   return {
     code: error.code,
     statusCode: error.status,
@@ -41,6 +41,8 @@ export function graphqlErrorExtensions(error: AppError) {
     ...(field === undefined ? {} : { field }),
     ...(reason === undefined ? {} : { reason }),
     ...(requiredPermission === undefined ? {} : { requiredPermission }),
+    // Over WebSocket there is no Retry-After header to carry it.
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
   };
 }
 

@@ -1,9 +1,10 @@
 import type { Database } from "../db/database";
 import { sqlEnum } from "../db/sql-enum";
-import { sqlTimestamp } from "../db/sql-values";
+import { queryRows } from "../db/query-rows";
+import { dateFrom, sqlTimestamp } from "../db/sql-values";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
-import type { OrderEvent } from "./order-events";
+import type { OrderEvent, OrderEventType } from "./order-events";
 
 /** Events whose deliveries are queued by one statement: SQLite's limit on a compound SELECT is 500 arms. */
 const EVENTS_PER_DELIVERY_STATEMENT = 100;
@@ -34,4 +35,25 @@ export function recordEvents(db: Database, events: readonly OrderEvent[], firstA
       VALUES ${Sql.join(rows.map(({ event, at }) => Sql.sql`(${event.id}, ${event.tenantId}, ${event.orderId}, ${event.type}, ${event.payload}, ${at})`))}`,
     ...deliveries,
   ];
+}
+
+/** An event as committed, without its payload. */
+export interface CommittedEvent {
+  id: string;
+  tenantId: string;
+  orderId: string;
+  type: OrderEventType;
+  createdAt: Date;
+}
+
+/** The tenants' events created at or after `since`, oldest first, `limit` at most. */
+export async function eventsSince(db: Database, tenantIds: readonly string[], since: Date, limit: number): Promise<CommittedEvent[]> {
+  if (tenantIds.length === 0) return [];
+  const rows = await queryRows<{ id: string; tenantId: string; orderId: string; type: OrderEventType; createdAt: unknown }>(
+    db,
+    Sql.sql`SELECT "id", "tenantId", "orderId", "type", "createdAt" FROM "OrderEvent"
+      WHERE "tenantId" IN (${Sql.join(tenantIds)}) AND "createdAt" >= ${sqlTimestamp(db.provider, since)}
+      ORDER BY "createdAt", "id" LIMIT ${limit}`,
+  );
+  return rows.map((row) => ({ ...row, createdAt: dateFrom(row.createdAt) }));
 }

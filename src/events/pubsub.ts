@@ -1,6 +1,8 @@
 import { EventEmitter } from "node:events";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
+import { clock } from "../clock";
+import { databaseFault } from "../db/errors";
 import type { Logger } from "../logger";
 
 export type PubSubChannel = "auth" | "orders";
@@ -11,11 +13,14 @@ export type PubSubHandler = (payload: unknown) => void;
  * subscription events later. Handlers run in every process, the publisher's included.
  */
 export interface PubSub {
-  /** Resolves once every process can see the message (see PostgresPubSub for how). */
+  /**
+   * Resolves once every process can see the message (see PostgresPubSub for how). Never
+   * rejects: it is called after a commit, which a lost connection must not turn into a failure.
+   */
   publish(channel: PubSubChannel, payload: unknown): Promise<void>;
   subscribe(channel: PubSubChannel, handler: PubSubHandler): () => void;
-  /** Called after the connection was lost and restored: messages may have been missed. */
-  onResync(handler: () => void): void;
+  /** Called after the connection was lost (at `lostAt`) and restored: messages may have been missed. */
+  onResync(handler: (lostAt: Date) => void): void;
   close(): Promise<void>;
 }
 
@@ -46,6 +51,10 @@ const PG_CHANNEL = "aerogate";
 const LISTENER_APPLICATION_NAME = "aerogate-listener";
 /** A process that died after being counted must not hold a publish for long. */
 const ACK_TIMEOUT_MS = 2000;
+/** Reconnection attempts back off to this, so the listener is back within a quarter second of the database. */
+const MAX_RECONNECT_DELAY_MS = 250;
+/** Messages published while the listener was away, sent to the other processes once it is back. */
+const MAX_UNSENT = 1000;
 
 interface Envelope {
   id: string;
@@ -70,7 +79,11 @@ export class PostgresPubSub implements PubSub {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
   /** Per message published here: called with each receipt. */
   private readonly awaitingReceipts = new Map<string, () => void>();
-  private readonly resyncHandlers: Array<() => void> = [];
+  private readonly resyncHandlers: Array<(lostAt: Date) => void> = [];
+  /** Published while the listener was away: this process has run its handlers, the others have not heard them. */
+  private readonly unsent: Envelope[] = [];
+  /** Ids of `unsent` messages sent since, whose echo this process must not handle twice. */
+  private readonly handledHere = new Set<string>();
   private listener: pg.Client | null = null;
   private closed = false;
 
@@ -86,29 +99,38 @@ export class PostgresPubSub implements PubSub {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: LISTENER_APPLICATION_NAME });
+    const client = new pg.Client({ connectionString: this.url, application_name: LISTENER_APPLICATION_NAME, keepAlive: true });
     client.on("notification", (message) => this.receive(message.payload));
     client.on("error", (error) => {
-      this.log.warn({ err: error }, "pubsub listener lost its connection; reconnecting");
+      if (this.listener !== client) return;
+      this.log.warn({ reason: databaseFault(error)?.reason ?? error.message }, "pubsub listener lost its connection; reconnecting");
       void this.reconnect(client);
     });
-    await client.connect();
-    await client.query(`LISTEN ${PG_CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${PG_CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
     this.listener = client;
   }
 
   private async reconnect(broken: pg.Client): Promise<void> {
     if (this.closed || this.listener !== broken) return;
+    const lostAt = clock.now();
     this.listener = null;
     await broken.end().catch(() => undefined);
     for (let attempt = 1; !this.closed; attempt++) {
       try {
         await this.listen();
-        for (const handler of this.resyncHandlers) handler();
-        return;
       } catch {
-        await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 100 * 2 ** attempt)));
+        await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_RECONNECT_DELAY_MS, 50 * 2 ** attempt)));
+        continue;
       }
+      await this.sendUnsent();
+      for (const handler of this.resyncHandlers) handler(lostAt);
+      return;
     }
   }
 
@@ -119,15 +141,30 @@ export class PostgresPubSub implements PubSub {
       this.awaitingReceipts.get(message.ack)?.();
       return;
     }
+    // Its handlers ran here when it was published, while the listener was away.
+    if (this.handledHere.delete(message.id)) return;
     this.emitter.emit(message.channel, message.payload);
     const receipt: Ack = { ack: message.id };
     this.listener?.query("SELECT pg_notify($1, $2)", [PG_CHANNEL, JSON.stringify(receipt)]).catch(() => undefined);
   }
 
   async publish(channel: PubSubChannel, payload: unknown): Promise<void> {
-    const listener = this.listener;
-    if (!listener) throw new Error("pubsub is not connected");
     const envelope: Envelope = { id: randomUUID(), channel, payload };
+    const listener = this.listener;
+    if (listener) {
+      try {
+        await this.publishVia(listener, envelope);
+        return;
+      } catch {
+        // The connection went during the publish: the message is handled here and sent on later.
+      }
+    }
+    this.emitter.emit(channel, payload);
+    if (this.unsent.length < MAX_UNSENT) this.unsent.push(envelope);
+  }
+
+  /** NOTIFY on the listener's connection, then wait for every listening process's receipt. */
+  private async publishVia(listener: pg.Client, envelope: Envelope): Promise<void> {
     const { rows } = await listener.query<{ listeners: number }>(
       "SELECT count(*)::int AS listeners FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()",
       [LISTENER_APPLICATION_NAME],
@@ -145,8 +182,29 @@ export class PostgresPubSub implements PubSub {
         if (--awaited <= 0) settle();
       });
     });
-    await listener.query("SELECT pg_notify($1, $2)", [PG_CHANNEL, JSON.stringify(envelope)]);
+    try {
+      await listener.query("SELECT pg_notify($1, $2)", [PG_CHANNEL, JSON.stringify(envelope)]);
+    } catch (error) {
+      this.awaitingReceipts.delete(envelope.id);
+      throw error;
+    }
     await received;
+  }
+
+  /** Tells the other processes what was published here while the listener was away. */
+  private async sendUnsent(): Promise<void> {
+    const listener = this.listener;
+    while (listener && this.unsent.length > 0 && this.listener === listener) {
+      const envelope = this.unsent[0]!;
+      this.handledHere.add(envelope.id);
+      try {
+        await listener.query("SELECT pg_notify($1, $2)", [PG_CHANNEL, JSON.stringify(envelope)]);
+      } catch {
+        this.handledHere.delete(envelope.id);
+        return;
+      }
+      this.unsent.shift();
+    }
   }
 
   subscribe(channel: PubSubChannel, handler: PubSubHandler): () => void {
@@ -154,7 +212,7 @@ export class PostgresPubSub implements PubSub {
     return () => this.emitter.off(channel, handler);
   }
 
-  onResync(handler: () => void): void {
+  onResync(handler: (lostAt: Date) => void): void {
     this.resyncHandlers.push(handler);
   }
 

@@ -22,6 +22,22 @@ export interface ClaimedDelivery {
   event: { type: OrderEventType; payload: string; createdAt: Date };
 }
 
+/** Whose deliveries a claim may take: only these tenants', or any but these. */
+export type TenantFilter = { only: readonly string[] } | { except: readonly string[] };
+
+/** Of `candidates` (in order), the ids to claim: each tenant's first, as many as it has room for. */
+function chooseByRoom(candidates: ReadonlyArray<{ id: string; tenantId: string }>, roomFor: (tenantId: string) => number): string[] {
+  const taken = new Map<string, number>();
+  const chosen: string[] = [];
+  for (const { id, tenantId } of candidates) {
+    const count = taken.get(tenantId) ?? 0;
+    if (count >= roomFor(tenantId)) continue;
+    taken.set(tenantId, count + 1);
+    chosen.push(id);
+  }
+  return chosen;
+}
+
 /** What one claim of a delivery came to. */
 export interface DeliveryOutcome {
   /** The HTTP attempt made, if one was (none when the tenant's webhooks were off). */
@@ -47,18 +63,42 @@ export class WebhookDeliveryQueue {
     private readonly leaseMs: number,
   ) {}
 
-  async claimDue(limit: number): Promise<ClaimedDelivery[]> {
+  /**
+   * Claims due deliveries, oldest due first, leased to the caller: among the first `limit` due
+   * (of the tenants `tenants` allows: `only` those, or any `except` those), as many of each
+   * tenant's as `roomFor(tenantId)` says it may have now. Two statements: the due deliveries are
+   * read, then those chosen are claimed if still due and unleased (another process may have
+   * taken some meanwhile; on PostgreSQL rows it is claiming are skipped).
+   */
+  async claimDue(limit: number, tenants: TenantFilter, roomFor: (tenantId: string) => number): Promise<ClaimedDelivery[]> {
     const { provider } = this.db;
     const now = clock.now();
     const pending = sqlEnum(provider, "WebhookDeliveryStatus", "pending");
-    const rows = await claimLeased<{ id: string; eventId: string; tenantId: string; orderId: string; attempts: number }>(this.db, {
-      table: "WebhookDelivery",
-      due: Sql.sql`"candidate"."status" = ${pending} AND "candidate"."nextAttemptAt" <= ${sqlTimestamp(provider, now)}
+    const ofTenants =
+      "only" in tenants
+        ? Sql.sql`AND "candidate"."tenantId" IN (${Sql.join(tenants.only)})`
+        : tenants.except.length > 0
+          ? Sql.sql`AND "candidate"."tenantId" NOT IN (${Sql.join(tenants.except)})`
+          : Sql.empty;
+    const at = sqlTimestamp(provider, now);
+    const due = Sql.sql`"candidate"."status" = ${pending} AND "candidate"."nextAttemptAt" <= ${at}
         AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" AS "earlier" WHERE "earlier"."orderId" = "candidate"."orderId"
           AND "earlier"."status" = ${pending}
-          AND ("earlier"."createdAt" < "candidate"."createdAt" OR ("earlier"."createdAt" = "candidate"."createdAt" AND "earlier"."id" < "candidate"."id")))`,
-      orderBy: Sql.sql`"candidate"."nextAttemptAt", "candidate"."createdAt"`,
-      limit,
+          AND ("earlier"."createdAt" < "candidate"."createdAt" OR ("earlier"."createdAt" = "candidate"."createdAt" AND "earlier"."id" < "candidate"."id")))`;
+    const orderBy = Sql.sql`"candidate"."nextAttemptAt", "candidate"."createdAt"`;
+    const candidates = await queryRows<{ id: string; tenantId: string }>(
+      this.db,
+      Sql.sql`SELECT "candidate"."id", "candidate"."tenantId" FROM "WebhookDelivery" AS "candidate"
+        WHERE ${due} ${ofTenants} AND ("candidate"."lockedUntil" IS NULL OR "candidate"."lockedUntil" <= ${at})
+        ORDER BY ${orderBy} LIMIT ${limit}`,
+    );
+    const chosen = chooseByRoom(candidates, roomFor);
+    if (chosen.length === 0) return [];
+    const rows = await claimLeased<{ id: string; eventId: string; tenantId: string; orderId: string; attempts: number }>(this.db, {
+      table: "WebhookDelivery",
+      due: Sql.sql`"candidate"."id" IN (${Sql.join(chosen)}) AND ${due}`,
+      orderBy,
+      limit: chosen.length,
       now,
       leaseMs: this.leaseMs,
       returning: Sql.sql`"id", "eventId", "tenantId", "orderId", "attempts"`,
@@ -97,9 +137,17 @@ export class WebhookDeliveryQueue {
     await writeBatch(this.db, statements);
   }
 
-  /** Gives a claim back unattempted (shutdown): the delivery is due again at once, for any process. */
-  async release(delivery: ClaimedDelivery): Promise<void> {
-    await writeBatch(this.db, [Sql.sql`UPDATE "WebhookDelivery" SET "lockedUntil" = NULL WHERE "id" = ${delivery.id} AND ${sameLease(this.db.provider, delivery.lease)}`]);
+  /**
+   * Gives claims back unattempted (shutdown, a destination with no room), or attempted but with
+   * their outcome unwritten (a database fault): each is due again at once, for any process.
+   */
+  async release(...deliveries: ClaimedDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    const { provider } = this.db;
+    await writeBatch(
+      this.db,
+      deliveries.map((delivery) => Sql.sql`UPDATE "WebhookDelivery" SET "lockedUntil" = NULL WHERE "id" = ${delivery.id} AND ${sameLease(provider, delivery.lease)}`),
+    );
   }
 
   /**

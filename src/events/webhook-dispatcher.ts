@@ -1,8 +1,11 @@
 import { setMaxListeners } from "node:events";
+import type { DatabaseAvailability } from "../db/availability";
+import { databaseFault } from "../db/errors";
 import type { Tenant } from "../db/models";
 import type { Logger } from "../logger";
 import { PollingLoop } from "../polling-loop";
 import type { ClaimedDelivery, DeliveryOutcome, WebhookDeliveryQueue } from "./webhook-delivery-queue";
+import { DestinationSlots, type Slot } from "./destination-slots";
 import { attemptOutcome, undeliverable } from "./webhook-outcome";
 import { signedHeaders, signingSecrets } from "./webhook-secrets";
 import { postWebhook, WebhookConnections, type WebhookResponse } from "./webhook-sender";
@@ -15,9 +18,18 @@ export interface WebhookDispatcherOptions {
   /** Lets live tenants deliver to loopback and private addresses (sandbox tenants always may). */
   allowPrivateNetworks: boolean;
   pollMs: number;
-  /** Attempts in flight at once in this process. */
+  /** Attempts in flight at once in this process, shared out among destinations (destination-slots.ts). */
   maxConcurrent: number;
+  /** No claim runs while the database is unreachable; an outcome a database fault kept from being written is released. */
+  availability: DatabaseAvailability;
 }
+
+/**
+ * Due deliveries a claim looks at, at most. Every finished attempt starts another claim, so a
+ * claim need not read far ahead: reading as many as there are free slots (hundreds) made each
+ * claim several times dearer with a backlog.
+ */
+const CLAIM_CANDIDATES = 64;
 
 /** One finished attempt, for metrics. */
 export interface AttemptReport {
@@ -39,13 +51,15 @@ export interface WebhookDispatcherDeps {
  * Sends due webhook deliveries. Woken when this or any process commits an event (and when a
  * retry falls due here), it also polls every `pollMs`: other processes' deliveries, expired
  * leases, deliveries left over from before a restart. Each claimed delivery is attempted on its
- * own, up to `maxConcurrent` at once, and a finished one makes room for the next claim, so a
- * slow receiver holds up only its own deliveries (and those of the same order, which wait their
- * turn).
+ * own, up to `maxConcurrent` at once, and a finished one makes room for the next claim. Slots
+ * are shared out per destination (destination-slots.ts): a receiver that is slow or never
+ * answers has one attempt in flight at a time, each cut at WEBHOOK_TIMEOUT_MS, so it holds up
+ * only its own deliveries (and those of the same order, which wait their turn).
  */
 export class WebhookDispatcher {
   readonly #loop: PollingLoop;
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #slots: DestinationSlots;
   readonly #shutdown = new AbortController();
   readonly #connections = new WebhookConnections();
   readonly #attemptListeners = new Set<(report: AttemptReport) => void>();
@@ -56,7 +70,8 @@ export class WebhookDispatcher {
   ) {
     // Every attempt in flight listens for shutdown on this one signal.
     setMaxListeners(options.maxConcurrent + 1, this.#shutdown.signal);
-    this.#loop = new PollingLoop(() => this.#claim(), options.pollMs, (error) => deps.log.error({ err: error }, "webhook deliveries could not be claimed"));
+    this.#slots = new DestinationSlots(options.maxConcurrent);
+    this.#loop = new PollingLoop(() => this.#claim(), options.pollMs, (error) => deps.log.error({ err: error }, "webhook deliveries could not be claimed"), options.availability);
   }
 
   /** Calls `listener` after every attempt; returns what unsubscribes. */
@@ -83,27 +98,53 @@ export class WebhookDispatcher {
   }
 
   async #claim(): Promise<boolean> {
-    const room = this.options.maxConcurrent - this.#inFlight.size;
-    if (room <= 0) return false;
-    for (const delivery of await this.deps.queue.claimDue(room)) {
-      const attempt: Promise<void> = this.#deliver(delivery)
-        .catch((error: unknown) => this.deps.log.error({ err: error, deliveryId: delivery.id }, "webhook delivery failed; it will be retried when its lease ends"))
-        .finally(() => {
-          this.#inFlight.delete(attempt);
-          // Room for another delivery, and perhaps the next one of the same order.
-          this.#loop.wake();
-        });
-      this.#inFlight.add(attempt);
+    const tenants = this.#slots.claimFilter();
+    if (!tenants) return false;
+    const unattempted: ClaimedDelivery[] = [];
+    const limit = Math.min(this.#slots.room, CLAIM_CANDIDATES);
+    for (const delivery of await this.deps.queue.claimDue(limit, tenants, (tenantId) => this.#slots.roomFor(tenantId))) {
+      // The claim took no more than each destination had room for; a slot is still checked for.
+      const slot = this.#slots.take(delivery.tenantId);
+      if (slot) this.#attempt(delivery, slot);
+      else unattempted.push(delivery);
     }
+    await this.deps.queue.release(...unattempted);
     return false;
   }
 
-  async #deliver(delivery: ClaimedDelivery): Promise<void> {
+  #attempt(delivery: ClaimedDelivery, slot: Slot): void {
+    let promptly: boolean | null = null;
+    const attempt: Promise<void> = this.#deliver(delivery)
+      .then((response) => {
+        if (response) promptly = response.outcome === "answered" && response.durationMs <= this.options.timeoutMs / 2;
+      })
+      .catch((error: unknown) => {
+        this.deps.log.error({ err: error, deliveryId: delivery.id }, "webhook delivery failed; it will be retried when its lease ends");
+        // Its outcome could not be written: due again once the database takes it (at least once, so it may arrive twice).
+        if (databaseFault(error)) this.options.availability.defer(() => this.deps.queue.release(delivery));
+      })
+      .finally(() => {
+        this.#slots.give(slot, promptly);
+        this.#inFlight.delete(attempt);
+        // Room for another delivery, and perhaps the next one of the same order.
+        this.#loop.wake();
+      });
+    this.#inFlight.add(attempt);
+  }
+
+  /** One delivery's attempt and its outcome; the receiver's answer, or null when none was asked for. */
+  async #deliver(delivery: ClaimedDelivery): Promise<WebhookResponse | null> {
     const tenant = await this.deps.findTenant(delivery.tenantId);
-    if (!tenant?.webhookEnabled || !tenant.webhookUrl) return this.deps.queue.record(delivery, undeliverable("webhooks are disabled for this tenant"));
+    if (!tenant?.webhookEnabled || !tenant.webhookUrl) {
+      await this.deps.queue.record(delivery, undeliverable("webhooks are disabled for this tenant"));
+      return null;
+    }
     const at = clock.now();
     const secrets = signingSecrets(tenant, at);
-    if (secrets.length === 0) return this.deps.queue.record(delivery, undeliverable("the tenant has no signing secret: rotate it to make one"));
+    if (secrets.length === 0) {
+      await this.deps.queue.record(delivery, undeliverable("the tenant has no signing secret: rotate it to make one"));
+      return null;
+    }
     const { payload } = delivery.event;
     const response = await postWebhook({
       url: tenant.webhookUrl,
@@ -114,7 +155,10 @@ export class WebhookDispatcher {
       signal: this.#shutdown.signal,
       connections: this.#connections,
     });
-    if (response.outcome === "interrupted") return this.deps.queue.release(delivery);
+    if (response.outcome === "interrupted") {
+      await this.deps.queue.release(delivery);
+      return null;
+    }
     // Read when the answer is in (not `at` plus the measured duration): a pause of this process
     // between `at` and the request must not bring a Retry-After's end forward.
     const outcome = attemptOutcome(response, { at, finishedAt: clock.now() }, delivery.attempts, this.options.retrySchedule);
@@ -122,5 +166,6 @@ export class WebhookDispatcher {
     if (outcome.disableWebhooks) await this.deps.tenantChanged(delivery.tenantId);
     if (outcome.nextAttemptAt) this.#loop.wake(outcome.nextAttemptAt);
     for (const listener of this.#attemptListeners) listener({ delivery, response, outcome });
+    return response;
   }
 }

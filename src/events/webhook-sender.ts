@@ -2,12 +2,18 @@ import http from "node:http";
 import https from "node:https";
 import { FORBIDDEN_DESTINATION, forbiddenLiteral, isForbiddenAddress, literalAddress, publicAddressLookup } from "./webhook-destinations";
 
+/**
+ * The most of a receiver's answer body read: its status is the answer, so a body is drained only
+ * to keep the connection for the next delivery, and a large one is cut off instead.
+ */
+export const MAX_ANSWER_BODY_BYTES = 16 * 1024;
+
 export interface WebhookRequest {
   url: string;
   body: string;
   /** The signature headers (webhook-id, webhook-timestamp, webhook-signature). */
   headers: Record<string, string>;
-  /** Cuts the whole attempt: connect, request, answer and its body. */
+  /** Cuts the whole attempt (a deadline, not an idle timeout): connect, request, answer and its body. */
   timeoutMs: number;
   /** WEBHOOK_ALLOW_PRIVATE_NETWORKS; when false, only public addresses are connected to, for every tenant. */
   allowPrivateNetworks: boolean;
@@ -75,8 +81,16 @@ export function postWebhook(request: WebhookRequest): Promise<WebhookResponse> {
         lookup: request.allowPrivateNetworks ? undefined : publicAddressLookup,
       },
       (answer) => {
-        answer.resume();
-        answer.on("end", () => end({ outcome: "answered", statusCode: answer.statusCode ?? 0, retryAfter: answer.headers["retry-after"] }));
+        const answered = (): AttemptEnding => ({ outcome: "answered", statusCode: answer.statusCode ?? 0, retryAfter: answer.headers["retry-after"] });
+        let bodyBytes = 0;
+        answer.on("data", (chunk: Buffer) => {
+          bodyBytes += chunk.length;
+          if (bodyBytes <= MAX_ANSWER_BODY_BYTES) return;
+          // Only the status counts: the rest of a large body is not read, and the connection is closed.
+          end(answered());
+          outgoing.destroy();
+        });
+        answer.on("end", () => end(answered()));
         answer.on("error", (error) => end({ outcome: "network_error", error: error.message }));
       },
     );

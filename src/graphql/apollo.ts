@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { DocumentNode, GraphQLSchema } from "graphql";
 import { Counter, type Registry } from "prom-client";
 import type { RequestContext } from "../context/request-context";
+import type { DatabaseAvailability } from "../db/availability";
 import type { Logger } from "../logger";
 import { appError } from "../errors/app-error";
 import { isPlaygroundPage } from "../http/authentication";
@@ -15,6 +16,7 @@ import { registerPlayground } from "./playground";
 import { GRAPHQL_CACHE_CONTROL, preparedAnswerer } from "./prepared-http";
 import { asParty, PartyCache, partyOf } from "./party-caches";
 import { DOCUMENTS_KEPT, MAX_SOURCE_LENGTH, PreparedOperations } from "./prepared-operations";
+import { refusedAnswer } from "./refused-answer";
 
 /**
  * `Cache-Control: no-store` on every answer, the header Apollo's default cache-control plugin
@@ -28,6 +30,22 @@ function noStorePlugin(): ApolloServerPlugin<RequestContext> {
       return {
         async willSendResponse({ response }) {
           response.http.headers.set("cache-control", GRAPHQL_CACHE_CONTROL);
+        },
+      };
+    },
+  };
+}
+
+/** An answer the database could not complete carries its 503 or 507 and Retry-After (refused-answer.ts). */
+function refusedAnswerPlugin(): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          const refused = response.body.kind === "single" ? refusedAnswer(response.body.singleResult.errors) : null;
+          if (!refused) return;
+          response.http.status = refused.status;
+          if (refused.retryAfterSeconds !== undefined) response.http.headers.set("retry-after", String(refused.retryAfterSeconds));
         },
       };
     },
@@ -57,10 +75,10 @@ function acceptedDocumentsPlugin(prepared: PreparedOperations): ApolloServerPlug
  * here sees first sights only: a rule every answer must follow (no-store, limits, suggestions)
  * is a function both pipelines call.
  */
-export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchema, log: Logger, registry: Registry): Promise<ApolloServer<RequestContext>> {
+export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchema, log: Logger, registry: Registry, availability: DatabaseAvailability): Promise<ApolloServer<RequestContext>> {
   const prepared = new PreparedOperations(schema);
   const sendPlayground = registerPlayground(app);
-  const formatError = formatGraphQLError(log);
+  const formatError = formatGraphQLError(log, availability);
   const apollo = new ApolloServer<RequestContext>({
     schema,
     formatError,
@@ -77,7 +95,7 @@ export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchem
     persistedQueries: { cache: new PartyCache<string>(DOCUMENTS_KEPT, (query) => query.length <= MAX_SOURCE_LENGTH) },
     documentStore: new PartyCache<DocumentNode>(DOCUMENTS_KEPT, (document) => (document.loc?.source.body.length ?? Infinity) <= MAX_SOURCE_LENGTH),
     // The playground page is ours (below), sent with the headers of every page.
-    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), operationLimitsPlugin(schema), acceptedDocumentsPlugin(prepared)],
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), noStorePlugin(), refusedAnswerPlugin(), operationLimitsPlugin(schema), acceptedDocumentsPlugin(prepared)],
   });
   await apollo.start();
   const answerPrepared = preparedAnswerer(prepared, formatError);

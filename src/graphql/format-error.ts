@@ -1,5 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { unwrapResolverError } from "@apollo/server/errors";
+import type { DatabaseAvailability } from "../db/availability";
 import { AppError, appError } from "../errors/app-error";
 import { graphqlErrorExtensions } from "../errors/render-error";
 import type { Logger } from "../logger";
@@ -21,12 +22,14 @@ function cataloguedCause(formatted: GraphQLFormattedError, error: unknown): AppE
 
 /**
  * Every GraphQL error leaves with a catalogue code in `extensions.code`. Catalogued errors keep
- * theirs; Apollo's request errors become `validation_failed` with their message; anything else
- * is masked as `internal_server_error` and logged, so no stack or internal message escapes.
+ * theirs; Apollo's request errors become `validation_failed` with their message; the database
+ * being unreachable or full becomes `service_unavailable` or `storage_full` (counted by
+ * `availability`, which logs the outage); anything else is masked as `internal_server_error` and
+ * logged, so no stack or internal message escapes.
  */
-export function formatGraphQLError(log: Logger) {
+export function formatGraphQLError(log: Logger, availability: DatabaseAvailability) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const catalogued = cataloguedCause(formatted, error);
+    const catalogued = cataloguedCause(formatted, error) ?? availability.refusal(unwrapResolverError(error));
     if (catalogued) {
       return { message: catalogued.message, locations: formatted.locations, path: formatted.path, extensions: graphqlErrorExtensions(catalogued) };
     }

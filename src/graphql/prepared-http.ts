@@ -7,6 +7,7 @@ import type { formatGraphQLError } from "./format-error";
 import { chargeOperation, errorsForCaller } from "./operation-limits";
 import { partyOf } from "./party-caches";
 import type { PreparedOperations } from "./prepared-operations";
+import { refusedAnswer } from "./refused-answer";
 
 /** Every GraphQL answer is for one caller's key, so none may be cached (set by both pipelines). */
 export const GRAPHQL_CACHE_CONTROL = "no-store";
@@ -81,6 +82,11 @@ export function preparedAnswerer(prepared: PreparedOperations, formatError: Retu
     const result = await plan.compiled.query(undefined, ctx, variables);
     reply.header("cache-control", GRAPHQL_CACHE_CONTROL).header("content-type", contentType);
     const errors = result.errors && errorsForCaller(result.errors.map((error) => formatError(error.toJSON(), error)), ctx);
+    const refused = refusedAnswer(errors);
+    if (refused) {
+      reply.code(refused.status);
+      if (refused.retryAfterSeconds !== undefined) reply.header("retry-after", String(refused.retryAfterSeconds));
+    }
     // Apollo's field order, and its trailing newline.
     return JSON.stringify({ errors, data: result.data, extensions: result.extensions }) + "\n";
   };

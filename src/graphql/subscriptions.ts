@@ -11,6 +11,8 @@ import { formatGraphQLError } from "./format-error";
 import { prepareWsOperation } from "./ws-operations";
 
 const FORBIDDEN_CLOSE_CODE = 4403;
+/** RFC 6455's "Try Again Later": the service cannot take the connection now. */
+const TRY_AGAIN_LATER_CLOSE_CODE = 1013;
 
 /**
  * graphql-ws (subprotocol `graphql-transport-ws`) on the same port and path as HTTP GraphQL.
@@ -19,12 +21,15 @@ const FORBIDDEN_CLOSE_CODE = 4403;
  * A connection whose key is revoked, or whose tenant is suspended or deleted, while it is open
  * is closed with 4403 "Forbidden" too (authentication/live-connections.ts), which ends every
  * subscription on it: the client learns why, and a reconnect with that key is refused.
- * Errors leave with catalogue codes, as over HTTP. Returns a function that closes every socket.
+ * Errors leave with catalogue codes, as over HTTP. While the database cannot be reached, a new
+ * connection is closed with 1013 "Try Again Later" and an operation's errors are
+ * `service_unavailable` with `retryAfterSeconds`; open sockets stay open. Returns a function
+ * that closes every socket.
  */
 export function registerSubscriptions(httpServer: Server, schema: GraphQLSchema, services: Services): () => Promise<void> {
   const wsServer = new WebSocketServer({ server: httpServer, path: "/graphql" });
   const contexts = new WeakMap<object, RequestContext>();
-  const formatError = formatGraphQLError(services.log);
+  const formatError = formatGraphQLError(services.log, services.db.availability);
   const connectionContext = (connection: object): RequestContext => {
     const ctx = contexts.get(connection);
     if (!ctx) throw new Error("operation on a WebSocket without an authenticated connection");
@@ -48,6 +53,11 @@ export function registerSubscriptions(httpServer: Server, schema: GraphQLSchema,
           return true;
         } catch (error) {
           if (error instanceof AppError) return false;
+          // The database could not say who this is: 1013 Try Again Later, which clients retry (4403 would be final).
+          if (services.db.availability.refusal(error)) {
+            connection.extra.socket.close(TRY_AGAIN_LATER_CLOSE_CODE, "Try Again Later");
+            return false;
+          }
           throw error;
         }
       },

@@ -15,7 +15,8 @@ export function registerAccessLog(app: FastifyInstance): void {
 
 /** The access-log line of one answer; also called for answers given outside the hooks (router errors). */
 export function logAnswer(request: FastifyRequest, reply: FastifyReply): void {
-  const failed = reply.statusCode >= 500;
+  // 503 and 507 are refusals (the database unreachable or full, shutting down), summed up elsewhere: not failures.
+  const failed = reply.statusCode >= 500 && reply.statusCode !== 503 && reply.statusCode !== 507;
   // Skipped cheaply when the level is off (benchmarks and tests run at warn or silent).
   if (!(request.log as Logger).isLevelEnabled(failed ? "error" : "info")) return;
   const ctx = request.ctx;
@@ -29,5 +30,5 @@ export function logAnswer(request: FastifyRequest, reply: FastifyReply): void {
     tenantId: ctx ? (requestTenantId(ctx) ?? undefined) : undefined,
   };
   if (failed) request.log.error(fields, "request failed");
-  else request.log.info(fields, "request completed");
+  else request.log.info(fields, reply.statusCode >= 500 ? "request refused" : "request completed");
 }

@@ -8,7 +8,9 @@ export const METRICS_FIGURE_MAX_AGE_MS = 5_000;
  * A figure read from the database for /metrics, served from memory: a scrape that finds it older
  * than `maxAgeMs` starts one read in the background and answers with the figure it has, so
  * scrapes, however many, cause one read per `maxAgeMs` at most. Only the first scrape waits for
- * a read. (Each scrape once ran cross-tenant counts on a public endpoint.)
+ * a read; if that fails (the database is unreachable) the figure is left out of that scrape, so
+ * /metrics keeps answering, with the database's own gauges, through an outage. (Each scrape
+ * once ran cross-tenant counts on a public endpoint.)
  */
 export class CachedFigure<T> {
   #value: T | undefined;
@@ -22,8 +24,14 @@ export class CachedFigure<T> {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  async get(): Promise<T> {
-    if (this.#value === undefined) return this.#refresh();
+  /** The figure, or undefined when it was never read successfully. */
+  async get(): Promise<T | undefined> {
+    if (this.#value === undefined) {
+      return this.#refresh().catch((error: unknown) => {
+        this.onError(error);
+        return undefined;
+      });
+    }
     if (clock.nowMs() - this.#readAtMs > this.maxAgeMs) this.#refresh().catch(this.onError);
     return this.#value;
   }

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { DatabaseAvailability } from "../db/availability";
 import { AppError, appError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/catalogue";
 import { graphqlErrorExtensions, restErrorBody } from "../errors/render-error";
@@ -90,9 +91,16 @@ export function answerClientError(log: Logger) {
   };
 }
 
-/** Every error and unknown route leaves in the catalogue's shape; a 500 never shows its cause. */
-export function registerErrorHandling(app: FastifyInstance, log: Logger): void {
+/**
+ * Every error and unknown route leaves in the catalogue's shape; a 500 never shows its cause. A
+ * request the database could not serve (unreachable, or no room to write) is refused with 503
+ * or 507 and Retry-After, counted by `availability` (which logs the outage) and not logged on
+ * its own.
+ */
+export function registerErrorHandling(app: FastifyInstance, log: Logger, availability: DatabaseAvailability): void {
   app.setErrorHandler((error, request, reply) => {
+    const refusal = availability.refusal(error);
+    if (refusal) return sendError(request, reply, refusal);
     const appErr = catalogued(error);
     if (appErr.status >= 500) log.error({ err: error, requestId: request.id }, "request failed");
     return sendError(request, reply, appErr);

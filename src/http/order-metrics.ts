@@ -22,6 +22,7 @@ export function registerOrderMetrics(registry: Registry, services: Services): vo
     registers: [registry],
     async collect() {
       const counts = await orderCounts.get();
+      if (!counts) return;
       for (const status of ORDER_STATUSES) this.set({ status }, counts[status]);
     },
   });
@@ -32,6 +33,7 @@ export function registerOrderMetrics(registry: Registry, services: Services): vo
     registers: [registry],
     async collect() {
       const due = await jobBacklog.get();
+      if (!due) return;
       for (const kind of ORDER_JOB_KINDS) this.set({ kind }, due.get(kind)?.due ?? 0);
     },
   });
@@ -42,6 +44,7 @@ export function registerOrderMetrics(registry: Registry, services: Services): vo
     registers: [registry],
     async collect() {
       const due = await jobBacklog.get();
+      if (!due) return;
       for (const kind of ORDER_JOB_KINDS) this.set({ kind }, due.get(kind)?.oldestDueSeconds ?? 0);
     },
   });

@@ -17,7 +17,8 @@ export function registerWebhookMetrics(registry: Registry, services: Services): 
     help: "Webhook deliveries due and not yet claimed, all tenants.",
     registers: [registry],
     async collect() {
-      this.set((await backlog.get()).due);
+      const figure = await backlog.get();
+      if (figure) this.set(figure.due);
     },
   });
   new Gauge({
@@ -25,7 +26,8 @@ export function registerWebhookMetrics(registry: Registry, services: Services): 
     help: "How long the oldest unclaimed due webhook delivery has been waiting (0 when none).",
     registers: [registry],
     async collect() {
-      this.set((await backlog.get()).oldestDueSeconds);
+      const figure = await backlog.get();
+      if (figure) this.set(figure.oldestDueSeconds);
     },
   });
   const attempts = new Counter({

@@ -1,4 +1,6 @@
 import type { Database } from "../db/database";
+import { DatabaseUnavailableError, databaseFault } from "../db/errors";
+import { sameLease } from "../db/leases";
 import { queryRows } from "../db/query-rows";
 import { dateFrom, sqlTimestamp } from "../db/sql-values";
 import { writeBatch } from "../db/write-batch";
@@ -18,6 +20,8 @@ export const IDEMPOTENCY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 const CLAIM_LEASE_MS = 60_000;
 /** Key scope of requests on owner paths, which belong to no tenant. */
 export const OWNER_SCOPE = "owner";
+/** Claims left unsettled by database faults that this process remembers (past this, their lease settles them). */
+const MAX_UNSETTLED = 10_000;
 
 export interface IdempotentRequest {
   /** The tenant id, or OWNER_SCOPE. */
@@ -52,13 +56,32 @@ interface RecordRow extends Record<string, unknown> {
 }
 
 /**
+ * A claim of this process that a database fault left in the database as "in progress" although
+ * no request of ours runs it: its INSERT's answer was lost, its release after a failure could
+ * not be written, or its response could not be stored (then kept here to replay).
+ */
+interface UnsettledClaim {
+  /** The claim's lease as written (its token). */
+  lease: number;
+  response?: StoredResponse;
+}
+
+/**
  * Idempotency keys as one mechanism for every POST and GraphQL mutation (docs/rest-api.md#idempotency), enforced
  * by the database's unique (scope, key), so it holds across processes: the first request claims
  * the key and runs; a repeat gets its exact response once it finished, 409
  * `idempotency_request_in_progress` while it runs, and 422 `idempotency_key_reused` if it is a
  * different request. Keys expire after 24 hours.
+ *
+ * A database outage must not leave a key stuck: a claim this process made and then could not
+ * settle (see UnsettledClaim) is settled as soon as the database takes it (released, or its
+ * response stored), and a retry reaching this process meanwhile takes the claim over, or
+ * replays the response kept, instead of waiting out the claim's lease with 409s.
  */
 export class IdempotencyService {
+  /** By key and lease (unsettledKey): a key may have been claimed, and left, more than once. */
+  readonly #unsettled = new Map<string, UnsettledClaim>();
+
   constructor(
     private readonly db: Database,
     private readonly log: Logger,
@@ -72,7 +95,8 @@ export class IdempotencyService {
     // Two passes at most: the second follows a claim that expired (or was released) under us.
     for (let pass = 0; pass < 2; pass++) {
       const now = clock.now();
-      if (await this.claim(request, now)) return this.execute(request, work);
+      const claimed = await this.claim(request, now);
+      if (claimed) return this.execute(request, claimed, work);
       const [existing] = await queryRows<RecordRow>(
         this.db,
         Sql.sql`SELECT "fingerprint", "responseStatus", "responseBody", "lockedUntil", "expiresAt"
@@ -91,8 +115,15 @@ export class IdempotencyService {
       if (existing.responseStatus !== null && existing.responseBody !== null) {
         return { status: existing.responseStatus, body: existing.responseBody, replayed: true };
       }
-      if (existing.lockedUntil !== null && dateFrom(existing.lockedUntil) > now) throw appError("idempotency_request_in_progress");
-      if (await this.takeOver(request, existing.lockedUntil, now)) return this.execute(request, work);
+      const ours = existing.lockedUntil === null ? undefined : unsettledKey(request, dateFrom(existing.lockedUntil).getTime());
+      const unsettled = ours === undefined ? undefined : this.#unsettled.get(ours);
+      if (unsettled?.response) return { ...unsettled.response, replayed: true };
+      if (!unsettled && existing.lockedUntil !== null && dateFrom(existing.lockedUntil) > now) throw appError("idempotency_request_in_progress");
+      const taken = await this.takeOver(request, existing.lockedUntil, now);
+      if (taken) {
+        if (ours) this.#unsettled.delete(ours);
+        return this.execute(request, taken, work);
+      }
       throw appError("idempotency_request_in_progress");
     }
     throw appError("idempotency_request_in_progress");
@@ -106,54 +137,93 @@ export class IdempotencyService {
     return count ?? 0;
   }
 
-  private async execute(request: IdempotentRequest, work: () => Promise<FirstResponse>): Promise<StoredResponse & { replayed: boolean }> {
+  private async execute(request: IdempotentRequest, lease: Date, work: () => Promise<FirstResponse>): Promise<StoredResponse & { replayed: boolean }> {
     let response: FirstResponse;
     try {
       response = await work();
     } catch (error) {
-      await writeBatch(this.db, [
-        Sql.sql`DELETE FROM "IdempotencyRecord" WHERE "scope" = ${request.scope} AND "key" = ${request.key} AND "responseStatus" IS NULL`,
-      ]).catch((releaseError: unknown) => this.log.error({ err: releaseError }, "idempotency claim could not be released"));
+      await this.release(request, lease).catch((releaseError: unknown) => {
+        this.log.error({ err: releaseError }, "idempotency claim could not be released");
+        this.settleLater(request, { lease: lease.getTime() }, () => this.release(request, lease));
+      });
       throw error;
     }
+    const stored = { status: response.status, body: response.replayBody ?? response.body };
     try {
-      await writeBatch(this.db, [
-        Sql.sql`UPDATE "IdempotencyRecord" SET "responseStatus" = ${response.status}, "responseBody" = ${response.replayBody ?? response.body}, "lockedUntil" = NULL
-          WHERE "scope" = ${request.scope} AND "key" = ${request.key}`,
-      ]);
+      await this.store(request, stored);
     } catch (error) {
-      // The work is done and its answer is owed to this caller; a retry after the lease finds
-      // the order rules in the way of doing it twice.
+      // The work is done and its answer is owed to this caller; a retry here replays it, and it
+      // is stored once the database takes it.
       this.log.error({ err: error }, "idempotent response could not be stored");
+      this.settleLater(request, { lease: lease.getTime(), response: stored }, () => this.store(request, stored));
     }
     return { status: response.status, body: response.body, replayed: false };
   }
 
-  /** Inserts the claim; false when the key is already there (or the tenant is gone). */
-  private async claim(request: IdempotentRequest, now: Date): Promise<boolean> {
+  /** Deletes this process's claim (while `lease` is still its lease), so a retry runs the request again. */
+  private async release(request: IdempotentRequest, lease: Date): Promise<void> {
+    await writeBatch(this.db, [
+      Sql.sql`DELETE FROM "IdempotencyRecord" WHERE "scope" = ${request.scope} AND "key" = ${request.key} AND "responseStatus" IS NULL
+        AND ${sameLease(this.db.provider, lease)}`,
+    ]);
+  }
+
+  private async store(request: IdempotentRequest, response: StoredResponse): Promise<void> {
+    await writeBatch(this.db, [
+      Sql.sql`UPDATE "IdempotencyRecord" SET "responseStatus" = ${response.status}, "responseBody" = ${response.body}, "lockedUntil" = NULL
+        WHERE "scope" = ${request.scope} AND "key" = ${request.key}`,
+    ]);
+  }
+
+  /** Remembers a claim a database fault left unsettled and settles it with `write` once the database takes it. */
+  private settleLater(request: IdempotentRequest, claim: UnsettledClaim, write: () => Promise<void>): void {
+    const key = unsettledKey(request, claim.lease);
+    if (this.#unsettled.size >= MAX_UNSETTLED && !this.#unsettled.has(key)) return;
+    this.#unsettled.set(key, claim);
+    this.db.availability.defer(async () => {
+      // A retry took it over meanwhile: nothing of ours is left to settle.
+      if (this.#unsettled.get(key) !== claim) return;
+      await write();
+      if (this.#unsettled.get(key) === claim) this.#unsettled.delete(key);
+    });
+  }
+
+  /**
+   * Inserts the claim; its lease, or null when the key is already there (or the tenant is gone).
+   * A claim whose answer a database fault lost may have been written: it is remembered as ours.
+   */
+  private async claim(request: IdempotentRequest, now: Date): Promise<Date | null> {
     const { provider } = this.db;
+    const lease = new Date(now.getTime() + CLAIM_LEASE_MS);
     const values = Sql.sql`${request.scope}, ${request.key}, ${request.tenantId}, ${request.fingerprint},
-      ${sqlTimestamp(provider, new Date(now.getTime() + CLAIM_LEASE_MS))}, ${sqlTimestamp(provider, now)},
+      ${sqlTimestamp(provider, lease)}, ${sqlTimestamp(provider, now)},
       ${sqlTimestamp(provider, new Date(now.getTime() + IDEMPOTENCY_LIFETIME_MS))}`;
     // A tenant's key is written only while the tenant is not deleted (as every tenant-owned row).
     const source = request.tenantId === null ? Sql.sql`SELECT ${values} WHERE 1 = 1` : Sql.sql`SELECT ${values} ${fromLiveTenant(provider, request.tenantId)}`;
-    const [inserted] = await writeBatch(this.db, [
-      Sql.sql`INSERT INTO "IdempotencyRecord" ("scope", "key", "tenantId", "fingerprint", "lockedUntil", "createdAt", "expiresAt")
-        ${source} ON CONFLICT ("scope", "key") DO NOTHING`,
-    ]);
-    return inserted === 1;
+    let inserted: number | undefined;
+    try {
+      [inserted] = await writeBatch(this.db, [
+        Sql.sql`INSERT INTO "IdempotencyRecord" ("scope", "key", "tenantId", "fingerprint", "lockedUntil", "createdAt", "expiresAt")
+          ${source} ON CONFLICT ("scope", "key") DO NOTHING`,
+      ]);
+    } catch (error) {
+      // Refused before anything was sent (the database known unreachable), it cannot have been written.
+      if (databaseFault(error) && !(error instanceof DatabaseUnavailableError)) this.settleLater(request, { lease: lease.getTime() }, () => this.release(request, lease));
+      throw error;
+    }
+    return inserted === 1 ? lease : null;
   }
 
-  /** Claims a key whose first request died (lease over, no response); only one caller wins. */
-  private async takeOver(request: IdempotentRequest, lockedUntil: unknown, now: Date): Promise<boolean> {
+  /** Claims a key whose first request died or was left unsettled here (no response); its new lease, or null when another caller won. */
+  private async takeOver(request: IdempotentRequest, lockedUntil: unknown, now: Date): Promise<Date | null> {
     const { provider } = this.db;
-    const lease = sqlTimestamp(provider, new Date(now.getTime() + CLAIM_LEASE_MS));
-    const previous = lockedUntil === null ? Sql.sql`"lockedUntil" IS NULL` : Sql.sql`"lockedUntil" = ${sqlTimestamp(provider, dateFrom(lockedUntil))}`;
+    const lease = new Date(now.getTime() + CLAIM_LEASE_MS);
+    const previous = lockedUntil === null ? Sql.sql`"lockedUntil" IS NULL` : sameLease(provider, dateFrom(lockedUntil));
     const [taken] = await writeBatch(this.db, [
-      Sql.sql`UPDATE "IdempotencyRecord" SET "lockedUntil" = ${lease}
+      Sql.sql`UPDATE "IdempotencyRecord" SET "lockedUntil" = ${sqlTimestamp(provider, lease)}
         WHERE "scope" = ${request.scope} AND "key" = ${request.key} AND "responseStatus" IS NULL AND ${previous}`,
     ]);
-    return taken === 1;
+    return taken === 1 ? lease : null;
   }
 
   private async clearExpired(request: IdempotentRequest, now: Date): Promise<void> {
@@ -162,4 +232,9 @@ export class IdempotencyService {
         AND "expiresAt" <= ${sqlTimestamp(this.db.provider, now)}`,
     ]);
   }
+}
+
+/** Where an unsettled claim is remembered: the key within its scope, and the lease it was written with. */
+function unsettledKey(request: IdempotentRequest, lease: number): string {
+  return `${request.scope}\n${request.key}\n${lease}`;
 }

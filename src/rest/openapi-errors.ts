@@ -5,9 +5,20 @@ import type { RestRoute } from "./route";
 
 /**
  * What any `/v1` request can meet: a malformed request, a refused key, a suspended tenant, our
- * fault; and what Node refuses before routing (error-handler.ts `answerClientError`).
+ * fault, the database unreachable or full (docs/faults.md); and what Node refuses before routing
+ * (error-handler.ts `answerClientError`).
  */
-const EVERY_REQUEST: ErrorCode[] = ["validation_failed", "unauthorized", "tenant_suspended", "internal_server_error", "malformed_http_request", "request_timeout", "request_headers_too_large"];
+const EVERY_REQUEST: ErrorCode[] = [
+  "validation_failed",
+  "unauthorized",
+  "tenant_suspended",
+  "internal_server_error",
+  "service_unavailable",
+  "storage_full",
+  "malformed_http_request",
+  "request_timeout",
+  "request_headers_too_large",
+];
 
 /** The JSON body parser runs for any request but a GET that sends a body, whatever the route does with it. */
 const BODY_PARSING: ErrorCode[] = ["invalid_json", "payload_too_large", "unsupported_media_type"];

@@ -39,13 +39,16 @@ function errorSchema(codes: ErrorCode[], status?: number): JsonSchema {
   };
 }
 
+/** Answers that carry Retry-After: throttling (429), and the database unreachable (503) or full (507). */
+const RETRY_AFTER_STATUSES = new Set([429, 503, 507]);
+
 function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
   return Object.fromEntries(
     codesByStatus(codes).map(([status, group]) => [
       String(status),
       {
         description: group.map((code) => `\`${code}\`: ${errorCatalogue[code].message}`).join("\n\n"),
-        ...(status === 429 ? { headers: { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } } } } : {}),
+        ...(RETRY_AFTER_STATUSES.has(status) ? { headers: { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } } } } : {}),
         content: { "application/json": { schema: errorSchema(group, status) } },
       },
     ]),

@@ -1,6 +1,7 @@
 import { clock } from "../clock";
 import { utcDay } from "../db/daily-buckets";
 import type { Database } from "../db/database";
+import { databaseFault } from "../db/errors";
 import { fromLiveTenant } from "./live-tenant";
 import type { Logger } from "../logger";
 
@@ -10,7 +11,7 @@ export type UsageMetric = "api_requests" | "searches";
  * Counts per-tenant usage in memory and writes it in batches, so counting a request never adds
  * a database write to it. Each count goes to the tenant's total and to its UTC day's. Counts
  * still buffered when a process dies are lost (at most one flush interval); a clean shutdown
- * flushes them.
+ * flushes them, and counts a database fault kept from being written wait for the next flush.
  */
 export class UsageMeter {
   private pending = new Map<string, number>();
@@ -57,6 +58,13 @@ export class UsageMeter {
       });
     } catch (error) {
       this.log.error({ err: error }, "usage counters could not be written");
+      // The database was unreachable or full: the counts wait for the next flush instead of being lost.
+      if (databaseFault(error)) this.keep(batch);
     }
+  }
+
+  private keep(batch: Map<string, number>): void {
+    for (const [key, amount] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + amount);
+    this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs).unref();
   }
 }

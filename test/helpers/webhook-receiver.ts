@@ -96,3 +96,107 @@ export async function startReceiver(options: { port?: number; responder?: Respon
     },
   };
 }
+
+/**
+ * How a tarpit treats a delivery, once it has read the request: `silent` never answers;
+ * `trickle` sends its answer one byte every `everyMs`; `flood` answers 200 with a body of
+ * `bodyBytes` (10 MB by default), written as fast as the client reads it.
+ */
+export type TarpitKind = "silent" | "trickle" | "flood";
+
+/** One connection a tarpit accepted. */
+export interface TarpitConnection {
+  /** The request's path (a tarpit serves many destinations, one path each). */
+  path: string;
+  /** Date.now() when the connection was accepted. */
+  openedAt: number;
+  /** Date.now() when the connection closed; null while open. */
+  closedAt: number | null;
+  /** Bytes of its answer handed to the socket. */
+  bytesWritten: number;
+}
+
+export interface Tarpit {
+  /** e.g. http://127.0.0.1:54321/t3 */
+  url(path: string): string;
+  connections: TarpitConnection[];
+  /** Connections open now, to `path` or to any. */
+  openNow(path?: string): number;
+  /** The most connections that were ever open at once to `path`. */
+  mostOpenAtOnce(path: string): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A hostile webhook receiver at the TCP level: it accepts the connection and reads the request,
+ * then misbehaves as `kind` says, recording each connection (path, when it opened and closed,
+ * how much of its answer it wrote).
+ */
+export async function startTarpit(kind: TarpitKind, options: { everyMs?: number; bodyBytes?: number } = {}): Promise<Tarpit> {
+  const connections: TarpitConnection[] = [];
+  const sockets = new Set<net.Socket>();
+  const open = new Map<string, number>();
+  const most = new Map<string, number>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    const acceptedAt = Date.now();
+    let head = "";
+    let connection: TarpitConnection | null = null;
+    const timers: NodeJS.Timeout[] = [];
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      sockets.delete(socket);
+      for (const timer of timers) clearInterval(timer);
+      if (!connection) return;
+      connection.closedAt = Date.now();
+      open.set(connection.path, (open.get(connection.path) ?? 1) - 1);
+    });
+    socket.on("data", (chunk: Buffer) => {
+      if (connection) return;
+      head += chunk.toString("latin1");
+      if (!head.includes("\r\n\r\n")) return;
+      const path = /^[A-Z]+ (\S+)/.exec(head)?.[1] ?? "/";
+      connection = { path, openedAt: acceptedAt, closedAt: null, bytesWritten: 0 };
+      connections.push(connection);
+      const count = (open.get(path) ?? 0) + 1;
+      open.set(path, count);
+      most.set(path, Math.max(most.get(path) ?? 0, count));
+      const accepted = connection;
+      const write = (data: string | Buffer) => {
+        accepted.bytesWritten += data.length;
+        return socket.write(data);
+      };
+      if (kind === "trickle") {
+        const answer = "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok";
+        let sent = 0;
+        timers.push(setInterval(() => sent < answer.length && !socket.destroyed && write(answer[sent++]!), options.everyMs ?? 1000));
+      }
+      if (kind === "flood") {
+        const total = options.bodyBytes ?? 10 * 1024 * 1024;
+        write(`HTTP/1.1 200 OK\r\ncontent-length: ${total}\r\n\r\n`);
+        const piece = Buffer.alloc(64 * 1024, 120);
+        let left = total;
+        const pour = () => {
+          while (left > 0 && !socket.destroyed) {
+            left -= piece.length;
+            if (!write(piece)) return void socket.once("drain", pour);
+          }
+        };
+        pour();
+      }
+    });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    connections,
+    openNow: (path) => (path === undefined ? [...open.values()].reduce((sum, count) => sum + count, 0) : (open.get(path) ?? 0)),
+    mostOpenAtOnce: (path) => most.get(path) ?? 0,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -6,7 +6,7 @@ import { expectError } from "../helpers/expect-error";
 import { bookOffer, searchForBooking, ticketOrder, waitForStatus } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 import { credit } from "../helpers/wallet";
-import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
+import { startReceiver, startTarpit, type Receiver, type Tarpit } from "../helpers/webhook-receiver";
 
 /**
  * Signed webhooks with retries (docs/webhooks.md): a real receiver on a local port gets every
@@ -413,4 +413,122 @@ describe("webhooks: the private-network rule", () => {
       }
     },
   );
+});
+
+/**
+ * Receivers that accept the connection and then misbehave (tarpits): one answering a byte at a
+ * time, one answering a 10 MB body. An attempt is cut at WEBHOOK_TIMEOUT_MS however the bytes
+ * trickle in (a deadline, not an idle timeout), and reads at most a small body.
+ */
+describe("webhooks: receivers that trickle or flood their answer", () => {
+  const TARPIT_TIMEOUT_MS = 1500;
+  let server: TestServer;
+  const tarpits: Tarpit[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: { WEBHOOK_RETRY_SCHEDULE: "0,60", WEBHOOK_TIMEOUT_MS: String(TARPIT_TIMEOUT_MS), TICKETING_DELAY_MS: "50", JOB_POLL_MS: "50", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await Promise.all(tarpits.map((tarpit) => tarpit.close()));
+  });
+
+  const tarpit = async (...args: Parameters<typeof startTarpit>) => {
+    const started = await startTarpit(...args);
+    tarpits.push(started);
+    return started;
+  };
+  const { bookOrder, deliveries, settledDelivery } = deliveryHelpers(() => server);
+  const tenantDeliveringTo = async (url: string) => {
+    const tenant = await createTenant(server);
+    expect((await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { webhook_url: url, webhook_enabled: true } })).status).toBe(200);
+    return tenant;
+  };
+
+  it("cuts an answer trickling in a byte every 200 ms at WEBHOOK_TIMEOUT_MS: a deadline, not an idle timeout", async () => {
+    const trickling = await tarpit("trickle", { everyMs: 200 });
+    const tenant = await tenantDeliveringTo(trickling.url("/hooks"));
+    const order = await bookOrder(tenant);
+    // The first attempt failed; the next is a minute away.
+    const delivery = await eventually(
+      async () => (await deliveries(tenant)).find((item) => item.order_id === order.id && item.attempts === 1),
+      () => "the trickling receiver's first attempt has not ended",
+    );
+    expect(delivery).toMatchObject({ status: "pending", last_status_code: null, last_error: `no complete answer within ${TARPIT_TIMEOUT_MS} ms` });
+    const log = await graphql(server, "query { webhookDeliveries { nodes { attemptLog { durationMs error } } } }", {}, { key: tenant.key });
+    const [attempt] = log.body.data!.webhookDeliveries.nodes[0].attemptLog;
+    expect(attempt.durationMs).toBeGreaterThanOrEqual(TARPIT_TIMEOUT_MS - 5);
+    expect(attempt.durationMs).toBeLessThan(TARPIT_TIMEOUT_MS + 1000);
+    // The receiver kept sending a byte every 200 ms until it was cut off: no idle timeout would have fired.
+    const [connection] = await eventually(async () => (trickling.connections[0]?.closedAt ? trickling.connections : undefined), () => "the trickling connection is still open");
+    expect(connection!.closedAt! - connection!.openedAt).toBeLessThan(TARPIT_TIMEOUT_MS + 1000);
+    expect(connection!.bytesWritten).toBeGreaterThanOrEqual(5);
+  });
+
+  it("reads at most a small bounded body: a 10 MB answer is cut off after its status, which decides", async () => {
+    const flooding = await tarpit("flood");
+    const tenant = await tenantDeliveringTo(flooding.url("/hooks"));
+    const order = await bookOrder(tenant);
+    const delivery = await settledDelivery(tenant, order.id, "order.created", "succeeded");
+    expect(delivery).toMatchObject({ attempts: 1, last_status_code: 200 });
+    const [connection] = await eventually(
+      async () => (flooding.connections[0]?.closedAt ? flooding.connections : undefined),
+      () => "the flooding receiver's connection is still open: its body is being read",
+      5000,
+    );
+    expect(connection!.bytesWritten, "the body stopped being read long before its end").toBeLessThan(4 * 1024 * 1024);
+    const log = await graphql(server, "query { webhookDeliveries { nodes { attemptLog { durationMs statusCode } } } }", {}, { key: tenant.key });
+    expect(log.body.data!.webhookDeliveries.nodes[0].attemptLog).toEqual([{ durationMs: expect.any(Number), statusCode: 200 }]);
+    expect(log.body.data!.webhookDeliveries.nodes[0].attemptLog[0].durationMs).toBeLessThan(1000);
+  });
+});
+
+/**
+ * Many receivers that never answer: each holds one attempt at a time until WEBHOOK_TIMEOUT_MS,
+ * however many of its deliveries wait, and a receiver that answers promptly is not held up
+ * behind them.
+ */
+describe("webhooks: receivers that never answer cost one slot each", () => {
+  const HANGING = 40;
+  let server: TestServer;
+  let silent: Tarpit;
+  let hooks: Receiver;
+
+  beforeAll(async () => {
+    // Attempts hang for longer than the test takes.
+    server = await startTestServer({ env: { WEBHOOK_RETRY_SCHEDULE: "0,60", WEBHOOK_TIMEOUT_MS: "60000", TICKETING_DELAY_MS: "50", JOB_POLL_MS: "50", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" } });
+    silent = await startTarpit("silent");
+    hooks = await startReceiver();
+  });
+  afterAll(async () => {
+    await server?.close();
+    await silent?.close();
+    await hooks?.close();
+  });
+
+  const { bookOrder } = deliveryHelpers(() => server);
+
+  it(`with ${HANGING} receivers hanging, a prompt receiver's deliveries arrive at once`, async () => {
+    const destinations = Array.from({ length: HANGING }, (_, index) => `/hanging/${index}`);
+    for (const [index, path] of destinations.entries()) {
+      const tenant = await createTenant(server);
+      expect((await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { webhook_url: silent.url(path), webhook_enabled: true } })).status).toBe(200);
+      // A few of them have several deliveries waiting.
+      for (let order = 0; order < (index < 5 ? 3 : 1); order++) await bookOrder(tenant);
+    }
+    await eventually(async () => (silent.openNow() >= HANGING ? true : undefined), () => `${silent.openNow()} of ${HANGING} receivers hanging`);
+
+    const prompt = await createTenant(server);
+    expect((await call(server, "PATCH", "/v1/tenant", { key: prompt.key, body: { webhook_url: hooks.url, webhook_enabled: true } })).status).toBe(200);
+    for (let round = 0; round < 5; round++) {
+      const order = await bookOrder(prompt);
+      const bookedAt = Date.now();
+      const [hook] = await hooks.waitFor(order.id, "order.created", 1, 5000);
+      expect(hook!.at - bookedAt, `round ${round}`).toBeLessThan(1000);
+    }
+    for (const path of destinations) expect(silent.mostOpenAtOnce(path), path).toBe(1);
+    expect(silent.openNow()).toBe(HANGING);
+  });
 });

@@ -58,6 +58,11 @@ export class OrderCommits {
     return counts;
   }
 
+  /** Calls `listener` after the word between processes was cut off (at `lostAt`) and is back: changes may have gone untold. */
+  onResync(listener: (lostAt: Date) => void): void {
+    this.pubsub.onResync(listener);
+  }
+
   /** Calls `listener` for every order changed by any process; returns what unsubscribes. */
   onChange(listener: (change: OrderChanged) => void): () => void {
     return this.pubsub.subscribe("orders", (message) => {

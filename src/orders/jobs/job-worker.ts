@@ -1,3 +1,5 @@
+import type { DatabaseAvailability } from "../../db/availability";
+import { databaseFault } from "../../db/errors";
 import type { Logger } from "../../logger";
 import { PollingLoop } from "../../polling-loop";
 import type { HoldExpiry } from "../payment/hold-expiry";
@@ -17,7 +19,12 @@ const HOLD_BATCH = 100;
 export interface JobWorkerOptions {
   /** How often the queue is read without being woken: picks up other processes' jobs and expired leases. */
   pollMs: number;
+  /** No round runs while the database is unreachable; jobs a database fault cut short are given back. */
+  availability: DatabaseAvailability;
 }
+
+/** How long a job cut short by a full disk waits before it is claimed again. */
+const STORAGE_FULL_RETRY_MS = 5000;
 
 export type ClaimListener = (job: ClaimedJob, claimedAt: Date) => void;
 
@@ -37,9 +44,9 @@ export class JobWorker {
     private readonly runner: OrderJobRunner,
     private readonly holds: HoldExpiry,
     private readonly log: Logger,
-    options: JobWorkerOptions,
+    private readonly options: JobWorkerOptions,
   ) {
-    this.#loop = new PollingLoop(() => this.#round(), options.pollMs, (error) => this.log.error({ err: error }, "order jobs could not be claimed"));
+    this.#loop = new PollingLoop(() => this.#round(), options.pollMs, (error) => this.log.error({ err: error }, "order jobs could not be claimed"), options.availability);
   }
 
   /** Calls `listener` with every job this worker claims (metrics: how late it ran); returns what unsubscribes. */
@@ -74,16 +81,25 @@ export class JobWorker {
   async #run(job: ClaimedJob<AirlineJobKind>): Promise<void> {
     const about = { jobId: job.id, orderId: job.orderId, kind: job.kind, attempts: job.attempts };
     const lease = this.queue.keepLeased(job, (error) => this.log.warn({ err: error, ...about }, "order job lease could not be renewed; trying again"));
+    let faulted = false;
     try {
       if ((await this.runner.run(job, lease)) === "lease_lost") {
         this.log.warn(about, "order job lease was lost while it ran (it ran out and was taken over, or the job was queued again); its outcome was not written (the job's next run finishes it)");
       }
     } catch (error) {
-      // The job stays leased and runs again when the lease is over.
+      // The job stays leased and runs again when the lease is over (sooner after a database fault).
       this.log.error({ err: error, ...about }, "order job failed; it will be retried");
+      faulted = databaseFault(error) !== null;
     } finally {
-      await lease.end();
+      const held = await lease.end();
+      if (faulted && held) this.#retryAfterFault([job.id], held);
     }
+  }
+
+  /** Jobs a database fault cut short are claimable again once the database can take it, their attempt returned. */
+  #retryAfterFault(jobIds: string[], lease: Date): void {
+    const { availability } = this.options;
+    availability.defer(() => this.queue.retryLater(jobIds, lease, availability.status().storageFull ? new Date(clock.nowMs() + STORAGE_FULL_RETRY_MS) : null));
   }
 
   /** The round's hold deadlines, together (hold-expiry.ts). */
@@ -94,8 +110,9 @@ export class JobWorker {
       const lost = jobs.filter((_, index) => results[index] === "lease_lost").map((job) => job.id);
       if (lost.length > 0) this.log.warn({ jobIds: lost }, "payment deadline job leases were lost while they ran; their outcomes were not written (the jobs' next runs finish them)");
     } catch (error) {
-      // The jobs stay leased and run again when the leases are over.
+      // The jobs stay leased and run again when the leases are over (sooner after a database fault).
       this.log.error({ err: error, jobIds: jobs.map((job) => job.id) }, "payment deadline jobs failed; they will be retried");
+      if (databaseFault(error)) this.#retryAfterFault(jobs.map((job) => job.id), jobs[0]!.lease);
     }
   }
 }

@@ -4,7 +4,7 @@ import { sqlEnum } from "../../db/sql-enum";
 import { dateFrom, sqlTimestamp } from "../../db/sql-values";
 import { claimLeased, leaseEnd, releaseAllLeases, renewLease, sameLease } from "../../db/leases";
 import { LeaseHeartbeat } from "../../db/lease-heartbeat";
-import { guarded, type GuardedStatement } from "../../db/write-batch";
+import { guarded, writeBatch, type GuardedStatement } from "../../db/write-batch";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { newId } from "../../ids";
 import { clock } from "../../clock";
@@ -103,6 +103,20 @@ export class OrderJobQueue {
     });
     const lease = leaseEnd({ now, leaseMs: this.leaseMs });
     return rows.map((row) => ({ ...row, runAt: dateFrom(row.runAt), lease }));
+  }
+
+  /**
+   * Gives back the jobs of one claim whose run a database fault cut short (unreachable, or no
+   * room to write): each is unleased (claimable from `notBefore`, at once when null) and its
+   * attempt is returned, since the job itself did not fail and JOB_MAX_ATTEMPTS is for jobs that
+   * do. Only while `lease` is still theirs.
+   */
+  async retryLater(jobIds: readonly string[], lease: Date, notBefore: Date | null): Promise<void> {
+    const { provider } = this.db;
+    const until = notBefore ? sqlTimestamp(provider, notBefore) : Sql.sql`NULL`;
+    await writeBatch(this.db, [
+      Sql.sql`UPDATE "OrderJob" SET "lockedUntil" = ${until}, "attempts" = "attempts" - 1 WHERE "id" IN (${Sql.join(jobIds)}) AND ${sameLease(provider, lease)}`,
+    ]);
   }
 
   /** Ends every lease: for SQLite at start (see `releaseAllLeases`). */

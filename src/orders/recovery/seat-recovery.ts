@@ -42,7 +42,7 @@ export class SeatReconciler {
     private readonly log: Logger,
     options: SeatReconcilerOptions,
   ) {
-    this.#loop = new PollingLoop(() => this.round(), options.pollMs, (error) => this.log.error({ err: error }, "seat intents could not be claimed"));
+    this.#loop = new PollingLoop(() => this.round(), options.pollMs, (error) => this.log.error({ err: error }, "seat intents could not be claimed"), db.availability);
   }
 
   start(): void {
@@ -80,7 +80,7 @@ export class SeatReconciler {
       await this.supplier.releaseSeats(intent.orderId);
       this.log.warn(
         context,
-        intent.kind === "hold" ? "seats held for a booking that never committed were released" : "seats of a cancelled order were released after its process stopped",
+        intent.kind === "hold" ? "seats held for a booking that never committed were released" : "seats of a cancelled order were released for it (its process stopped, or lost the database, before releasing them)",
       );
     }
     await this.intents.released(intent.orderId);
