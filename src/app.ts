@@ -14,6 +14,7 @@ import { registerJsonBodyParser } from "./http/json-body";
 import { registerMetrics } from "./http/metrics";
 import { registerOrderMetrics } from "./http/order-metrics";
 import { registerWebhookMetrics } from "./http/webhook-metrics";
+import { registerRetentionMetrics } from "./http/retention-metrics";
 import { registerRateLimit } from "./http/rate-limit";
 import { requestIdFor } from "./http/request-id";
 import { registerUsageCounting } from "./http/usage-counting";
@@ -72,6 +73,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   const registry = registerMetrics(http);
   registerOrderMetrics(registry, services);
   registerWebhookMetrics(registry, services);
+  registerRetentionMetrics(registry, services);
   registerAuthentication(http, services);
   registerRateLimit(http, services.rateLimiter);
   registerUsageCounting(http, services.usageMeter);

@@ -60,6 +60,22 @@ export function newId(prefix: IdPrefix, now = clock.nowMs()): string {
   return `${prefix}_${time}${tail}`;
 }
 
+/**
+ * The millisecond `newId` wrote into `id` (its 10 time digits after the prefix), or null when
+ * `id` is not shaped like one of its ids.
+ */
+export function idTimeMs(id: string): number | null {
+  const underscore = id.indexOf("_");
+  if (underscore < 1 || id.length < underscore + 1 + 10 + RANDOM_CHARS) return null;
+  let time = 0;
+  for (let i = underscore + 1; i <= underscore + 10; i++) {
+    const digit = CROCKFORD.indexOf(id[i]!);
+    if (digit < 0) return null;
+    time = time * 32 + digit;
+  }
+  return time;
+}
+
 /** Adds one to base-32 digits (80 random bits never run out within a millisecond). */
 function increment(digits: Uint8Array): void {
   for (let i = digits.length - 1; i >= 0; i--) {

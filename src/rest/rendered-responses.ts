@@ -1,9 +1,12 @@
 import { RecentMap } from "../recent-map";
 
-/** A response body already serialised to JSON: sent as is, not serialised again. `Shape` is what it holds. */
+/**
+ * A response body already serialised to JSON: sent as is, not serialised again. `Shape` is what
+ * it holds. A large body is best given as UTF-8 bytes: sent without being measured and encoded.
+ */
 export class JsonText<Shape = unknown> {
   declare readonly shape?: Shape;
-  constructor(readonly text: string) {}
+  constructor(readonly text: string | Buffer) {}
 }
 
 /**
