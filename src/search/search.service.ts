@@ -1,7 +1,7 @@
 import type { Database } from "../db/database";
 import type { TenantScope } from "../context/tenant-scope";
 import { appError } from "../errors/app-error";
-import { newId } from "../ids";
+import { idTimeMs, newId } from "../ids";
 import type { AirportIndex } from "../locations/airport-index";
 import type { UsageMeter } from "../tenants/usage-meter";
 import type { StoredOffer } from "./offer-payload";
@@ -12,7 +12,6 @@ import { insertSearch, type OfferRequestRow, type StoredSearch } from "./search-
 import { answerSearch, offerAt, type SearchAnswer } from "./search-answer";
 import type { OfferCache } from "./offer-cache";
 import type { Supplier, SupplierOffer, SupplierSearch } from "../supplier/supplier";
-import { clock } from "../clock";
 
 /** A search as answered: its offer request, the search as resolved, and its offers. */
 export class SearchResult {
@@ -49,12 +48,13 @@ export class SearchService {
    * `supplier_timeout` when the supplier overruns the request's timeout.
    */
   async search(scope: TenantScope, request: SearchRequest): Promise<SearchResult> {
-    const now = clock.now();
+    // The search's time is its id's, to the millisecond: so an offer's id dates it (OfferService.missing).
+    const id = newId("orq");
+    const now = new Date(idTimeMs(id)!);
     const search = resolveSearch(request, this.airports, now);
     const found = await withTimeout(this.supplier.search(search), request.supplierTimeoutMs);
     const supplierOffers = await sellableOffers(this.supplier, found, search, scope.tenant.environment);
     const expiresAt = new Date(now.getTime() + this.offerTtlSeconds * 1000);
-    const id = newId("orq");
     const header = { requestId: id, tenantId: scope.tenantId, currency: scope.tenant.defaultCurrency, createdAt: now, expiresAt, passengers: search.passengers };
     const answer = answerSearch(header, supplierOffers);
     const stored: StoredSearch = {
