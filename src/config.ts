@@ -32,7 +32,7 @@ const configSchema = z.object({
   /** How long the webhook delivery log (deliveries and their attempts) is kept. */
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   /** How often each process removes what retention says is past keeping, in bounded batches. */
-  RETENTION_SWEEP_SECONDS: z.coerce.number().min(0.1).default(60),
+  RETENTION_SWEEP_SECONDS: z.coerce.number().min(0.01).default(60),
   /** How long a booked order is held unpaid before it is cancelled (never past 24 h before departure; src/orders/holds.ts). */
   ORDER_HOLD_SECONDS: z.coerce.number().int().min(1).default(86400),
   TICKETING_DELAY_MS: z.coerce.number().int().min(0).default(2000),
