@@ -154,38 +154,44 @@ class OfferRendering {
 
   /** A slice from its origin to its fare brand's key: `,"origin":…,"duration":"PT7H","fare_brand_name":`. */
   private sliceMiddle(sliceIndex: number): void {
-    const { body } = this;
-    const written = this.sliceMiddles[sliceIndex];
-    if (written) return body.again(...written);
-    const start = body.length;
-    const slice = this.answer.slices[sliceIndex]!;
-    body.ascii(`,"origin":`);
-    body.bytes(locationJson(slice.origin));
-    body.ascii(`,"destination":`);
-    body.bytes(locationJson(slice.destination));
-    body.text(`,"departure_date":${str(slice.departureDate)},"duration":"${formatIsoDuration(slice.durationMinutes)}","fare_brand_name":`);
-    this.sliceMiddles[sliceIndex] = [start, body.length];
+    this.once(this.sliceMiddles, sliceIndex, () => {
+      const slice = this.answer.slices[sliceIndex]!;
+      this.airports(slice.origin, slice.destination);
+      this.body.text(`,"departure_date":${str(slice.departureDate)},"duration":"${formatIsoDuration(slice.durationMinutes)}","fare_brand_name":`);
+    });
   }
 
   /** A segment after its id, to its end. */
   private segmentTail(segmentIndex: number): void {
+    this.once(this.segmentTails, segmentIndex, () => {
+      const segment = this.answer.segments[segmentIndex]!;
+      this.airports(segment.origin, segment.destination);
+      this.body.text(
+        `,"departing_at":${str(segment.departingAt)},"arriving_at":${str(segment.arrivingAt)},"duration":"${formatIsoDuration(segment.durationMinutes)}",` +
+          `"distance":"${segment.distanceKm}","marketing_carrier":${this.carrier(segment.marketingCarrier)},` +
+          `"marketing_carrier_flight_number":${str(segment.marketingCarrierFlightNumber)},"operating_carrier":${this.carrier(segment.operatingCarrier)},` +
+          `"operating_carrier_flight_number":${str(segment.operatingCarrierFlightNumber)},"aircraft":${this.carrier(segment.aircraft)},` +
+          `"passengers":[${this.passengersOf(segment)}]}`,
+      );
+    });
+  }
+
+  /** `write()`s piece `index` where it first appears, and copies it from there after. */
+  private once(written: Array<Written | undefined>, index: number, write: () => void): void {
     const { body } = this;
-    const written = this.segmentTails[segmentIndex];
-    if (written) return body.again(...written);
+    const at = written[index];
+    if (at) return body.again(...at);
     const start = body.length;
-    const segment = this.answer.segments[segmentIndex]!;
-    body.ascii(`,"origin":`);
-    body.bytes(locationJson(segment.origin));
-    body.ascii(`,"destination":`);
-    body.bytes(locationJson(segment.destination));
-    body.text(
-      `,"departing_at":${str(segment.departingAt)},"arriving_at":${str(segment.arrivingAt)},"duration":"${formatIsoDuration(segment.durationMinutes)}",` +
-        `"distance":"${segment.distanceKm}","marketing_carrier":${this.carrier(segment.marketingCarrier)},` +
-        `"marketing_carrier_flight_number":${str(segment.marketingCarrierFlightNumber)},"operating_carrier":${this.carrier(segment.operatingCarrier)},` +
-        `"operating_carrier_flight_number":${str(segment.operatingCarrierFlightNumber)},"aircraft":${this.carrier(segment.aircraft)},` +
-        `"passengers":[${this.passengersOf(segment)}]}`,
-    );
-    this.segmentTails[segmentIndex] = [start, body.length];
+    write();
+    written[index] = [start, body.length];
+  }
+
+  /** `,"origin":{…},"destination":{…}` */
+  private airports(origin: string, destination: string): void {
+    this.body.ascii(`,"origin":`);
+    this.body.bytes(locationJson(origin));
+    this.body.ascii(`,"destination":`);
+    this.body.bytes(locationJson(destination));
   }
 
   private passengersOf(segment: SharedSegment): string {

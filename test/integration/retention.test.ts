@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { offerAddress } from "../../src/search/offer-ids";
-import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
+import { call, graphql, startServerWithTenant, type TenantFixture } from "../helpers/client";
 import { eventually } from "../helpers/eventually";
 import { expectError } from "../helpers/expect-error";
 import { daysAhead } from "../helpers/offers";
@@ -8,7 +8,7 @@ import { changeOffer, confirmChange, createChange } from "../helpers/order-chang
 import { bookOffer, createOrderA, getOrder, searchForBooking, ticketOrder, waitForStatus } from "../helpers/orders";
 import { seatForSale, seatMaps } from "../helpers/seat-maps";
 import { confirmCancellation, quoteCancellation } from "../helpers/servicing";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import type { TestServer } from "../helpers/test-server";
 
 /**
  * Retention (docs/retention.md): a search and its offers are gone OFFER_RETENTION_SECONDS after
@@ -36,8 +36,7 @@ describe("a search past its offers' expiry and the retention after it", { timeou
   let server: TestServer;
   let tenant: TenantFixture;
   beforeAll(async () => {
-    server = await startTestServer({ env: { OFFER_TTL_SECONDS: "2", OFFER_RETENTION_SECONDS: "1", RETENTION_SWEEP_SECONDS: "0.5" } });
-    tenant = await createTenant(server);
+    ({ server, tenant } = await startServerWithTenant({ OFFER_TTL_SECONDS: "2", OFFER_RETENTION_SECONDS: "1", RETENTION_SWEEP_SECONDS: "0.5" }));
   });
   afterAll(() => server.close());
 
@@ -81,8 +80,7 @@ describe("an order never needs its offer: reads, seat map, services, ticketing, 
   let server: TestServer;
   let tenant: TenantFixture;
   beforeAll(async () => {
-    server = await startTestServer({ env: { OFFER_TTL_SECONDS: "8", OFFER_RETENTION_SECONDS: "0", RETENTION_SWEEP_SECONDS: "0.2", TICKETING_DELAY_MS: "100", JOB_POLL_MS: "50" } });
-    tenant = await createTenant(server);
+    ({ server, tenant } = await startServerWithTenant({ OFFER_TTL_SECONDS: "8", OFFER_RETENTION_SECONDS: "0", RETENTION_SWEEP_SECONDS: "0.2", TICKETING_DELAY_MS: "100", JOB_POLL_MS: "50" }));
   });
   afterAll(() => server.close());
 
@@ -140,8 +138,7 @@ describe("booking an offer while retention removes it", { timeout: 90_000 }, () 
   let server: TestServer;
   let tenant: TenantFixture;
   beforeAll(async () => {
-    server = await startTestServer({ env: { OFFER_TTL_SECONDS: "6", OFFER_RETENTION_SECONDS: "0", RETENTION_SWEEP_SECONDS: "0.1" } });
-    tenant = await createTenant(server);
+    ({ server, tenant } = await startServerWithTenant({ OFFER_TTL_SECONDS: "6", OFFER_RETENTION_SECONDS: "0", RETENTION_SWEEP_SECONDS: "0.1" }));
   });
   afterAll(() => server.close());
 
