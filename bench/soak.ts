@@ -81,7 +81,15 @@ export async function runSoak(options: SoakOptions, registerServer: (server: Ser
         },
       },
       { name: "searches kept", read: async () => `${sizes.at(-1)!.searches} in ${megabytes(sizes.at(-1)!.searchBytes)}` },
-      { name: "server RSS", read: async () => megabytes(await residentBytes(running)) },
+      { name: "server RSS", read: async () => megabytes(metric(await metricsOf(running), "process_resident_memory_bytes")) },
+      {
+        name: "sweep batches so far (over 8 ms)",
+        read: async () => {
+          const text = await metricsOf(running);
+          const all = metric(text, "aerogate_retention_batch_seconds_count");
+          return `${all} (${all - metric(text, 'aerogate_retention_batch_seconds_bucket{le="0.008"}')})`;
+        },
+      },
     ];
     options.log(
       `soak on ${database.provider}: ${minutes} min, ${searchesPerSecond} searches/s (LON→NYC, ~48 offers), ${bookingsPerSecond} bookings/s; OFFER_TTL_SECONDS=60, OFFER_RETENTION_SECONDS=120`,
@@ -142,9 +150,13 @@ function overall(stream: SoakStream, last: StreamMinute, minutes: number): Event
   };
 }
 
-/** The server process's resident memory, from its /metrics (prom-client's process metrics). */
-async function residentBytes(server: ServerProcess): Promise<number> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  const match = /^process_resident_memory_bytes (\d+)/m.exec(text);
-  return match ? Number(match[1]) : Number.NaN;
+/** The server's /metrics (Prometheus text). */
+async function metricsOf(server: ServerProcess): Promise<string> {
+  return (await fetch(`${server.url}/metrics`)).text();
+}
+
+/** One sample's value of Prometheus text (`name` with its labels, as written), or NaN. */
+function metric(text: string, name: string): number {
+  const line = text.split("\n").find((candidate) => candidate.startsWith(`${name} `));
+  return line ? Number(line.slice(name.length + 1)) : Number.NaN;
 }

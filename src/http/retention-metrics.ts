@@ -1,7 +1,7 @@
-import { Counter, type Registry } from "prom-client";
+import { Counter, Histogram, type Registry } from "prom-client";
 import type { Services } from "../services";
 
-/** Rows this process's retention sweeps removed, by table (docs/retention.md). */
+/** What this process's retention sweeps removed, by table, and how long their batches took (docs/retention.md). */
 export function registerRetentionMetrics(registry: Registry, services: Services): void {
   const removed = new Counter({
     name: "aerogate_retention_removed_total",
@@ -9,5 +9,14 @@ export function registerRetentionMetrics(registry: Registry, services: Services)
     labelNames: ["table"] as const,
     registers: [registry],
   });
-  services.retention.onRemoved((table, count) => removed.inc({ table }, count));
+  const batches = new Histogram({
+    name: "aerogate_retention_batch_seconds",
+    help: "How long each retention batch took (on SQLite, the longest a request waits for one).",
+    buckets: [0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064, 0.128, 0.256],
+    registers: [registry],
+  });
+  services.retention.onBatch(({ table, removed: count, tookMs }) => {
+    if (count > 0) removed.inc({ table }, count);
+    batches.observe(tookMs / 1000);
+  });
 }

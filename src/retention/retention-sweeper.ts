@@ -14,6 +14,13 @@ const MAX_BATCH = 2000;
  */
 const BATCH_TARGET_MS = 4;
 
+/** One batch of one table: how many rows it removed, and how long it took. */
+export interface SweptBatch {
+  table: string;
+  removed: number;
+  tookMs: number;
+}
+
 /**
  * Removes what every retention rule says is past keeping (docs/retention.md), in the background
  * of every process: every RETENTION_SWEEP_SECONDS, rounds of one bounded batch per rule, the
@@ -23,7 +30,7 @@ const BATCH_TARGET_MS = 4;
 export class RetentionSweeper {
   readonly #loop: PollingLoop;
   readonly #limits = new Map<RetentionRule, number>();
-  readonly #listeners: Array<(table: string, removed: number) => void> = [];
+  readonly #listeners: Array<(batch: SweptBatch) => void> = [];
 
   constructor(
     private readonly rules: readonly RetentionRule[],
@@ -42,8 +49,8 @@ export class RetentionSweeper {
     return this.#loop.stop();
   }
 
-  /** Called after each batch that removed rows, with its table and count (metrics). */
-  onRemoved(listener: (table: string, removed: number) => void): void {
+  /** Called after each batch (metrics). */
+  onBatch(listener: (batch: SweptBatch) => void): void {
     this.#listeners.push(listener);
   }
 
@@ -55,7 +62,7 @@ export class RetentionSweeper {
       const started = performance.now();
       const removed = await rule.removeBatch(clock.now(), limit);
       const tookMs = performance.now() - started;
-      if (removed > 0) for (const listener of this.#listeners) listener(rule.table, removed);
+      for (const listener of this.#listeners) listener({ table: rule.table, removed, tookMs });
       if (removed === limit) more = true;
       this.#limits.set(rule, nextLimit(limit, removed, tookMs));
       // The next batch waits its turn behind the requests that came meanwhile.

@@ -30,7 +30,7 @@ describe("RetentionSweeper", () => {
   const start = (rules: RetentionRule[], intervalMs = 60_000) => {
     sweeper = new RetentionSweeper(rules, intervalMs, createLogger("silent"));
     const removed = new Map<string, number>();
-    sweeper.onRemoved((name, count) => removed.set(name, (removed.get(name) ?? 0) + count));
+    sweeper.onBatch(({ table: name, removed: count }) => removed.set(name, (removed.get(name) ?? 0) + count));
     sweeper.start();
     return removed;
   };
