@@ -3,7 +3,13 @@ import { percentile } from "./events";
 import type { Fixtures } from "./fixtures";
 import { orderBody } from "./order-fixtures";
 
-/** One request's outcome: when it was sent, how long it took, what it answered (0: no answer). */
+/** A request's status when it got no answer: it timed out (REQUEST_TIMEOUT_MS), or the connection failed. */
+export const TIMED_OUT = -1;
+export const CONNECTION_FAILED = 0;
+/** A request a stream had nothing to send for (a booking before any search answered). */
+export const NOTHING_TO_SEND = -2;
+
+/** One request's outcome: when it was sent, how long it took, what it answered (or why not). */
 interface Sent {
   at: number;
   ms: number;
@@ -15,7 +21,7 @@ export interface StreamMinute {
   sent: number;
   p50Ms: number;
   p99Ms: number;
-  /** Answers by status (`0`: none, e.g. a timeout). */
+  /** Answers by status (TIMED_OUT, CONNECTION_FAILED: none). */
   statuses: Record<string, number>;
   /** Due requests not sent because as many as MAX_IN_FLIGHT were unanswered: the server fell behind. */
   skipped: number;
@@ -62,7 +68,7 @@ export class SoakStream {
     const within = this.sent.filter((request) => request.at >= from && request.at < to);
     const statuses: Record<string, number> = {};
     for (const request of within) statuses[request.status] = (statuses[request.status] ?? 0) + 1;
-    const ms = within.filter((request) => request.status > 0).map((request) => request.ms);
+    const ms = within.filter((request) => request.status > CONNECTION_FAILED).map((request) => request.ms);
     return { sent: within.length, p50Ms: percentile(ms, 50), p99Ms: percentile(ms, 99), statuses, skipped: this.skipped.filter((at) => at >= from && at < to).length };
   }
 
@@ -83,7 +89,7 @@ export class SoakStream {
     this.inFlight += 1;
     const started = performance.now();
     void this.request(n)
-      .catch(() => 0)
+      .catch((error: Error) => (error.name === "TimeoutError" ? TIMED_OUT : CONNECTION_FAILED))
       .then((status) => {
         this.inFlight -= 1;
         this.sent.push({ at, ms: performance.now() - started, status });
@@ -127,7 +133,7 @@ export function searchAndBook(baseUrl: string, fixtures: Fixtures, searchesPerSe
   });
   const bookings = new SoakStream("bookings", bookingsPerSecond, async () => {
     const offer = bookable.pop();
-    if (!offer) return 0;
+    if (!offer) return NOTHING_TO_SEND;
     return (await post(baseUrl, "/v1/air/orders", fixtures.tenantKey, orderBody(offer), { "idempotency-key": randomUUID() })).status;
   });
   return bookingsPerSecond > 0 ? [searches, bookings] : [searches];

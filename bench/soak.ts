@@ -2,7 +2,7 @@ import { benchDatabase, megabytes, type DatabaseSize } from "./bench-database";
 import type { EventsBenchResult } from "./events";
 import { ApiClient, createFixtures } from "./fixtures";
 import { freePort, startServer, type ServerProcess } from "./processes";
-import { searchAndBook, type SoakStream, type StreamMinute } from "./soak-traffic";
+import { CONNECTION_FAILED, NOTHING_TO_SEND, searchAndBook, TIMED_OUT, type SoakStream, type StreamMinute } from "./soak-traffic";
 
 /**
  * `BENCH_ONLY=soak`: the server under steady traffic for BENCH_SOAK_MINUTES (20) with retention
@@ -121,7 +121,9 @@ export async function runSoak(options: SoakOptions, registerServer: (server: Ser
 
 function describe(minute: StreamMinute): string {
   const failed = Object.entries(minute.statuses).filter(([status]) => !status.startsWith("2"));
-  const notOk = failed.length === 0 ? "0" : failed.map(([status, count]) => `${count}×${status === "0" ? "no answer" : status}`).join(", ");
+  const reasons: Record<number, string> = { [TIMED_OUT]: "timed out", [CONNECTION_FAILED]: "no connection", [NOTHING_TO_SEND]: "nothing to send" };
+  const reason = (status: string) => reasons[Number(status)] ?? status;
+  const notOk = failed.length === 0 ? "0" : failed.map(([status, count]) => `${count}×${reason(status)}`).join(", ");
   return `${minute.sent}, ${minute.p50Ms.toFixed(1)} / ${minute.p99Ms.toFixed(1)}, ${notOk}${minute.skipped > 0 ? `, ${minute.skipped} skipped` : ""}`;
 }
 

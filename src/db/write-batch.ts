@@ -45,16 +45,32 @@ const runners = new WeakMap<SqliteConnection, BatchRunner>();
  * against ~1 ms here. On PostgreSQL it is one interactive transaction.
  */
 export async function writeBatch(db: Database, statements: BatchStatement[]): Promise<number[]> {
-  if (db.sqlite) return db.sqlite.run((connection) => runner(connection)(statements));
-  return db.prisma.$transaction(async (tx) => {
-    const counts: number[] = [];
+  return (await timedWriteBatch(db, statements)).counts;
+}
+
+/**
+ * `writeBatch`, also saying how long the batch itself took: on SQLite how long it held the
+ * connection (not its wait for its turn), on PostgreSQL its transaction from start to commit.
+ */
+export async function timedWriteBatch(db: Database, statements: BatchStatement[]): Promise<{ counts: number[]; heldMs: number }> {
+  if (db.sqlite) {
+    return db.sqlite.run((connection) => {
+      const started = performance.now();
+      const counts = runner(connection)(statements);
+      return { counts, heldMs: performance.now() - started };
+    });
+  }
+  const started = performance.now();
+  const counts = await db.prisma.$transaction(async (tx) => {
+    const done: number[] = [];
     for (const statement of statements) {
       const count = await tx.$executeRaw(sqlOf(statement));
       checkGuard(statement, count);
-      counts.push(count);
+      done.push(count);
     }
-    return counts;
+    return done;
   });
+  return { counts, heldMs: performance.now() - started };
 }
 
 function sqlOf(statement: BatchStatement): Prisma.Sql {

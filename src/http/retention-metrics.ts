@@ -11,12 +11,12 @@ export function registerRetentionMetrics(registry: Registry, services: Services)
   });
   const batches = new Histogram({
     name: "aerogate_retention_batch_seconds",
-    help: "How long each retention batch took (on SQLite, the longest a request waits for one).",
+    help: "How long each retention batch held the database (on SQLite, how long a request may wait for one).",
     buckets: [0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064, 0.128, 0.256],
     registers: [registry],
   });
-  services.retention.onBatch(({ table, removed: count, tookMs }) => {
+  services.retention.onBatch(({ table, removed: count, heldMs }) => {
     if (count > 0) removed.inc({ table }, count);
-    batches.observe(tookMs / 1000);
+    batches.observe(heldMs / 1000);
   });
 }

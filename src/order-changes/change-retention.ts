@@ -1,6 +1,6 @@
 import type { Database } from "../db/database";
 import { sqlTimestamp } from "../db/sql-values";
-import { writeBatch } from "../db/write-batch";
+import { timedWriteBatch } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import type { RetentionRule } from "../retention/retention-rule";
 
@@ -18,7 +18,7 @@ export function changeRetention(db: Database, retentionMs: number): RetentionRul
     async removeBatch(now, limit) {
       const cutoff = sqlTimestamp(db.provider, new Date(now.getTime() - retentionMs));
       if (db.provider === "postgresql") {
-        const [removed] = await writeBatch(db, [
+        const { counts, heldMs } = await timedWriteBatch(db, [
           Sql.sql`WITH chosen AS (
               SELECT "id" FROM "OrderChangeRequest" WHERE "expiresAt" < ${cutoff} ORDER BY "expiresAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED
             ), offers AS (
@@ -28,15 +28,15 @@ export function changeRetention(db: Database, retentionMs: number): RetentionRul
             )
             DELETE FROM "OrderChangeRequest" WHERE "id" IN (SELECT "id" FROM chosen)`,
         ]);
-        return removed ?? 0;
+        return { removed: counts[0] ?? 0, heldMs };
       }
       const chosen = Sql.sql`SELECT "id" FROM "OrderChangeRequest" WHERE "expiresAt" < ${cutoff} ORDER BY "expiresAt", "id" LIMIT ${limit}`;
-      const counts = await writeBatch(db, [
+      const { counts, heldMs } = await timedWriteBatch(db, [
         Sql.sql`DELETE FROM "OrderChange" WHERE "changeOfferId" IN (SELECT "id" FROM "OrderChangeOffer" WHERE "changeRequestId" IN (${chosen}))`,
         Sql.sql`DELETE FROM "OrderChangeOffer" WHERE "changeRequestId" IN (${chosen})`,
         Sql.sql`DELETE FROM "OrderChangeRequest" WHERE "id" IN (${chosen})`,
       ]);
-      return counts[2] ?? 0;
+      return { removed: counts[2] ?? 0, heldMs };
     },
   };
 }

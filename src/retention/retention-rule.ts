@@ -1,6 +1,6 @@
 import type { Database } from "../db/database";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
-import { writeBatch } from "../db/write-batch";
+import { timedWriteBatch } from "../db/write-batch";
 
 /**
  * One table's retention rule (docs/retention.md): what is past keeping, removed a bounded batch
@@ -11,8 +11,14 @@ import { writeBatch } from "../db/write-batch";
 export interface RetentionRule {
   /** The table, as metrics and logs name it. */
   table: string;
-  /** Removes at most `limit` rows past keeping at `now`, in one short transaction; returns how many. */
-  removeBatch(now: Date, limit: number): Promise<number>;
+  /** Removes at most `limit` rows past keeping at `now`, in one short transaction. */
+  removeBatch(now: Date, limit: number): Promise<RemovedBatch>;
+}
+
+/** What a batch removed, and how long it held the database (timedWriteBatch). */
+export interface RemovedBatch {
+  removed: number;
+  heldMs: number;
 }
 
 /**
@@ -32,8 +38,8 @@ export function deleteRule(db: Database, table: string, key: readonly string[], 
   return {
     table,
     async removeBatch(now, limit) {
-      const [removed] = await writeBatch(db, [boundedDelete(db, table, key, where(now), orderBy, limit)]);
-      return removed ?? 0;
+      const { counts, heldMs } = await timedWriteBatch(db, [boundedDelete(db, table, key, where(now), orderBy, limit)]);
+      return { removed: counts[0] ?? 0, heldMs };
     },
   };
 }

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Logger } from "../logger";
 import { PollingLoop } from "../polling-loop";
 import { clock } from "../clock";
-import type { RetentionRule } from "./retention-rule";
+import type { RemovedBatch, RetentionRule } from "./retention-rule";
 
 /** Rows a batch starts with; then as many as fit in BATCH_TARGET_MS. */
 const FIRST_BATCH = 100;
@@ -14,18 +14,17 @@ const MAX_BATCH = 2000;
  */
 const BATCH_TARGET_MS = 4;
 
-/** One batch of one table: how many rows it removed, and how long it took. */
-export interface SweptBatch {
+/** One batch of one table: how many rows it removed, and how long it held the database. */
+export interface SweptBatch extends RemovedBatch {
   table: string;
-  removed: number;
-  tookMs: number;
 }
 
 /**
  * Removes what every retention rule says is past keeping (docs/retention.md), in the background
  * of every process: every RETENTION_SWEEP_SECONDS, rounds of one bounded batch per rule, the
  * event loop free between batches, until no rule has more. A batch's size follows how long the
- * last one took, so it stays near BATCH_TARGET_MS whatever the database and its load.
+ * last one held the database (not how long it waited for its turn: a busy process would shrink
+ * its batches and fall behind), so it stays near BATCH_TARGET_MS whatever the database.
  */
 export class RetentionSweeper {
   readonly #loop: PollingLoop;
@@ -59,22 +58,20 @@ export class RetentionSweeper {
     let more = false;
     for (const rule of this.rules) {
       const limit = this.#limits.get(rule) ?? FIRST_BATCH;
-      const started = performance.now();
-      const removed = await rule.removeBatch(clock.now(), limit);
-      const tookMs = performance.now() - started;
-      for (const listener of this.#listeners) listener({ table: rule.table, removed, tookMs });
+      const { removed, heldMs } = await rule.removeBatch(clock.now(), limit);
+      for (const listener of this.#listeners) listener({ table: rule.table, removed, heldMs });
       if (removed === limit) more = true;
-      this.#limits.set(rule, nextLimit(limit, removed, tookMs));
-      // The next batch waits its turn behind the requests that came meanwhile.
-      await nextTurn();
+      this.#limits.set(rule, nextLimit(limit, removed, heldMs));
+      // After a batch that removed rows, the next one waits its turn behind the requests that came meanwhile.
+      if (removed > 0) await nextTurn();
     }
     return more;
   }
 }
 
 /** The next batch's size: halved after a slow batch, doubled after a quick full one. */
-function nextLimit(limit: number, removed: number, tookMs: number): number {
-  if (tookMs > BATCH_TARGET_MS) return Math.max(MIN_BATCH, Math.floor(limit / 2));
-  if (removed === limit && tookMs < BATCH_TARGET_MS / 2) return Math.min(MAX_BATCH, limit * 2);
+function nextLimit(limit: number, removed: number, heldMs: number): number {
+  if (heldMs > BATCH_TARGET_MS) return Math.max(MIN_BATCH, Math.floor(limit / 2));
+  if (removed === limit && heldMs < BATCH_TARGET_MS / 2) return Math.min(MAX_BATCH, limit * 2);
   return limit;
 }

@@ -15,10 +15,11 @@ function table(name: string, rows: number, batchMs = 0, failures = 0) {
     async removeBatch(_now, limit) {
       if (failing-- > 0) throw new Error("database unavailable");
       limits.push(limit);
+      const started = performance.now();
       if (batchMs > 0) await sleep(batchMs);
       const removed = Math.min(limit, left);
       left -= removed;
-      return removed;
+      return { removed, heldMs: performance.now() - started };
     },
   };
   return { rule, limits, left: () => left };
