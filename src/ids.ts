@@ -40,29 +40,49 @@ const lastTail = new Uint8Array(RANDOM_CHARS);
 export function newId(prefix: IdPrefix, now = clock.nowMs()): string {
   if (now > lastTime) {
     lastTime = now;
-    if (randomPoolOffset + RANDOM_CHARS > randomPool.length) {
-      randomFillSync(randomPool);
-      randomPoolOffset = 0;
-    }
-    for (let i = 0; i < RANDOM_CHARS; i++) lastTail[i] = randomPool[randomPoolOffset + i]! % 32;
-    randomPoolOffset += RANDOM_CHARS;
+    drawRandomDigits(lastTail);
   } else {
     increment(lastTail);
   }
+  return composeId(prefix, lastTime, lastTail);
+}
+
+/**
+ * An id whose time is exactly `timeMs`, for a record its id dates (a search: src/search/offer-ids.ts).
+ * Unlike `newId` it is not bumped past the last id made, so two made in one millisecond sort by
+ * their random digits; they never collide.
+ */
+export function datedId(prefix: IdPrefix, timeMs: number): string {
+  const tail = new Uint8Array(RANDOM_CHARS);
+  drawRandomDigits(tail);
+  return composeId(prefix, timeMs, tail);
+}
+
+/** Fills `digits` with random base-32 digits from the pool. */
+function drawRandomDigits(digits: Uint8Array): void {
+  if (randomPoolOffset + RANDOM_CHARS > randomPool.length) {
+    randomFillSync(randomPool);
+    randomPoolOffset = 0;
+  }
+  for (let i = 0; i < RANDOM_CHARS; i++) digits[i] = randomPool[randomPoolOffset + i]! % 32;
+  randomPoolOffset += RANDOM_CHARS;
+}
+
+function composeId(prefix: IdPrefix, timeMs: number, tail: Uint8Array): string {
   let time = "";
-  let remaining = lastTime;
+  let remaining = timeMs;
   for (let i = 0; i < 10; i++) {
     time = CROCKFORD[remaining % 32] + time;
     remaining = Math.floor(remaining / 32);
   }
-  let tail = "";
-  for (const digit of lastTail) tail += CROCKFORD[digit];
-  return `${prefix}_${time}${tail}`;
+  let random = "";
+  for (const digit of tail) random += CROCKFORD[digit];
+  return `${prefix}_${time}${random}`;
 }
 
 /**
- * The millisecond `newId` wrote into `id` (its 10 time digits after the prefix), or null when
- * `id` is not shaped like one of its ids.
+ * The millisecond `newId` or `datedId` wrote into `id` (its 10 time digits after the prefix), or
+ * null when `id` is not shaped like one of their ids.
  */
 export function idTimeMs(id: string): number | null {
   const underscore = id.indexOf("_");

@@ -1,7 +1,8 @@
 import type { Database } from "../db/database";
 import type { TenantScope } from "../context/tenant-scope";
 import { appError } from "../errors/app-error";
-import { idTimeMs, newId } from "../ids";
+import { datedId } from "../ids";
+import { clock } from "../clock";
 import type { AirportIndex } from "../locations/airport-index";
 import type { UsageMeter } from "../tenants/usage-meter";
 import type { StoredOffer } from "./offer-payload";
@@ -48,9 +49,9 @@ export class SearchService {
    * `supplier_timeout` when the supplier overruns the request's timeout.
    */
   async search(scope: TenantScope, request: SearchRequest): Promise<SearchResult> {
-    // The search's time is its id's, to the millisecond: so an offer's id dates it (OfferService.missing).
-    const id = newId("orq");
-    const now = new Date(idTimeMs(id)!);
+    const now = clock.now();
+    // Dated to the millisecond of the search: so an offer's id dates its offer (OfferService.missing).
+    const id = datedId("orq", now.getTime());
     const search = resolveSearch(request, this.airports, now);
     const found = await withTimeout(this.supplier.search(search), request.supplierTimeoutMs);
     const supplierOffers = await sellableOffers(this.supplier, found, search, scope.tenant.environment);

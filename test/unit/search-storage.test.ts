@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { newId } from "../../src/ids";
+import { datedId, idTimeMs, newId } from "../../src/ids";
 import { airportIndex } from "../../src/locations/airport-index";
 import { ok } from "../../src/rest/envelope";
 import { offerViewA } from "../../src/rest/offer.views";
@@ -129,6 +129,15 @@ describe("a search stored once", () => {
 
 describe("ids named after the search", () => {
   const requestId = newId("orq");
+
+  it("dates a search's id to its millisecond, even after later ids were made (the clock moved back)", () => {
+    const at = Date.parse("2027-03-01T10:00:00.123Z");
+    newId("ord", at + 60_000);
+    const [one, two] = [datedId("orq", at), datedId("orq", at)];
+    expect([idTimeMs(one), idTimeMs(two)]).toEqual([at, at]);
+    expect(one).not.toBe(two);
+    expect(idTimeMs(offerAddress(offerIdOf(one, 7))!.requestId)).toBe(at);
+  });
 
   it("finds the search and the position an offer id names", () => {
     for (const position of [0, 1, 31, 32, 49, 1023]) expect(offerAddress(offerIdOf(requestId, position))).toEqual({ requestId, index: position });
