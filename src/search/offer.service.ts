@@ -56,6 +56,21 @@ export class OfferService {
   }
 
   /**
+   * Until when each of these offers reads for the tenant as it does now (epoch ms): the first end
+   * of keeping among them; an id naming no offer of the tenant reads so for good. Null when one of
+   * them is not in this process's cache (nothing read it just now).
+   */
+  readsUnchangedUntil(scope: TenantScope, offerIds: readonly string[]): number | null {
+    let until = Number.POSITIVE_INFINITY;
+    for (const id of offerIds) {
+      const offer = this.cache.get(id);
+      if (offer === undefined) return null;
+      if (offer && offer.tenantId === scope.tenantId) until = Math.min(until, offer.expiresAt.getTime() + this.lifetimes.retentionMs);
+    }
+    return until;
+  }
+
+  /**
    * Why `offerId` cannot be booked when it names no offer of the tenant: 422
    * `offer_no_longer_available` when it names a search made at least OFFER_TTL_SECONDS ago (its
    * offers expired, and may since have been removed), else 404 `not_found`. Either answer is the

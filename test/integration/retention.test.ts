@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { offerAddress } from "../../src/search/offer-ids";
-import { call, graphql, startServerWithTenant, type TenantFixture } from "../helpers/client";
+import { call, createTenant, graphql, startServerWithTenant, type TenantFixture } from "../helpers/client";
 import { eventually } from "../helpers/eventually";
 import { expectError } from "../helpers/expect-error";
 import { daysAhead } from "../helpers/offers";
@@ -73,6 +73,38 @@ describe("a search past its offers' expiry and the retention after it", { timeou
     await waitUntilRemoved(server, tenant.key, offers.map((each) => each.id), 30_000);
     const metrics = await call<string>(server, "GET", "/metrics");
     expect(metrics.body).toMatch(/aerogate_retention_removed_total\{table="OfferRequest"\} [1-9]/);
+  });
+});
+
+describe("GraphQL reads of an offer, answered again from memory while it is kept", { timeout: 60_000 }, () => {
+  let server: TestServer;
+  let tenant: TenantFixture;
+  beforeAll(async () => {
+    ({ server, tenant } = await startServerWithTenant({ OFFER_TTL_SECONDS: "4", OFFER_RETENTION_SECONDS: "2" }));
+  });
+  afterAll(() => server.close());
+
+  it("answer the offer until it is no longer kept, then null; another tenant's key never gets it; `expired` follows the clock", async () => {
+    const [offer] = await searchForBooking(server, tenant.key);
+    const read = (document: string, key = tenant.key) => graphql(server, document, { id: offer.id }, { key });
+    const plain = "query($id: ID!) { offer(id: $id) { id totalAmount } }";
+    const timed = "query($id: ID!) { offer(id: $id) { id expired } }";
+    // The first read runs through Apollo, the second prepared; the third is the answer kept from the second.
+    for (let i = 0; i < 3; i++) {
+      expect((await read(plain)).body).toEqual({ data: { offer: { id: offer.id, totalAmount: offer.total_amount } } });
+      expect((await read(timed)).body).toEqual({ data: { offer: { id: offer.id, expired: false } } });
+    }
+    const other = await createTenant(server);
+    for (let i = 0; i < 3; i++) expect((await read(plain, other.key)).body).toEqual({ data: { offer: null } });
+
+    const expiresAt = Date.parse(offer.expires_at);
+    await eventually(async () => (Date.now() > expiresAt ? true : undefined), () => "the offer has not expired", 10_000, 50);
+    const afterExpiry = await read(timed);
+    // Expired, and still kept (for OFFER_RETENTION_SECONDS) unless the machine was too slow to ask in time.
+    if (Date.now() < expiresAt + 2000) expect(afterExpiry.body.data.offer).toEqual({ id: offer.id, expired: true });
+    await eventually(async () => (Date.now() > expiresAt + 2000 ? true : undefined), () => "the offer is still kept", 10_000, 50);
+    expect((await read(plain)).body).toEqual({ data: { offer: null } });
+    expect((await read(timed)).body).toEqual({ data: { offer: null } });
   });
 });
 
