@@ -21,11 +21,14 @@ export class RenderedResponses {
     this.bodies = new RecentMap(capacity);
   }
 
-  /** The cached body for `key`, or `render()` serialised and kept (a key always renders the same shape). */
+  /**
+   * The cached body for `key`, or `render()` serialised and kept (a key always renders the same
+   * shape), as UTF-8 bytes: each send of it is then a copy, with no text to measure or encode.
+   */
   get<Shape>(key: string, render: () => Shape): JsonText<Shape> {
     let body = this.bodies.get(key) as JsonText<Shape> | undefined;
     if (!body) {
-      body = new JsonText<Shape>(JSON.stringify(render()));
+      body = new JsonText<Shape>(Buffer.from(JSON.stringify(render()), "utf8"));
       this.bodies.set(key, body);
     }
     return body;
