@@ -7,6 +7,9 @@ import { formatIsoDuration } from "../supplier/time";
 import { locationView } from "./offer.views";
 
 const utf8 = (text: string) => Buffer.from(text, "utf8");
+
+/** About what an offer of one adult and one or two segments takes (LON → NYC: ~3.7 KB); more grows the buffer. */
+const BYTES_PER_OFFER = 4096;
 const str = (value: string) => JSON.stringify(value);
 
 /** Airports' JSON as bytes, rendered once per process (reference data). */
@@ -33,7 +36,7 @@ function locationJson(iataCode: string): Buffer {
  */
 export function searchAnswerJsonA(result: SearchResult): Buffer {
   const { search, offerRequest } = result;
-  const body = new JsonBytes();
+  const body = new JsonBytes(BYTES_PER_OFFER * result.answer.offers.length + 1024);
   const slices = offerRequest.request.slices.map((slice) => `{"origin":${str(slice.origin)},"destination":${str(slice.destination)},"departure_date":${str(slice.departure_date)}}`);
   const passengers = search.passengers.map((passenger) => `{"id":${str(passenger.id)},"type":${str(passenger.type)}}`);
   body.text(`{"success":true,"message":"OK","data":{"slices":[${slices.join(",")}],"passengers":[${passengers.join(",")}],"cabin_class":${str(search.cabinClass)},"offers":[`);
@@ -51,8 +54,13 @@ type WritableBuffer = Buffer & { latin1Write(text: string, offset: number): numb
  * again (an offer's segment that an earlier offer flew).
  */
 class JsonBytes {
-  private buffer = Buffer.allocUnsafe(256 * 1024) as WritableBuffer;
+  private buffer: WritableBuffer;
   length = 0;
+
+  /** `expectedBytes`: about the body's size, so that it is allocated once, and not much more than it needs. */
+  constructor(expectedBytes: number) {
+    this.buffer = Buffer.allocUnsafe(expectedBytes) as WritableBuffer;
+  }
 
   /** Text known to be ASCII. */
   ascii(text: string): void {

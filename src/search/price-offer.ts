@@ -1,38 +1,32 @@
 import { newId } from "../ids";
 import { convertFromUsdMinor } from "../money/exchange-rates";
 import type { OfferPayload, StoredSegment } from "./offer-payload";
-import type { OfferConditions, PassengerType, PenaltyCondition, SupplierOffer, SupplierSegment } from "../supplier/supplier";
-
-/** A passenger's fare in the tenant's currency, with the taxes inside it. */
-export interface PricedFare {
-  id: string;
-  type: PassengerType;
-  fareAmount: number;
-  taxAmount: number;
-}
+import type { OfferConditions, PenaltyCondition, SupplierOffer, SupplierSegment } from "../supplier/supplier";
 
 /**
- * The offer's fares converted passenger by passenger into the tenant's currency (so the total is
- * exactly their sum). Each passenger's taxes are converted and rounded on their own, and the base
- * fare is what is left of the fare, so base + taxes is the total exactly in every currency's minor
- * unit (conversion keeps order, so taxes stay within the fare).
+ * Each passenger's fare and the taxes inside it, converted one by one into the tenant's currency
+ * (so the total is exactly the fares' sum), in the offer's passenger order. Each passenger's taxes
+ * are converted and rounded on their own, and the base fare is what is left of the fare, so base
+ * + taxes is the total exactly in every currency's minor unit (conversion keeps order, so taxes
+ * stay within the fare).
  */
-export function priceFares(offer: SupplierOffer, currency: string): PricedFare[] {
-  return offer.passengers.map((passenger) => ({
-    id: passenger.id,
-    type: passenger.type,
-    fareAmount: convertFromUsdMinor(passenger.fareAmount, currency),
-    taxAmount: convertFromUsdMinor(passenger.taxAmount, currency),
-  }));
+export function priceFares(offer: SupplierOffer, currency: string): { fares: number[]; taxes: number[] } {
+  const fares: number[] = [];
+  const taxes: number[] = [];
+  for (const passenger of offer.passengers) {
+    fares.push(convertFromUsdMinor(passenger.fareAmount, currency));
+    taxes.push(convertFromUsdMinor(passenger.taxAmount, currency));
+  }
+  return { fares, taxes };
 }
 
 /** The fare's conditions with their penalties in the tenant's currency. */
 export function priceConditions(conditions: OfferConditions, currency: string): OfferConditions {
-  const penalty = (condition: PenaltyCondition): PenaltyCondition => ({
-    allowed: condition.allowed,
-    penaltyAmount: condition.penaltyAmount === null ? null : convertFromUsdMinor(condition.penaltyAmount, currency),
-  });
-  return { changeBeforeDeparture: penalty(conditions.changeBeforeDeparture), refundBeforeDeparture: penalty(conditions.refundBeforeDeparture) };
+  return { changeBeforeDeparture: pricedPenalty(conditions.changeBeforeDeparture, currency), refundBeforeDeparture: pricedPenalty(conditions.refundBeforeDeparture, currency) };
+}
+
+function pricedPenalty(condition: PenaltyCondition, currency: string): PenaltyCondition {
+  return { allowed: condition.allowed, penaltyAmount: condition.penaltyAmount === null ? null : convertFromUsdMinor(condition.penaltyAmount, currency) };
 }
 
 /**
@@ -41,7 +35,8 @@ export function priceConditions(conditions: OfferConditions, currency: string): 
  * together instead (search-answer.ts).
  */
 export function priceOffer(offer: SupplierOffer, currency: string): { payload: OfferPayload; totalAmount: number } {
-  const passengers = priceFares(offer, currency);
+  const { fares, taxes } = priceFares(offer, currency);
+  const passengers = offer.passengers.map((passenger, i) => ({ id: passenger.id, type: passenger.type, fareAmount: fares[i]!, taxAmount: taxes[i]! }));
   const payload: OfferPayload = {
     owner: offer.owner,
     fareBrandName: offer.fareBrandName,

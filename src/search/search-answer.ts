@@ -86,22 +86,27 @@ export function answerSearch(header: SearchHeader, supplierOffers: readonly Supp
       }
       return index;
     });
-    const priced = priceFares(offer, header.currency);
-    priced.forEach((fare, i) => {
-      if (fare.id !== header.passengers[i]?.id) throw new Error(`supplier offer fares name passenger ${fare.id} where the search has ${header.passengers[i]?.id}`);
-    });
+    checkPassengers(offer, header);
+    const { fares, taxes } = priceFares(offer, header.currency);
     return {
       owner: offer.owner,
       fareBrandName: offer.fareBrandName,
       slices: sliceIndexes,
-      fares: priced.map((fare) => fare.fareAmount),
-      taxes: priced.map((fare) => fare.taxAmount),
-      totalAmount: priced.reduce((sum, fare) => sum + fare.fareAmount, 0),
+      fares,
+      taxes,
+      totalAmount: fares.reduce((sum, fare) => sum + fare, 0),
       conditions: priceConditions(offer.conditions, header.currency),
       passengerIdentityDocumentsRequired: offer.passengerIdentityDocumentsRequired,
     };
   });
   return { ...header, segments, slices, offers };
+}
+
+/** An offer's fares name the searched passengers in their order (its fares are stored by position). */
+function checkPassengers(offer: SupplierOffer, header: SearchHeader): void {
+  if (offer.passengers.length !== header.passengers.length || offer.passengers.some((passenger, i) => passenger.id !== header.passengers[i]!.id)) {
+    throw new Error(`supplier offer fares name passengers ${offer.passengers.map((passenger) => passenger.id).join(", ")}, not the search's`);
+  }
 }
 
 /** Whether the stored segment is the supplier's segment exactly (a flight-cabin may differ in its baggage between slices). */
