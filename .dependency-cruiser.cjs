@@ -31,6 +31,8 @@ const LAYERS = [
       "db",
       // Background loops wait out a database outage (db/availability.ts).
       "polling-loop.ts",
+      // What each growing table keeps, and the sweep that removes the rest in the background.
+      "retention",
       "tenancy",
       "rate-limits",
     ],

@@ -15,9 +15,7 @@
  * 3. Each hold's lateness is its cancellation's commit (`updated_at` of the CANCELED order) less
  *    its `payment_required_by`.
  */
-import { randomBytes } from "node:crypto";
-import { join } from "node:path";
-import pg from "pg";
+import { benchDatabase, type BenchDatabase } from "./bench-database";
 import type { ApiClient } from "./fixtures";
 import { createFixtures, type Fixtures } from "./fixtures";
 import { percentile, type EventsBenchResult } from "./events";
@@ -107,22 +105,8 @@ function describeTimings(timings: Timed[], firstDeadline: number): string {
 }
 
 /** The holds server's own database: a SQLite file in `dir`, or a new database on BENCH_HOLDS_DATABASE_URL's PostgreSQL server. */
-export async function holdsDatabase(dir: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (!POSTGRES_URL) return { url: `file:${join(dir, "holds.db")}`, drop: async () => undefined };
-  const name = `aerogate_bench_holds_${randomBytes(6).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+export function holdsDatabase(dir: string): Promise<BenchDatabase> {
+  return benchDatabase(dir, "holds", POSTGRES_URL);
 }
 
 /**

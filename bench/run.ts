@@ -15,8 +15,11 @@
  *   BENCH_PIPELINING=1        requests in flight per connection
  *   BENCH_ONLY=tenant,graphql run only scenarios whose name contains one of these (baseline always runs);
  *                             `events` runs the events bench (bench/events.ts), `holds` the hold-deadline
- *                             bench (bench/holds.ts) and `tarpit` the hanging-receivers bench (bench/tarpit.ts),
- *                             which otherwise run last
+ *                             bench (bench/holds.ts), `tarpit` the hanging-receivers bench (bench/tarpit.ts) and
+ *                             `storage` the bytes a search stores (bench/search-bytes.ts), which otherwise run last;
+ *                             `soak` runs only the soak (bench/soak.ts), never run otherwise
+ *   BENCH_DATABASE_URL=postgresql://…  run the servers on PostgreSQL: a fresh database each on that server, dropped after
+ *   BENCH_SOAK_MINUTES=20, BENCH_SOAK_SEARCHES_PER_SECOND=200, BENCH_SOAK_BOOKINGS_PER_SECOND=1  the soak's length and traffic
  *   BENCH_HOLDS=10000         the hold-deadline bench's holds
  *   BENCH_HOLDS_DATABASE_URL=postgresql://…  run the hold-deadline bench's server on PostgreSQL (a fresh database there)
  *   BENCH_CPU_PROF=1          start the real server with --cpu-prof; profiles go to bench/results/profiles/
@@ -42,6 +45,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { benchEvents, type EventsBenchResult } from "./events";
 import { benchHoldDeadlines, holdsDatabase } from "./holds";
 import { benchTarpit, HANGING_RECEIVERS, TARPIT_SERVER_ENV } from "./tarpit";
+import { benchDatabase, type BenchDatabase } from "./bench-database";
+import { measureSearchBytes } from "./search-bytes";
+import { runSoak } from "./soak";
 import { measureAirportIndexHeap } from "./memory";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -77,6 +83,7 @@ const settings = {
   appDir: resolve(process.env.BENCH_APP_DIR || rootDir),
   serverNodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter(Boolean),
   serverLog: process.env.BENCH_SERVER_LOG ? resolve(process.env.BENCH_SERVER_LOG) : null,
+  databaseUrl: process.env.BENCH_DATABASE_URL || undefined,
 };
 
 /** Largest relative change of the baseline between start and end before the run is flagged noisy. */
@@ -181,6 +188,7 @@ function combine(runs: LoadResult[]): LoadResult {
 
 // ─── cleanup: both children die with us, whatever happens ─────────────────────────────────
 const servers: ServerProcess[] = [];
+const databases: BenchDatabase[] = [];
 let tempDir: string | null = null;
 let cleaning: Promise<void> | null = null;
 
@@ -188,6 +196,7 @@ function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     stopRunningLoad();
     await Promise.allSettled(servers.map((server) => server.stop()));
+    await Promise.allSettled(databases.map((database) => database.drop()));
     if (tempDir) rmSync(tempDir, { recursive: true, force: true });
   })();
   return cleaning;
@@ -216,6 +225,9 @@ async function main(): Promise<number> {
 
   tempDir = mkdtempSync(join(tmpdir(), "aerogate-bench-"));
   const ownerKey = randomOwnerKey();
+  if (settings.only.includes("soak")) return soak(ownerKey);
+  const [appDatabase, limitedDatabase] = [await benchDatabase(tempDir, "bench", settings.databaseUrl), await benchDatabase(tempDir, "limited", settings.databaseUrl)];
+  databases.push(appDatabase, limitedDatabase);
   const [appPort, barePort, apolloPort, limitedPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const profileDir = join(resultsDir, "profiles");
   if (settings.cpuProfile) mkdirSync(profileDir, { recursive: true });
@@ -224,10 +236,10 @@ async function main(): Promise<number> {
     `Aerogate bench: ${settings.connections} connections, pipelining ${settings.pipelining}, ` +
       `${settings.warmupSeconds} s warm-up + ${settings.seconds} s per scenario` +
       (settings.rounds > 1 ? ` × ${settings.rounds} rounds` : "") +
-      `; node ${process.version}, ${cpus().length} CPUs`,
+      `; node ${process.version}, ${cpus().length} CPUs; ${appDatabase.provider}`,
   );
-  const appEnv = (database: string, rateLimitRps: string) => ({
-    DATABASE_URL: `file:${join(tempDir!, database)}`,
+  const appEnv = (database: BenchDatabase, rateLimitRps: string) => ({
+    DATABASE_URL: database.url,
     OWNER_API_KEY: ownerKey,
     RATE_LIMIT_RPS: rateLimitRps,
     LOG_LEVEL: "warn",
@@ -244,7 +256,7 @@ async function main(): Promise<number> {
       entry: "src/main.ts",
       cwd: settings.appDir,
       port: appPort,
-      env: appEnv("bench.db", "0"),
+      env: appEnv(appDatabase, "0"),
       nodeArgs: [...settings.serverNodeArgs, ...(settings.cpuProfile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])],
       logFile: settings.serverLog ?? undefined,
       healthPath: "/healthz",
@@ -274,7 +286,7 @@ async function main(): Promise<number> {
       cwd: settings.appDir,
       port: limitedPort,
       // Limiting on, at a rate the bench never reaches: what counting costs, not refusals.
-      env: appEnv("limited.db", "1000000000"),
+      env: appEnv(limitedDatabase, "1000000000"),
       healthPath: "/healthz",
       startTimeoutMs: settings.startTimeoutMs,
     }, (server) => servers.push(server)),
@@ -430,12 +442,25 @@ async function main(): Promise<number> {
     }
   }
 
+  let storage: EventsBenchResult[] = [];
+  if (settings.only.length === 0 || settings.only.includes("storage")) {
+    process.stdout.write("▶ storage: bytes a 48-offer search adds to the database … ");
+    try {
+      storage = await measureSearchBytes(api, fixtures.tenantKey, appDatabase);
+      console.log("done");
+    } catch (error) {
+      storage = [{ name: "storage bench", value: (error as Error).message, target: "runs", passed: false }];
+      console.log(`FAIL: ${(error as Error).message}`);
+    }
+  }
+
   const airportHeap = measureAirportIndexHeap(rootDir);
-  const passed = outcomes.every((o) => o.passed) && airportHeap.passed && [...events, ...holds, ...tarpit].every((e) => e.passed);
+  const passed = outcomes.every((o) => o.passed) && airportHeap.passed && [...events, ...holds, ...tarpit, ...storage].every((e) => e.passed);
   console.log(`\n${formatTable(outcomes)}\n`);
   for (const event of events) console.log(`events: ${event.name}: ${event.value} (target ${event.target}): ${event.passed ? "pass" : "FAIL"}`);
   for (const hold of holds) console.log(`holds: ${hold.name}: ${hold.value} (target ${hold.target}): ${hold.passed ? "pass" : "FAIL"}`);
   for (const figure of tarpit) console.log(`tarpit: ${figure.name}: ${figure.value} (target ${figure.target}): ${figure.passed ? "pass" : "FAIL"}`);
+  for (const line of storage) console.log(`storage: ${line.name}: ${line.value} (target ${line.target}): ${line.passed ? "pass" : "FAIL"}`);
   console.log(`airport index: ${airportHeap.airports} airports in ${airportHeap.heapMb} MB of heap (target < ${airportHeap.limitMb} MB): ${airportHeap.passed ? "pass" : "FAIL"}`);
   if (settings.rounds > 1) console.log(`medians of ${settings.rounds} rounds; each ratio is against the baseline of its own round`);
   const clientShares = outcomes.map((o) => o.clientCoreShare).filter((v): v is number => v !== null);
@@ -465,11 +490,32 @@ async function main(): Promise<number> {
     events,
     holds,
     tarpit,
+    storage,
     airportHeap,
   };
   const file = join(resultsDir, "latest.json");
   writeFileSync(file, JSON.stringify(report, null, 2) + "\n");
   console.log(`${passed ? "All scenarios passed" : "Some scenarios FAILED"}; results in ${file.replace(rootDir + "/", "")}`);
+  return passed ? 0 : 1;
+}
+
+/** BENCH_ONLY=soak: the soak alone (bench/soak.ts), its figures printed as it goes and written to bench/results/soak.json. */
+async function soak(ownerKey: string): Promise<number> {
+  const loadBefore = loadavg();
+  const lines: string[] = [];
+  const log = (line: string) => {
+    lines.push(line);
+    console.log(line);
+  };
+  const results = await runSoak(
+    { ownerKey, dir: tempDir!, postgresUrl: settings.databaseUrl, appDir: settings.appDir, startTimeoutMs: settings.startTimeoutMs, log },
+    (server) => servers.push(server),
+  );
+  for (const result of results) console.log(`${result.name}: ${result.value} (target ${result.target}): ${result.passed ? "pass" : "FAIL"}`);
+  console.log(`load average ${loadBefore[0]!.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after (${cpus().length} CPUs)`);
+  mkdirSync(resultsDir, { recursive: true });
+  const passed = results.every((result) => result.passed);
+  writeFileSync(join(resultsDir, "soak.json"), JSON.stringify({ finishedAt: new Date().toISOString(), commit: gitCommit(), settings, loadAverage: { before: loadBefore, after: loadavg() }, passed, results, lines }, null, 2) + "\n");
   return passed ? 0 : 1;
 }
 

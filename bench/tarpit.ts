@@ -1,5 +1,5 @@
 /**
- * The tarpit bench (issue 26): how long webhook deliveries to a receiver that answers at once
+ * The tarpit bench: how long webhook deliveries to a receiver that answers at once
  * take, with no other receivers, and then while 100 receivers hang every attempt sent to them
  * (half never answer, half trickle a byte a second), each attempt cut at WEBHOOK_TIMEOUT_MS.
  *
@@ -19,7 +19,7 @@ export const HANGING_RECEIVERS = 100;
 /** Orders the prompt tenant books and tickets per phase, and how fast. */
 const ORDERS_PER_PHASE = Number(process.env.BENCH_TARPIT_ORDERS ?? 150);
 const ORDERS_PER_SECOND = 15;
-/** Issue 26: the prompt receiver's deliveries with 100 receivers hanging. */
+/** The target: the prompt receiver's deliveries with 100 receivers hanging. */
 const TARGET_P99_MS = 200;
 
 /** The environment of the tarpit bench's server, besides its database and owner key. */

@@ -15,6 +15,7 @@ import { registerMetrics } from "./http/metrics";
 import { registerOrderMetrics } from "./http/order-metrics";
 import { registerWebhookMetrics } from "./http/webhook-metrics";
 import { registerDatabaseMetrics } from "./http/database-metrics";
+import { registerRetentionMetrics } from "./http/retention-metrics";
 import { registerRateLimit } from "./http/rate-limit";
 import { requestIdFor } from "./http/request-id";
 import { registerUsageCounting } from "./http/usage-counting";
@@ -74,6 +75,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   registerOrderMetrics(registry, services);
   registerWebhookMetrics(registry, services);
   registerDatabaseMetrics(registry, db.availability);
+  registerRetentionMetrics(registry, services);
   registerAuthentication(http, services);
   registerRateLimit(http, services.rateLimiter);
   registerUsageCounting(http, services.usageMeter);

@@ -26,6 +26,15 @@ const configSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   OFFER_TTL_SECONDS: z.coerce.number().int().min(1).default(1800),
+  /**
+   * How long a search and its offers (and an order change's offers, a cancellation quote never
+   * confirmed) are kept after they expire; then they read as not found (docs/retention.md).
+   */
+  OFFER_RETENTION_SECONDS: z.coerce.number().int().min(0).default(86400),
+  /** How long the webhook delivery log (deliveries and their attempts) is kept. */
+  WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** How often each process removes what retention says is past keeping, in bounded batches. */
+  RETENTION_SWEEP_SECONDS: z.coerce.number().min(0.01).default(60),
   /** How long a booked order is held unpaid before it is cancelled (never past 24 h before departure; src/orders/payment/hold-deadline.ts). */
   ORDER_HOLD_SECONDS: z.coerce.number().int().min(1).default(86400),
   TICKETING_DELAY_MS: z.coerce.number().int().min(0).default(2000),

@@ -86,6 +86,31 @@ export function newId(prefix: IdPrefix, now = clock.nowMs()): string {
 }
 
 /**
+ * An id whose time is exactly `timeMs`, for a record its id dates (a search: src/search/offer-ids.ts).
+ * Unlike `newId` it is not bumped past the last id made: its sequence digits are random too, so
+ * two made in one millisecond sort by chance and never collide.
+ */
+export function datedId(prefix: IdPrefix, timeMs: number): string {
+  return `${prefix}_${base32(timeMs, TIME_CHARS)}${randomDigits(SEQUENCE_CHARS + RANDOM_CHARS)}`;
+}
+
+/**
+ * The millisecond `newId` or `datedId` wrote into `id` (its 10 time digits after the prefix), or
+ * null when `id` is not shaped like one of their ids.
+ */
+export function idTimeMs(id: string): number | null {
+  const underscore = id.indexOf("_");
+  if (underscore < 1 || id.length < underscore + 1 + ID_CHARS) return null;
+  let time = 0;
+  for (let i = underscore + 1; i <= underscore + TIME_CHARS; i++) {
+    const digit = CROCKFORD.indexOf(id[i]!);
+    if (digit < 0) return null;
+    time = time * 32 + digit;
+  }
+  return time;
+}
+
+/**
  * A request id (`req_` and 26 random characters) for a request that brought none: random
  * throughout, with no time or sequence, so the `x-request-id` header tells nothing of the ids the
  * process makes around it.

@@ -9,7 +9,7 @@ import { absorbErrors, type Logger } from "./logger";
 import { CursorCodec } from "./pagination/cursor";
 import { ApiKeyService } from "./tenants/api-key.service";
 import { TenantConfigService } from "./tenants/tenant-config.service";
-import { createRateLimiter, type RateLimiter } from "./rate-limits/rate-limiter";
+import { createRateLimiter, rateLimitRetention, type RateLimiter } from "./rate-limits/rate-limiter";
 import { TenantService } from "./tenants/tenant.service";
 import { UsageMeter } from "./tenants/usage-meter";
 import { UsageService } from "./usage/usage.service";
@@ -22,7 +22,7 @@ import { SearchService } from "./search/search.service";
 import { SimulatedAirline } from "./supplier/simulated-airline";
 import { CachingSupplier } from "./supplier/caching-supplier";
 import { OfferCache } from "./search/offer-cache";
-import { IdempotencyService } from "./idempotency/idempotency.service";
+import { IdempotencyService, idempotencyRetention } from "./idempotency/idempotency.service";
 import { WalletService } from "./wallet/wallet.service";
 import { OrderService } from "./orders/core/order.service";
 import { OrderJobQueue } from "./orders/jobs/order-job-queue";
@@ -48,6 +48,12 @@ import { WebhookDispatcher } from "./events/webhook-dispatcher";
 import { WebhookDeliveryService } from "./events/webhook-deliveries.service";
 import { OrderFeed } from "./orders/history/order-feed";
 import { LiveConnections } from "./authentication/live-connections";
+import { RetentionSweeper } from "./retention/retention-sweeper";
+import type { RetentionRule } from "./retention/retention-rule";
+import { searchRetention } from "./search/search-retention";
+import { quoteRetention } from "./orders/cancellation/quote-retention";
+import { changeRetention } from "./order-changes/change-retention";
+import { webhookLogRetention } from "./events/webhook-log-retention";
 
 /**
  * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
@@ -106,6 +112,8 @@ export interface Services {
   orderFeed: OrderFeed;
   /** Per-key token buckets (REST requests, GraphQL operations by cost); null when RATE_LIMIT_RPS=0. */
   rateLimiter: RateLimiter | null;
+  /** Removes what is past keeping, table by table (docs/retention.md). */
+  retention: RetentionSweeper;
 }
 
 /** Wires the domain services over an open, migrated database. */
@@ -122,7 +130,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const offerCache = new OfferCache();
   const wallets = new WalletService(db, cursors);
   const supplier = new CachingSupplier(new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code), db, slowAnswerMs: 2 * config.JOB_LEASE_SECONDS * 1000 }));
-  const offers = new OfferService(db, cursors, offerCache);
+  const offers = new OfferService(db, cursors, offerCache, { ttlMs: config.OFFER_TTL_SECONDS * 1000, retentionMs: config.OFFER_RETENTION_SECONDS * 1000 });
   const orderCommits = new OrderCommits(db, pubsub, config.WEBHOOK_RETRY_SCHEDULE[0]! * 1000);
   const credentials = new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null);
   const tenantDirectory = new TenantDirectory(db, pubsub);
@@ -193,5 +201,20 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     webhookDeliveries,
     orderFeed: new OrderFeed(orderCommits, orders, log, db),
     rateLimiter: createRateLimiter(config, db),
+    retention: new RetentionSweeper(retentionRules(config, db), config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability),
   };
+}
+
+/** Every table that grows with traffic and is not kept for good (docs/retention.md has the whole list). */
+function retentionRules(config: Config, db: Database): RetentionRule[] {
+  const retentionMs = config.OFFER_RETENTION_SECONDS * 1000;
+  const buckets = rateLimitRetention(config, db);
+  return [
+    searchRetention(db, retentionMs),
+    changeRetention(db, retentionMs),
+    quoteRetention(db, retentionMs),
+    idempotencyRetention(db),
+    webhookLogRetention(db, config.WEBHOOK_LOG_RETENTION_DAYS),
+    ...(buckets ? [buckets] : []),
+  ];
 }

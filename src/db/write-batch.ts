@@ -45,29 +45,43 @@ const runners = new WeakMap<SqliteConnection, BatchRunner>();
  * against ~1 ms here. On PostgreSQL it is one interactive transaction.
  */
 export async function writeBatch(db: Database, statements: BatchStatement[]): Promise<number[]> {
+  return (await timedWriteBatch(db, statements)).counts;
+}
+
+/**
+ * `writeBatch`, also saying how long the batch itself took: on SQLite how long it held the
+ * connection (not its wait for its turn), on PostgreSQL its transaction from start to commit.
+ */
+export async function timedWriteBatch(db: Database, statements: BatchStatement[]): Promise<{ counts: number[]; heldMs: number }> {
   if (db.sqlite) return sqliteBatch(db, db.sqlite, statements);
-  return db.prisma.$transaction(async (tx) => {
-    const counts: number[] = [];
+  const started = performance.now();
+  const counts = await db.prisma.$transaction(async (tx) => {
+    const done: number[] = [];
     for (const statement of statements) {
       const count = await tx.$executeRaw(sqlOf(statement));
       checkGuard(statement, count);
-      counts.push(count);
+      done.push(count);
     }
-    return counts;
+    return done;
   });
+  return { counts, heldMs: performance.now() - started };
 }
 
 /** The batch on SQLite's shared connection, reported to the database's availability as Prisma's statements are (watched-adapter.ts). */
-async function sqliteBatch(db: Database, sqlite: NonNullable<Database["sqlite"]>, statements: BatchStatement[]): Promise<number[]> {
-  let counts: number[];
+async function sqliteBatch(db: Database, sqlite: NonNullable<Database["sqlite"]>, statements: BatchStatement[]): Promise<{ counts: number[]; heldMs: number }> {
+  let batch: { counts: number[]; heldMs: number };
   try {
-    counts = await sqlite.run((connection) => runner(connection)(statements));
+    batch = await sqlite.run((connection) => {
+      const started = performance.now();
+      const counts = runner(connection)(statements);
+      return { counts, heldMs: performance.now() - started };
+    });
   } catch (error) {
     db.availability.notice(error);
     throw error;
   }
-  if (counts.some((count) => count > 0)) db.availability.noticeWrite();
-  return counts;
+  if (batch.counts.some((count) => count > 0)) db.availability.noticeWrite();
+  return batch;
 }
 
 function sqlOf(statement: BatchStatement): Prisma.Sql {

@@ -8,6 +8,9 @@ import { chargeOperation, errorsForCaller } from "./operation-limits";
 import { partyOf } from "./party-caches";
 import type { PreparedOperations } from "./prepared-operations";
 import { refusedAnswer } from "./refused-answer";
+import { OfferAnswers, offerIdsOf } from "./offer-answers";
+import { tenantScope } from "../context/request-context";
+import { clock } from "../clock";
 
 /** Every GraphQL answer is for one caller's key, so none may be cached (set by both pipelines). */
 export const GRAPHQL_CACHE_CONTROL = "no-store";
@@ -61,6 +64,7 @@ function responseContentType(accept: string | undefined): string | null {
  */
 export function preparedAnswerer(prepared: PreparedOperations, formatError: ReturnType<typeof formatGraphQLError>) {
   const { schema } = prepared;
+  const offerAnswers = new OfferAnswers();
   return async (request: FastifyRequest, reply: FastifyReply): Promise<string | null> => {
     const ctx = request.ctx;
     const operation = request.method === "POST" && ctx ? operationRequest(request.body) : null;
@@ -79,8 +83,11 @@ export function preparedAnswerer(prepared: PreparedOperations, formatError: Retu
     }
     if (verdict && !verdict.allowed) return null;
     if (verdict) writeRateLimitHeaders(verdict, (name, value) => reply.header(name, value));
-    const result = await plan.compiled.query(undefined, ctx, variables);
     reply.header("cache-control", GRAPHQL_CACHE_CONTROL).header("content-type", contentType);
+    const answerKey = offerAnswers.keyFor(plan.document, plan.operation, operation.query, variables, ctx);
+    const kept = answerKey && (await offerAnswers.get(answerKey, ctx, clock.nowMs()));
+    if (kept) return kept;
+    const result = await plan.compiled.query(undefined, ctx, variables);
     const errors = result.errors && errorsForCaller(result.errors.map((error) => formatError(error.toJSON(), error)), ctx);
     const refused = refusedAnswer(errors);
     if (refused) {
@@ -88,6 +95,11 @@ export function preparedAnswerer(prepared: PreparedOperations, formatError: Retu
       if (refused.retryAfterSeconds !== undefined) reply.header("retry-after", String(refused.retryAfterSeconds));
     }
     // Apollo's field order, and its trailing newline.
-    return JSON.stringify({ errors, data: result.data, extensions: result.extensions }) + "\n";
+    const body = JSON.stringify({ errors, data: result.data, extensions: result.extensions }) + "\n";
+    if (answerKey && !result.errors) {
+      const until = ctx.services.offers.readsUnchangedUntil(tenantScope(ctx), offerIdsOf(plan.operation, variables));
+      if (until !== null) offerAnswers.set(answerKey, body, until);
+    }
+    return body;
   };
 }

@@ -9,6 +9,7 @@ import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import type { Logger } from "../logger";
 import { fromLiveTenant } from "../tenants/live-tenant";
 import { clock } from "../clock";
+import { deleteRule, type RetentionRule } from "../retention/retention-rule";
 
 /** Keys are kept this long after their first use (docs/rest-api.md#idempotency). */
 export const IDEMPOTENCY_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -129,14 +130,6 @@ export class IdempotencyService {
     throw appError("idempotency_request_in_progress");
   }
 
-  /** Deletes keys past their lifetime; returns how many. */
-  async sweepExpired(): Promise<number> {
-    const [count] = await writeBatch(this.db, [
-      Sql.sql`DELETE FROM "IdempotencyRecord" WHERE "expiresAt" <= ${sqlTimestamp(this.db.provider, clock.now())}`,
-    ]);
-    return count ?? 0;
-  }
-
   private async execute(request: IdempotentRequest, lease: Date, work: () => Promise<FirstResponse>): Promise<StoredResponse & { replayed: boolean }> {
     let response: FirstResponse;
     try {
@@ -237,4 +230,9 @@ export class IdempotencyService {
 /** Where an unsettled claim is remembered: the key within its scope, and the lease it was written with. */
 function unsettledKey(request: IdempotentRequest, lease: number): string {
   return `${request.scope}\n${request.key}\n${lease}`;
+}
+
+/** A key is removed once its 24 hours are over (`expiresAt`): a repeat after that runs as new. */
+export function idempotencyRetention(db: Database): RetentionRule {
+  return deleteRule(db, "IdempotencyRecord", ["scope", "key"], "expiresAt", (now) => Sql.sql`"expiresAt" <= ${sqlTimestamp(db.provider, now)}`);
 }

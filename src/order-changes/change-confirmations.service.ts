@@ -23,7 +23,7 @@ import { clock } from "../clock";
 import { noPause, type TestPause } from "../test-pause";
 import { changedBooking } from "./change-pricing";
 import type { ChangeRequestService } from "./change-requests.service";
-import { CHANGE_GUARD, confirmChange, replaceBooking } from "./change-rows";
+import { CHANGE_GUARD, confirmChange, keepChangeRequest, replaceBooking } from "./change-rows";
 import { flightKeysOf, orderChangeFrom, type OrderChange, type OrderChangeOffer } from "./order-change";
 
 /**
@@ -104,7 +104,9 @@ export class ChangeConfirmationService {
     const changed: Order = { ...order, offer: booking.offer, services: booking.services, totalAmount: offer.newTotalAmount, updatedAt: now };
     const added = offer.added.slices.flatMap((slice) => slice.segments);
     const statements: BatchStatement[] = [
-      // First: of racing confirmations, the others wait here for the first's commit and then find it done.
+      // The request before the change, as a retention sweep locks them: racing, one waits for the other.
+      keepChangeRequest(this.db, change),
+      // Of racing confirmations, the others wait (above) for the first's commit and then find it done here.
       confirmChange(this.db, change, now),
       // A change without penalty answers the order's open airline-initiated change (docs/rest-api.md#airline-initiated-changes). Its row is
       // locked before the order's, as an acceptance and a full refund lock them: on PostgreSQL, racing answers

@@ -6,7 +6,7 @@ import type { SelectedService } from "../orders/core/order";
 import { touchIn } from "../orders/core/order-state-machine";
 import type { StoredOffer } from "../search/offer-payload";
 import { fromLiveTenant } from "../tenants/live-tenant";
-import { storedChangeOffer, type OrderChange, type OrderChangeRequest } from "./order-change";
+import { CHANGE_OFFER_LIFETIME_MS, storedChangeOffer, type OrderChange, type OrderChangeRequest } from "./order-change";
 
 /** Names the guard of a change request's insert in `GuardFailed`: the tenant was deleted meanwhile. */
 export const CHANGE_TENANT_GUARD = "change_tenant";
@@ -14,14 +14,18 @@ export const CHANGE_TENANT_GUARD = "change_tenant";
 /** Names the guard of a confirmation in `GuardFailed`: the change was confirmed already. */
 export const CHANGE_GUARD = "order_change";
 
-/** A change request and its offers, one batch; nothing is written for a tenant deleted meanwhile. */
+/**
+ * A change request and its offers, one batch; nothing is written for a tenant deleted meanwhile.
+ * The request expires with its offers (retention removes it after: change-retention.ts).
+ */
 export function insertChangeRequest(db: Database, request: OrderChangeRequest): BatchStatement[] {
   const { provider } = db;
   const at = sqlTimestamp(provider, request.createdAt);
   return [
     guarded(
-      Sql.sql`INSERT INTO "OrderChangeRequest" ("id", "orderId", "tenantId", "slices", "noPenalty", "createdAt")
-        SELECT ${request.id}, ${request.orderId}, "id", ${sqlJson(provider, request.slices)}, ${request.noPenalty ? Sql.sql`TRUE` : Sql.sql`FALSE`}, ${at}
+      Sql.sql`INSERT INTO "OrderChangeRequest" ("id", "orderId", "tenantId", "slices", "noPenalty", "expiresAt", "createdAt")
+        SELECT ${request.id}, ${request.orderId}, "id", ${sqlJson(provider, request.slices)}, ${request.noPenalty ? Sql.sql`TRUE` : Sql.sql`FALSE`},
+          ${sqlTimestamp(provider, new Date(request.createdAt.getTime() + CHANGE_OFFER_LIFETIME_MS))}, ${at}
         ${fromLiveTenant(provider, request.tenantId)}`,
       CHANGE_TENANT_GUARD,
     ),
@@ -32,6 +36,14 @@ export function insertChangeRequest(db: Database, request: OrderChangeRequest): 
           ${BigInt(offer.penaltyAmount)}, ${BigInt(offer.newTotalAmount)}, ${offer.currency}, ${sqlTimestamp(provider, offer.expiresAt)}, ${at})`,
     ),
   ];
+}
+
+/**
+ * The change's request is kept with the order from its confirmation on (retention removes only
+ * requests with an `expiresAt`: change-retention.ts).
+ */
+export function keepChangeRequest(db: Database, change: OrderChange): BatchStatement {
+  return Sql.sql`UPDATE "OrderChangeRequest" SET "expiresAt" = NULL WHERE "id" = ${change.offer.changeRequestId} AND "tenantId" = ${change.tenantId}`;
 }
 
 /** Marks the change confirmed, once: of racing confirmations one changes the row, the others fail `CHANGE_GUARD`. */

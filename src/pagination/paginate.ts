@@ -33,13 +33,20 @@ export interface KeysetQuery {
   take: number;
 }
 
+/** A page's walk: beyond which item (none: from the start), and which way. */
+export interface Keyset {
+  anchor?: Position;
+  descending: boolean;
+}
+
 export interface PaginateOptions<T extends Position> {
   /** Names the list (and its filters) so a cursor cannot be replayed against another list. */
   list: string;
   request: PageRequest;
   cursors: CursorCodec;
   count: () => Promise<number>;
-  fetch: (query: KeysetQuery) => Promise<T[]>;
+  /** `keyset` says the same as `query` for lists that are not one table's rows. */
+  fetch: (query: KeysetQuery, keyset: Keyset) => Promise<T[]>;
   /** Oldest first (an order's history) instead of newest first. */
   oldestFirst?: boolean;
 }
@@ -62,11 +69,14 @@ export async function paginate<T extends Position>(options: PaginateOptions<T>):
   const descending = backwards === (options.oldestFirst ?? false);
   const sort = descending ? "desc" : "asc";
   const [rows, total] = await Promise.all([
-    options.fetch({
-      where: anchor ? keysetWhere(anchor, descending ? "lt" : "gt") : {},
-      orderBy: [{ createdAt: sort }, { id: sort }],
-      take: request.limit + 1,
-    }),
+    options.fetch(
+      {
+        where: anchor ? keysetWhere(anchor, descending ? "lt" : "gt") : {},
+        orderBy: [{ createdAt: sort }, { id: sort }],
+        take: request.limit + 1,
+      },
+      { anchor, descending },
+    ),
     options.count(),
   ]);
   const overflow = rows.length > request.limit;

@@ -1,3 +1,5 @@
+import { Prisma as Sql } from "../generated/prisma-sqlite/client";
+import { deleteRule, type RetentionRule } from "../retention/retention-rule";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
 import { PostgresTokenBuckets } from "./postgres-token-buckets";
@@ -137,9 +139,26 @@ export class RateLimiter {
  */
 export function createRateLimiter(config: Config, db: Database): RateLimiter | null {
   if (config.RATE_LIMIT_RPS === 0) return null;
-  const settings: BucketSettings = { capacity: config.RATE_LIMIT_RPS + config.RATE_LIMIT_BURST, refillPerSecond: config.RATE_LIMIT_RPS };
+  const settings = bucketSettings(config);
   if (db.provider === "postgresql") {
     return new RateLimiter(new PostgresTokenBuckets(db.prisma, settings), settings, Math.ceil(settings.refillPerSecond / 10));
   }
   return new RateLimiter(new MemoryTokenBuckets(settings), settings, 0);
+}
+
+/**
+ * PostgreSQL's bucket rows (none without limiting, or on SQLite, whose buckets are in memory): a
+ * bucket untouched for as long as it takes to fill, and at least an hour, is full, as a new one
+ * is; it is removed, and made again at the key's next request.
+ */
+export function rateLimitRetention(config: Config, db: Database): RetentionRule | null {
+  if (config.RATE_LIMIT_RPS === 0 || db.provider !== "postgresql") return null;
+  const { capacity, refillPerSecond } = bucketSettings(config);
+  const idleSeconds = Math.max(3600, Math.ceil(capacity / refillPerSecond));
+  // By the database's clock, as the buckets' refills are.
+  return deleteRule(db, "RateLimitBucket", ["key"], "refilledAt", () => Sql.sql`"refilledAt" < (clock_timestamp() AT TIME ZONE 'UTC') - ${idleSeconds}::int * interval '1 second'`);
+}
+
+function bucketSettings(config: Config): BucketSettings {
+  return { capacity: config.RATE_LIMIT_RPS + config.RATE_LIMIT_BURST, refillPerSecond: config.RATE_LIMIT_RPS };
 }

@@ -1,11 +1,10 @@
 import type { z } from "zod";
-import type { OfferRequest } from "../db/models";
 import { airportIndex } from "../locations/airport-index";
 import { toLocationView, type LocationView } from "../locations/location-view";
 import { formatMinor } from "../money/format";
 import type { AvailableService } from "../search/available-services";
 import { splitTotal, type OfferPayload, type PriceSplit, type StoredOffer, type StoredSegment } from "../search/offer-payload";
-import type { StoredSearch } from "../search/search.service";
+import type { OfferRequestRow } from "../search/search-rows";
 import { formatIsoDuration } from "../time/local-time";
 import type { PenaltyCondition } from "../supplier/supplier";
 import type { availableServiceSchema, offerASchema, offerBSchema, offerDetailSchema, offerRequestSchema, sliceA } from "./offer.schemas";
@@ -13,7 +12,8 @@ import type { availableServiceSchema, offerASchema, offerBSchema, offerDetailSch
 /** Airports are reference data: each one's view is built once and shared by every offer. */
 const locationViews = new Map<string, LocationView>();
 
-function location(iataCode: string): LocationView {
+/** The airport's Location view, shared by every offer that names it. */
+export function locationView(iataCode: string): LocationView {
   let view = locationViews.get(iataCode);
   if (!view) {
     const airport = airportIndex().getByIata(iataCode);
@@ -37,8 +37,8 @@ export function localWithOffset(local: string, utc: string): string {
 function segmentViewA(segment: StoredSegment, passengers: StoredOffer["payload"]["passengers"]) {
   return {
     id: segment.id,
-    origin: location(segment.origin),
-    destination: location(segment.destination),
+    origin: locationView(segment.origin),
+    destination: locationView(segment.destination),
     departing_at: segment.departingAt,
     arriving_at: segment.arrivingAt,
     duration: formatIsoDuration(segment.durationMinutes),
@@ -78,8 +78,8 @@ export function priceSplitView({ baseAmount, taxAmount }: PriceSplit, currency: 
 export function slicesViewA(payload: OfferPayload): z.output<typeof sliceA>[] {
   return payload.slices.map((slice) => ({
     id: slice.id,
-    origin: location(slice.origin),
-    destination: location(slice.destination),
+    origin: locationView(slice.origin),
+    destination: locationView(slice.destination),
     departure_date: slice.departureDate,
     duration: formatIsoDuration(slice.durationMinutes),
     fare_brand_name: payload.fareBrandName,
@@ -156,8 +156,8 @@ export function offerViewB(offer: StoredOffer): z.output<typeof offerBSchema> {
 }
 
 /** A Variant B offer request (`orq_`), as listed and as returned with `return_offers: false`. */
-export function offerRequestView(request: OfferRequest): z.output<typeof offerRequestSchema> {
-  const search = request.request as unknown as StoredSearch;
+export function offerRequestView(request: OfferRequestRow): z.output<typeof offerRequestSchema> {
+  const search = request.request;
   return {
     id: request.id,
     object: "offer_request" as const,

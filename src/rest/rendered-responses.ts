@@ -1,9 +1,12 @@
 import { RecentMap } from "../recent-map";
 
-/** A response body already serialised to JSON: sent as is, not serialised again. `Shape` is what it holds. */
+/**
+ * A response body already serialised to JSON: sent as is, not serialised again. `Shape` is what
+ * it holds. A large body is best given as UTF-8 bytes: sent without being measured and encoded.
+ */
 export class JsonText<Shape = unknown> {
   declare readonly shape?: Shape;
-  constructor(readonly text: string) {}
+  constructor(readonly text: string | Buffer) {}
 }
 
 /**
@@ -18,11 +21,14 @@ export class RenderedResponses {
     this.bodies = new RecentMap(capacity);
   }
 
-  /** The cached body for `key`, or `render()` serialised and kept (a key always renders the same shape). */
+  /**
+   * The cached body for `key`, or `render()` serialised and kept (a key always renders the same
+   * shape), as UTF-8 bytes: each send of it is then a copy, with no text to measure or encode.
+   */
   get<Shape>(key: string, render: () => Shape): JsonText<Shape> {
     let body = this.bodies.get(key) as JsonText<Shape> | undefined;
     if (!body) {
-      body = new JsonText<Shape>(JSON.stringify(render()));
+      body = new JsonText<Shape>(Buffer.from(JSON.stringify(render()), "utf8"));
       this.bodies.set(key, body);
     }
     return body;

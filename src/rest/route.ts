@@ -123,7 +123,7 @@ async function respondOnce(route: RestRoute<any, any, any>, input: RouteInput<un
   try {
     const result = await route.handle(input);
     const status = route.status ?? 200;
-    if (result instanceof JsonText) return { status, body: result.text };
+    if (result instanceof JsonText) return { status, body: result.text.toString() };
     return { status, body: JSON.stringify(result), replayBody: route.redactForReplay && JSON.stringify(route.redactForReplay(result)) };
   } catch (error) {
     if (error instanceof AppError && error.status < 500) {

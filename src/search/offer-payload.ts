@@ -1,11 +1,9 @@
-import type { Offer } from "../db/models";
-import { exactNumber } from "../db/sql-values";
 import type { CarrierRef, OfferConditions, PassengerType, SupplierSegment } from "../supplier/supplier";
 
 /**
- * The stored snapshot of an offer, everything a view or an order needs, priced in the tenant's
- * currency (minor units). Airports are kept as IATA codes and rehydrated from the in-memory
- * index, which keeps each row small: a search writes up to 50 of them.
+ * An offer whole, everything a view or an order needs, priced in the tenant's currency (minor
+ * units): as an order's snapshot keeps it, and as a search's stored offers rebuild it
+ * (search-answer.ts). Airports are kept as IATA codes and rehydrated from the in-memory index.
  */
 export interface OfferPayload {
   owner: CarrierRef;
@@ -39,7 +37,7 @@ export type StoredSegment = Omit<SupplierSegment, "origin" | "destination" | "de
   arrivingAt: string;
 };
 
-/** An offer row with its payload typed. */
+/** An offer with its payload typed. */
 export interface StoredOffer {
   id: string;
   tenantId: string;
@@ -61,17 +59,4 @@ export interface PriceSplit {
 export function splitTotal(totalAmount: number, payload: OfferPayload): PriceSplit {
   const taxAmount = payload.passengers.reduce((sum, passenger) => sum + (passenger.taxAmount ?? 0), 0);
   return { baseAmount: totalAmount - taxAmount, taxAmount };
-}
-
-export function storedOffer(row: Offer): StoredOffer {
-  return {
-    id: row.id,
-    tenantId: row.tenantId,
-    offerRequestId: row.offerRequestId,
-    totalAmount: exactNumber(row.totalAmount),
-    currency: row.currency,
-    expiresAt: row.expiresAt,
-    createdAt: row.createdAt,
-    payload: row.payload as unknown as OfferPayload,
-  };
 }

@@ -1,21 +1,39 @@
 import type { Database } from "../db/database";
-import type { OfferRequest } from "../db/models";
 import type { TenantScope } from "../tenancy/tenant-scope";
-import { appError } from "../errors/app-error";
-import type { CursorCodec } from "../pagination/cursor";
-import { paginate, type Page, type PageRequest } from "../pagination/paginate";
-import { storedOffer, type StoredOffer } from "./offer-payload";
+import { appError, type AppError } from "../errors/app-error";
+import { idTimeMs } from "../ids";
+import type { CursorCodec, Position } from "../pagination/cursor";
+import { paginate, type Keyset, type Page, type PageRequest } from "../pagination/paginate";
+import type { StoredOffer } from "./offer-payload";
 import type { OfferCache } from "./offer-cache";
+import { offerAddress, offerIdOf } from "./offer-ids";
+import { offerAt, type SearchAnswer } from "./search-answer";
+import { readSearches, type OfferRequestRow, type StoredSearch } from "./search-rows";
+import { decodeSearch } from "./search-encoding";
+import { clock } from "../clock";
 
-/** Reading stored offers and offer requests, always within the caller's tenant. */
+/** How long searches live, as OfferService applies it. */
+export interface OfferLifetimes {
+  /** OFFER_TTL_SECONDS in ms: a search's offers expire this long after it. */
+  ttlMs: number;
+  /** OFFER_RETENTION_SECONDS in ms: a search and its offers are gone this long after they expire. */
+  retentionMs: number;
+}
+
+/**
+ * Reading stored offers and offer requests, always within the caller's tenant. A search is read
+ * as gone from OFFER_RETENTION_SECONDS after its offers expire, in every process and whether or
+ * not a sweep has removed its row yet (retention.ts removes it in the background).
+ */
 export class OfferService {
   constructor(
     private readonly db: Database,
     private readonly cursors: CursorCodec,
     private readonly cache: OfferCache,
+    private readonly lifetimes: OfferLifetimes,
   ) {}
 
-  /** The offer, expired or not; 404 `not_found` for an unknown id or another tenant's. */
+  /** The offer, expired or not, until it is no longer kept; 404 `not_found` for an unknown id or another tenant's. */
   async get(scope: TenantScope, offerId: string): Promise<StoredOffer> {
     const [offer] = await this.getMany(scope, [offerId]);
     if (!offer) throw appError("not_found", { field: "id" });
@@ -23,49 +41,137 @@ export class OfferService {
   }
 
   /**
-   * Offers by id, in the order asked, null where unknown or another tenant's: cached ones from
-   * memory, the rest in one query (the GraphQL DataLoader batches through here).
+   * Offers by id, in the order asked, null where unknown, another tenant's or no longer kept:
+   * from memory where their search is cached, the others' searches in one query (the GraphQL
+   * DataLoader batches through here).
    */
   async getMany(scope: TenantScope, offerIds: readonly string[]): Promise<Array<StoredOffer | null>> {
-    const mine = (offer: StoredOffer | undefined) => (offer?.tenantId === scope.tenantId ? offer : undefined);
-    const missing = offerIds.filter((id) => this.cache.get(id) === undefined);
-    if (missing.length > 0) {
-      const rows = await this.db.prisma.offer.findMany({ where: { tenantId: scope.tenantId, id: { in: missing } } });
-      this.cache.add(rows.map(storedOffer));
+    const uncached = offerIds.filter((id) => this.cache.get(id) === undefined).map((id) => offerAddress(id)!.requestId);
+    if (uncached.length > 0) for (const search of await readSearches(this.db, scope.tenantId, [...new Set(uncached)])) this.cache.addSearch(search);
+    const now = clock.nowMs();
+    return offerIds.map((id) => {
+      const offer = this.cache.get(id);
+      return offer && offer.tenantId === scope.tenantId && this.kept(offer.expiresAt, now) ? offer : null;
+    });
+  }
+
+  /**
+   * Until when each of these offers reads for the tenant as it does now (epoch ms): the first end
+   * of keeping among them; an id naming no offer of the tenant reads so for good. Null when one of
+   * them is not in this process's cache (nothing read it just now).
+   */
+  readsUnchangedUntil(scope: TenantScope, offerIds: readonly string[]): number | null {
+    let until = Number.POSITIVE_INFINITY;
+    for (const id of offerIds) {
+      const offer = this.cache.get(id);
+      if (offer === undefined) return null;
+      if (offer && offer.tenantId === scope.tenantId) until = Math.min(until, offer.expiresAt.getTime() + this.lifetimes.retentionMs);
     }
-    return offerIds.map((id) => mine(this.cache.get(id)) ?? null);
+    return until;
+  }
+
+  /**
+   * Why `offerId` cannot be booked when it names no offer of the tenant: 422
+   * `offer_no_longer_available` when it names a search made at least OFFER_TTL_SECONDS ago (its
+   * offers expired, and may since have been removed), else 404 `not_found`. Either answer is the
+   * same for another tenant's offer as for an id never given.
+   */
+  missing(offerId: string, field: string): AppError {
+    const address = offerAddress(offerId);
+    const madeAt = address && idTimeMs(address.requestId);
+    if (madeAt !== null && madeAt + this.lifetimes.ttlMs <= clock.nowMs()) {
+      const expiredAt = new Date(madeAt + this.lifetimes.ttlMs).toISOString();
+      return appError("offer_no_longer_available", { field, reason: `The offer expired at ${expiredAt}; search again.` });
+    }
+    return appError("not_found", { field, message: `${field}: no such offer` });
   }
 
   /** The tenant's offers, newest first, optionally of one offer request (404 if it is not the tenant's). */
   async list(scope: TenantScope, offerRequestId: string | undefined, request: PageRequest): Promise<Page<StoredOffer>> {
     if (offerRequestId !== undefined) await this.getRequest(scope, offerRequestId);
-    const where = { tenantId: scope.tenantId, ...(offerRequestId === undefined ? {} : { offerRequestId }) };
-    const page = await paginate({
+    const where = { ...this.keptWhere(scope), ...(offerRequestId === undefined ? {} : { id: offerRequestId }) };
+    return paginate({
       list: `offers:${scope.tenantId}:${offerRequestId ?? "*"}`,
       request,
       cursors: this.cursors,
-      count: () => this.db.prisma.offer.count({ where }),
-      fetch: (query) => this.db.prisma.offer.findMany({ ...query, where: { AND: [where, query.where] } }),
+      count: async () => (await this.db.prisma.offerRequest.aggregate({ where, _sum: { offerCount: true } }))._sum.offerCount ?? 0,
+      fetch: (query, keyset) => this.offersFrom(where, query.take, keyset),
     });
-    return { ...page, items: page.items.map(storedOffer) };
   }
 
-  /** The offer request; 404 `not_found` for an unknown id or another tenant's. */
-  async getRequest(scope: TenantScope, offerRequestId: string): Promise<OfferRequest> {
-    const found = await this.db.prisma.offerRequest.findFirst({ where: { id: offerRequestId, tenantId: scope.tenantId } });
+  /**
+   * `take` offers beyond the keyset's anchor, in its direction. Offers sort as their searches do
+   * (they share its creation time, and their ids extend its id), then by position: so the walk
+   * reads searches from the anchor's own onwards until it has enough offers.
+   */
+  private async offersFrom(where: object, take: number, { anchor, descending }: Keyset): Promise<StoredOffer[]> {
+    const address = anchor && offerAddress(anchor.id);
+    const op = descending ? "lt" : "gt";
+    const from: Position | undefined = anchor && { createdAt: anchor.createdAt, id: address?.requestId ?? anchor.id };
+    const sort = descending ? "desc" : "asc";
+    const offers: StoredOffer[] = [];
+    let after = from;
+    let inclusive = address !== null && address !== undefined;
+    while (offers.length < take) {
+      const keyset = after ? { OR: [{ createdAt: { [op]: after.createdAt } }, { createdAt: after.createdAt, id: { [inclusive ? `${op}e` : op]: after.id } }] } : {};
+      const rows = await this.db.prisma.offerRequest.findMany({ where: { AND: [where, keyset] }, orderBy: [{ createdAt: sort }, { id: sort }], take });
+      for (const row of rows) {
+        const search = this.searchOf(row);
+        const indexes = search.offers.map((_, index) => index);
+        if (descending) indexes.reverse();
+        for (const index of indexes) {
+          const beyondAnchor = !address || row.id !== address.requestId || (descending ? index < address.index : index > address.index);
+          if (beyondAnchor && offers.length < take) offers.push(this.cache.get(offerIdOf(search.requestId, index)) ?? offerAt(search, index));
+        }
+      }
+      const last = rows.at(-1);
+      if (!last || rows.length < take) break;
+      after = { createdAt: last.createdAt, id: last.id };
+      inclusive = false;
+    }
+    return offers;
+  }
+
+  /** A search row as read by a listing, from the cache when it is there. */
+  private searchOf(row: { id: string; tenantId: string; request: unknown; offers: Uint8Array; expiresAt: Date; createdAt: Date }): SearchAnswer {
+    const cached = this.cache.search(row.id);
+    if (cached) return cached;
+    const passengers = (row.request as StoredSearch).passengers as SearchAnswer["passengers"];
+    const search = decodeSearch(row.offers, { requestId: row.id, tenantId: row.tenantId, createdAt: row.createdAt, expiresAt: row.expiresAt, passengers });
+    this.cache.addSearch(search);
+    return search;
+  }
+
+  /** The offer request; 404 `not_found` for an unknown id, another tenant's or one no longer kept. */
+  async getRequest(scope: TenantScope, offerRequestId: string): Promise<OfferRequestRow> {
+    const found = await this.db.prisma.offerRequest.findFirst({ where: { id: offerRequestId, ...this.keptWhere(scope) }, omit: { offers: true } });
     if (!found) throw appError("not_found", { field: "offer_request_id" });
-    return found;
+    return requestRow(found);
   }
 
-  /** The tenant's offer requests (searches), newest first. */
-  listRequests(scope: TenantScope, request: PageRequest): Promise<Page<OfferRequest>> {
-    const where = { tenantId: scope.tenantId };
+  /** The tenant's offer requests (searches) still kept, newest first. */
+  listRequests(scope: TenantScope, request: PageRequest): Promise<Page<OfferRequestRow>> {
+    const where = this.keptWhere(scope);
     return paginate({
       list: `offer-requests:${scope.tenantId}`,
       request,
       cursors: this.cursors,
       count: () => this.db.prisma.offerRequest.count({ where }),
-      fetch: (query) => this.db.prisma.offerRequest.findMany({ ...query, where: { AND: [where, query.where] } }),
+      fetch: async (query) => (await this.db.prisma.offerRequest.findMany({ ...query, where: { AND: [where, query.where] }, omit: { offers: true } })).map(requestRow),
     });
   }
+
+  /** Whether a search whose offers expire at `expiresAt` is still kept at `now`. */
+  private kept(expiresAt: Date, now: number): boolean {
+    return now < expiresAt.getTime() + this.lifetimes.retentionMs;
+  }
+
+  /** The tenant's searches still kept. */
+  private keptWhere(scope: TenantScope) {
+    return { tenantId: scope.tenantId, expiresAt: { gt: new Date(clock.nowMs() - this.lifetimes.retentionMs) } };
+  }
+}
+
+function requestRow(row: Omit<OfferRequestRow, "request"> & { request: unknown }): OfferRequestRow {
+  return { id: row.id, tenantId: row.tenantId, request: row.request as StoredSearch, offerCount: row.offerCount, expiresAt: row.expiresAt, createdAt: row.createdAt };
 }

@@ -1,39 +1,44 @@
 import type { Database } from "../db/database";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
-import type { StoredOffer } from "./offer-payload";
+import { queryRows } from "../db/query-rows";
+import { dateFrom, jsonFrom, sqlJson, sqlTimestamp as timestamp } from "../db/sql-values";
 import { fromLiveTenant } from "../tenants/live-tenant";
 import { GuardFailed, guarded, writeBatch } from "../db/write-batch";
-import { sqlTimestamp as timestamp, sqlJson } from "../db/sql-values";
+import type { SearchAnswer } from "./search-answer";
+import { decodeSearch, encodeSearch } from "./search-encoding";
 
-/** An offer request as written (Prisma reads it back as an `OfferRequest`). */
+/** What an offer request keeps of its search, echoed by listings. */
+export interface StoredSearch {
+  slices: Array<{ origin: string; destination: string; departure_date: string }>;
+  passengers: Array<{ id: string; type: string }>;
+  cabin_class: string;
+  max_connections: number;
+}
+
+/** An offer request as listings show it (its offers are not read). */
 export interface OfferRequestRow {
   id: string;
   tenantId: string;
-  request: object;
+  request: StoredSearch;
   offerCount: number;
+  expiresAt: Date;
   createdAt: Date;
 }
 
 /**
- * Stores a search — its offer request and offers — in one atomic batch, and only while the
- * tenant is not deleted: the offer request is inserted from the tenant's row (held `FOR SHARE`
- * on PostgreSQL, so a deletion in progress is waited for and then seen), and that insert guards
- * the batch, so nothing is written when it writes nothing. Returns false when the tenant is gone.
- *
- * Raw SQL because it is the hot path (Prisma's `createMany` costs ~1 ms a row here), and all
- * offers in one statement: on PostgreSQL expanded from one JSON parameter by
- * `jsonb_to_recordset` (one round trip); on SQLite one multi-row `VALUES` (one prepared
- * statement per offer count instead of a statement and an existence check per offer).
- * Values are stored exactly as Prisma stores them, so Prisma reads the rows back unchanged.
+ * Stores a search — its offer request with its offers (search-encoding.ts) — as one row, and only
+ * while the tenant is not deleted: the row is inserted from the tenant's row (held `FOR SHARE` on
+ * PostgreSQL, so a deletion in progress is waited for and then seen). Returns false when the
+ * tenant is gone. On SQLite a prepared statement on the shared connection (write-batch.ts): it is
+ * the hot path.
  */
-export async function insertSearch(db: Database, request: OfferRequestRow, offers: StoredOffer[]): Promise<boolean> {
-  const created = timestamp(db.provider, request.createdAt);
-  const insertRequest = Sql.sql`INSERT INTO "OfferRequest" ("id", "tenantId", "request", "offerCount", "createdAt")
-    SELECT ${request.id}, "id", ${sqlJson(db.provider, request.request)}, ${request.offerCount}, ${created}
+export async function insertSearch(db: Database, request: OfferRequestRow, answer: SearchAnswer): Promise<boolean> {
+  const insert = Sql.sql`INSERT INTO "OfferRequest" ("id", "tenantId", "request", "offerCount", "offers", "expiresAt", "createdAt")
+    SELECT ${request.id}, "id", ${sqlJson(db.provider, request.request)}, ${request.offerCount}, ${encodeSearch(answer)},
+      ${timestamp(db.provider, request.expiresAt)}, ${timestamp(db.provider, request.createdAt)}
     ${fromLiveTenant(db.provider, request.tenantId)}`;
-  const insertOffers = db.provider === "postgresql" ? offersFromRecordset(request, offers, created) : offerValues(request, offers, created);
   try {
-    await writeBatch(db, [guarded(insertRequest, "tenant_live"), ...insertOffers]);
+    await writeBatch(db, [guarded(insert, "tenant_live")]);
     return true;
   } catch (error) {
     if (error instanceof GuardFailed) return false;
@@ -41,24 +46,30 @@ export async function insertSearch(db: Database, request: OfferRequestRow, offer
   }
 }
 
-function offersFromRecordset(request: OfferRequestRow, offers: StoredOffer[], created: Sql.Sql): Sql.Sql[] {
-  const [first] = offers;
-  if (!first) return [];
-  const rows = JSON.stringify(offers.map((offer) => ({ id: offer.id, totalAmount: offer.totalAmount, payload: offer.payload })));
-  return [
-    Sql.sql`INSERT INTO "Offer" ("id", "tenantId", "offerRequestId", "totalAmount", "currency", "expiresAt", "payload", "createdAt")
-      SELECT r."id", ${request.tenantId}, ${request.id}, r."totalAmount", ${first.currency}, ${timestamp("postgresql", first.expiresAt)}, r."payload", ${created}
-      FROM jsonb_to_recordset(${rows}::jsonb) AS r("id" text, "totalAmount" bigint, "payload" jsonb)`,
-  ];
+interface SearchRecord extends Record<string, unknown> {
+  id: string;
+  tenantId: string;
+  request: unknown;
+  offers: Uint8Array;
+  expiresAt: unknown;
+  createdAt: unknown;
 }
 
-/** Every offer as one row of one insert; a search's offers share their request, currency and timestamps. */
-function offerValues(request: OfferRequestRow, offers: StoredOffer[], created: Sql.Sql): Sql.Sql[] {
-  const [first] = offers;
-  if (!first) return [];
-  const expires = timestamp("sqlite", first.expiresAt);
-  const rows = offers.map(
-    (offer) => Sql.sql`(${offer.id}, ${request.tenantId}, ${request.id}, ${offer.totalAmount}, ${first.currency}, ${expires}, ${JSON.stringify(offer.payload)}, ${created})`,
+/** The tenant's searches of these ids that are stored, each with its offers (one query). */
+export async function readSearches(db: Database, tenantId: string, requestIds: readonly string[]): Promise<SearchAnswer[]> {
+  if (requestIds.length === 0) return [];
+  const rows = await queryRows<SearchRecord>(
+    db,
+    Sql.sql`SELECT "id", "tenantId", "request", "offers", "expiresAt", "createdAt" FROM "OfferRequest"
+      WHERE "id" IN (${Sql.join(requestIds)}) AND "tenantId" = ${tenantId}`,
   );
-  return [Sql.sql`INSERT INTO "Offer" ("id", "tenantId", "offerRequestId", "totalAmount", "currency", "expiresAt", "payload", "createdAt") VALUES ${Sql.join(rows)}`];
+  return rows.map((row) =>
+    decodeSearch(row.offers, {
+      requestId: row.id,
+      tenantId: row.tenantId,
+      createdAt: dateFrom(row.createdAt),
+      expiresAt: dateFrom(row.expiresAt),
+      passengers: jsonFrom<StoredSearch>(row.request).passengers as SearchAnswer["passengers"],
+    }),
+  );
 }

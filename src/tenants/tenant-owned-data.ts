@@ -28,6 +28,5 @@ export const tenantOwnedTables: ReadonlyArray<{ table: string; deleteFor: (tx: T
   { table: "Order", deleteFor: (tx, tenantId) => tx.order.deleteMany({ where: { tenantId } }) },
   { table: "LedgerEntry", deleteFor: (tx, tenantId) => tx.ledgerEntry.deleteMany({ where: { tenantId } }) },
   { table: "Wallet", deleteFor: (tx, tenantId) => tx.wallet.deleteMany({ where: { tenantId } }) },
-  { table: "Offer", deleteFor: (tx, tenantId) => tx.offer.deleteMany({ where: { tenantId } }) },
   { table: "OfferRequest", deleteFor: (tx, tenantId) => tx.offerRequest.deleteMany({ where: { tenantId } }) },
 ];

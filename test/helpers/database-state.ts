@@ -1,7 +1,7 @@
 import type { TestServer } from "./test-server";
 
 /** Append-only tables, and seat intents (none is left by a refused booking): their row counts tell whether anything was written. */
-const COUNTED_TABLES = ["OfferRequest", "Offer", "OrderDocument", "OrderEvent", "OrderJob", "SeatHold", "SeatIntent", "LedgerEntry", "WebhookAttempt", "Setting"];
+const COUNTED_TABLES = ["OfferRequest", "OrderDocument", "OrderEvent", "OrderJob", "SeatHold", "SeatIntent", "LedgerEntry", "WebhookAttempt", "Setting"];
 
 /**
  * Everything a request can change, read straight from the database: the rows of the small,

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { TestServer } from "./test-server";
+import { storedOfferOf } from "./offers";
 import { flightsOfOffer, freshFlights, searchForBooking, type SearchOptions } from "./orders";
 
 /** A direct flight as a client identifies it: carrier, flight number and local departure. */
@@ -17,8 +18,7 @@ const flightOf = (offer: any) => JSON.stringify(flightsOfOffer(offer)[0]);
 
 /** The stored offer's only segment: its seats for sale and flight key (test setup reads the database). */
 async function storedSegment(server: TestServer, offerId: string): Promise<{ seatsLeft: number; flightKey: string }> {
-  const row = await server.db.prisma.offer.findUniqueOrThrow({ where: { id: offerId } });
-  return (row.payload as any).slices[0].segments[0];
+  return (await storedOfferOf(server, offerId)).payload.slices[0]!.segments[0]!;
 }
 
 /**

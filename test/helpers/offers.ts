@@ -1,3 +1,7 @@
+import type { StoredOffer } from "../../src/search/offer-payload";
+import { offerAddress } from "../../src/search/offer-ids";
+import { offerAt, type SearchAnswer } from "../../src/search/search-answer";
+import { decodeSearch } from "../../src/search/search-encoding";
 import { call } from "./client";
 import type { TestServer } from "./test-server";
 
@@ -20,4 +24,19 @@ export async function searchOffers(server: TestServer, key: string, headers: Rec
   const ids = (response.body.data.offers as Array<{ id: string }>).map((offer) => offer.id);
   if (ids.length === 0) throw new Error("search returned no offers");
   return ids;
+}
+
+/** The offer as stored, read straight from its search's row (test setup: the API does not show every field, e.g. seats for sale). */
+export async function storedOfferOf(server: Pick<TestServer, "db">, offerId: string): Promise<StoredOffer> {
+  const address = offerAddress(offerId);
+  if (!address) throw new Error(`${offerId} is not an offer id`);
+  const row = await server.db.prisma.offerRequest.findUniqueOrThrow({ where: { id: address.requestId } });
+  const search = decodeSearch(row.offers, {
+    requestId: row.id,
+    tenantId: row.tenantId,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    passengers: (row.request as unknown as { passengers: SearchAnswer["passengers"] }).passengers,
+  });
+  return offerAt(search, address.index);
 }

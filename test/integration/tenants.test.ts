@@ -346,7 +346,7 @@ describe("tenant management (owner)", () => {
       const before = await rowCounts(doomed.tenantId);
       const bystanderBefore = await rowCounts(bystander.tenantId);
       expect(before.ApiKey).toBe(2);
-      for (const table of ["UsageCounter", "Offer", "OfferRequest", "Order", "OrderPassenger", "OrderDocument", "SeatHold", "Wallet", "LedgerEntry", "IdempotencyRecord"]) {
+      for (const table of ["UsageCounter", "OfferRequest", "Order", "OrderPassenger", "OrderDocument", "SeatHold", "Wallet", "LedgerEntry", "IdempotencyRecord"]) {
         expect(before[table], table).toBeGreaterThan(0);
       }
 

@@ -1,22 +1,52 @@
 import { describe, expect, it } from "vitest";
+import { newId } from "../../src/ids";
 import { OfferCache } from "../../src/search/offer-cache";
-import type { StoredOffer } from "../../src/search/offer-payload";
+import { offerIdOf } from "../../src/search/offer-ids";
+import type { AnsweredOffer, SearchAnswer } from "../../src/search/search-answer";
 
-const offer = (n: number) => ({ id: `off_${n}` }) as StoredOffer;
-const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => offer(from + i));
+const offer: AnsweredOffer = {
+  owner: { iataCode: "ZA", name: "Zephyr Air" },
+  fareBrandName: "Economy Light",
+  slices: [],
+  fares: [10_000],
+  taxes: [1_000],
+  totalAmount: 10_000,
+  conditions: { changeBeforeDeparture: { allowed: false, penaltyAmount: null }, refundBeforeDeparture: { allowed: false, penaltyAmount: null } },
+  passengerIdentityDocumentsRequired: false,
+};
+
+/** A search of `offers` offers (no slices: the cache does not look inside them). */
+function search(offers = 2): SearchAnswer {
+  const at = new Date("2027-01-01T00:00:00Z");
+  return { requestId: newId("orq"), tenantId: "ten_1", currency: "USD", createdAt: at, expiresAt: at, passengers: [{ id: "p1", type: "adult" }], segments: [], slices: [], offers: Array.from({ length: offers }, () => offer) };
+}
 
 describe("OfferCache", () => {
-  it("keeps between the newest 2,500 and the newest 5,000 offers, and drops the oldest first", () => {
+  it("rebuilds an offer of a cached search by its id, the same object on every read", () => {
     const cache = new OfferCache();
-    cache.add(ids(1, 5000));
-    expect(cache.get("off_1")?.id).toBe("off_1");
-    cache.add(ids(5001, 5001));
-    // The first 2,500 went in one piece; everything newer is still there.
-    expect(cache.get("off_2500")).toBeUndefined();
-    for (const n of [2501, 5000, 5001]) expect(cache.get(`off_${n}`)?.id).toBe(`off_${n}`);
-    cache.add(ids(5002, 10_000));
-    expect(cache.get("off_5000")).toBeUndefined();
-    expect(cache.get("off_5001")?.id).toBe("off_5001");
-    expect(cache.get("off_10000")?.id).toBe("off_10000");
+    const cached = search(3);
+    cache.addSearch(cached);
+    const id = offerIdOf(cached.requestId, 2);
+    expect(cache.get(id)).toMatchObject({ id, offerRequestId: cached.requestId, tenantId: "ten_1", totalAmount: 10_000 });
+    expect(cache.get(id)).toBe(cache.get(id));
+  });
+
+  it("knows without a read that an id names no offer: not an offer id, or past its search's offers", () => {
+    const cache = new OfferCache();
+    const cached = search(3);
+    cache.addSearch(cached);
+    expect(cache.get(offerIdOf(cached.requestId, 3))).toBeNull();
+    expect(cache.get("off_nonsense")).toBeNull();
+    expect(cache.get(offerIdOf(newId("orq"), 0))).toBeUndefined();
+  });
+
+  it("keeps between the newest 250 and the newest 500 searches, and drops the oldest first", () => {
+    const cache = new OfferCache();
+    const searches = Array.from({ length: 501 }, () => search());
+    for (const each of searches.slice(0, 500)) cache.addSearch(each);
+    expect(cache.search(searches[0]!.requestId)).toBeDefined();
+    cache.addSearch(searches[500]!);
+    expect(cache.search(searches[249]!.requestId)).toBeUndefined();
+    for (const n of [250, 499, 500]) expect(cache.search(searches[n]!.requestId)).toBe(searches[n]);
   });
 });

@@ -84,9 +84,10 @@ export class OrderService {
 
   /**
    * Books an offer (docs/rest-api.md#orders-and-ticketing): a PENDING order holding the seats, keeping a
-   * snapshot of the exact offer. 404 `not_found` for an unknown or another tenant's offer; 422
-   * `offer_no_longer_available` when it expired, a flight has too few seats left, or it is booked
-   * already; 400 `validation_failed` for passengers or services that do not fit the offer, 422
+   * snapshot of the exact offer, so the order never needs the offer again (retention removes it).
+   * 404 `not_found` for an unknown or another tenant's offer; 422 `offer_no_longer_available`
+   * when it expired (or was removed since: OfferService.missing), a flight has too few seats
+   * left, or it is booked already; 400 `validation_failed` for passengers or services that do not fit the offer, 422
    * `invalid_field_value` for a service id the offer does not offer its passengers; 422
    * `seat_unavailable` when a seat chosen is another order's or chosen twice (the database
    * decides between racing bookings, see SeatAssignment); 422
@@ -96,7 +97,7 @@ export class OrderService {
   async create(scope: TenantScope, request: CreateOrderRequest): Promise<OrderDetail> {
     const field = request.offerField;
     const [offer] = await this.offers.getMany(scope, [request.offerId]);
-    if (!offer) throw appError("not_found", { field, message: `${field}: no such offer` });
+    if (!offer) throw this.offers.missing(request.offerId, field);
     const now = clock.now();
     if (offer.expiresAt <= now) {
       throw appError("offer_no_longer_available", { field, reason: `The offer expired at ${offer.expiresAt.toISOString()}.` });

@@ -1,0 +1,164 @@
+import { benchDatabase, megabytes, type DatabaseSize } from "./bench-database";
+import type { EventsBenchResult } from "./events";
+import { ApiClient, createFixtures } from "./fixtures";
+import { freePort, startServer, type ServerProcess } from "./processes";
+import { CONNECTION_FAILED, NOTHING_TO_SEND, searchAndBook, TIMED_OUT, type SoakStream, type StreamMinute } from "./soak-traffic";
+
+/**
+ * `BENCH_ONLY=soak`: the server under steady traffic for BENCH_SOAK_MINUTES (20) with retention
+ * shortened (OFFER_TTL_SECONDS=60, OFFER_RETENTION_SECONDS=120), on a database of its own
+ * (SQLite, or BENCH_DATABASE_URL's PostgreSQL): searches at BENCH_SOAK_SEARCHES_PER_SECOND (200)
+ * and bookings of their offers at BENCH_SOAK_BOOKINGS_PER_SECOND (1). Every minute it prints the
+ * database's size, the searches kept and each stream's p50/p99, and at the end whether the size
+ * plateaued: it must grow by less than 5 % over the last 10 minutes (the last half of a shorter
+ * soak). Traffic is a list of streams (soak-traffic.ts) and each minute's figures a list of
+ * gauges, so other traffic or figures are one entry more.
+ */
+
+const PLATEAU_GROWTH = 0.05;
+const PLATEAU_MINUTES = 10;
+const ANSWER_GRACE_MS = 2_000;
+
+/** A figure read at the end of every minute. */
+interface Gauge {
+  name: string;
+  read(): Promise<string>;
+}
+
+export interface SoakOptions {
+  ownerKey: string;
+  dir: string;
+  postgresUrl: string | undefined;
+  appDir: string;
+  startTimeoutMs: number;
+  log: (line: string) => void;
+}
+
+const envNumber = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name}: expected a number ≥ 0`);
+  return value;
+};
+
+export async function runSoak(options: SoakOptions, registerServer: (server: ServerProcess) => void): Promise<EventsBenchResult[]> {
+  const minutes = envNumber("BENCH_SOAK_MINUTES", 20);
+  const searchesPerSecond = envNumber("BENCH_SOAK_SEARCHES_PER_SECOND", 200);
+  const bookingsPerSecond = envNumber("BENCH_SOAK_BOOKINGS_PER_SECOND", 1);
+  const database = await benchDatabase(options.dir, "soak", options.postgresUrl);
+  let server: ServerProcess | undefined;
+  try {
+    server = await startServer(
+      {
+        name: "aerogate server, soak",
+        entry: "src/main.ts",
+        cwd: options.appDir,
+        port: await freePort(),
+        env: {
+          DATABASE_URL: database.url,
+          OWNER_API_KEY: options.ownerKey,
+          RATE_LIMIT_RPS: "0",
+          LOG_LEVEL: "warn",
+          OFFER_TTL_SECONDS: "60",
+          OFFER_RETENTION_SECONDS: "120",
+          NODE_ENV: "production",
+        },
+        healthPath: "/healthz",
+        startTimeoutMs: options.startTimeoutMs,
+      },
+      registerServer,
+    );
+    const fixtures = await createFixtures(new ApiClient(server.url), options.ownerKey, "Bench Soak");
+    const streams = searchAndBook(server.url, fixtures, searchesPerSecond, bookingsPerSecond);
+    const sizes: DatabaseSize[] = [];
+    const running = server;
+    const gauges: Gauge[] = [
+      {
+        name: "database",
+        read: async () => {
+          const size = await database.size();
+          sizes.push(size);
+          return database.provider === "sqlite" ? `${megabytes(size.totalBytes)} (${megabytes(size.usedBytes)} used)` : megabytes(size.totalBytes);
+        },
+      },
+      { name: "searches kept", read: async () => `${sizes.at(-1)!.searches} in ${megabytes(sizes.at(-1)!.searchBytes)}` },
+      { name: "server RSS", read: async () => megabytes(metric(await metricsOf(running), "process_resident_memory_bytes")) },
+      {
+        name: "sweep batches so far (over 8 ms)",
+        read: async () => {
+          const text = await metricsOf(running);
+          const all = metric(text, "aerogate_retention_batch_seconds_count");
+          return `${all} (${all - metric(text, 'aerogate_retention_batch_seconds_bucket{le="0.008"}')})`;
+        },
+      },
+    ];
+    options.log(
+      `soak on ${database.provider}: ${minutes} min, ${searchesPerSecond} searches/s (LON→NYC, ~48 offers), ${bookingsPerSecond} bookings/s; OFFER_TTL_SECONDS=60, OFFER_RETENTION_SECONDS=120`,
+    );
+    options.log(`| minute | ${gauges.map((gauge) => gauge.name).join(" | ")} | ${streams.map((stream) => `${stream.name}: sent, p50 / p99 ms, not 2xx`).join(" | ")} |`);
+    options.log(`|---:|${gauges.map(() => "---:").join("|")}|${streams.map(() => "---:").join("|")}|`);
+    const started = Date.now();
+    const lastMinutes = new Map<SoakStream, StreamMinute>();
+    for (const stream of streams) stream.start();
+    for (let minute = 1; minute <= minutes; minute++) {
+      const from = started + (minute - 1) * 60_000;
+      // The minute is read 2 s after it ends, so that the answers to its last requests are in.
+      await new Promise((resolve) => setTimeout(resolve, from + 60_000 + ANSWER_GRACE_MS - Date.now()));
+      const figures: string[] = [];
+      for (const gauge of gauges) figures.push(await gauge.read().catch((error: Error) => `(${error.message})`));
+      for (const stream of streams) {
+        lastMinutes.set(stream, stream.minute(from, from + 60_000));
+        stream.forget(from + 60_000);
+      }
+      options.log(`| ${minute} | ${figures.join(" | ")} | ${streams.map((stream) => describe(lastMinutes.get(stream)!)).join(" | ")} |`);
+    }
+    for (const stream of streams) stream.stop();
+    return [plateau(sizes, database.provider), ...streams.map((stream) => overall(stream, lastMinutes.get(stream)!, minutes))];
+  } finally {
+    await server?.stop();
+    await database.drop();
+  }
+}
+
+function describe(minute: StreamMinute): string {
+  const failed = Object.entries(minute.statuses).filter(([status]) => !status.startsWith("2"));
+  const reasons: Record<number, string> = { [TIMED_OUT]: "timed out", [CONNECTION_FAILED]: "no connection", [NOTHING_TO_SEND]: "nothing to send" };
+  const reason = (status: string) => reasons[Number(status)] ?? status;
+  const notOk = failed.length === 0 ? "0" : failed.map(([status, count]) => `${count}×${reason(status)}`).join(", ");
+  return `${minute.sent}, ${minute.p50Ms.toFixed(1)} / ${minute.p99Ms.toFixed(1)}, ${notOk}${minute.skipped > 0 ? `, ${minute.skipped} skipped` : ""}`;
+}
+
+/** The size's growth over the last 10 minutes (the last half of a shorter soak). */
+function plateau(sizes: DatabaseSize[], provider: string): EventsBenchResult {
+  const window = Math.min(PLATEAU_MINUTES, Math.floor(sizes.length / 2));
+  const [first, last] = [sizes.at(-1 - window), sizes.at(-1)];
+  if (!first || !last || window === 0) return { name: `soak plateau (${provider})`, value: "too short to tell", target: `< ${PLATEAU_GROWTH * 100} % growth`, passed: false };
+  const growth = last.totalBytes / first.totalBytes - 1;
+  return {
+    name: `soak plateau (${provider}): database size over the last ${window} minutes`,
+    value: `${megabytes(first.totalBytes)} → ${megabytes(last.totalBytes)}: ${(growth * 100).toFixed(1)} %; searches kept ${first.searches} → ${last.searches}`,
+    target: `< ${PLATEAU_GROWTH * 100} % growth`,
+    passed: growth < PLATEAU_GROWTH,
+  };
+}
+
+/** A stream's last minute, as a result line (every minute is printed above). */
+function overall(stream: SoakStream, last: StreamMinute, minutes: number): EventsBenchResult {
+  const failed = Object.entries(last.statuses).filter(([status]) => !status.startsWith("2")).reduce((sum, [, count]) => sum + count, 0);
+  return {
+    name: `soak ${stream.name}, minute ${minutes}`,
+    value: `${last.sent} sent at ${stream.perSecond}/s, p50 ${last.p50Ms.toFixed(1)} ms, p99 ${last.p99Ms.toFixed(1)} ms, ${failed} not 2xx`,
+    target: "reported",
+    passed: true,
+  };
+}
+
+/** The server's /metrics (Prometheus text). */
+async function metricsOf(server: ServerProcess): Promise<string> {
+  return (await fetch(`${server.url}/metrics`)).text();
+}
+
+/** One sample's value of Prometheus text (`name` with its labels, as written), or NaN. */
+function metric(text: string, name: string): number {
+  const line = text.split("\n").find((candidate) => candidate.startsWith(`${name} `));
+  return line ? Number(line.slice(name.length + 1)) : Number.NaN;
+}

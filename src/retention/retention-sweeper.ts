@@ -1,0 +1,80 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
+import type { DatabaseAvailability } from "../db/availability";
+import type { Logger } from "../logger";
+import { PollingLoop } from "../polling-loop";
+import { clock } from "../clock";
+import type { RemovedBatch, RetentionRule } from "./retention-rule";
+
+/** Rows a batch starts with; then as many as fit in BATCH_TARGET_MS. */
+const FIRST_BATCH = 100;
+const MIN_BATCH = 10;
+const MAX_BATCH = 2000;
+/**
+ * How long one batch may take. On SQLite a batch holds the one connection, so a request waits at
+ * most about this long for it; on PostgreSQL it locks only rows past keeping.
+ */
+const BATCH_TARGET_MS = 4;
+
+/** One batch of one table: how many rows it removed, and how long it held the database. */
+export interface SweptBatch extends RemovedBatch {
+  table: string;
+}
+
+/**
+ * Removes what every retention rule says is past keeping (docs/retention.md), in the background
+ * of every process: every RETENTION_SWEEP_SECONDS, rounds of one bounded batch per rule, the
+ * event loop free between batches, until no rule has more. A batch's size follows how long the
+ * last one held the database (not how long it waited for its turn: a busy process would shrink
+ * its batches and fall behind), so it stays near BATCH_TARGET_MS whatever the database.
+ */
+export class RetentionSweeper {
+  readonly #loop: PollingLoop;
+  readonly #limits = new Map<RetentionRule, number>();
+  readonly #listeners: Array<(batch: SweptBatch) => void> = [];
+
+  constructor(
+    private readonly rules: readonly RetentionRule[],
+    intervalMs: number,
+    log: Logger,
+    /** While it says the database cannot be reached, no sweep runs (none would succeed). */
+    availability?: DatabaseAvailability,
+  ) {
+    this.#loop = new PollingLoop(() => this.round(), intervalMs, (error) => log.error({ err: error }, "retention sweep failed; it runs again at the next interval"), availability);
+  }
+
+  start(): void {
+    this.#loop.start();
+  }
+
+  /** Stops sweeping, once the batch in progress is done. */
+  stop(): Promise<void> {
+    return this.#loop.stop();
+  }
+
+  /** Called after each batch (metrics). */
+  onBatch(listener: (batch: SweptBatch) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** One batch of every rule; true when one of them may have more. */
+  private async round(): Promise<boolean> {
+    let more = false;
+    for (const rule of this.rules) {
+      const limit = this.#limits.get(rule) ?? FIRST_BATCH;
+      const { removed, heldMs } = await rule.removeBatch(clock.now(), limit);
+      for (const listener of this.#listeners) listener({ table: rule.table, removed, heldMs });
+      if (removed === limit) more = true;
+      this.#limits.set(rule, nextLimit(limit, removed, heldMs));
+      // After a batch that removed rows, the next one waits its turn behind the requests that came meanwhile.
+      if (removed > 0) await nextTurn();
+    }
+    return more;
+  }
+}
+
+/** The next batch's size: halved after a slow batch, doubled after a quick full one. */
+function nextLimit(limit: number, removed: number, heldMs: number): number {
+  if (heldMs > BATCH_TARGET_MS) return Math.max(MIN_BATCH, Math.floor(limit / 2));
+  if (removed === limit && heldMs < BATCH_TARGET_MS / 2) return Math.min(MAX_BATCH, limit * 2);
+  return limit;
+}
