@@ -41,6 +41,8 @@ const configSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: secondsList.default([0, 5, 300, 1800, 7200, 18000, 36000, 36000]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+  /** How long the webhook delivery log is kept, and so how far back the events API lists events. */
+  WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   /** When set, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise). */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** How often buffered usage counters are written to the database. */

@@ -45,6 +45,8 @@ import { testPause } from "./test-pause";
 import { WebhookDeliveryQueue } from "./events/webhook-delivery-queue";
 import { WebhookDispatcher } from "./events/webhook-dispatcher";
 import { WebhookDeliveryService } from "./events/webhook-deliveries.service";
+import { WebhookEndpointService } from "./events/webhook-endpoints.service";
+import { EventService } from "./events/events.service";
 import { OrderFeed } from "./orders/order-feed";
 import { LiveConnections } from "./context/live-connections";
 
@@ -98,6 +100,10 @@ export interface Services {
   webhookQueue: WebhookDeliveryQueue;
   webhookDispatcher: WebhookDispatcher;
   webhookDeliveries: WebhookDeliveryService;
+  /** The tenant's webhook endpoints: its default one (its webhook_url) and up to 16 more. */
+  webhookEndpoints: WebhookEndpointService;
+  /** The events API: the tenant's events as its webhooks carried them. */
+  events: EventService;
   orderFeed: OrderFeed;
   /** Per-key token buckets (REST requests, GraphQL operations by cost); null when RATE_LIMIT_RPS=0. */
   rateLimiter: RateLimiter | null;
@@ -140,6 +146,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   );
   const orderChangeRequests = new ChangeRequestService(db, orders, supplier, airports);
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
+  const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS);
   // Every process hears every committed event: the one whose dispatcher claims it first sends it.
   orderChanges.onChange((change) => {
     if (change.event) webhookDispatcher.wake(new Date(Date.parse(change.event.createdAt) + orderChanges.firstDeliveryDelayMs));
@@ -155,7 +162,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     liveConnections: new LiveConnections(pubsub, credentials, tenantDirectory, log),
     tenants,
     apiKeys: new ApiKeyService(db, pubsub, cursors, tenants),
-    tenantConfig: new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
+    tenantConfig,
     usageMeter,
     usage: new UsageService(db, usageMeter, tenants, orders, wallets, webhookDeliveries),
     airports,
@@ -180,6 +187,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     webhookQueue,
     webhookDispatcher,
     webhookDeliveries,
+    webhookEndpoints: new WebhookEndpointService(db, cursors, tenantConfig, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
+    events: new EventService(db, cursors, config.WEBHOOK_LOG_RETENTION_DAYS),
     orderFeed: new OrderFeed(orderChanges, orders, log),
     rateLimiter: createRateLimiter(config, db),
   };

@@ -33,13 +33,20 @@ export interface KeysetQuery {
   take: number;
 }
 
+/** How a page is read, besides the Prisma shape: the item it continues from, and which way. */
+interface KeysetRead {
+  anchor?: Position;
+  descending: boolean;
+  take: number;
+}
+
 export interface PaginateOptions<T extends Position> {
   /** Names the list (and its filters) so a cursor cannot be replayed against another list. */
   list: string;
   request: PageRequest;
   cursors: CursorCodec;
   count: () => Promise<number>;
-  fetch: (query: KeysetQuery) => Promise<T[]>;
+  fetch: (query: KeysetQuery, read: KeysetRead) => Promise<T[]>;
   /** Oldest first (an order's history) instead of newest first. */
   oldestFirst?: boolean;
 }
@@ -61,12 +68,16 @@ export async function paginate<T extends Position>(options: PaginateOptions<T>):
   // Reading towards older items (the next page of a newest-first list, or paging back in an oldest-first one) walks down.
   const descending = backwards === (options.oldestFirst ?? false);
   const sort = descending ? "desc" : "asc";
+  const take = request.limit + 1;
   const [rows, total] = await Promise.all([
-    options.fetch({
-      where: anchor ? keysetWhere(anchor, descending ? "lt" : "gt") : {},
-      orderBy: [{ createdAt: sort }, { id: sort }],
-      take: request.limit + 1,
-    }),
+    options.fetch(
+      {
+        where: anchor ? keysetWhere(anchor, descending ? "lt" : "gt") : {},
+        orderBy: [{ createdAt: sort }, { id: sort }],
+        take,
+      },
+      { anchor, descending, take },
+    ),
     options.count(),
   ]);
   const overflow = rows.length > request.limit;
@@ -86,6 +97,31 @@ export async function paginate<T extends Position>(options: PaginateOptions<T>):
     prevCursor: hasPrevious ? cursorAt(items[0], "prev") : null,
     cursorOf: (item) => cursors.encode(list, item, "next"),
   };
+}
+
+/**
+ * One page of a short list read whole (a tenant's webhook endpoints), by the same keyset rules
+ * and cursors as `paginate`: items after the anchor, in order, as the database would give them.
+ */
+export function paginateItems<T extends Position>(items: readonly T[], options: Pick<PaginateOptions<T>, "list" | "request" | "cursors">): Promise<Page<T>> {
+  return paginate({
+    ...options,
+    count: async () => items.length,
+    fetch: async (_query, { anchor, descending, take }) => {
+      const direction = descending ? -1 : 1;
+      return items
+        .filter((item) => anchor === undefined || compareKeys(item, anchor) * direction > 0)
+        .sort((a, b) => compareKeys(a, b) * direction)
+        .slice(0, take);
+    },
+  });
+}
+
+/** The order of two items by (createdAt, id), oldest first. */
+function compareKeys(a: Position, b: Position): number {
+  const byTime = a.createdAt.getTime() - b.createdAt.getTime();
+  if (byTime !== 0) return byTime;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 function keysetWhere(anchor: Position, op: "lt" | "gt"): object {
