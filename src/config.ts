@@ -31,7 +31,7 @@ const configSchema = z.object({
    * confirmed) are kept after they expire; then they read as not found (docs/retention.md).
    */
   OFFER_RETENTION_SECONDS: z.coerce.number().int().min(0).default(86400),
-  /** How long the webhook delivery log (deliveries and their attempts) is kept. */
+  /** How long the webhook delivery log (deliveries and their attempts) is kept, and so how far back the events API lists events. */
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   /** How often each process removes what retention says is past keeping, in bounded batches. */
   RETENTION_SWEEP_SECONDS: z.coerce.number().min(0.01).default(60),

@@ -54,6 +54,8 @@ import { searchRetention } from "./search/search-retention";
 import { quoteRetention } from "./orders/cancellation/quote-retention";
 import { changeRetention } from "./order-changes/change-retention";
 import { webhookLogRetention } from "./events/webhook-log-retention";
+import { WebhookEndpointService } from "./events/webhook-endpoints.service";
+import { EventService } from "./events/events.service";
 
 /**
  * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
@@ -109,6 +111,10 @@ export interface Services {
   webhookQueue: WebhookDeliveryQueue;
   webhookDispatcher: WebhookDispatcher;
   webhookDeliveries: WebhookDeliveryService;
+  /** The tenant's webhook endpoints: its default one (its webhook_url) and up to 16 more. */
+  webhookEndpoints: WebhookEndpointService;
+  /** The events API: the tenant's events as its webhooks carried them. */
+  events: EventService;
   orderFeed: OrderFeed;
   /** Per-key token buckets (REST requests, GraphQL operations by cost); null when RATE_LIMIT_RPS=0. */
   rateLimiter: RateLimiter | null;
@@ -159,6 +165,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   );
   const orderChangeRequests = new ChangeRequestService(db, orders, supplier, airports);
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
+  const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS);
   // Every process hears every committed event: the one whose dispatcher claims it first sends it.
   orderCommits.onChange((change) => {
     if (change.event) webhookDispatcher.wake(new Date(Date.parse(change.event.createdAt) + orderCommits.firstDeliveryDelayMs));
@@ -174,7 +181,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     liveConnections: new LiveConnections(pubsub, credentials, tenantDirectory, log),
     tenants,
     apiKeys: new ApiKeyService(db, pubsub, cursors, tenants),
-    tenantConfig: new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
+    tenantConfig,
     usageMeter,
     usage: new UsageService(db, usageMeter, tenants, orders, wallets, webhookDeliveries),
     airports,
@@ -199,6 +206,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     webhookQueue,
     webhookDispatcher,
     webhookDeliveries,
+    webhookEndpoints: new WebhookEndpointService(db, cursors, tenantConfig, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
+    events: new EventService(db, cursors, config.WEBHOOK_LOG_RETENTION_DAYS),
     orderFeed: new OrderFeed(orderCommits, orders, log, db),
     rateLimiter: createRateLimiter(config, db),
     retention: new RetentionSweeper(retentionRules(config, db), config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability),

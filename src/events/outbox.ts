@@ -5,16 +5,25 @@ import { dateFrom, sqlTimestamp } from "../db/sql-values";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
 import type { OrderEvent, OrderEventType } from "./order-events";
+import { defaultEndpointId, quotedEventType } from "./webhook-endpoint";
 
-/** Events whose deliveries are queued by one statement: SQLite's limit on a compound SELECT is 500 arms. */
+/**
+ * Events whose deliveries are queued by one statement: SQLite's limit on a compound SELECT is 500
+ * arms, and each event has two (the default endpoint, the tenant's other endpoints).
+ */
 const EVENTS_PER_DELIVERY_STATEMENT = 100;
+
+/** The characters of a delivery id an endpoint's slot replaces (WebhookEndpoint.slot: "01" to "16"). */
+const SLOT_CHARS = 2;
 
 /**
  * The transactional outbox: statements for the batch of the change the events report, so the
- * events exist exactly when the change committed. With a tenant's webhooks enabled (read in the
- * same transaction) each of its events' delivery is queued too, due `firstAttemptDelayMs` after
- * the event (the first entry of WEBHOOK_RETRY_SCHEDULE). However many the events, two statements
- * (a hundred events a delivery statement): a batch of changes costs a few round trips on PostgreSQL.
+ * events exist exactly when the change committed. Each event's deliveries are queued in the
+ * same transaction, one per endpoint of its tenant enabled then: the default endpoint (the
+ * tenant's webhook_url, while `webhook_enabled`) and every other endpoint whose enabled_events
+ * take the event's type, all due `firstAttemptDelayMs` after the event (the first entry of
+ * WEBHOOK_RETRY_SCHEDULE). However many the events and endpoints, two statements (a hundred
+ * events a delivery statement): a batch of changes costs a few round trips on PostgreSQL.
  */
 export function recordEvents(db: Database, events: readonly OrderEvent[], firstAttemptDelayMs: number): Sql.Sql[] {
   if (events.length === 0) return [];
@@ -23,11 +32,16 @@ export function recordEvents(db: Database, events: readonly OrderEvent[], firstA
   const rows = events.map((event) => ({ event, at: sqlTimestamp(provider, event.createdAt), due: sqlTimestamp(provider, new Date(event.createdAt.getTime() + firstAttemptDelayMs)) }));
   const deliveries: Sql.Sql[] = [];
   for (let start = 0; start < rows.length; start += EVENTS_PER_DELIVERY_STATEMENT) {
-    const selects = rows.slice(start, start + EVENTS_PER_DELIVERY_STATEMENT).map(
-      ({ event, at, due }) => Sql.sql`SELECT ${newId("whd", event.createdAt.getTime())}, ${event.id}, "id", ${event.orderId}, ${pending}, 0, ${due}, ${at}, ${at}
+    const selects = rows.slice(start, start + EVENTS_PER_DELIVERY_STATEMENT).flatMap(({ event, at, due }) => [
+      Sql.sql`SELECT ${newId("whd", event.createdAt.getTime())}, ${event.id}, "id", ${event.orderId}, ${defaultEndpointId(event.tenantId)}, ${pending}, 0, ${due}, ${at}, ${at}
         FROM "Tenant" WHERE "id" = ${event.tenantId} AND "webhookEnabled" = TRUE AND "webhookUrl" IS NOT NULL`,
-    );
-    deliveries.push(Sql.sql`INSERT INTO "WebhookDelivery" ("id", "eventId", "tenantId", "orderId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
+      // One statement makes a delivery per matching endpoint, so each id is one made for the event
+      // with its last characters replaced by the endpoint's slot: unique per event and endpoint.
+      Sql.sql`SELECT ${newId("whd", event.createdAt.getTime()).slice(0, -SLOT_CHARS)} || "slot", ${event.id}, "tenantId", ${event.orderId}, "id", ${pending}, 0, ${due}, ${at}, ${at}
+        FROM "WebhookEndpoint" WHERE "tenantId" = ${event.tenantId} AND "enabled" = TRUE
+          AND (${position(provider, quotedEventType("*"))} > 0 OR ${position(provider, quotedEventType(event.type))} > 0)`,
+    ]);
+    deliveries.push(Sql.sql`INSERT INTO "WebhookDelivery" ("id", "eventId", "tenantId", "orderId", "endpointId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
       ${Sql.join(selects, " UNION ALL ")}`);
   }
   return [
@@ -46,14 +60,19 @@ export interface CommittedEvent {
   createdAt: Date;
 }
 
-/** The tenants' events created at or after `since`, oldest first, `limit` at most. */
+/** The tenants' order events created at or after `since`, oldest first, `limit` at most (pings, of no order, are not among them). */
 export async function eventsSince(db: Database, tenantIds: readonly string[], since: Date, limit: number): Promise<CommittedEvent[]> {
   if (tenantIds.length === 0) return [];
   const rows = await queryRows<{ id: string; tenantId: string; orderId: string; type: OrderEventType; createdAt: unknown }>(
     db,
     Sql.sql`SELECT "id", "tenantId", "orderId", "type", "createdAt" FROM "OrderEvent"
-      WHERE "tenantId" IN (${Sql.join(tenantIds)}) AND "createdAt" >= ${sqlTimestamp(db.provider, since)}
+      WHERE "tenantId" IN (${Sql.join(tenantIds)}) AND "orderId" IS NOT NULL AND "createdAt" >= ${sqlTimestamp(db.provider, since)}
       ORDER BY "createdAt", "id" LIMIT ${limit}`,
   );
   return rows.map((row) => ({ ...row, createdAt: dateFrom(row.createdAt) }));
+}
+
+/** Where `text` is in the endpoint's `enabledEvents` (0: nowhere), in each provider's words. */
+function position(provider: Database["provider"], text: string): Sql.Sql {
+  return provider === "postgresql" ? Sql.sql`strpos("enabledEvents", ${text})` : Sql.sql`instr("enabledEvents", ${text})`;
 }

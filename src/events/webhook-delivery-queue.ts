@@ -3,10 +3,12 @@ import { claimLeased, leaseEnd, releaseAllLeases, sameLease } from "../db/leases
 import { queryRows } from "../db/query-rows";
 import { sqlEnum } from "../db/sql-enum";
 import { dateFrom, sqlTimestamp } from "../db/sql-values";
-import { writeBatch } from "../db/write-batch";
+import { GuardFailed, guarded, writeBatch } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
-import type { OrderEventType } from "./order-events";
+import type { WebhookEndpoint } from "../db/models";
+import type { PingEvent, WebhookEventType } from "./webhook-events";
+import { defaultEndpointId } from "./webhook-endpoint";
 import { clock } from "../clock";
 
 /** A delivery claimed for one attempt, with the event it carries. */
@@ -14,25 +16,32 @@ export interface ClaimedDelivery {
   id: string;
   eventId: string;
   tenantId: string;
-  orderId: string;
+  /** Null for a ping. */
+  orderId: string | null;
+  endpointId: string;
   /** Attempts of the current schedule before this one (a redelivery starts a new schedule). */
   attempts: number;
   /** The lease this claim holds: its outcome is written only while the delivery still holds it. */
   lease: Date;
-  event: { type: OrderEventType; payload: string; createdAt: Date };
+  event: { type: WebhookEventType; payload: string; createdAt: Date };
+  /**
+   * Where it goes, as read with the claim: "default" for the tenant's webhook_url (read from the
+   * tenant), the endpoint's row, or null when the endpoint was deleted.
+   */
+  endpoint: "default" | WebhookEndpoint | null;
 }
 
-/** Whose deliveries a claim may take: only these tenants', or any but these. */
-export type TenantFilter = { only: readonly string[] } | { except: readonly string[] };
+/** Whose deliveries a claim may take: only these endpoints', or any but these. */
+export type EndpointFilter = { only: readonly string[] } | { except: readonly string[] };
 
 /** Of `candidates` (in order), the ids to claim: each tenant's first, as many as it has room for. */
-function chooseByRoom(candidates: ReadonlyArray<{ id: string; tenantId: string }>, roomFor: (tenantId: string) => number): string[] {
+function chooseByRoom(candidates: ReadonlyArray<{ id: string; endpointId: string }>, roomFor: (endpointId: string) => number): string[] {
   const taken = new Map<string, number>();
   const chosen: string[] = [];
-  for (const { id, tenantId } of candidates) {
-    const count = taken.get(tenantId) ?? 0;
-    if (count >= roomFor(tenantId)) continue;
-    taken.set(tenantId, count + 1);
+  for (const { id, endpointId } of candidates) {
+    const count = taken.get(endpointId) ?? 0;
+    if (count >= roomFor(endpointId)) continue;
+    taken.set(endpointId, count + 1);
     chosen.push(id);
   }
   return chosen;
@@ -40,13 +49,13 @@ function chooseByRoom(candidates: ReadonlyArray<{ id: string; tenantId: string }
 
 /** What one claim of a delivery came to. */
 export interface DeliveryOutcome {
-  /** The HTTP attempt made, if one was (none when the tenant's webhooks were off). */
+  /** The HTTP attempt made, if one was (none when its endpoint was off or gone). */
   attempt: { at: Date; statusCode: number | null; durationMs: number; error: string | null } | null;
   status: "pending" | "succeeded" | "failed";
   nextAttemptAt: Date | null;
   lastStatusCode: number | null;
   lastError: string | null;
-  /** The receiver answered 410 Gone: the tenant's webhooks are switched off. */
+  /** The receiver answered 410 Gone: its endpoint is switched off (the default one: the tenant's webhook_enabled). */
   disableWebhooks: boolean;
 }
 
@@ -54,8 +63,9 @@ export interface DeliveryOutcome {
  * The WebhookDelivery rows as a durable queue. A delivery is queued with its event (outbox.ts);
  * a claim leases it to one process for one attempt, and the attempt's outcome (logged as a
  * WebhookAttempt) makes it succeeded, failed, or pending again at its next attempt time.
- * Deliveries of one order go out in event order: one is never claimed while an earlier delivery
- * of the same order is still pending (being attempted or waiting for a retry).
+ * Deliveries of one order to one endpoint go out in event order: one is never claimed while an
+ * earlier delivery of the same order to the same endpoint is still pending (being attempted or
+ * waiting for a retry); each endpoint's deliveries are retried on their own.
  */
 export class WebhookDeliveryQueue {
   constructor(
@@ -65,52 +75,60 @@ export class WebhookDeliveryQueue {
 
   /**
    * Claims due deliveries, oldest due first, leased to the caller: among the first `limit` due
-   * (of the tenants `tenants` allows: `only` those, or any `except` those), as many of each
-   * tenant's as `roomFor(tenantId)` says it may have now. Two statements: the due deliveries are
+   * (of the endpoints `endpoints` allows: `only` those, or any `except` those), as many of each
+   * endpoint's as `roomFor(endpointId)` says it may have now. Two statements: the due deliveries are
    * read, then those chosen are claimed if still due and unleased (another process may have
    * taken some meanwhile; on PostgreSQL rows it is claiming are skipped).
    */
-  async claimDue(limit: number, tenants: TenantFilter, roomFor: (tenantId: string) => number): Promise<ClaimedDelivery[]> {
+  async claimDue(limit: number, endpoints: EndpointFilter, roomFor: (endpointId: string) => number): Promise<ClaimedDelivery[]> {
     const { provider } = this.db;
     const now = clock.now();
     const pending = sqlEnum(provider, "WebhookDeliveryStatus", "pending");
-    const ofTenants =
-      "only" in tenants
-        ? Sql.sql`AND "candidate"."tenantId" IN (${Sql.join(tenants.only)})`
-        : tenants.except.length > 0
-          ? Sql.sql`AND "candidate"."tenantId" NOT IN (${Sql.join(tenants.except)})`
+    const ofEndpoints =
+      "only" in endpoints
+        ? Sql.sql`AND "candidate"."endpointId" IN (${Sql.join(endpoints.only)})`
+        : endpoints.except.length > 0
+          ? Sql.sql`AND "candidate"."endpointId" NOT IN (${Sql.join(endpoints.except)})`
           : Sql.empty;
     const at = sqlTimestamp(provider, now);
+    // A ping (no order) waits for nothing: NULL equals nothing.
     const due = Sql.sql`"candidate"."status" = ${pending} AND "candidate"."nextAttemptAt" <= ${at}
         AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" AS "earlier" WHERE "earlier"."orderId" = "candidate"."orderId"
-          AND "earlier"."status" = ${pending}
+          AND "earlier"."endpointId" = "candidate"."endpointId" AND "earlier"."status" = ${pending}
           AND ("earlier"."createdAt" < "candidate"."createdAt" OR ("earlier"."createdAt" = "candidate"."createdAt" AND "earlier"."id" < "candidate"."id")))`;
     const orderBy = Sql.sql`"candidate"."nextAttemptAt", "candidate"."createdAt"`;
-    const candidates = await queryRows<{ id: string; tenantId: string }>(
+    const candidates = await queryRows<{ id: string; endpointId: string }>(
       this.db,
-      Sql.sql`SELECT "candidate"."id", "candidate"."tenantId" FROM "WebhookDelivery" AS "candidate"
-        WHERE ${due} ${ofTenants} AND ("candidate"."lockedUntil" IS NULL OR "candidate"."lockedUntil" <= ${at})
+      Sql.sql`SELECT "candidate"."id", "candidate"."endpointId" FROM "WebhookDelivery" AS "candidate"
+        WHERE ${due} ${ofEndpoints} AND ("candidate"."lockedUntil" IS NULL OR "candidate"."lockedUntil" <= ${at})
         ORDER BY ${orderBy} LIMIT ${limit}`,
     );
     const chosen = chooseByRoom(candidates, roomFor);
     if (chosen.length === 0) return [];
-    const rows = await claimLeased<{ id: string; eventId: string; tenantId: string; orderId: string; attempts: number }>(this.db, {
+    const rows = await claimLeased<{ id: string; eventId: string; tenantId: string; orderId: string | null; endpointId: string; attempts: number }>(this.db, {
       table: "WebhookDelivery",
       due: Sql.sql`"candidate"."id" IN (${Sql.join(chosen)}) AND ${due}`,
       orderBy,
       limit: chosen.length,
       now,
       leaseMs: this.leaseMs,
-      returning: Sql.sql`"id", "eventId", "tenantId", "orderId", "attempts"`,
+      returning: Sql.sql`"id", "eventId", "tenantId", "orderId", "endpointId", "attempts"`,
     });
     if (rows.length === 0) return [];
-    const events = await this.db.prisma.orderEvent.findMany({ where: { id: { in: rows.map((row) => row.eventId) } } });
+    const endpointIds = [...new Set(rows.filter((row) => row.endpointId !== defaultEndpointId(row.tenantId)).map((row) => row.endpointId))];
+    const [events, endpointRows] = await Promise.all([
+      this.db.prisma.orderEvent.findMany({ where: { id: { in: rows.map((row) => row.eventId) } } }),
+      endpointIds.length === 0 ? [] : this.db.prisma.webhookEndpoint.findMany({ where: { id: { in: endpointIds } } }),
+    ]);
     const eventById = new Map(events.map((event) => [event.id, event]));
+    const endpointById = new Map(endpointRows.map((endpoint) => [endpoint.id, endpoint]));
     const lease = leaseEnd({ now, leaseMs: this.leaseMs });
     return rows.flatMap((row) => {
       const event = eventById.get(row.eventId);
       // The event is gone only when its tenant was deleted meanwhile: nothing left to deliver.
-      return event ? [{ ...row, lease, event: { type: event.type as OrderEventType, payload: event.payload, createdAt: event.createdAt } }] : [];
+      if (!event) return [];
+      const endpoint = row.endpointId === defaultEndpointId(row.tenantId) ? "default" : (endpointById.get(row.endpointId) ?? null);
+      return [{ ...row, lease, endpoint, event: { type: event.type as WebhookEventType, payload: event.payload, createdAt: event.createdAt } }];
     });
   }
 
@@ -132,7 +150,11 @@ export class WebhookDeliveryQueue {
       "lastStatusCode" = ${outcome.lastStatusCode}, "lastError" = ${outcome.lastError}, "updatedAt" = ${sqlTimestamp(provider, at)}
       WHERE "id" = ${delivery.id} AND ${sameLease(provider, delivery.lease)}`);
     if (outcome.disableWebhooks) {
-      statements.push(Sql.sql`UPDATE "Tenant" SET "webhookEnabled" = FALSE, "updatedAt" = ${sqlTimestamp(provider, at)} WHERE "id" = ${delivery.tenantId}`);
+      statements.push(
+        delivery.endpoint === "default"
+          ? Sql.sql`UPDATE "Tenant" SET "webhookEnabled" = FALSE, "updatedAt" = ${sqlTimestamp(provider, at)} WHERE "id" = ${delivery.tenantId}`
+          : Sql.sql`UPDATE "WebhookEndpoint" SET "enabled" = FALSE, "updatedAt" = ${sqlTimestamp(provider, at)} WHERE "id" = ${delivery.endpointId}`,
+      );
     }
     await writeBatch(this.db, statements);
   }
@@ -164,6 +186,35 @@ export class WebhookDeliveryQueue {
         WHERE "id" = ${deliveryId} AND "tenantId" = ${tenantId}`,
     ]);
     return count === 1;
+  }
+
+  /**
+   * Writes a ping and its one delivery to the endpoint it names, due now, if that endpoint is
+   * enabled as the batch commits (the default one: the tenant's webhooks on, with a URL). Returns
+   * the delivery's id, or null when the endpoint was off, deleted, or another tenant's.
+   */
+  async queuePing(ping: PingEvent, toDefaultEndpoint: boolean): Promise<string | null> {
+    const { provider } = this.db;
+    const { endpointId } = ping;
+    const at = sqlTimestamp(provider, ping.createdAt);
+    const deliveryId = newId("whd", ping.createdAt.getTime());
+    const delivery = Sql.sql`SELECT ${deliveryId}, ${ping.id}, ${ping.tenantId}, NULL, ${endpointId}, ${sqlEnum(provider, "WebhookDeliveryStatus", "pending")}, 0, ${at}, ${at}, ${at}`;
+    const where = toDefaultEndpoint
+      ? Sql.sql`FROM "Tenant" WHERE "id" = ${ping.tenantId} AND "webhookEnabled" = TRUE AND "webhookUrl" IS NOT NULL`
+      : Sql.sql`FROM "WebhookEndpoint" WHERE "id" = ${endpointId} AND "tenantId" = ${ping.tenantId} AND "enabled" = TRUE`;
+    try {
+      await writeBatch(this.db, [
+        Sql.sql`INSERT INTO "OrderEvent" ("id", "tenantId", "orderId", "type", "payload", "createdAt") VALUES (${ping.id}, ${ping.tenantId}, NULL, ${ping.type}, ${ping.payload}, ${at})`,
+        guarded(
+          Sql.sql`INSERT INTO "WebhookDelivery" ("id", "eventId", "tenantId", "orderId", "endpointId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt") ${delivery} ${where}`,
+          "endpoint enabled",
+        ),
+      ]);
+      return deliveryId;
+    } catch (error) {
+      if (error instanceof GuardFailed) return null;
+      throw error;
+    }
   }
 
   /** Ends every lease: for SQLite at start (see `releaseAllLeases`). */

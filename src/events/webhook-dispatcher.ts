@@ -98,13 +98,13 @@ export class WebhookDispatcher {
   }
 
   async #claim(): Promise<boolean> {
-    const tenants = this.#slots.claimFilter();
-    if (!tenants) return false;
+    const destinations = this.#slots.claimFilter();
+    if (!destinations) return false;
     const unattempted: ClaimedDelivery[] = [];
     const limit = Math.min(this.#slots.room, CLAIM_CANDIDATES);
-    for (const delivery of await this.deps.queue.claimDue(limit, tenants, (tenantId) => this.#slots.roomFor(tenantId))) {
+    for (const delivery of await this.deps.queue.claimDue(limit, destinations, (endpointId) => this.#slots.roomFor(endpointId))) {
       // The claim took no more than each destination had room for; a slot is still checked for.
-      const slot = this.#slots.take(delivery.tenantId);
+      const slot = this.#slots.take(delivery.endpointId);
       if (slot) this.#attempt(delivery, slot);
       else unattempted.push(delivery);
     }
@@ -133,23 +133,19 @@ export class WebhookDispatcher {
   }
 
   /** One delivery's attempt and its outcome; the receiver's answer, or null when none was asked for. */
+  /** One delivery's attempt and its outcome; the receiver's answer, or null when none was asked for. */
   async #deliver(delivery: ClaimedDelivery): Promise<WebhookResponse | null> {
-    const tenant = await this.deps.findTenant(delivery.tenantId);
-    if (!tenant?.webhookEnabled || !tenant.webhookUrl) {
-      await this.deps.queue.record(delivery, undeliverable("webhooks are disabled for this tenant"));
-      return null;
-    }
     const at = clock.now();
-    const secrets = signingSecrets(tenant, at);
-    if (secrets.length === 0) {
-      await this.deps.queue.record(delivery, undeliverable("the tenant has no signing secret: rotate it to make one"));
+    const destination = await this.#destinationOf(delivery, at);
+    if ("undeliverable" in destination) {
+      await this.deps.queue.record(delivery, undeliverable(destination.undeliverable));
       return null;
     }
     const { payload } = delivery.event;
     const response = await postWebhook({
-      url: tenant.webhookUrl,
+      url: destination.url,
       body: payload,
-      headers: signedHeaders(secrets, delivery.eventId, at, payload),
+      headers: signedHeaders(destination.secrets, delivery.eventId, at, payload),
       timeoutMs: this.options.timeoutMs,
       allowPrivateNetworks: this.options.allowPrivateNetworks,
       signal: this.#shutdown.signal,
@@ -163,9 +159,27 @@ export class WebhookDispatcher {
     // between `at` and the request must not bring a Retry-After's end forward.
     const outcome = attemptOutcome(response, { at, finishedAt: clock.now() }, delivery.attempts, this.options.retrySchedule);
     await this.deps.queue.record(delivery, outcome);
-    if (outcome.disableWebhooks) await this.deps.tenantChanged(delivery.tenantId);
+    if (outcome.disableWebhooks && delivery.endpoint === "default") await this.deps.tenantChanged(delivery.tenantId);
     if (outcome.nextAttemptAt) this.#loop.wake(outcome.nextAttemptAt);
     for (const listener of this.#attemptListeners) listener({ delivery, response, outcome });
     return response;
+  }
+
+  /**
+   * The URL and signing secrets of the delivery's endpoint at `at`, or why it cannot be attempted:
+   * the default endpoint is the tenant's webhook_url (its current settings, cached), another one
+   * is its row as read with the claim (so a rotation committed after the claim signs from the
+   * next attempt on).
+   */
+  async #destinationOf(delivery: ClaimedDelivery, at: Date): Promise<{ url: string; secrets: string[] } | { undeliverable: string }> {
+    if (delivery.endpoint === null) return { undeliverable: "the endpoint was deleted" };
+    if (delivery.endpoint === "default") {
+      const tenant = await this.deps.findTenant(delivery.tenantId);
+      if (!tenant?.webhookEnabled || !tenant.webhookUrl) return { undeliverable: "webhooks are disabled for this tenant" };
+      const secrets = signingSecrets(tenant, at);
+      return secrets.length === 0 ? { undeliverable: "the tenant has no signing secret: rotate it to make one" } : { url: tenant.webhookUrl, secrets };
+    }
+    if (!delivery.endpoint.enabled) return { undeliverable: "the endpoint is disabled" };
+    return { url: delivery.endpoint.url, secrets: signingSecrets(delivery.endpoint, at) };
   }
 }

@@ -2,17 +2,17 @@ import type { DeliveryOutcome } from "./webhook-delivery-queue";
 import { nextAttemptAt, retryAfterMs } from "./webhook-retry";
 import type { WebhookResponse } from "./webhook-sender";
 
-/** HTTP 410 Gone: the receiver asks for no more deliveries, so the tenant's webhooks are switched off. */
+/** HTTP 410 Gone: the receiver asks for no more deliveries, so its endpoint is switched off. */
 const GONE = 410;
 
-/** A delivery that cannot be attempted (webhooks off, no URL or no secret): it fails without a request. */
+/** A delivery that cannot be attempted (its endpoint off or deleted, no URL or no secret): it fails without a request. */
 export function undeliverable(reason: string): DeliveryOutcome {
   return { attempt: null, status: "failed", nextAttemptAt: null, lastStatusCode: null, lastError: reason, disableWebhooks: false };
 }
 
 /**
  * What an attempt made at `at`, and answered at `finishedAt`, means for its delivery: a 2xx
- * succeeds; 410 fails it and disables the tenant's webhooks; a refused destination fails it at
+ * succeeds; 410 fails it and disables its endpoint; a refused destination fails it at
  * once (a retry would be refused too); anything else (another status, redirects included, a
  * timeout, a network error) is retried per `schedule` after `attemptsBefore + 1` attempts, no
  * sooner than the receiver's `Retry-After` counted from its answer, and fails once the schedule
@@ -36,7 +36,7 @@ export function attemptOutcome(
   });
   if (response.outcome === "forbidden_destination") return settle("failed", response.error);
   if (response.outcome === "answered" && response.statusCode >= 200 && response.statusCode < 300) return settle("succeeded", null);
-  if (response.outcome === "answered" && response.statusCode === GONE) return settle("failed", "the receiver answered 410 Gone: webhooks are now disabled for this tenant", null, true);
+  if (response.outcome === "answered" && response.statusCode === GONE) return settle("failed", "the receiver answered 410 Gone: the endpoint is now disabled", null, true);
   const next = nextAttemptAt(schedule, attemptsBefore + 1, finishedAt, response.outcome === "answered" ? retryAfterMs(response.retryAfter, finishedAt) : null);
   return next ? settle("pending", failureText(response), next) : settle("failed", failureText(response));
 }

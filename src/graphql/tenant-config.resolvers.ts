@@ -3,7 +3,7 @@ import { tenantScope } from "../context/request-context";
 import type { Resolvers } from "../generated/graphql";
 import { asMetadata } from "../tenants/metadata";
 import { namesWebhookSettings, parseTenantConfigPatch } from "../tenants/tenant-config.inputs";
-import { shownWebhookUrl } from "../tenants/webhook-url";
+import { shownWebhookUrl } from "../events/webhook-url";
 import { configStatus } from "../rest/tenant.views";
 import { toGraphQLEnum } from "./enum-case";
 

@@ -33,10 +33,11 @@ export interface KeysetQuery {
   take: number;
 }
 
-/** A page's walk: beyond which item (none: from the start), and which way. */
+/** A page's walk: beyond which item (none: from the start), which way, and how many items. */
 export interface Keyset {
   anchor?: Position;
   descending: boolean;
+  take: number;
 }
 
 export interface PaginateOptions<T extends Position> {
@@ -68,14 +69,15 @@ export async function paginate<T extends Position>(options: PaginateOptions<T>):
   // Reading towards older items (the next page of a newest-first list, or paging back in an oldest-first one) walks down.
   const descending = backwards === (options.oldestFirst ?? false);
   const sort = descending ? "desc" : "asc";
+  const take = request.limit + 1;
   const [rows, total] = await Promise.all([
     options.fetch(
       {
         where: anchor ? keysetWhere(anchor, descending ? "lt" : "gt") : {},
         orderBy: [{ createdAt: sort }, { id: sort }],
-        take: request.limit + 1,
+        take,
       },
-      { anchor, descending },
+      { anchor, descending, take },
     ),
     options.count(),
   ]);
@@ -96,6 +98,31 @@ export async function paginate<T extends Position>(options: PaginateOptions<T>):
     prevCursor: hasPrevious ? cursorAt(items[0], "prev") : null,
     cursorOf: (item) => cursors.encode(list, item, "next"),
   };
+}
+
+/**
+ * One page of a short list read whole (a tenant's webhook endpoints), by the same keyset rules
+ * and cursors as `paginate`: items after the anchor, in order, as the database would give them.
+ */
+export function paginateItems<T extends Position>(items: readonly T[], options: Pick<PaginateOptions<T>, "list" | "request" | "cursors">): Promise<Page<T>> {
+  return paginate({
+    ...options,
+    count: async () => items.length,
+    fetch: async (_query, { anchor, descending, take }) => {
+      const direction = descending ? -1 : 1;
+      return items
+        .filter((item) => anchor === undefined || compareKeys(item, anchor) * direction > 0)
+        .sort((a, b) => compareKeys(a, b) * direction)
+        .slice(0, take);
+    },
+  });
+}
+
+/** The order of two items by (createdAt, id), oldest first. */
+function compareKeys(a: Position, b: Position): number {
+  const byTime = a.createdAt.getTime() - b.createdAt.getTime();
+  if (byTime !== 0) return byTime;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 function keysetWhere(anchor: Position, op: "lt" | "gt"): object {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Page } from "../pagination/paginate";
+import { JsonText } from "./rendered-responses";
 
 /** The success wrapper of owner and Variant A responses: `{ success, message, data }`. */
 export function ok<T>(data: T, message = "OK") {
@@ -8,13 +9,24 @@ export function ok<T>(data: T, message = "OK") {
 
 /** A list in the pagination envelope (docs/rest-api.md#pagination), items shaped by `view`. */
 export function okPage<T, V>(page: Page<T>, view: (item: T) => V, message = "OK") {
-  return ok(
-    {
-      items: page.items.map(view),
-      pagination: { total: page.total, limit: page.limit, hasMore: page.hasMore, nextCursor: page.nextCursor, prevCursor: page.prevCursor },
-    },
-    message,
-  );
+  return ok({ items: page.items.map(view), pagination: paginationOf(page) }, message);
+}
+
+function paginationOf(page: Page<unknown>) {
+  return { total: page.total, limit: page.limit, hasMore: page.hasMore, nextCursor: page.nextCursor, prevCursor: page.prevCursor };
+}
+
+/**
+ * `ok(data)` whose data is JSON text already (a webhook body), written into the answer as it is,
+ * byte for byte; `Shape` is what the text holds.
+ */
+export function okText<Shape>(data: string, message = "OK"): JsonText<ReturnType<typeof ok<Shape>>> {
+  return new JsonText(`{"success":true,"message":${JSON.stringify(message)},"data":${data}}`);
+}
+
+/** `okPage` whose items are JSON texts already (webhook bodies), each written into the answer byte for byte. */
+export function okPageOfTexts<T, Item>(page: Page<T>, text: (item: T) => string, message = "OK"): JsonText<ReturnType<typeof okPage<T, Item>>> {
+  return okText(`{"items":[${page.items.map(text).join(",")}],"pagination":${JSON.stringify(paginationOf(page))}}`, message);
 }
 
 /** The schema of `ok(data)`, for the OpenAPI document. */

@@ -5,7 +5,7 @@ import { asMetadata } from "../tenants/metadata";
 import type { TenantUsage } from "../usage/usage.service";
 import { formatMinor } from "../money/format";
 import type { TenantConfig, WebhookSecretRotation } from "../tenants/tenant-config.service";
-import { shownWebhookUrl } from "../tenants/webhook-url";
+import { shownWebhookUrl } from "../events/webhook-url";
 import type { apiKeySchema, tenantConfigSchema, tenantSchema, usageSchema, webhookSecretRotationSchema } from "./tenant.schemas";
 
 /** The owner's tenant object (2.1). A tombstone shows no personal data. */

@@ -10,7 +10,7 @@ import { webhookDeliveryView } from "./webhook.views";
 
 const tag = "Webhooks";
 
-const deliveryListQuery = listQuery.extend({ status: z.string().optional() });
+const deliveryListQuery = listQuery.extend({ status: z.string().optional(), endpoint_id: z.string().max(200).optional() });
 
 function statusOf(value: string | undefined) {
   if (value === undefined) return undefined;
@@ -25,11 +25,11 @@ export const webhookRoutes = [
     method: "GET",
     url: "/v1/webhooks/deliveries",
     operation: "webhookDeliveries",
-    summary: "List webhook deliveries, newest first, optionally in one status (pending, succeeded, failed)",
+    summary: "List webhook deliveries, newest first, optionally in one status (pending, succeeded, failed) and to one endpoint",
     tag,
     query: deliveryListQuery,
     response: okPageSchema(webhookDeliverySchema),
-    handle: async ({ ctx, query }) => okPage(await ctx.services.webhookDeliveries.list(tenantScope(ctx), statusOf(query.status), pageRequestFromQuery(query)), webhookDeliveryView),
+    handle: async ({ ctx, query }) => okPage(await ctx.services.webhookDeliveries.list(tenantScope(ctx), { status: statusOf(query.status), endpointId: query.endpoint_id }, pageRequestFromQuery(query)), webhookDeliveryView),
   }),
   restRoute({
     method: "POST",
@@ -38,7 +38,7 @@ export const webhookRoutes = [
     summary: "Send a delivery again now, with a fresh retry schedule (its attempt log is kept)",
     tag,
     response: okSchema(webhookDeliverySchema),
-    errors: ["not_found", "webhooks_disabled"],
+    errors: ["not_found", "webhooks_disabled", "webhook_endpoint_disabled"],
     handle: async ({ ctx, params }) => ok(webhookDeliveryView(await ctx.services.webhookDeliveries.redeliver(tenantScope(ctx), params.id!)), "Redelivery queued"),
   }),
 ];

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { metadataSchema } from "./metadata";
-import { holdsCredentials } from "./webhook-url";
+import { webhookUrlInput } from "../events/webhook-url";
 import { canonicalTimeZone, isIsoCurrency } from "./config-values";
 import { USD_RATES, isPricingCurrency } from "../money/exchange-rates";
 import { appError } from "../errors/app-error";
@@ -10,11 +10,7 @@ import { jsonBodyProblem } from "../validation/json-body-problem";
 /** Fields a tenant can read but never change; naming one in a PATCH is a 422, not a silent no-op. */
 const IMMUTABLE_CONFIG_FIELDS = ["id", "name", "slug", "environment", "status", "created_at", "updated_at"] as const;
 
-const webhookUrl = z
-  .url({ protocol: /^https?$/, message: "must be an http or https URL" })
-  .max(2048)
-  .refine((url) => !holdsCredentials(url), { message: "must not hold a user name or password: receivers check the webhook signature instead" })
-  .nullable();
+const webhookUrl = webhookUrlInput.nullable();
 
 /** PATCH /v1/tenant and Mutation.updateTenantConfig (docs/rest-api.md#tenant-configuration: every invalid field is a 422). */
 export const updateTenantConfigInput = z

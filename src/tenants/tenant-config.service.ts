@@ -8,7 +8,7 @@ import type { TenantService } from "./tenant.service";
 import { sqlTimestamp } from "../db/sql-values";
 import { writeBatch } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
-import { isForbiddenAddress, literalAddress } from "../events/webhook-destinations";
+import { refusePrivateDestination } from "../events/webhook-url";
 import { newWebhookSecret, PREVIOUS_SECRET_OVERLAP_MS } from "../events/webhook-secrets";
 import { clock } from "../clock";
 
@@ -51,12 +51,7 @@ export class TenantConfigService {
     if (webhookEnabled && webhookUrl === null) {
       throw appError("invalid_field_value", { field: "webhook_enabled", reason: "webhook_enabled needs a webhook_url" });
     }
-    if (input.webhook_url && !this.allowPrivateNetworks) {
-      const address = literalAddress(new URL(input.webhook_url));
-      if (address !== null && isForbiddenAddress(address)) {
-        throw appError("invalid_field_value", { field: "webhook_url", reason: "webhook_url: webhooks may not go to private or loopback addresses" });
-      }
-    }
+    if (input.webhook_url) refusePrivateDestination("webhook_url", input.webhook_url, this.allowPrivateNetworks);
     const issuedWebhookSecret = webhookUrl !== null && scope.tenant.webhookSecret === null ? newWebhookSecret() : undefined;
     let secretIssued = false;
     const write = async (tx: Prisma.TransactionClient) => {

@@ -7,8 +7,10 @@ import { eventually } from "./eventually";
 export interface ReceivedHook {
   path: string;
   headers: IncomingHttpHeaders;
-  /** The raw body, as signed. */
+  /** The body as text, as signed. */
   body: string;
+  /** The body's bytes as they came over the wire. */
+  raw: Buffer;
   json: any;
   /** Date.now() when the body was complete. */
   at: number;
@@ -55,17 +57,18 @@ export async function startReceiver(options: { port?: number; responder?: Respon
   const received: ReceivedHook[] = [];
   let responder: Responder = options.responder ?? (() => ({ status: 200 }));
   const server = http.createServer((request, response) => {
-    let body = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk: string) => (body += chunk));
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
+      const raw = Buffer.concat(chunks);
+      const body = raw.toString("utf8");
       let json: unknown;
       try {
         json = JSON.parse(body);
       } catch {
         json = undefined;
       }
-      const hook: ReceivedHook = { path: request.url ?? "", headers: request.headers, body, json, at: Date.now() };
+      const hook: ReceivedHook = { path: request.url ?? "", headers: request.headers, body, raw, json, at: Date.now() };
       received.push(hook);
       const answer = responder(hook, received.length - 1);
       if (answer === "hang") return;

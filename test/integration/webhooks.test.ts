@@ -274,9 +274,10 @@ describe("webhooks", () => {
     expect(page.body.data.pagination).toMatchObject({ total: 2, limit: 1, hasMore: true });
     const [newest] = page.body.data.items;
     expect(Object.keys(newest).sort()).toEqual(
-      ["id", "event_id", "event", "order_id", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "created_at"].sort(),
+      ["id", "event_id", "event", "order_id", "endpoint_id", "status", "attempts", "last_status_code", "last_error", "next_attempt_at", "created_at"].sort(),
     );
-    expect(newest).toMatchObject({ order_id: second.id, event: "order.created", status: "succeeded", attempts: 1, last_status_code: 200 });
+    // Its endpoint is the tenant's default one: the webhook_url, whose id is the tenant's with the prefix whe_.
+    expect(newest).toMatchObject({ order_id: second.id, endpoint_id: `whe_${tenant.tenantId.slice(4)}`, event: "order.created", status: "succeeded", attempts: 1, last_status_code: 200 });
     const next = await call(server, "GET", `/v1/webhooks/deliveries?limit=1&cursor=${encodeURIComponent(page.body.data.pagination.nextCursor)}`, { key: tenant.key });
     expect(next.body.data.items[0].order_id).toBe(first.id);
     expect(await deliveries(tenant, "?status=failed")).toEqual([]);

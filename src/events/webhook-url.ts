@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { appError } from "../errors/app-error";
+import { isForbiddenAddress, literalAddress } from "./webhook-destinations";
+
+/**
+ * A webhook URL carries no credentials: a receiver knows deliveries are ours by their signature
+ * (Standard Webhooks, the endpoint's webhook secret), and a user name or password in a URL ends
+ * up wherever the URL is shown or logged. New ones are refused (`webhookUrlInput`); one stored
+ * before that rule still receives its deliveries as stored, and is shown without them.
+ */
+export function holdsCredentials(url: string): boolean {
+  const parsed = URL.parse(url);
+  return parsed !== null && (parsed.username !== "" || parsed.password !== "");
+}
+
+/** The URL as the API shows it: as stored, less any user name and password. */
+export function shownWebhookUrl(url: string): string {
+  if (!holdsCredentials(url)) return url;
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.toString();
+}
+
+/** A webhook URL as a tenant may give one (its webhook_url, an endpoint's url): http or https, no credentials. */
+export const webhookUrlInput = z
+  .url({ protocol: /^https?$/, message: "must be an http or https URL" })
+  .max(2048)
+  .refine((url) => !holdsCredentials(url), { message: "must not hold a user name or password: receivers check the webhook signature instead" });
+
+/**
+ * 422 `invalid_field_value` naming `field` for a URL that names a private or loopback IP address,
+ * for every tenant, sandbox included (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS). A host name is
+ * checked on every delivery instead, on the address it resolves to (webhook-destinations.ts).
+ */
+export function refusePrivateDestination(field: string, url: string, allowPrivateNetworks: boolean): void {
+  if (allowPrivateNetworks) return;
+  const address = literalAddress(new URL(url));
+  if (address !== null && isForbiddenAddress(address)) {
+    throw appError("invalid_field_value", { field, reason: `${field}: webhooks may not go to private or loopback addresses` });
+  }
+}
