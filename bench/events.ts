@@ -96,12 +96,12 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-function subscriberClient(wsUrl: string, key: string): Client {
+export function subscriberClient(wsUrl: string, key: string): Client {
   return createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0, lazy: false });
 }
 
 /** Subscribes and calls `onData` with each message's data. */
-function subscribe(client: Client, query: string, variables: Record<string, unknown>, onData: (data: any) => void): void {
+export function subscribe(client: Client, query: string, variables: Record<string, unknown>, onData: (data: any) => void): void {
   client.subscribe(
     { query, variables },
     {

@@ -19,7 +19,7 @@
  *                             `storage` the bytes a search stores (bench/search-bytes.ts), which otherwise run last;
  *                             `soak` runs only the soak (bench/soak.ts), never run otherwise
  *   BENCH_DATABASE_URL=postgresql://…  run the servers on PostgreSQL: a fresh database each on that server, dropped after
- *   BENCH_SOAK_MINUTES=20, BENCH_SOAK_SEARCHES_PER_SECOND=200, BENCH_SOAK_BOOKINGS_PER_SECOND=1  the soak's length and traffic
+ *   BENCH_SOAK_MINUTES=30, BENCH_SOAK_SEARCHES_PER_SECOND=200, BENCH_SOAK_BOOKINGS_PER_SECOND=1  the soak's length and traffic
  *   BENCH_HOLDS=10000         the hold-deadline bench's holds
  *   BENCH_HOLDS_DATABASE_URL=postgresql://…  run the hold-deadline bench's server on PostgreSQL (a fresh database there)
  *   BENCH_CPU_PROF=1          start the real server with --cpu-prof; profiles go to bench/results/profiles/

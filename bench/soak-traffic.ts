@@ -41,6 +41,8 @@ export class SoakStream {
   private skipped: Array<number> = [];
   private inFlight = 0;
   private count = 0;
+  /** Answers with a 5xx status since the stream started (never forgotten). */
+  serverErrors = 0;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -92,6 +94,7 @@ export class SoakStream {
       .catch((error: Error) => (error.name === "TimeoutError" ? TIMED_OUT : CONNECTION_FAILED))
       .then((status) => {
         this.inFlight -= 1;
+        if (status >= 500) this.serverErrors += 1;
         this.sent.push({ at, ms: performance.now() - started, status });
       });
   }
@@ -114,13 +117,20 @@ async function post(baseUrl: string, path: string, key: string, body: unknown, h
   return { status: response.status, text: await response.text() };
 }
 
+/** How long after its ticketing was asked an order is cancelled: past TICKETING_DELAY_MS (2 s), so it is TICKETED by then. */
+const CANCEL_AFTER_MS = 10_000;
+
 /**
- * The soak's traffic: searches at `searchesPerSecond`, and bookings at `bookingsPerSecond` of
- * offers those searches answered (the newest answer's cheapest offer not booked yet, one per
- * search: a search's offers share flights).
+ * The soak's traffic: searches at `searchesPerSecond`; bookings at `bookingsPerSecond` of offers
+ * those searches answered (the newest answer's cheapest offer not booked yet, one per search: a
+ * search's offers share flights); the ticketing of every order booked; and the cancellation (a
+ * quote, then its confirmation and the refund) of every other order, once ticketed. Each
+ * booking, ticket and refund is an event the tenant's webhook and subscribers receive.
  */
-export function searchAndBook(baseUrl: string, fixtures: Fixtures, searchesPerSecond: number, bookingsPerSecond: number): SoakStream[] {
+export function mixedTraffic(baseUrl: string, fixtures: Fixtures, searchesPerSecond: number, bookingsPerSecond: number): SoakStream[] {
   const bookable: Array<{ id: string; total_amount: string; total_currency: string }> = [];
+  const toTicket: string[] = [];
+  const toCancel: Array<{ id: string; after: number }> = [];
   const everyNth = Math.max(1, Math.floor(searchesPerSecond / Math.max(bookingsPerSecond, 0.001) / 2));
   const searches = new SoakStream("searches", searchesPerSecond, async (n) => {
     const { status, text } = await post(baseUrl, "/v1/air/search", fixtures.tenantKey, searchBody(n));
@@ -134,7 +144,24 @@ export function searchAndBook(baseUrl: string, fixtures: Fixtures, searchesPerSe
   const bookings = new SoakStream("bookings", bookingsPerSecond, async () => {
     const offer = bookable.pop();
     if (!offer) return NOTHING_TO_SEND;
-    return (await post(baseUrl, "/v1/air/orders", fixtures.tenantKey, orderBody(offer), { "idempotency-key": randomUUID() })).status;
+    const { status, text } = await post(baseUrl, "/v1/air/orders", fixtures.tenantKey, orderBody(offer), { "idempotency-key": randomUUID() });
+    if (status === 201) toTicket.push((JSON.parse(text) as { data: { id: string } }).data.id);
+    return status;
   });
-  return bookingsPerSecond > 0 ? [searches, bookings] : [searches];
+  const ticketing = new SoakStream("ticketing", bookingsPerSecond, async (n) => {
+    const id = toTicket.shift();
+    if (!id) return NOTHING_TO_SEND;
+    const { status } = await post(baseUrl, `/v1/air/orders/${id}/actions/ticket`, fixtures.tenantKey, {}, { "idempotency-key": randomUUID() });
+    if (status < 300 && n % 2 === 0) toCancel.push({ id, after: Date.now() + CANCEL_AFTER_MS });
+    return status;
+  });
+  const cancellations = new SoakStream("cancellations", bookingsPerSecond / 2, async () => {
+    if (!toCancel[0] || toCancel[0].after > Date.now()) return NOTHING_TO_SEND;
+    const { id } = toCancel.shift()!;
+    const quote = await post(baseUrl, "/v1/air/order_cancellations", fixtures.tenantKey, { order_id: id }, { "idempotency-key": randomUUID() });
+    if (quote.status >= 300) return quote.status;
+    const quoteId = (JSON.parse(quote.text) as { data: { id: string } }).data.id;
+    return (await post(baseUrl, `/v1/air/order_cancellations/${quoteId}/actions/confirm`, fixtures.tenantKey, {})).status;
+  });
+  return bookingsPerSecond > 0 ? [searches, bookings, ticketing, cancellations] : [searches];
 }

@@ -1,22 +1,29 @@
 import { benchDatabase, megabytes, type DatabaseSize } from "./bench-database";
 import type { EventsBenchResult } from "./events";
+import { percentile, Receiver, subscribe, subscriberClient } from "./events";
 import { ApiClient, createFixtures } from "./fixtures";
+import { fundTickets } from "./order-fixtures";
 import { freePort, startServer, type ServerProcess } from "./processes";
-import { CONNECTION_FAILED, NOTHING_TO_SEND, searchAndBook, TIMED_OUT, type SoakStream, type StreamMinute } from "./soak-traffic";
+import { CONNECTION_FAILED, NOTHING_TO_SEND, mixedTraffic, TIMED_OUT, type SoakStream, type StreamMinute } from "./soak-traffic";
 
 /**
- * `BENCH_ONLY=soak`: the server under steady traffic for BENCH_SOAK_MINUTES (20) with retention
- * shortened (OFFER_TTL_SECONDS=60, OFFER_RETENTION_SECONDS=120), on a database of its own
- * (SQLite, or BENCH_DATABASE_URL's PostgreSQL): searches at BENCH_SOAK_SEARCHES_PER_SECOND (200)
- * and bookings of their offers at BENCH_SOAK_BOOKINGS_PER_SECOND (1). Every minute it prints the
- * database's size, the searches kept and each stream's p50/p99, and at the end whether the size
- * plateaued: it must grow by less than 5 % over the last 10 minutes (the last half of a shorter
- * soak). Traffic is a list of streams (soak-traffic.ts) and each minute's figures a list of
- * gauges, so other traffic or figures are one entry more.
+ * `BENCH_ONLY=soak`: the server under steady mixed traffic for BENCH_SOAK_MINUTES (30) with
+ * retention shortened (OFFER_TTL_SECONDS=60, OFFER_RETENTION_SECONDS=120), on a database of its
+ * own (SQLite, or BENCH_DATABASE_URL's PostgreSQL): searches at BENCH_SOAK_SEARCHES_PER_SECOND
+ * (200); bookings of their offers at BENCH_SOAK_BOOKINGS_PER_SECOND (1), each ticketed and every
+ * other one cancelled and refunded; the tenant's webhook pointed at a receiver here and one
+ * `orderEvents` subscriber. Every minute it prints the database's size, the searches kept, the
+ * server's RSS and heap, its event-loop delay p99, the webhooks and subscription messages
+ * received, and each stream's p50/p99; at the end whether the size plateaued (< 5 % growth over
+ * the last 10 minutes), whether RSS and heap did (< 10 % over the last 15), and the 5xx count,
+ * which must be zero. Traffic is a list of streams (soak-traffic.ts) and each minute's figures a
+ * list of gauges, so other traffic or figures are one entry more.
  */
 
 const PLATEAU_GROWTH = 0.05;
 const PLATEAU_MINUTES = 10;
+const MEMORY_PLATEAU_GROWTH = 0.1;
+const MEMORY_PLATEAU_MINUTES = 15;
 const ANSWER_GRACE_MS = 2_000;
 
 /** A figure read at the end of every minute. */
@@ -41,11 +48,13 @@ const envNumber = (name: string, fallback: number) => {
 };
 
 export async function runSoak(options: SoakOptions, registerServer: (server: ServerProcess) => void): Promise<EventsBenchResult[]> {
-  const minutes = envNumber("BENCH_SOAK_MINUTES", 20);
+  const minutes = envNumber("BENCH_SOAK_MINUTES", 30);
   const searchesPerSecond = envNumber("BENCH_SOAK_SEARCHES_PER_SECOND", 200);
   const bookingsPerSecond = envNumber("BENCH_SOAK_BOOKINGS_PER_SECOND", 1);
   const database = await benchDatabase(options.dir, "soak", options.postgresUrl);
   let server: ServerProcess | undefined;
+  let receiver: Receiver | undefined;
+  let subscriber: ReturnType<typeof subscriberClient> | undefined;
   try {
     server = await startServer(
       {
@@ -61,16 +70,27 @@ export async function runSoak(options: SoakOptions, registerServer: (server: Ser
           OFFER_TTL_SECONDS: "60",
           OFFER_RETENTION_SECONDS: "120",
           NODE_ENV: "production",
+          WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
         },
         healthPath: "/healthz",
         startTimeoutMs: options.startTimeoutMs,
       },
       registerServer,
     );
-    const fixtures = await createFixtures(new ApiClient(server.url), options.ownerKey, "Bench Soak");
-    const streams = searchAndBook(server.url, fixtures, searchesPerSecond, bookingsPerSecond);
+    const api = new ApiClient(server.url);
+    const fixtures = await createFixtures(api, options.ownerKey, "Bench Soak");
+    await fundTickets(api, fixtures, Math.ceil(minutes * 60 * bookingsPerSecond) + 100);
+    receiver = new Receiver();
+    await api.expectOk("PATCH", "/v1/tenant", { key: fixtures.tenantKey, body: { webhook_url: await receiver.start(), webhook_enabled: true } });
+    subscriber = subscriberClient(server.url.replace(/^http/, "ws") + "/graphql", fixtures.tenantKey);
+    let messages = 0;
+    subscribe(subscriber, "subscription { orderEvents { type createdAt } }", {}, () => void messages++);
+    const streams = mixedTraffic(server.url, fixtures, searchesPerSecond, bookingsPerSecond);
     const sizes: DatabaseSize[] = [];
+    const memory: Array<{ rss: number; heap: number }> = [];
+    const loopDelaysMs: number[] = [];
     const running = server;
+    const webhooks = receiver;
     const gauges: Gauge[] = [
       {
         name: "database",
@@ -81,7 +101,17 @@ export async function runSoak(options: SoakOptions, registerServer: (server: Ser
         },
       },
       { name: "searches kept", read: async () => `${sizes.at(-1)!.searches} in ${megabytes(sizes.at(-1)!.searchBytes)}` },
-      { name: "server RSS", read: async () => megabytes(metric(await metricsOf(running), "process_resident_memory_bytes")) },
+      {
+        // One read: each read of /metrics starts the event-loop delay histogram afresh.
+        name: "server RSS, heap; event-loop delay p99",
+        read: async () => {
+          const text = await metricsOf(running);
+          memory.push({ rss: metric(text, "process_resident_memory_bytes"), heap: metric(text, "nodejs_heap_size_used_bytes") });
+          loopDelaysMs.push(metric(text, "nodejs_eventloop_lag_p99_seconds") * 1000);
+          return `${megabytes(memory.at(-1)!.rss)}, ${megabytes(memory.at(-1)!.heap)}; ${loopDelaysMs.at(-1)!.toFixed(1)} ms`;
+        },
+      },
+      { name: "webhooks, subscription messages", read: async () => `${webhooks.arrivals.length}, ${messages}` },
       {
         name: "sweep batches so far (over 8 ms)",
         read: async () => {
@@ -92,7 +122,7 @@ export async function runSoak(options: SoakOptions, registerServer: (server: Ser
       },
     ];
     options.log(
-      `soak on ${database.provider}: ${minutes} min, ${searchesPerSecond} searches/s (LON→NYC, ~48 offers), ${bookingsPerSecond} bookings/s; OFFER_TTL_SECONDS=60, OFFER_RETENTION_SECONDS=120`,
+      `soak on ${database.provider}: ${minutes} min, ${searchesPerSecond} searches/s (LON→NYC, ~48 offers), ${bookingsPerSecond} bookings/s (each ticketed, every other one cancelled), a webhook receiver and a subscriber; OFFER_TTL_SECONDS=60, OFFER_RETENTION_SECONDS=120`,
     );
     options.log(`| minute | ${gauges.map((gauge) => gauge.name).join(" | ")} | ${streams.map((stream) => `${stream.name}: sent, p50 / p99 ms, not 2xx`).join(" | ")} |`);
     options.log(`|---:|${gauges.map(() => "---:").join("|")}|${streams.map(() => "---:").join("|")}|`);
@@ -112,8 +142,23 @@ export async function runSoak(options: SoakOptions, registerServer: (server: Ser
       options.log(`| ${minute} | ${figures.join(" | ")} | ${streams.map((stream) => describe(lastMinutes.get(stream)!)).join(" | ")} |`);
     }
     for (const stream of streams) stream.stop();
-    return [plateau(sizes, database.provider), ...streams.map((stream) => overall(stream, lastMinutes.get(stream)!, minutes))];
+    const serverErrors = streams.reduce((sum, stream) => sum + stream.serverErrors, 0);
+    return [
+      plateau(sizes, database.provider),
+      memoryPlateau("RSS", memory.map((sample) => sample.rss), database.provider),
+      memoryPlateau("heap used", memory.map((sample) => sample.heap), database.provider),
+      { name: `soak 5xx answers (${database.provider})`, value: String(serverErrors), target: "0", passed: serverErrors === 0 },
+      {
+        name: `soak event-loop delay p99 (${database.provider}), the minutes' median and worst`,
+        value: `${percentile(loopDelaysMs, 50).toFixed(1)} ms, ${Math.max(...loopDelaysMs).toFixed(1)} ms`,
+        target: "reported",
+        passed: true,
+      },
+      ...streams.map((stream) => overall(stream, lastMinutes.get(stream)!, minutes)),
+    ];
   } finally {
+    await subscriber?.dispose();
+    await receiver?.close();
     await server?.stop();
     await database.drop();
   }
@@ -138,6 +183,21 @@ function plateau(sizes: DatabaseSize[], provider: string): EventsBenchResult {
     value: `${megabytes(first.totalBytes)} → ${megabytes(last.totalBytes)}: ${(growth * 100).toFixed(1)} %; searches kept ${first.searches} → ${last.searches}`,
     target: `< ${PLATEAU_GROWTH * 100} % growth`,
     passed: growth < PLATEAU_GROWTH,
+  };
+}
+
+/** RSS or heap growth over the last 15 minutes (the last half of a shorter soak). */
+function memoryPlateau(name: string, samples: number[], provider: string): EventsBenchResult {
+  const window = Math.min(MEMORY_PLATEAU_MINUTES, Math.floor(samples.length / 2));
+  const [first, last] = [samples.at(-1 - window), samples.at(-1)];
+  const target = `< ${MEMORY_PLATEAU_GROWTH * 100} % growth`;
+  if (first === undefined || last === undefined || window === 0) return { name: `soak ${name} plateau (${provider})`, value: "too short to tell", target, passed: false };
+  const growth = last / first - 1;
+  return {
+    name: `soak ${name} plateau (${provider}): over the last ${window} minutes`,
+    value: `${megabytes(first)} → ${megabytes(last)}: ${(growth * 100).toFixed(1)} %`,
+    target,
+    passed: growth < MEMORY_PLATEAU_GROWTH,
   };
 }
 
