@@ -3,6 +3,7 @@ import type { Registry } from "prom-client";
 import { pendingMigrations } from "../db/migrate";
 import type { Database } from "../db/database";
 import { metricsTokenGuard } from "./metrics-token";
+import { clock } from "../clock";
 
 /**
  * Liveness (`/healthz`: the process answers), readiness (`/readyz`: the database answers and
@@ -27,7 +28,7 @@ export function registerHealthRoutes(app: FastifyInstance, db: Database, registr
       pending = await pendingMigrations(db);
     } catch (error) {
       db.availability.notice(error);
-      const outage = db.availability.status().unreachable ?? { since: new Date(), reason: "the readiness check failed" };
+      const outage = db.availability.status().unreachable ?? { since: clock.now(), reason: "the readiness check failed" };
       return unreachable(reply, outage);
     }
     if (pending.length > 0) return reply.code(503).send({ status: "not_ready", database: "ok", pendingMigrations: pending });
