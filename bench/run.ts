@@ -508,7 +508,7 @@ async function soak(ownerKey: string): Promise<number> {
     console.log(line);
   };
   const results = await runSoak(
-    { ownerKey, dir: tempDir!, postgresUrl: settings.databaseUrl, appDir: settings.appDir, startTimeoutMs: settings.startTimeoutMs, log },
+    { ownerKey, dir: tempDir!, postgresUrl: settings.databaseUrl, appDir: settings.appDir, startTimeoutMs: settings.startTimeoutMs, serverLog: settings.serverLog ?? undefined, log },
     (server) => servers.push(server),
   );
   for (const result of results) console.log(`${result.name}: ${result.value} (target ${result.target}): ${result.passed ? "pass" : "FAIL"}`);

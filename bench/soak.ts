@@ -38,6 +38,8 @@ export interface SoakOptions {
   postgresUrl: string | undefined;
   appDir: string;
   startTimeoutMs: number;
+  /** A file to copy the soak server's output to (BENCH_SERVER_LOG). */
+  serverLog?: string;
   log: (line: string) => void;
 }
 
@@ -72,6 +74,7 @@ export async function runSoak(options: SoakOptions, registerServer: (server: Ser
           NODE_ENV: "production",
           WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
         },
+        logFile: options.serverLog,
         healthPath: "/healthz",
         startTimeoutMs: options.startTimeoutMs,
       },

@@ -71,7 +71,7 @@ export class DatabaseAvailability {
   /** Writes waiting in `defer`. */
   #deferred = 0;
   /** Totals since start, for /metrics. */
-  readonly refusedTotal = { unreachable: 0, storage_full: 0 };
+  readonly refusedTotal = { unreachable: 0, storage_full: 0, busy: 0 };
 
   constructor(
     /** Resolves when the database answers, rejects otherwise; never uses a connection that may be broken. */
@@ -138,6 +138,7 @@ export class DatabaseAvailability {
     const episode = fault.kind === "unreachable" ? this.#unreachable : this.#storageFull;
     if (episode) episode.refused++;
     const retryAfterSeconds = this.#retryAfterSeconds(fault.kind);
+    if (fault.kind === "busy") return appError("service_unavailable", { retryAfterSeconds, reason: `The database is too busy to take this change now. Retry in ${retryAfterSeconds} s.` });
     return fault.kind === "unreachable"
       ? appError("service_unavailable", { retryAfterSeconds, reason: `The database cannot be reached. Retry in ${retryAfterSeconds} s.` })
       : appError("storage_full", { retryAfterSeconds, reason: `The database has no room to store this change; nothing of it was kept. Reads still work. Retry in ${retryAfterSeconds} s.` });
@@ -184,6 +185,7 @@ export class DatabaseAvailability {
   /** Seconds a client should wait before retrying a request refused for `kind`. */
   #retryAfterSeconds(kind: DatabaseFault["kind"]): number {
     if (kind === "storage_full") return STORAGE_FULL_RETRY_AFTER_SECONDS;
+    if (kind === "busy") return 1;
     const downSeconds = this.#unreachable ? this.#secondsSince(this.#unreachable) : 0;
     return Math.min(MAX_OUTAGE_RETRY_AFTER_SECONDS, 1 + Math.floor(downSeconds / 10));
   }

@@ -16,11 +16,12 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /**
  * Why a statement could not run that is the database's condition, not the statement's fault:
- * the database cannot be reached (`unreachable`: 503 to a request), or it has no room to write
- * (`storage_full`: 507). `reason` is short and holds no credentials.
+ * the database cannot be reached (`unreachable`: 503 to a request), it has no room to write
+ * (`storage_full`: 507), or every connection of the pool stayed taken while a transaction waited
+ * for one (`busy`: 503 to that request alone; the database is up, only loaded). `reason` is short and holds no credentials.
  */
 export interface DatabaseFault {
-  kind: "unreachable" | "storage_full";
+  kind: "unreachable" | "storage_full" | "busy";
   reason: string;
 }
 
@@ -69,6 +70,9 @@ const PRISMA_UNREACHABLE: Record<string, string> = {
   P1017: "the database server closed the connection",
 };
 
+/** Prisma could not start an interactive transaction within its wait: every pooled connection was taken. */
+const PRISMA_TRANSACTION_NOT_STARTED = "P2028";
+
 /** The driver-adapter error kinds (PostgreSQL's adapter) meaning the same. */
 const ADAPTER_UNREACHABLE: Record<string, string> = {
   DatabaseNotReachable: "the database server cannot be reached",
@@ -108,6 +112,7 @@ function faultOf(error: ErrorLike): DatabaseFault | null {
   if (code === POSTGRES_DISK_FULL) return { kind: "storage_full", reason: "the database server's disk is full (53100)" };
   if (code !== undefined && code in POSTGRES_UNREACHABLE) return { kind: "unreachable", reason: POSTGRES_UNREACHABLE[code]! };
   if (code !== undefined && /^08[0-9A-Z]{3}$/.test(code)) return { kind: "unreachable", reason: `the connection failed (${code})` };
+  if (code === PRISMA_TRANSACTION_NOT_STARTED) return { kind: "busy", reason: "no database connection came free in time for a transaction (P2028)" };
   if (code !== undefined && code in PRISMA_UNREACHABLE) return { kind: "unreachable", reason: PRISMA_UNREACHABLE[code]! };
   if (typeof error.kind === "string" && error.kind in ADAPTER_UNREACHABLE) return { kind: "unreachable", reason: ADAPTER_UNREACHABLE[error.kind]! };
   if (error.kind === "SocketTimeout") return { kind: "unreachable", reason: "the database server timed out" };

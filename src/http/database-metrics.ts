@@ -22,14 +22,14 @@ export function registerDatabaseMetrics(registry: Registry, availability: Databa
       this.set(availability.status().storageFull ? 1 : 0);
     },
   });
-  const reported = { unreachable: 0, storage_full: 0 };
+  const reported = { unreachable: 0, storage_full: 0, busy: 0 };
   new Counter({
     name: "aerogate_database_refusals_total",
-    help: "Requests (HTTP and WebSocket) refused because the database was unreachable (503) or full (507).",
+    help: "Requests (HTTP and WebSocket) refused because the database was unreachable (503), too busy to start a transaction (503) or full (507).",
     labelNames: ["kind"] as const,
     registers: [registry],
     collect() {
-      for (const kind of ["unreachable", "storage_full"] as const) {
+      for (const kind of ["unreachable", "storage_full", "busy"] as const) {
         this.inc({ kind }, availability.refusedTotal[kind] - reported[kind]);
         reported[kind] = availability.refusedTotal[kind];
       }

@@ -54,6 +54,11 @@ describe("databaseFault", () => {
     expect(databaseFault(error)).toBeNull();
   });
 
+  it("Prisma's P2028 (no pooled connection came free for a transaction): busy, not an outage", () => {
+    const busy = Object.assign(new Error("Transaction API error: Unable to start a transaction in the given time."), { name: "PrismaClientKnownRequestError", code: "P2028", meta: {} });
+    expect(databaseFault(busy)?.kind).toBe("busy");
+  });
+
   it("names where the refused connection went, and no credentials", () => {
     expect(databaseFault(socketError("ECONNREFUSED"))).toEqual({ kind: "unreachable", reason: "connection refused (127.0.0.1:5432)" });
   });
@@ -126,6 +131,14 @@ describe("DatabaseAvailability", () => {
     expect(availability.refusal(socketError("ECONNRESET"))?.details.retryAfterSeconds).toBe(10);
     const full = availability.refusal(Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" }));
     expect({ code: full?.code, status: full?.status, retryAfter: full?.details.retryAfterSeconds }).toEqual({ code: "storage_full", status: 507, retryAfter: 30 });
+  });
+
+  it("answers a busy pool's refusal with 503 and Retry-After 1 for that request alone, the database still reachable and nothing logged", () => {
+    const busy = availability.refusal(Object.assign(new Error("Transaction API error: Unable to start a transaction in the given time."), { code: "P2028" }));
+    expect({ code: busy?.code, status: busy?.status, retryAfter: busy?.details.retryAfterSeconds }).toEqual({ code: "service_unavailable", status: 503, retryAfter: 1 });
+    expect(availability.reachable).toBe(true);
+    expect(() => availability.assertReachable()).not.toThrow();
+    expect(lines).toHaveLength(0);
   });
 
   it("keeps a full disk full until its room probe sees room, whatever writes pass meanwhile", async () => {
