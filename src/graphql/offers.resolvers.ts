@@ -4,7 +4,8 @@ import type { Airport } from "../locations/airport";
 import type { Resolvers } from "../generated/graphql";
 import { formatMinor } from "../money/format";
 import { availableServices, type AvailableService } from "../search/available-services";
-import { splitTotal, type StoredOffer, type StoredSegment, type StoredSlice } from "../search/offer-payload";
+import { comparisonKey } from "../search/merge-offers";
+import { offerSupplier, splitTotal, type StoredOffer, type StoredSegment, type StoredSlice } from "../search/offer-payload";
 import { fromVariantA, searchInputA } from "../search/search.inputs";
 import type { PenaltyCondition } from "../supplier/supplier";
 import { formatIsoDuration } from "../time/local-time";
@@ -26,6 +27,8 @@ const SEARCH_FIELD_NAMES: Readonly<Record<string, string>> = {
   departure_date: "departureDate",
   cabin_class: "cabinClass",
   max_connections: "maxConnections",
+  supplier_timeout: "supplierTimeout",
+  supplier_behaviour: "supplierBehaviour",
 };
 
 const penalty = (condition: PenaltyCondition, currency: string) => ({
@@ -60,6 +63,8 @@ export const offerResolvers: Resolvers = {
         passengers: input.passengers.map((passenger) => ({ type: fromGraphQLEnum(passenger.type), ...(passenger.id == null ? {} : { id: passenger.id }) })),
         ...(input.cabinClass == null ? {} : { cabin_class: fromGraphQLEnum(input.cabinClass) }),
         ...(input.maxConnections == null ? {} : { max_connections: input.maxConnections }),
+        ...(input.supplierTimeout == null ? {} : { supplier_timeout: input.supplierTimeout }),
+        ...(input.supplierBehaviour == null ? {} : { supplier_behaviour: input.supplierBehaviour }),
       };
       return inGraphQLFieldNames(SEARCH_FIELD_NAMES, () =>
         ctx.services.search.search(tenantScope(ctx), fromVariantA(parseInput(searchInputA, body, "invalid_search_params"))),
@@ -69,6 +74,7 @@ export const offerResolvers: Resolvers = {
   SearchResult: {
     offerRequestId: (result) => result.offerRequest.id,
     passengers: (result) => result.search.passengers.map((passenger) => ({ id: passenger.id, type: toGraphQLEnum(passenger.type) })),
+    supplierResults: (result) => result.supplierResults.map((entry) => ({ ...entry, status: toGraphQLEnum(entry.status) })),
   },
   Offer: {
     totalAmount: (offer) => formatMinor(offer.totalAmount, offer.currency),
@@ -77,6 +83,8 @@ export const offerResolvers: Resolvers = {
     taxAmount: (offer) => formatMinor(splitTotal(offer.totalAmount, offer.payload).taxAmount, offer.currency),
     expired: (offer) => offer.expiresAt.getTime() <= clock.nowMs(),
     owner: (offer) => offer.payload.owner,
+    supplier: (offer) => offerSupplier(offer.payload),
+    comparisonKey: (offer) => comparisonKey(offer.payload.slices),
     slices: (offer) => offer.payload.slices.map((slice) => ({ slice, offer })),
     passengers: (offer) =>
       offer.payload.passengers.map((passenger) => ({ id: passenger.id, type: toGraphQLEnum(passenger.type), fareAmount: formatMinor(passenger.fareAmount, offer.currency) })),
