@@ -20,6 +20,8 @@ export interface CarrierProfile extends CarrierRef {
   hubs: readonly HubProfile[];
   /** Multiplies every fare: premium carriers cost more. */
   priceLevel: number;
+  /** Low-cost carriers charge for every seat chosen on the seat map, middle seats too. */
+  everySeatPaid?: true;
 }
 
 function hub(iataCode: string, domestic: number, international: number): HubProfile {
@@ -97,6 +99,7 @@ export const LOW_COST_CARRIERS: readonly CarrierProfile[] = [
     fareFamily: "value",
     hubs: [hub("STN", 45, 60), hub("DUB", 45, 60), hub("BGY", 45, 60)],
     priceLevel: 0.55,
+    everySeatPaid: true,
   },
   {
     iataCode: "ZQ",
@@ -104,6 +107,7 @@ export const LOW_COST_CARRIERS: readonly CarrierProfile[] = [
     fareFamily: "value",
     hubs: [hub("MDW", 45, 75), hub("FLL", 45, 75), hub("LAS", 45, 75)],
     priceLevel: 0.6,
+    everySeatPaid: true,
   },
 ];
 
