@@ -100,6 +100,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
       await http.close();
       await stopBackgroundWork();
       await services.usageMeter.flush();
+      await services.supplierHealth.flush();
     },
   };
 }

@@ -46,6 +46,8 @@ const configSchema = z.object({
   SUPPLIER_BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
   /** How long an open circuit skips its supplier before one trial call. */
   SUPPLIER_BREAKER_COOLDOWN_SECONDS: z.coerce.number().min(0).default(30),
+  /** How often each process writes its suppliers' call figures for GET /v1/suppliers (every process's together). */
+  SUPPLIER_STATS_FLUSH_MS: z.coerce.number().int().min(10).default(5000),
   /**
    * How long a search and its offers (and an order change's offers, a cancellation quote never
    * confirmed) are kept after they expire; then they read as not found (docs/retention.md).

@@ -23,6 +23,7 @@ import { SupplierCalls } from "./supplier/supplier-calls";
 import { simulatedSuppliers } from "./supplier/simulated-suppliers";
 import { SupplierRegistry } from "./supplier/supplier-registry";
 import { RoutedSupplier } from "./supplier/routed-supplier";
+import { SupplierHealth, supplierStatRetention } from "./supplier/supplier-health";
 import { OfferCache } from "./search/offer-cache";
 import { IdempotencyService, idempotencyRetention } from "./idempotency/idempotency.service";
 import { WalletService } from "./wallet/wallet.service";
@@ -87,6 +88,8 @@ export interface Services {
   suppliers: SupplierRegistry;
   /** This process's calls to its suppliers: breakers, calls in flight, every call's outcome. */
   supplierCalls: SupplierCalls;
+  /** Every supplier's health over the last five minutes, every process's calls together. */
+  supplierHealth: SupplierHealth;
   search: SearchService;
   offers: OfferService;
   seatMaps: SeatMapService;
@@ -143,6 +146,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const wallets = new WalletService(db, cursors);
   const supplierCalls = new SupplierCalls({ failureThreshold: config.SUPPLIER_BREAKER_FAILURES, cooldownMs: config.SUPPLIER_BREAKER_COOLDOWN_SECONDS * 1000 });
   const suppliers = new SupplierRegistry(simulatedSuppliers(config, db, airports, supplierCalls));
+  const supplierHealth = new SupplierHealth(db, suppliers, supplierCalls, log, config.SUPPLIER_STATS_FLUSH_MS);
   // Every call after the search goes to the supplier that sold the flights it names.
   const supplier = new RoutedSupplier(suppliers);
   const offers = new OfferService(db, cursors, offerCache, { ttlMs: config.OFFER_TTL_SECONDS * 1000, retentionMs: config.OFFER_RETENTION_SECONDS * 1000 });
@@ -196,6 +200,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     airports,
     suppliers,
     supplierCalls,
+    supplierHealth,
     search: new SearchService(db, suppliers, supplierCalls, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache),
     offers,
     seatMaps: new SeatMapService(offers, orders, seatCatalogue, supplier),
@@ -235,6 +240,7 @@ function retentionRules(config: Config, db: Database): RetentionRule[] {
     quoteRetention(db, retentionMs),
     idempotencyRetention(db),
     webhookLogRetention(db, config.WEBHOOK_LOG_RETENTION_DAYS),
+    supplierStatRetention(db),
     ...(buckets ? [buckets] : []),
   ];
 }

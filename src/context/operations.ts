@@ -33,6 +33,7 @@ export const operations = {
   tenant: { audience: "owner", effect: "read", permission: null },
   tenantApiKeys: { audience: "owner", effect: "read", permission: null },
   tenantUsage: { audience: "owner", effect: "read", permission: null },
+  suppliers: { audience: "owner", effect: "read", permission: null },
   createTenant: { audience: "owner", effect: "write", permission: null },
   updateTenant: { audience: "owner", effect: "write", permission: null },
   updateTenantStatus: { audience: "owner", effect: "write", permission: null },
