@@ -91,6 +91,7 @@ export const operations = {
   simulateAirlineInitiatedChange: { audience: "tenant", effect: "write", permission: "orders:write" },
   orderStatusChanged: { audience: "tenant", effect: "read", permission: "orders:read" },
   orderEvents: { audience: "tenant", effect: "read", permission: "orders:read" },
+  searchOffers: { audience: "tenant", effect: "write", permission: "search:read" },
   wallet: { audience: "tenant", effect: "read", permission: "wallet:read" },
   walletTransactions: { audience: "tenant", effect: "read", permission: "wallet:read" },
   creditWallet: { audience: "owner", effect: "write", permission: null },

@@ -1,12 +1,13 @@
 import { tenantScope, type RequestContext } from "../context/request-context";
 import { inGraphQLFieldNames } from "./field-names";
 import type { Airport } from "../locations/airport";
-import type { Resolvers } from "../generated/graphql";
+import type { Resolvers, SearchFlightsInput } from "../generated/graphql";
+import type { SearchBatch } from "../search/search.service";
 import { formatMinor } from "../money/format";
 import { availableServices, type AvailableService } from "../search/available-services";
 import { comparisonKey } from "../search/merge-offers";
 import { offerSupplier, splitTotal, type StoredOffer, type StoredSegment, type StoredSlice } from "../search/offer-payload";
-import { fromVariantA, searchInputA } from "../search/search.inputs";
+import { fromVariantA, searchInputA, type SearchRequest } from "../search/search.inputs";
 import type { PenaltyCondition } from "../supplier/supplier";
 import { formatIsoDuration } from "../time/local-time";
 import { parseInput } from "../validation/parse-input";
@@ -50,25 +51,37 @@ export function availableServiceFields(service: AvailableService) {
   };
 }
 
+/** A GraphQL search input as a search request: the REST Variant A schema is the one set of search rules, GraphQL names mapped onto it. */
+function searchRequestOf(input: SearchFlightsInput): SearchRequest {
+  const body = {
+    slices: input.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departure_date: slice.departureDate })),
+    passengers: input.passengers.map((passenger) => ({ type: fromGraphQLEnum(passenger.type), ...(passenger.id == null ? {} : { id: passenger.id }) })),
+    ...(input.cabinClass == null ? {} : { cabin_class: fromGraphQLEnum(input.cabinClass) }),
+    ...(input.maxConnections == null ? {} : { max_connections: input.maxConnections }),
+    ...(input.supplierTimeout == null ? {} : { supplier_timeout: input.supplierTimeout }),
+    ...(input.supplierBehaviour == null ? {} : { supplier_behaviour: input.supplierBehaviour }),
+  };
+  return fromVariantA(parseInput(searchInputA, body, "invalid_search_params"));
+}
+
 export const offerResolvers: Resolvers = {
   Query: {
     offer: (_parent, { id }, ctx) => loadersFor(ctx).offer.load(id),
     offers: async (_parent, args, ctx) => toConnection(await ctx.services.offers.list(tenantScope(ctx), args.offerRequestId ?? undefined, pageRequestFromArgs(args))),
   },
   Mutation: {
-    searchFlights: async (_parent, { input }, ctx) => {
-      // The REST Variant A schema is the one set of search rules; GraphQL names map onto it.
-      const body = {
-        slices: input.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departure_date: slice.departureDate })),
-        passengers: input.passengers.map((passenger) => ({ type: fromGraphQLEnum(passenger.type), ...(passenger.id == null ? {} : { id: passenger.id }) })),
-        ...(input.cabinClass == null ? {} : { cabin_class: fromGraphQLEnum(input.cabinClass) }),
-        ...(input.maxConnections == null ? {} : { max_connections: input.maxConnections }),
-        ...(input.supplierTimeout == null ? {} : { supplier_timeout: input.supplierTimeout }),
-        ...(input.supplierBehaviour == null ? {} : { supplier_behaviour: input.supplierBehaviour }),
-      };
-      return inGraphQLFieldNames(SEARCH_FIELD_NAMES, () =>
-        ctx.services.search.search(tenantScope(ctx), fromVariantA(parseInput(searchInputA, body, "invalid_search_params"))),
-      );
+    searchFlights: (_parent, { input }, ctx) => inGraphQLFieldNames(SEARCH_FIELD_NAMES, () => ctx.services.search.search(tenantScope(ctx), searchRequestOf(input))),
+  },
+  Subscription: {
+    searchOffers: {
+      subscribe: (_parent, { input }, ctx) => inGraphQLFieldNames(SEARCH_FIELD_NAMES, () => ctx.services.search.stream(tenantScope(ctx), searchRequestOf(input))),
+      resolve: (batch: SearchBatch) => ({
+        supplier: batch.result.supplier,
+        status: toGraphQLEnum(batch.result.status),
+        durationMs: batch.result.durationMs,
+        offers: batch.offers,
+        remainingSuppliers: batch.remainingSuppliers,
+      }),
     },
   },
   SearchResult: {

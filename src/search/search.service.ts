@@ -13,10 +13,10 @@ import { insertSearch, type OfferRequestRow, type StoredSearch } from "./search-
 import { answerSearch, offerAt, type SearchAnswer } from "./search-answer";
 import type { OfferCache } from "./offer-cache";
 import type { SupplierSearch } from "../supplier/supplier";
-import type { SupplierRegistry } from "../supplier/supplier-registry";
+import type { RegisteredSupplier, SupplierRegistry } from "../supplier/supplier-registry";
 import type { SupplierCalls } from "../supplier/supplier-calls";
 import { fanOut, type SupplierBatch, type SupplierResult } from "./fan-out";
-import { mergeOffers } from "./merge-offers";
+import { mergeOffers, type SourcedOffer } from "./merge-offers";
 import { tenantSuppliers } from "../tenants/tenant-suppliers";
 
 /** A search as answered: its offer request, the search as resolved, its offers and how each supplier did. */
@@ -64,27 +64,63 @@ export class SearchService {
    * if one missed the deadline, else 502 `supplier_error` if none answered at all.
    */
   async search(scope: TenantScope, request: SearchRequest): Promise<SearchResult> {
+    const prepared = await this.prepare(scope, request);
+    const batches = await fanOut(prepared.entries, prepared.ask, request.supplierTimeoutMs, this.calls);
+    refuseEmptyFailure(batches);
+    const { offerRequest, answer } = await this.#store(scope, request, prepared.search, prepared.now, mergeOffers(batches));
+    this.usage.record(scope.tenantId, "searches");
+    return new SearchResult(offerRequest, prepared.search, answer, batches.map((batch) => batch.result));
+  }
+
+  /**
+   * The search answered one supplier at a time, as each answers or misses the deadline: each
+   * batch's offers are stored as a search of their own (bookable at once), and the last batch
+   * says no supplier remains. A search the rules refuse is refused here, before any batch.
+   */
+  async stream(scope: TenantScope, request: SearchRequest): Promise<AsyncGenerator<SearchBatch>> {
+    const prepared = await this.prepare(scope, request);
+    this.usage.record(scope.tenantId, "searches");
+    return this.#batches(scope, request, prepared);
+  }
+
+  async *#batches(scope: TenantScope, request: SearchRequest, prepared: Awaited<ReturnType<SearchService["prepare"]>>): AsyncGenerator<SearchBatch> {
+    const arrived: SupplierBatch[] = [];
+    let wake: (() => void) | undefined;
+    const done = fanOut(prepared.entries, prepared.ask, request.supplierTimeoutMs, this.calls, (batch) => {
+      arrived.push(batch);
+      wake?.();
+    });
+    for (let remaining = prepared.entries.length; remaining > 0; remaining--) {
+      if (arrived.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      const batch = arrived.shift()!;
+      const sourced = mergeOffers([batch]);
+      const stored = sourced.length > 0 ? await this.#store(scope, request, prepared.search, clock.now(), sourced) : null;
+      yield { result: batch.result, offers: stored ? new SearchResult(stored.offerRequest, prepared.search, stored.answer, [batch.result]).offers : [], remainingSuppliers: remaining - 1 };
+    }
+    await done;
+  }
+
+  /** The search resolved and checked, the suppliers it asks, and how each is asked. */
+  private async prepare(scope: TenantScope, request: SearchRequest) {
     const now = clock.now();
-    // Dated to the millisecond of the search: so an offer's id dates its offer (OfferService.missing).
-    const id = datedId("orq", now.getTime());
     const search = resolveSearch(request, this.airports, now);
     const entries = this.suppliers.searchedBy(tenantSuppliers(scope.tenant), await this.connections(scope.tenantId));
     checkBehaviour(request, scope, this.suppliers);
-    const batches = await fanOut(
-      entries,
-      async (entry, signal) => {
-        const forcedOutcome = request.supplierBehaviour?.[entry.id];
-        const found = await entry.supplier.search({ ...search, signal, ...(forcedOutcome ? { forcedOutcome } : {}) });
-        return sellableOffers(entry.supplier, found, search, scope.tenant.environment);
-      },
-      request.supplierTimeoutMs,
-      this.calls,
-    );
-    const supplierResults = batches.map((batch) => batch.result);
-    refuseEmptyFailure(batches);
+    const ask = async (entry: RegisteredSupplier, signal: AbortSignal) => {
+      const forcedOutcome = request.supplierBehaviour?.[entry.id];
+      const found = await entry.supplier.search({ ...search, signal, ...(forcedOutcome ? { forcedOutcome } : {}) });
+      return sellableOffers(entry.supplier, found, search, scope.tenant.environment);
+    };
+    return { now, search, entries, ask };
+  }
+
+  /** Prices and stores the offers as one search of the tenant, dated `now`. */
+  async #store(scope: TenantScope, request: SearchRequest, search: SupplierSearch, now: Date, offers: SourcedOffer[]): Promise<{ offerRequest: OfferRequestRow; answer: SearchAnswer }> {
+    // Dated to the millisecond of the search: so an offer's id dates its offer (OfferService.missing).
+    const id = datedId("orq", now.getTime());
     const expiresAt = new Date(now.getTime() + this.offerTtlSeconds * 1000);
     const header = { requestId: id, tenantId: scope.tenantId, currency: scope.tenant.defaultCurrency, createdAt: now, expiresAt, passengers: search.passengers };
-    const answer = answerSearch(header, mergeOffers(batches));
+    const answer = answerSearch(header, offers);
     const stored: StoredSearch = {
       slices: request.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departure_date: slice.departureDate })),
       passengers: search.passengers,
@@ -94,9 +130,15 @@ export class SearchService {
     const offerRequest: OfferRequestRow = { id, tenantId: scope.tenantId, request: stored, offerCount: answer.offers.length, expiresAt, createdAt: now };
     if (!(await insertSearch(this.db, offerRequest, answer))) throw appError("tenant_not_found");
     this.cache.addSearch(answer);
-    this.usage.record(scope.tenantId, "searches");
-    return new SearchResult(offerRequest, search, answer, supplierResults);
+    return { offerRequest, answer };
   }
+}
+
+/** One supplier's part of a streamed search: how it did, its offers (stored, bookable), and how many suppliers are still out. */
+export interface SearchBatch {
+  result: SupplierResult;
+  offers: StoredOffer[];
+  remainingSuppliers: number;
 }
 
 /** `supplier_behaviour` is the sandbox's, and names suppliers this gateway has (400 `invalid_search_params` naming the field). */

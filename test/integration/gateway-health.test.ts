@@ -62,6 +62,6 @@ describe("suppliers' health", () => {
       ["simulated_lcc", "OPEN"],
     ]);
     const refused = await graphql(server, `{ suppliers { id } }`, {}, { key: tenant.key });
-    expect(refused.body.errors[0].extensions.code).toBe("forbidden");
+    expect(refused.body.errors![0]!.extensions.code).toBe("forbidden");
   });
 });
