@@ -3,6 +3,7 @@ import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { eventually } from "../helpers/eventually";
 import { daysAhead } from "../helpers/offers";
 import { startTestServer, type TestServer } from "../helpers/test-server";
+import { metricValue } from "../helpers/supplier-metrics";
 
 /** Each supplier's circuit breaker (docs/gateway.md#circuit-breaker): 5 failures open it, a cooldown half-opens it, one call decides. */
 
@@ -25,11 +26,7 @@ describe("a supplier's circuit breaker", () => {
     expect(response.status).toBe(200);
     return response.body.data.supplier_results.find((result: any) => result.supplier === "simulated_lcc").status as string;
   };
-  const circuit = async () => {
-    const metrics = String((await call<string>(server, "GET", "/metrics")).body);
-    const line = metrics.split("\n").find((text) => text.startsWith('aerogate_supplier_circuit_state{supplier="simulated_lcc"}'));
-    return ["closed", "half_open", "open"][Number(line?.split(" ").at(-1))];
-  };
+  const circuit = async () => ["closed", "half_open", "open"][await metricValue(server, "aerogate_supplier_circuit_state", 'supplier="simulated_lcc"')];
   const halfOpen = () => eventually(async () => ((await circuit()) === "half_open" ? true : undefined), () => "the circuit never half-opened", 5_000);
 
   it("skips the supplier after 5 failures in a row, until one trial call after the cooldown closes it or opens it again", async () => {

@@ -6,19 +6,14 @@ import { bookOffer, getOrder, searchForBooking, ticketOrder, waitForStatus } fro
 import { requestChange, laterDate } from "../helpers/order-changes";
 import { seatMaps, seatsOfMap } from "../helpers/seat-maps";
 import { startTestServer, type TestServer } from "../helpers/test-server";
+import { metricValue } from "../helpers/supplier-metrics";
 
 /** Everything after the search goes to the offer's supplier (docs/gateway.md#routing): a low-cost booking end to end. */
 
 const HOLD_SECONDS = 4;
 
 /** This process's count of `call` to `supplier` (the Prometheus outcome counter, every outcome). */
-async function calls(server: TestServer, supplier: string, call_: string): Promise<number> {
-  const metrics = String((await call<string>(server, "GET", "/metrics")).body);
-  return metrics
-    .split("\n")
-    .filter((line) => line.startsWith("aerogate_supplier_calls_total{") && line.includes(`supplier="${supplier}"`) && line.includes(`call="${call_}"`))
-    .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
-}
+const calls = (server: TestServer, supplier: string, call_: string) => metricValue(server, "aerogate_supplier_calls_total", `supplier="${supplier}"`, `call="${call_}"`);
 
 describe("an order goes to its own supplier", () => {
   let server: TestServer;

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
+import { call, createTenant, graphql, startServerWithTenant, type TenantFixture } from "../helpers/client";
+import { metricValue } from "../helpers/supplier-metrics";
 import { expectError } from "../helpers/expect-error";
 import { daysAhead } from "../helpers/offers";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import type { TestServer } from "../helpers/test-server";
 
 /** A search over both simulated suppliers (docs/gateway.md): fan-out, supplier_results, merged offers, forced outcomes. */
 
@@ -20,21 +21,10 @@ const durationMinutes = (offer: any) =>
     return sum + Number(h ?? 0) * 60 + Number(m ?? 0);
   }, 0);
 
-async function supplierMetric(server: TestServer, name: string, labels: string): Promise<number> {
-  const response = await call<string>(server, "GET", "/metrics");
-  const line = String(response.body)
-    .split("\n")
-    .find((text) => text.startsWith(`${name}{`) && text.includes(labels));
-  return line ? Number(line.split(" ").at(-1)) : 0;
-}
-
 describe("search across suppliers", () => {
   let server: TestServer;
   let tenant: TenantFixture;
-  beforeAll(async () => {
-    server = await startTestServer();
-    tenant = await createTenant(server);
-  });
+  beforeAll(async () => ({ server, tenant } = await startServerWithTenant()));
   afterAll(() => server.close());
 
   it("asks both simulated suppliers and merges their offers, each naming its supplier and comparison key, ordered by total then duration", async () => {
@@ -97,8 +87,8 @@ describe("search across suppliers", () => {
     expect(results.find((r: any) => r.supplier === "simulated")).toMatchObject({ status: "ok" });
     expect(response.body.data.offers.every((offer: any) => offer.supplier.id === "simulated")).toBe(true);
     // Right after the answer: no call to either supplier is still out, and the timeout was counted.
-    expect(await supplierMetric(server, "aerogate_supplier_calls_in_flight", 'supplier="simulated_lcc"')).toBe(0);
-    expect(await supplierMetric(server, "aerogate_supplier_calls_total", 'supplier="simulated_lcc",call="search",outcome="timeout"')).toBeGreaterThanOrEqual(1);
+    expect(await metricValue(server, "aerogate_supplier_calls_in_flight", 'supplier="simulated_lcc"')).toBe(0);
+    expect(await metricValue(server, "aerogate_supplier_calls_total", 'supplier="simulated_lcc"', 'call="search"', 'outcome="timeout"')).toBeGreaterThanOrEqual(1);
   });
 
   it("answers 200 with the others' offers when one supplier fails, 502 when all fail, 504 when none answered and one timed out", async () => {
@@ -178,10 +168,7 @@ describe("search across suppliers", () => {
 describe("a tenant's suppliers", () => {
   let server: TestServer;
   let tenant: TenantFixture;
-  beforeAll(async () => {
-    server = await startTestServer();
-    tenant = await createTenant(server);
-  });
+  beforeAll(async () => ({ server, tenant } = await startServerWithTenant()));
   afterAll(() => server.close());
 
   it("defaults to both simulated suppliers, and searches only those the tenant chose, in its order", async () => {
