@@ -39,7 +39,7 @@ export function withProfile(inner: Supplier, profile: SupplierProfile): Supplier
 }
 
 /** A property of `target`, its methods bound to it (private fields need their own `this`). */
-export function bound<T extends object>(target: T, property: string | symbol): unknown {
+function bound<T extends object>(target: T, property: string | symbol): unknown {
   const value: unknown = Reflect.get(target, property);
   return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
 }
