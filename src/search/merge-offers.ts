@@ -3,10 +3,11 @@ import type { SupplierBatch } from "./fan-out";
 import type { SupplierRef } from "../supplier/supplier-registry";
 
 
-/** A supplier's offer with its source named. */
+/** A supplier's offer with its source named, and its comparison key (`supplierOfferKey`). */
 export interface SourcedOffer {
   supplier: SupplierRef;
   offer: SupplierOffer;
+  comparisonKey: string;
 }
 
 /** What the comparison key reads of a segment: the flight (carrier, number, local departure date) and the cabin. */
@@ -28,9 +29,18 @@ export function comparisonKey(slices: ReadonlyArray<{ segments: readonly Compare
     .join("|");
 }
 
-/** The key of a supplier's offer (its segments name the local time `departingAtLocal`). */
+/** `comparisonKey` of a supplier's offer, whose segments name the local time `departingAtLocal` (written out: it runs for every offer of every search). */
 export function supplierOfferKey(offer: SupplierOffer): string {
-  return comparisonKey(offer.slices.map((slice) => ({ segments: slice.segments.map((segment) => ({ ...segment, departingAt: segment.departingAtLocal })) })));
+  let key = "";
+  for (let s = 0; s < offer.slices.length; s++) {
+    if (s > 0) key += "|";
+    const segments = offer.slices[s]!.segments;
+    for (let g = 0; g < segments.length; g++) {
+      const segment = segments[g]!;
+      key += `${g > 0 ? "," : ""}${segment.marketingCarrier.iataCode}${segment.marketingCarrierFlightNumber}@${segment.departingAtLocal.slice(0, 10)}:${segment.cabinClass}`;
+    }
+  }
+  return key;
 }
 
 /**
@@ -44,9 +54,10 @@ export function mergeOffers(batches: readonly SupplierBatch[]): SourcedOffer[] {
   for (const batch of batches) {
     const supplier = { id: batch.entry.id, name: batch.entry.name };
     for (const offer of batch.offers) {
-      const key = `${supplierOfferKey(offer)}#${offer.fareBrandName}`;
+      const comparison = supplierOfferKey(offer);
+      const key = `${comparison}#${offer.fareBrandName}`;
       const previous = kept.get(key);
-      if (!previous || offer.totalAmount < previous.sourced.offer.totalAmount) kept.set(key, { sourced: { supplier, offer }, rank: previous?.rank ?? rank });
+      if (!previous || offer.totalAmount < previous.sourced.offer.totalAmount) kept.set(key, { sourced: { supplier, offer, comparisonKey: comparison }, rank: previous?.rank ?? rank });
       rank += 1;
     }
   }

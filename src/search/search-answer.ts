@@ -2,7 +2,7 @@ import type { CarrierRef, OfferConditions, PassengerType, SupplierOffer, Supplie
 import type { StoredOffer, StoredSegment, StoredSlice } from "./offer-payload";
 import { MAX_OFFER_POSITIONS, offerIdOf, segmentIdOf, sliceIdOf } from "./offer-ids";
 import { priceConditions, priceFares, sharedSegment } from "./price-offer";
-import { comparisonKey, supplierOfferKey, type SourcedOffer } from "./merge-offers";
+import { comparisonKey, type SourcedOffer } from "./merge-offers";
 import type { SupplierRef } from "../supplier/supplier-registry";
 
 /** A flight segment as the offers of a search share it: every field of a stored segment but its id (which names the offer). */
@@ -81,7 +81,7 @@ export function answerSearch(header: SearchHeader, supplierOffers: readonly Sour
     return segments.length - 1;
   };
 
-  const offers = supplierOffers.map(({ supplier, offer }): AnsweredOffer => {
+  const offers = supplierOffers.map(({ supplier, offer, comparisonKey: key }): AnsweredOffer => {
     const sliceIndexes = offer.slices.map((slice) => {
       const segmentIndexes = slice.segments.map(segmentIndex);
       const key = `${slice.origin.iataCode}|${slice.destination.iataCode}|${slice.departureDate}|${slice.durationMinutes}|${segmentIndexes.join(",")}`;
@@ -96,7 +96,7 @@ export function answerSearch(header: SearchHeader, supplierOffers: readonly Sour
     const { fares, taxes } = priceFares(offer, header.currency);
     return {
       supplier,
-      comparisonKey: supplierOfferKey(offer),
+      comparisonKey: key,
       owner: offer.owner,
       fareBrandName: offer.fareBrandName,
       slices: sliceIndexes,

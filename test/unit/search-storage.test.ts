@@ -1,3 +1,4 @@
+import { supplierOfferKey } from "../../src/search/merge-offers";
 import { NETWORK_SUPPLIER } from "../../src/supplier/supplier-registry";
 import { beforeAll, describe, expect, it } from "vitest";
 import { datedId, idTimeMs, newId } from "../../src/ids";
@@ -56,7 +57,7 @@ async function searched(c: Case): Promise<Searched> {
   const offers = await airline.search(search);
   const createdAt = new Date("2027-05-01T10:00:00.123Z");
   const header = { requestId: newId("orq"), tenantId: "ten_1", currency: c.currency, createdAt, expiresAt: new Date(createdAt.getTime() + 1_800_000), passengers: search.passengers };
-  const answer = answerSearch(header, offers.map((offer) => ({ supplier: NETWORK_SUPPLIER, offer })));
+  const answer = answerSearch(header, offers.map((offer) => ({ supplier: NETWORK_SUPPLIER, offer, comparisonKey: supplierOfferKey(offer) })));
   const request = {
     slices: c.slices.map(([origin, destination, date]) => ({ origin, destination, departure_date: date })),
     passengers: search.passengers,
