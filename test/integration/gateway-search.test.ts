@@ -105,7 +105,9 @@ describe("search across suppliers", () => {
       body: overlap(33, { supplier_timeout: 2, supplier_behaviour: { simulated: "error", simulated_lcc: "timeout" } }),
     });
     expectError(noneInTime, 504, "supplier_timeout");
-    expect(Date.now() - started).toBeLessThan(2100);
+    // At the 2 s deadline, not at the default 20 s (the 100 ms bound is the hanging-supplier test's).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it("answers 200 with zero offers when every supplier answered with none", async () => {
