@@ -58,6 +58,8 @@ export async function createFixtures(api: ApiClient, ownerKey: string, name = "B
     key: ownerKey,
     body: { label: "bench" },
   });
+  // The scenarios measure the network supplier alone (its targets predate the second supplier); bench/gateway.ts measures both.
+  await api.expectOk("PATCH", "/v1/tenant", { key: issued.data.apiKey, body: { suppliers: ["simulated"] } });
   const fixtures: Omit<Fixtures, "offers"> = { ownerKey, tenant: { id: tenantId, name }, tenantKey: issued.data.apiKey };
   return { ...fixtures, offers: new BookableOffers(api, fixtures) };
 }

@@ -14,7 +14,8 @@
  *   BENCH_CONNECTIONS=50      concurrent connections
  *   BENCH_PIPELINING=1        requests in flight per connection
  *   BENCH_ONLY=tenant,graphql run only scenarios whose name contains one of these (baseline always runs);
- *                             `events` runs the events bench (bench/events.ts), `holds` the hold-deadline
+ *                             `events` runs the events bench (bench/events.ts), `gateway` the gateway bench
+ *                             (bench/gateway.ts), `holds` the hold-deadline
  *                             bench (bench/holds.ts), `tarpit` the hanging-receivers bench (bench/tarpit.ts) and
  *                             `storage` the bytes a search stores (bench/search-bytes.ts), which otherwise run last;
  *                             `soak` runs only the soak (bench/soak.ts), never run otherwise
@@ -44,6 +45,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { benchEvents, type EventsBenchResult } from "./events";
 import { benchHoldDeadlines, holdsDatabase } from "./holds";
+import { benchGateway } from "./gateway";
 import { benchTarpit, HANGING_RECEIVERS, TARPIT_SERVER_ENV } from "./tarpit";
 import { benchDatabase, type BenchDatabase } from "./bench-database";
 import { measureSearchBytes } from "./search-bytes";
@@ -247,6 +249,8 @@ async function main(): Promise<number> {
     TICKETING_DELAY_MS: "0",
     // The events scenario's webhook receiver listens on loopback.
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    // The gateway bench holds the low-cost supplier to 300 ms (the other scenarios search the network alone).
+    SUPPLIER_LCC_LATENCY_MS: "300",
     // As `npm start` runs it.
     NODE_ENV: "production",
   });
@@ -420,6 +424,18 @@ async function main(): Promise<number> {
     }
   }
 
+  let gateway: EventsBenchResult[] = [];
+  if (settings.only.length === 0 || settings.only.includes("gateway")) {
+    process.stdout.write("▶ gateway: searches across both simulated suppliers … ");
+    try {
+      gateway = await benchGateway(api, ownerKey, app);
+      console.log("done");
+    } catch (error) {
+      gateway = [{ name: "gateway bench", value: (error as Error).message, target: "runs", passed: false }];
+      console.log(`FAIL: ${(error as Error).message}`);
+    }
+  }
+
   let holds: EventsBenchResult[] = [];
   if (settings.only.length === 0 || settings.only.includes("holds")) {
     console.log("▶ holds: deadlines of many unpaid holds at once …");
@@ -455,9 +471,10 @@ async function main(): Promise<number> {
   }
 
   const airportHeap = measureAirportIndexHeap(rootDir);
-  const passed = outcomes.every((o) => o.passed) && airportHeap.passed && [...events, ...holds, ...tarpit, ...storage].every((e) => e.passed);
+  const passed = outcomes.every((o) => o.passed) && airportHeap.passed && [...events, ...gateway, ...holds, ...tarpit, ...storage].every((e) => e.passed);
   console.log(`\n${formatTable(outcomes)}\n`);
   for (const event of events) console.log(`events: ${event.name}: ${event.value} (target ${event.target}): ${event.passed ? "pass" : "FAIL"}`);
+  for (const figure of gateway) console.log(`gateway: ${figure.name}: ${figure.value} (target ${figure.target}): ${figure.passed ? "pass" : "FAIL"}`);
   for (const hold of holds) console.log(`holds: ${hold.name}: ${hold.value} (target ${hold.target}): ${hold.passed ? "pass" : "FAIL"}`);
   for (const figure of tarpit) console.log(`tarpit: ${figure.name}: ${figure.value} (target ${figure.target}): ${figure.passed ? "pass" : "FAIL"}`);
   for (const line of storage) console.log(`storage: ${line.name}: ${line.value} (target ${line.target}): ${line.passed ? "pass" : "FAIL"}`);
@@ -488,6 +505,7 @@ async function main(): Promise<number> {
     passed,
     scenarios: outcomes,
     events,
+    gateway,
     holds,
     tarpit,
     storage,

@@ -14,6 +14,7 @@ import { registerJsonBodyParser } from "./http/json-body";
 import { registerMetrics } from "./http/metrics";
 import { registerOrderMetrics } from "./http/order-metrics";
 import { registerWebhookMetrics } from "./http/webhook-metrics";
+import { registerSupplierMetrics } from "./http/supplier-metrics";
 import { registerDatabaseMetrics } from "./http/database-metrics";
 import { registerRetentionMetrics } from "./http/retention-metrics";
 import { registerRateLimit } from "./http/rate-limit";
@@ -74,6 +75,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   const registry = registerMetrics(http);
   registerOrderMetrics(registry, services);
   registerWebhookMetrics(registry, services);
+  registerSupplierMetrics(registry, services);
   registerDatabaseMetrics(registry, db.availability);
   registerRetentionMetrics(registry, services);
   registerAuthentication(http, services);
@@ -98,6 +100,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
       await http.close();
       await stopBackgroundWork();
       await services.usageMeter.flush();
+      await services.supplierHealth.flush();
     },
   };
 }

@@ -10,6 +10,15 @@ const secondsList = z
   .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "a comma-separated list of seconds, e.g. 0,5,300 (decimals allowed: 0.5)")
   .transform((value) => value.split(",").map(Number));
 
+/** `"200-600"` or `"300"` as bounds in milliseconds; null when the text is neither. */
+function parseLatencyRange(text: string): { min: number; max: number } | null {
+  const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(text);
+  if (!match) return null;
+  const min = Number(match[1]);
+  const max = match[2] === undefined ? min : Number(match[2]);
+  return max >= min ? { min, max } : null;
+}
+
 /** Every environment variable the service reads, with its default. Parsed once, at start. */
 const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -26,6 +35,19 @@ const configSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   OFFER_TTL_SECONDS: z.coerce.number().int().min(1).default(1800),
+  /** How long the simulated low-cost supplier takes to answer a search, ms: `200-600` (a range) or `300`. */
+  SUPPLIER_LCC_LATENCY_MS: z
+    .string()
+    .transform((text, context) => parseLatencyRange(text) ?? (context.addIssue({ code: "custom", message: "a latency in ms, or a range such as 200-600" }), z.NEVER))
+    .prefault("200-600"),
+  /** The share of the simulated low-cost supplier's searches that fail, 0–1 (deterministic per request). */
+  SUPPLIER_LCC_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0),
+  /** Consecutive failures or timeouts after which a supplier's circuit opens (per process). */
+  SUPPLIER_BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
+  /** How long an open circuit skips its supplier before one trial call. */
+  SUPPLIER_BREAKER_COOLDOWN_SECONDS: z.coerce.number().min(0).default(30),
+  /** How often each process writes its suppliers' call figures for GET /v1/suppliers (every process's together). */
+  SUPPLIER_STATS_FLUSH_MS: z.coerce.number().int().min(10).default(5000),
   /**
    * How long a search and its offers (and an order change's offers, a cancellation quote never
    * confirmed) are kept after they expire; then they read as not found (docs/retention.md).

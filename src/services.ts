@@ -19,8 +19,11 @@ import { OfferService } from "./search/offer.service";
 import { SeatMapService } from "./seat-maps/seat-map.service";
 import { SeatCatalogue } from "./seats/seat-catalogue";
 import { SearchService } from "./search/search.service";
-import { SimulatedAirline } from "./supplier/simulated-airline";
-import { CachingSupplier } from "./supplier/caching-supplier";
+import { SupplierCalls } from "./supplier/supplier-calls";
+import { simulatedSuppliers } from "./supplier/simulated-suppliers";
+import { SupplierRegistry } from "./supplier/supplier-registry";
+import { RoutedSupplier } from "./supplier/routed-supplier";
+import { SupplierHealth, supplierStatRetention } from "./supplier/supplier-health";
 import { OfferCache } from "./search/offer-cache";
 import { IdempotencyService, idempotencyRetention } from "./idempotency/idempotency.service";
 import { WalletService } from "./wallet/wallet.service";
@@ -81,6 +84,12 @@ export interface Services {
   usageMeter: UsageMeter;
   usage: UsageService;
   airports: AirportIndex;
+  /** Every supplier this process searches and books through, by id. */
+  suppliers: SupplierRegistry;
+  /** This process's calls to its suppliers: breakers, calls in flight, every call's outcome. */
+  supplierCalls: SupplierCalls;
+  /** Every supplier's health over the last five minutes, every process's calls together. */
+  supplierHealth: SupplierHealth;
   search: SearchService;
   offers: OfferService;
   seatMaps: SeatMapService;
@@ -135,7 +144,11 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const airports = airportIndex();
   const offerCache = new OfferCache();
   const wallets = new WalletService(db, cursors);
-  const supplier = new CachingSupplier(new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code), db, slowAnswerMs: 2 * config.JOB_LEASE_SECONDS * 1000 }));
+  const supplierCalls = new SupplierCalls({ failureThreshold: config.SUPPLIER_BREAKER_FAILURES, cooldownMs: config.SUPPLIER_BREAKER_COOLDOWN_SECONDS * 1000 });
+  const suppliers = new SupplierRegistry(simulatedSuppliers(config, db, airports, supplierCalls));
+  const supplierHealth = new SupplierHealth(db, suppliers, supplierCalls, log, config.SUPPLIER_STATS_FLUSH_MS);
+  // Every call after the search goes to the supplier that sold the flights it names.
+  const supplier = new RoutedSupplier(suppliers);
   const offers = new OfferService(db, cursors, offerCache, { ttlMs: config.OFFER_TTL_SECONDS * 1000, retentionMs: config.OFFER_RETENTION_SECONDS * 1000 });
   const orderCommits = new OrderCommits(db, pubsub, config.WEBHOOK_RETRY_SCHEDULE[0]! * 1000);
   const credentials = new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null);
@@ -163,9 +176,9 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
       availability: db.availability,
     },
   );
-  const orderChangeRequests = new ChangeRequestService(db, orders, supplier, airports);
+  const orderChangeRequests = new ChangeRequestService(db, orders, suppliers, airports);
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
-  const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS);
+  const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, suppliers.all.map((entry) => entry.id));
   // Every process hears every committed event: the one whose dispatcher claims it first sends it.
   orderCommits.onChange((change) => {
     if (change.event) webhookDispatcher.wake(new Date(Date.parse(change.event.createdAt) + orderCommits.firstDeliveryDelayMs));
@@ -185,7 +198,10 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     usageMeter,
     usage: new UsageService(db, usageMeter, tenants, orders, wallets, webhookDeliveries),
     airports,
-    search: new SearchService(db, supplier, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache),
+    suppliers,
+    supplierCalls,
+    supplierHealth,
+    search: new SearchService(db, suppliers, supplierCalls, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache),
     offers,
     seatMaps: new SeatMapService(offers, orders, seatCatalogue, supplier),
     idempotency: new IdempotencyService(db, log),
@@ -196,7 +212,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     cancellations: new CancellationService(db, cursors, orders, airlineJobs, orderCommits, pause),
     orderHistory: new OrderHistory(db, cursors, orders),
     orderChangeRequests,
-    airlineChanges: new AirlineChangeService(db, orders, wallets, supplier, airports, orderCommits, pause),
+    airlineChanges: new AirlineChangeService(db, orders, wallets, supplier, suppliers, airports, orderCommits, pause),
     orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, supplier, airlineJobs, orderCommits, pause),
     jobQueue,
     jobWorker,
@@ -224,6 +240,7 @@ function retentionRules(config: Config, db: Database): RetentionRule[] {
     quoteRetention(db, retentionMs),
     idempotencyRetention(db),
     webhookLogRetention(db, config.WEBHOOK_LOG_RETENTION_DAYS),
+    supplierStatRetention(db),
     ...(buckets ? [buckets] : []),
   ];
 }

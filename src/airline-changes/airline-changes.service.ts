@@ -14,6 +14,9 @@ import { canReplace } from "../order-changes/change-rules";
 import { replaceBooking } from "../order-changes/change-rows";
 import { orderFrom, type Order, type OrderRecord } from "../orders/core/order";
 import { ORDER_ACTIONS, refusal, requireAllowed } from "../orders/core/order-actions";
+import { requireSupplierCapability } from "../orders/core/order-supplier";
+import type { SupplierRegistry } from "../supplier/supplier-registry";
+import { offerSupplier } from "../search/offer-payload";
 import type { OrderCommits } from "../orders/core/order-commits";
 import { ORDER_GUARD, touchIn } from "../orders/core/order-state-machine";
 import type { OrderService } from "../orders/core/order.service";
@@ -51,6 +54,8 @@ export class AirlineChangeService {
     private readonly orders: OrderService,
     private readonly wallets: WalletService,
     private readonly supplier: Supplier,
+    /** The suppliers by id: an order's replacement flights are searched at its own. */
+    private readonly suppliers: SupplierRegistry,
     private readonly airports: AirportIndex,
     private readonly commits: OrderCommits,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops an acceptance before or after its commit. */
@@ -73,6 +78,7 @@ export class AirlineChangeService {
     if (scope.tenant.environment !== "sandbox") throw appError("route_not_found");
     const order = await this.orders.get(scope, orderId);
     const now = clock.now();
+    requireSupplierCapability(order, "airline_changes", "airline-initiated changes");
     requireAllowed(order, "simulateAirlineChange", now);
     if (await openAirlineChange(this.db, order)) {
       const message = `Order ${order.id} has an airline-initiated change awaiting an answer: accept it, cancel or change the order first.`;
@@ -208,7 +214,8 @@ export class AirlineChangeService {
         cabinClass: slice.segments[0]!.cabinClass,
         maxConnections: REPLACEMENT_MAX_CONNECTIONS,
       };
-      const offers = await sellableOffers(this.supplier, await this.supplier.search(search), search, scope.tenant.environment);
+      const { supplier } = this.suppliers.get(offerSupplier(order.offer.payload).id);
+      const offers = await sellableOffers(supplier, await supplier.search(search), search, scope.tenant.environment);
       const fitting = offers.find((offer) => canReplace(offer, order, new Set([slice.id])));
       if (fitting) return priceOffer(fitting, order.currency).payload.slices[0]!;
     }

@@ -1,11 +1,13 @@
 import { tenantScope, type RequestContext } from "../context/request-context";
 import { inGraphQLFieldNames } from "./field-names";
 import type { Airport } from "../locations/airport";
-import type { Resolvers } from "../generated/graphql";
+import type { Resolvers, SearchFlightsInput } from "../generated/graphql";
+import type { SearchBatch } from "../search/search.service";
 import { formatMinor } from "../money/format";
 import { availableServices, type AvailableService } from "../search/available-services";
-import { splitTotal, type StoredOffer, type StoredSegment, type StoredSlice } from "../search/offer-payload";
-import { fromVariantA, searchInputA } from "../search/search.inputs";
+import { comparisonKey } from "../search/merge-offers";
+import { offerSupplier, splitTotal, type StoredOffer, type StoredSegment, type StoredSlice } from "../search/offer-payload";
+import { fromVariantA, searchInputA, type SearchRequest } from "../search/search.inputs";
 import type { PenaltyCondition } from "../supplier/supplier";
 import { formatIsoDuration } from "../time/local-time";
 import { parseInput } from "../validation/parse-input";
@@ -26,6 +28,8 @@ const SEARCH_FIELD_NAMES: Readonly<Record<string, string>> = {
   departure_date: "departureDate",
   cabin_class: "cabinClass",
   max_connections: "maxConnections",
+  supplier_timeout: "supplierTimeout",
+  supplier_behaviour: "supplierBehaviour",
 };
 
 const penalty = (condition: PenaltyCondition, currency: string) => ({
@@ -47,28 +51,43 @@ export function availableServiceFields(service: AvailableService) {
   };
 }
 
+/** A GraphQL search input as a search request: the REST Variant A schema is the one set of search rules, GraphQL names mapped onto it. */
+function searchRequestOf(input: SearchFlightsInput): SearchRequest {
+  const body = {
+    slices: input.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departure_date: slice.departureDate })),
+    passengers: input.passengers.map((passenger) => ({ type: fromGraphQLEnum(passenger.type), ...(passenger.id == null ? {} : { id: passenger.id }) })),
+    ...(input.cabinClass == null ? {} : { cabin_class: fromGraphQLEnum(input.cabinClass) }),
+    ...(input.maxConnections == null ? {} : { max_connections: input.maxConnections }),
+    ...(input.supplierTimeout == null ? {} : { supplier_timeout: input.supplierTimeout }),
+    ...(input.supplierBehaviour == null ? {} : { supplier_behaviour: input.supplierBehaviour }),
+  };
+  return fromVariantA(parseInput(searchInputA, body, "invalid_search_params"));
+}
+
 export const offerResolvers: Resolvers = {
   Query: {
     offer: (_parent, { id }, ctx) => loadersFor(ctx).offer.load(id),
     offers: async (_parent, args, ctx) => toConnection(await ctx.services.offers.list(tenantScope(ctx), args.offerRequestId ?? undefined, pageRequestFromArgs(args))),
   },
   Mutation: {
-    searchFlights: async (_parent, { input }, ctx) => {
-      // The REST Variant A schema is the one set of search rules; GraphQL names map onto it.
-      const body = {
-        slices: input.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departure_date: slice.departureDate })),
-        passengers: input.passengers.map((passenger) => ({ type: fromGraphQLEnum(passenger.type), ...(passenger.id == null ? {} : { id: passenger.id }) })),
-        ...(input.cabinClass == null ? {} : { cabin_class: fromGraphQLEnum(input.cabinClass) }),
-        ...(input.maxConnections == null ? {} : { max_connections: input.maxConnections }),
-      };
-      return inGraphQLFieldNames(SEARCH_FIELD_NAMES, () =>
-        ctx.services.search.search(tenantScope(ctx), fromVariantA(parseInput(searchInputA, body, "invalid_search_params"))),
-      );
+    searchFlights: (_parent, { input }, ctx) => inGraphQLFieldNames(SEARCH_FIELD_NAMES, () => ctx.services.search.search(tenantScope(ctx), searchRequestOf(input))),
+  },
+  Subscription: {
+    searchOffers: {
+      subscribe: (_parent, { input }, ctx) => inGraphQLFieldNames(SEARCH_FIELD_NAMES, () => ctx.services.search.stream(tenantScope(ctx), searchRequestOf(input))),
+      resolve: (batch: SearchBatch) => ({
+        supplier: batch.result.supplier,
+        status: toGraphQLEnum(batch.result.status),
+        durationMs: batch.result.durationMs,
+        offers: batch.offers,
+        remainingSuppliers: batch.remainingSuppliers,
+      }),
     },
   },
   SearchResult: {
     offerRequestId: (result) => result.offerRequest.id,
     passengers: (result) => result.search.passengers.map((passenger) => ({ id: passenger.id, type: toGraphQLEnum(passenger.type) })),
+    supplierResults: (result) => result.supplierResults.map((entry) => ({ ...entry, status: toGraphQLEnum(entry.status) })),
   },
   Offer: {
     totalAmount: (offer) => formatMinor(offer.totalAmount, offer.currency),
@@ -77,6 +96,8 @@ export const offerResolvers: Resolvers = {
     taxAmount: (offer) => formatMinor(splitTotal(offer.totalAmount, offer.payload).taxAmount, offer.currency),
     expired: (offer) => offer.expiresAt.getTime() <= clock.nowMs(),
     owner: (offer) => offer.payload.owner,
+    supplier: (offer) => offerSupplier(offer.payload),
+    comparisonKey: (offer) => comparisonKey(offer.payload.slices),
     slices: (offer) => offer.payload.slices.map((slice) => ({ slice, offer })),
     passengers: (offer) =>
       offer.payload.passengers.map((passenger) => ({ id: passenger.id, type: toGraphQLEnum(passenger.type), fareAmount: formatMinor(passenger.fareAmount, offer.currency) })),

@@ -1,3 +1,6 @@
+import { offerSupplier } from "../search/offer-payload";
+import { availableActions } from "../orders/core/order-supplier";
+import { clock } from "../clock";
 import { tenantScope, type RequestContext } from "../context/request-context";
 import type { Resolvers, OrderPassengerInput, PassengerUpdateInput, IdentityDocumentInput } from "../generated/graphql";
 import { formatMinor } from "../money/format";
@@ -122,6 +125,8 @@ export const orderResolvers: Resolvers = {
     refundOrder: (_parent, args, ctx) => orderMutation(ctx, "refundOrder", args, false, () => ctx.services.cancellations.requestRefund(tenantScope(ctx), args.orderId)),
   },
   Order: {
+    supplier: (order) => offerSupplier(order.offer.payload),
+    availableActions: (order) => availableActions(order, clock.now()).map(toGraphQLEnum),
     totalAmount: (order) => formatMinor(order.totalAmount, order.currency),
     totalCurrency: (order) => order.currency,
     baseAmount: (order) => formatMinor(orderPriceSplit(order).baseAmount, order.currency),

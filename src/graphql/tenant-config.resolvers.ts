@@ -6,6 +6,7 @@ import { namesWebhookSettings, parseTenantConfigPatch } from "../tenants/tenant-
 import { shownWebhookUrl } from "../events/webhook-url";
 import { configStatus } from "../rest/tenant.views";
 import { toGraphQLEnum } from "./enum-case";
+import { shownTenantSuppliers } from "../tenants/tenant-suppliers";
 
 /** GraphQL field names of the configuration patch, as the domain (REST) spells them. */
 const PATCH_FIELDS = {
@@ -14,6 +15,7 @@ const PATCH_FIELDS = {
   defaultCurrency: "default_currency",
   timezone: "timezone",
   metadata: "metadata",
+  suppliers: "suppliers",
 } as const;
 
 export const tenantConfigResolvers: Resolvers = {
@@ -30,6 +32,7 @@ export const tenantConfigResolvers: Resolvers = {
     status: (tenant) => toGraphQLEnum(configStatus(tenant.status)),
     environment: (tenant) => toGraphQLEnum(tenant.environment),
     metadata: (tenant) => asMetadata(tenant.configMetadata),
+    suppliers: (tenant) => [...shownTenantSuppliers(tenant)],
     webhookUrl: (tenant) => tenant.webhookUrl && shownWebhookUrl(tenant.webhookUrl),
     // Never the stored secret: only the one an update just made (shown once).
     webhookSecret: (tenant) => tenant.issuedWebhookSecret ?? null,

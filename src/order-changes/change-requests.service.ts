@@ -11,7 +11,10 @@ import type { OrderService } from "../orders/core/order.service";
 import { priceOffer } from "../search/price-offer";
 import { resolveSearch } from "../search/search-rules";
 import { sellableOffers } from "../search/sellable-offers";
-import type { Supplier, SupplierSearch } from "../supplier/supplier";
+import type { SupplierSearch } from "../supplier/supplier";
+import type { SupplierRegistry } from "../supplier/supplier-registry";
+import { requireSupplierCapability } from "../orders/core/order-supplier";
+import { offerSupplier } from "../search/offer-payload";
 import { clock } from "../clock";
 import { canReplace, checkChangeSlices } from "./change-rules";
 import { priceChange, removedPart } from "./change-pricing";
@@ -36,7 +39,7 @@ export class ChangeRequestService {
   constructor(
     private readonly db: Database,
     private readonly orders: OrderService,
-    private readonly supplier: Supplier,
+    private readonly suppliers: SupplierRegistry,
     private readonly airports: AirportIndex,
   ) {}
 
@@ -44,6 +47,7 @@ export class ChangeRequestService {
    * A change request and its offers (none when the airline has nothing that fits). 404
    * `not_found` for an unknown or another tenant's order; 422 `change_not_allowed` unless the
    * order is TICKETED, not refunding, before its first flight, on a fare that allows changes;
+   * 422 `unsupported_by_supplier` when the order's supplier changes no booking;
    * 422 `invalid_field_value` for a slice to remove that is not the order's; 400
    * `invalid_search_params` or 422 `departure_date_out_of_range` for an added slice as a search
    * would refuse it. While an airline-initiated change is open on the order (docs/rest-api.md#airline-initiated-changes), a
@@ -55,10 +59,13 @@ export class ChangeRequestService {
     if (!order) throw appError("not_found", { field: "order_id", message: "order_id: no such order" });
     const now = clock.now();
     const noPenalty = await this.answersAirlineChange(order, input);
+    requireSupplierCapability(order, "change", "order changes");
     requireAllowed(order, "change", now, { noPenalty });
     const { removed: removedIds, cabinClass } = checkChangeSlices(order, input.slices);
     const search = this.searchFor(order, input, cabinClass, now);
-    const found = await sellableOffers(this.supplier, await this.supplier.search(search), search, scope.tenant.environment);
+    // An order change asks only the order's own supplier.
+    const { supplier } = this.suppliers.get(offerSupplier(order.offer.payload).id);
+    const found = await sellableOffers(supplier, await supplier.search(search), search, scope.tenant.environment);
 
     const removed = removedPart(order.offer.payload, removedIds);
     const penalty = noPenalty ? 0 : (order.offer.payload.conditions.changeBeforeDeparture.penaltyAmount ?? 0);
@@ -132,6 +139,7 @@ export class ChangeRequestService {
       maxConnections: CHANGE_MAX_CONNECTIONS,
       returnOffers: true,
       supplierTimeoutMs: 0,
+      supplierBehaviour: undefined,
       fieldPrefix: "",
     };
     try {

@@ -28,7 +28,7 @@ export const airlineChangeRoutes = [
     body: simulateAirlineChangeInput,
     status: 201,
     response: okSchema(airlineChangeSchema),
-    errors: ["route_not_found", "not_found", "order_state_conflict", "change_not_allowed", "invalid_field_value"],
+    errors: ["route_not_found", "not_found", "order_state_conflict", "change_not_allowed", "invalid_field_value", "unsupported_by_supplier"],
     handle: async ({ ctx, params, body }) => ok(airlineChangeView(await ctx.services.airlineChanges.simulate(tenantScope(ctx), params.id!, body.kind)), "Airline-initiated change made"),
   }),
 ];

@@ -56,6 +56,22 @@ export const priceSplitFields = {
 
 const passengerFare = z.object({ id: z.string(), type: passengerType, fare_amount: decimalAmount }).meta({ id: "PassengerFare" });
 
+/** The supplier an offer (and the order booked from it) came from. */
+export const supplierRefSchema = z.object({ id: z.string(), name: z.string() }).meta({ id: "SupplierRef" });
+
+/** The same flights in the same cabins have the same key whatever the supplier. */
+const comparisonKeySchema = z.string().meta({ description: "The same flights (carrier, flight number, date) in the same cabins have the same key, whatever the supplier", examples: ["ZA102@2026-03-07:economy"] });
+
+/** How one supplier did in a search. */
+export const supplierResultSchema = z
+  .object({
+    supplier: z.string(),
+    status: z.enum(["ok", "timeout", "error", "unavailable"]),
+    offer_count: z.int(),
+    duration_ms: z.int(),
+  })
+  .meta({ id: "SupplierResult" });
+
 /** Variant A offer (Duffel's names): search results, single-offer retrieval, orders' offer as booked. */
 export const offerASchema = z
   .object({
@@ -66,6 +82,8 @@ export const offerASchema = z
     expires_at: timestamp,
     created_at: timestamp,
     owner: carrierSchema,
+    supplier: supplierRefSchema,
+    comparison_key: comparisonKeySchema,
     slices: z.array(sliceA),
     passengers: z.array(passengerFare),
     passenger_identity_documents_required: z.boolean(),
@@ -102,6 +120,8 @@ export const offerBSchema = z
     total_amount: decimalAmount,
     currency: z.string(),
     expires_at: timestamp,
+    supplier: supplierRefSchema,
+    comparison_key: comparisonKeySchema,
     slices: z.array(
       z.object({
         origin: z.string(),
@@ -136,10 +156,11 @@ export const offerRequestSchema = z
     max_connections: z.int(),
     offer_count: z.int(),
     created_at: timestamp,
+    supplier_results: z.array(supplierResultSchema).optional().meta({ description: "Only in the search's own answer (`return_offers: false`)" }),
   })
   .meta({ id: "OfferRequest" });
 
 /** Variant A search result: the search as understood and its offers. */
 export const searchResultASchema = z
-  .object({ slices: z.array(searchedSlice), passengers: z.array(searchedPassenger), cabin_class: cabinClass, offers: z.array(offerASchema) })
+  .object({ slices: z.array(searchedSlice), passengers: z.array(searchedPassenger), cabin_class: cabinClass, supplier_results: z.array(supplierResultSchema), offers: z.array(offerASchema) })
   .meta({ id: "SearchResultA" });

@@ -3,11 +3,13 @@ import { airportIndex } from "../locations/airport-index";
 import { toLocationView, type LocationView } from "../locations/location-view";
 import { formatMinor } from "../money/format";
 import type { AvailableService } from "../search/available-services";
-import { splitTotal, type OfferPayload, type PriceSplit, type StoredOffer, type StoredSegment } from "../search/offer-payload";
+import { offerSupplier, splitTotal, type OfferPayload, type PriceSplit, type StoredOffer, type StoredSegment } from "../search/offer-payload";
 import type { OfferRequestRow } from "../search/search-rows";
 import { formatIsoDuration } from "../time/local-time";
 import type { PenaltyCondition } from "../supplier/supplier";
-import type { availableServiceSchema, offerASchema, offerBSchema, offerDetailSchema, offerRequestSchema, sliceA } from "./offer.schemas";
+import type { availableServiceSchema, offerASchema, offerBSchema, offerDetailSchema, offerRequestSchema, sliceA, supplierResultSchema } from "./offer.schemas";
+import { comparisonKey } from "../search/merge-offers";
+import type { SupplierResult } from "../search/fan-out";
 
 /** Airports are reference data: each one's view is built once and shared by every offer. */
 const locationViews = new Map<string, LocationView>();
@@ -98,6 +100,8 @@ export function offerViewA(offer: StoredOffer): z.output<typeof offerASchema> {
     expires_at: offer.expiresAt.toISOString(),
     created_at: offer.createdAt.toISOString(),
     owner: carrier(payload.owner),
+    supplier: offerSupplier(payload),
+    comparison_key: comparisonKey(payload.slices),
     slices: slicesViewA(payload),
     passengers: passengerFares(offer),
     passenger_identity_documents_required: payload.passengerIdentityDocumentsRequired,
@@ -139,6 +143,8 @@ export function offerViewB(offer: StoredOffer): z.output<typeof offerBSchema> {
     total_amount: formatMinor(offer.totalAmount, currency),
     currency,
     expires_at: offer.expiresAt.toISOString(),
+    supplier: offerSupplier(payload),
+    comparison_key: comparisonKey(payload.slices),
     slices: payload.slices.map((slice) => ({
       origin: slice.origin,
       destination: slice.destination,
@@ -168,4 +174,9 @@ export function offerRequestView(request: OfferRequestRow): z.output<typeof offe
     offer_count: request.offerCount,
     created_at: request.createdAt.toISOString(),
   };
+}
+
+/** How each supplier did in a search, as `supplier_results` lists them. */
+export function supplierResultsView(results: readonly SupplierResult[]): z.output<typeof supplierResultSchema>[] {
+  return results.map((result) => ({ supplier: result.supplier, status: result.status, offer_count: result.offerCount, duration_ms: result.durationMs }));
 }

@@ -18,7 +18,7 @@ export const orderChangeRoutes = [
     body: changeRequestInput,
     status: 201,
     response: okSchema(orderChangeRequestSchema),
-    errors: ["not_found", "change_not_allowed", "invalid_field_value", "invalid_search_params", "departure_date_out_of_range"],
+    errors: ["not_found", "change_not_allowed", "invalid_field_value", "invalid_search_params", "departure_date_out_of_range", "unsupported_by_supplier"],
     handle: async ({ ctx, body }) => ok(orderChangeRequestView(await ctx.services.orderChangeRequests.request(tenantScope(ctx), fromChangeRequestInput(body))), "Order change request created"),
   }),
   restRoute({

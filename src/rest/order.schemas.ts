@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CANCELLATION_REASONS, ORDER_STATUSES } from "../orders/core/order";
 import { decimalAmount, metadataView, okSchema, timestamp } from "./envelope";
 import { airlineChangeSchema } from "./airline-change.schemas";
-import { offerASchema, passengerType, priceSplitFields, sliceA } from "./offer.schemas";
+import { offerASchema, passengerType, priceSplitFields, sliceA, supplierRefSchema } from "./offer.schemas";
 
 const orderStatus = z.enum(ORDER_STATUSES).meta({ id: "OrderStatus" });
 
@@ -56,6 +56,10 @@ export const orderASchema = z
     cancellation_reason: z.enum(CANCELLATION_REASONS).nullable(),
     payment_status: paymentStatusSchema,
     offer_id: z.string(),
+    supplier: supplierRefSchema,
+    available_actions: z
+      .array(z.enum(["cancel", "change", "add_services", "pay", "select_seats"]))
+      .meta({ description: "What the order can be asked now: its state and fare allow it, and its supplier does it" }),
     total_amount: decimalAmount,
     total_currency: z.string(),
     ...priceSplitFields,

@@ -1,3 +1,6 @@
+import { offerSupplier } from "../search/offer-payload";
+import { availableActions } from "../orders/core/order-supplier";
+import { clock } from "../clock";
 import type { z } from "zod";
 import { orderPriceSplit, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "../orders/core/order";
 import { isRefunded, isRefunding } from "../orders/core/order-actions";
@@ -66,6 +69,8 @@ export function orderViewA(order: OrderDetail): z.output<typeof orderASchema> {
     cancellation_reason: order.cancellationReason,
     payment_status: paymentStatusView(order),
     offer_id: order.offerId,
+    supplier: offerSupplier(order.offer.payload),
+    available_actions: availableActions(order, clock.now()),
     total_amount: formatMinor(order.totalAmount, currency),
     total_currency: currency,
     ...priceSplitView(orderPriceSplit(order), currency),

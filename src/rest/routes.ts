@@ -1,6 +1,7 @@
 import type { RestRoute } from "./route";
 import { tenantConfigRoutes } from "./tenant-config.routes";
 import { tenantRoutes } from "./tenants.routes";
+import { supplierRoutes } from "./suppliers.routes";
 import { locationRoutes } from "./locations.routes";
 import { offerRoutes } from "./offers.routes";
 import { seatMapRoutes } from "./seat-maps.routes";
@@ -18,4 +19,4 @@ import { webhookEndpointRoutes } from "./webhook-endpoints.routes";
 import { eventRoutes } from "./events.routes";
 
 /** Every `/v1` route: registered by the app and described by /openapi.json from this one list. */
-export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...orderChangeRoutes, ...cancellationRoutes, ...airlineChangeRoutes, ...walletRoutes, ...webhookRoutes, ...webhookEndpointRoutes, ...eventRoutes];
+export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...orderChangeRoutes, ...cancellationRoutes, ...airlineChangeRoutes, ...walletRoutes, ...webhookRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...supplierRoutes];

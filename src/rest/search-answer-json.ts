@@ -3,8 +3,9 @@ import type { SearchResult } from "../search/search.service";
 import type { SearchAnswer, SharedSegment } from "../search/search-answer";
 import { offerIdOf, segmentIdOf, sliceIdOf } from "../search/offer-ids";
 import type { CarrierRef, OfferConditions, PenaltyCondition } from "../supplier/supplier";
+import type { SupplierRef } from "../supplier/supplier-registry";
 import { formatIsoDuration } from "../time/local-time";
-import { locationView } from "./offer.views";
+import { locationView, supplierResultsView } from "./offer.views";
 
 const utf8 = (text: string) => Buffer.from(text, "utf8");
 
@@ -29,7 +30,7 @@ function locationJson(iataCode: string): Buffer {
  * offers share (each segment with its airports, carriers and passengers' baggage, each slice's
  * airports) is rendered once per search and airports once per process, as UTF-8 bytes; each
  * offer adds only its ids and amounts, ASCII text written between them. The body is exactly
- * `JSON.stringify(ok({ slices, passengers, cabin_class, offers: offers.map(offerViewA) }))`
+ * `JSON.stringify(ok({ slices, passengers, cabin_class, supplier_results, offers: offers.map(offerViewA) }))`
  * (test/unit/search-answer-json.test.ts), so the search answers every offer in the same bytes as
  * a later read of it, at a fraction of the cost of building the views, serialising them and
  * encoding ~150 KB of text (48 offers).
@@ -39,7 +40,8 @@ export function searchAnswerJsonA(result: SearchResult): Buffer {
   const body = new JsonBytes(BYTES_PER_OFFER * result.answer.offers.length + 1024);
   const slices = offerRequest.request.slices.map((slice) => `{"origin":${str(slice.origin)},"destination":${str(slice.destination)},"departure_date":${str(slice.departure_date)}}`);
   const passengers = search.passengers.map((passenger) => `{"id":${str(passenger.id)},"type":${str(passenger.type)}}`);
-  body.text(`{"success":true,"message":"OK","data":{"slices":[${slices.join(",")}],"passengers":[${passengers.join(",")}],"cabin_class":${str(search.cabinClass)},"offers":[`);
+  const supplierResults = JSON.stringify(supplierResultsView(result.supplierResults));
+  body.text(`{"success":true,"message":"OK","data":{"slices":[${slices.join(",")}],"passengers":[${passengers.join(",")}],"cabin_class":${str(search.cabinClass)},"supplier_results":${supplierResults},"offers":[`);
   new OfferRendering(result.answer, body).renderAll();
   body.ascii("]}}");
   return body.toBuffer();
@@ -106,6 +108,7 @@ class OfferRendering {
   private readonly segmentTails: Array<Written | undefined>;
   private readonly sliceMiddles: Array<Written | undefined>;
   private readonly carriers = new Map<CarrierRef, string>();
+  private readonly suppliers = new Map<string, string>();
   private readonly conditions = new Map<OfferConditions, string>();
   /** Each segment's passengers (`[{"passenger_id":…,"baggages":[…]}, …]`), by cabin and allowances. */
   private readonly segmentPassengers = new Map<string, Map<SharedSegment["baggageAllowances"], string>>();
@@ -142,7 +145,7 @@ class OfferRendering {
         `"base_amount":"${formatMinor(offer.totalAmount - tax, currency)}","base_currency":"${currency}","tax_amount":"${formatMinor(tax, currency)}","tax_currency":"${currency}"` +
         `${this.times},"owner":`,
     );
-    body.text(`${this.carrier(offer.owner)},"slices":[`);
+    body.text(`${this.carrier(offer.owner)},"supplier":${this.supplier(offer.supplier)},"comparison_key":${str(offer.comparisonKey)},"slices":[`);
     for (let s = 0; s < offer.slices.length; s++) {
       const sliceIndex = offer.slices[s]!;
       body.ascii(`${s > 0 ? "," : ""}{"id":"${sliceIdOf(id, s)}"`);
@@ -214,6 +217,15 @@ class OfferRendering {
         })
         .join(",");
       byAllowances.set(segment.baggageAllowances, text);
+    }
+    return text;
+  }
+
+  private supplier(ref: SupplierRef): string {
+    let text = this.suppliers.get(ref.id);
+    if (text === undefined) {
+      text = `{"id":${str(ref.id)},"name":${str(ref.name)}}`;
+      this.suppliers.set(ref.id, text);
     }
     return text;
   }

@@ -3,9 +3,9 @@ import { tenantScope } from "../context/request-context";
 import { fromVariantA, fromVariantB, searchInputA, searchInputB, type SearchRequest } from "../search/search.inputs";
 import { parseInput } from "../validation/parse-input";
 import { ok, okPage, okPageSchema, okSchema } from "./envelope";
-import { offerBSchema, offerRequestSchema, searchResultASchema } from "./offer.schemas";
+import { offerBSchema, offerRequestSchema, searchResultASchema, supplierResultSchema } from "./offer.schemas";
 import { listQuery, pageRequestFromQuery } from "./list-query";
-import { offerRequestView, offerViewB } from "./offer.views";
+import { offerRequestView, offerViewB, supplierResultsView } from "./offer.views";
 import { searchAnswerJsonA } from "./search-answer-json";
 import { JsonText } from "./rendered-responses";
 import { restRoute } from "./route";
@@ -40,14 +40,18 @@ export const searchRoutes = [
     tag,
     body: z.union([searchInputA, searchInputB]) as unknown as z.ZodType<ParsedSearch>,
     parseBody: parseSearch,
-    response: z.union([searchResponseA, okSchema(z.array(offerBSchema)), okSchema(offerRequestSchema)]).meta({
-      description: "Variant A: `data` is the search with its offers. Variant B: `data` is the offers, or the offer request with `return_offers: false`.",
+    response: z.union([searchResponseA, okSchema(z.array(offerBSchema)).extend({ meta: z.object({ supplier_results: z.array(supplierResultSchema) }) }), okSchema(offerRequestSchema)]).meta({
+      description:
+        "Variant A: `data` is the search with its offers and `supplier_results`. Variant B: `data` is the offers (`supplier_results` in `meta`), or the offer request with its `supplier_results` with `return_offers: false`.",
     }),
-    errors: ["invalid_search_params", "departure_date_out_of_range", "supplier_timeout"],
+    errors: ["invalid_search_params", "departure_date_out_of_range", "supplier_timeout", "supplier_error"],
     handle: async ({ ctx, body }) => {
       const result = await ctx.services.search.search(tenantScope(ctx), body.request);
       if (body.variant === "B") {
-        return body.request.returnOffers ? ok(result.offers.map(offerViewB)) : ok(offerRequestView(result.offerRequest));
+        const supplierResults = supplierResultsView(result.supplierResults);
+        return body.request.returnOffers
+          ? { ...ok(result.offers.map(offerViewB)), meta: { supplier_results: supplierResults } }
+          : ok({ ...offerRequestView(result.offerRequest), supplier_results: supplierResults });
       }
       // The hot path's body (~50 offers, ~150 KB): rendered from the search as stored, in one buffer.
       return new JsonText<z.output<typeof searchResponseA>>(searchAnswerJsonA(result));

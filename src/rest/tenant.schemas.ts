@@ -48,6 +48,7 @@ export const tenantConfigSchema = z
     status: z.enum(["active", "suspended", "disabled"]),
     default_currency: z.string(),
     timezone: z.string(),
+    suppliers: z.array(z.string()).meta({ description: "The suppliers searched, in order of preference (ties between equal offers go to the first)" }),
     webhook_url: z.string().nullable(),
     webhook_enabled: z.boolean(),
     metadata: metadataView,

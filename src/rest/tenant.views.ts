@@ -1,3 +1,4 @@
+import { shownTenantSuppliers } from "../tenants/tenant-suppliers";
 import type { z } from "zod";
 import { storedKeyPermissions } from "../tenancy/key-permissions";
 import type { ApiKey, Tenant } from "../db/models";
@@ -51,6 +52,7 @@ export function tenantConfigView(tenant: TenantConfig): z.output<typeof tenantCo
     status: configStatus(tenant.status),
     default_currency: tenant.defaultCurrency,
     timezone: tenant.timezone,
+    suppliers: [...shownTenantSuppliers(tenant)],
     webhook_url: tenant.webhookUrl && shownWebhookUrl(tenant.webhookUrl),
     webhook_enabled: tenant.webhookEnabled,
     metadata: asMetadata(tenant.configMetadata),

@@ -1,6 +1,7 @@
 import { derivedId } from "../ids";
 import { convertFromUsdMinor } from "../money/exchange-rates";
-import type { StoredOffer } from "./offer-payload";
+import { offerSupplier, type StoredOffer } from "./offer-payload";
+import { ancillaryPrices } from "../supplier/ancillary-prices";
 
 export interface AvailableService {
   id: string;
@@ -16,12 +17,14 @@ const LONG_HAUL_KM = 3000;
 
 /**
  * Optional extras the offer can be booked with (`return_available_services=true`), derived
- * from the stored offer alone: up to two extra checked bags per passenger and slice (USD 35,
- * 60 long-haul), and a seat selection per seated passenger and segment (USD 12 in economy,
- * 20 in premium economy, included in business and first, so not offered there).
+ * from the stored offer alone, at its supplier's prices (supplier/ancillary-prices.ts): up to two
+ * extra checked bags per passenger and slice (the network: USD 35, 60 long-haul), and a seat
+ * selection per seated passenger and segment (the network: USD 12 in economy, 20 in premium
+ * economy; included in business and first, so not offered there).
  */
 export function availableServices(offer: StoredOffer): AvailableService[] {
   const price = (usdMinor: number) => convertFromUsdMinor(usdMinor, offer.currency);
+  const prices = ancillaryPrices(offerSupplier(offer.payload).id);
   const services: AvailableService[] = [];
   for (const passenger of offer.payload.passengers) {
     for (const slice of offer.payload.slices) {
@@ -29,7 +32,7 @@ export function availableServices(offer: StoredOffer): AvailableService[] {
       services.push({
         id: derivedId("ase", offer.id, "baggage", passenger.id, slice.id),
         type: "baggage",
-        totalAmount: price(distance >= LONG_HAUL_KM ? 6000 : 3500),
+        totalAmount: price(distance >= LONG_HAUL_KM ? prices.checkedBag.longHaul : prices.checkedBag.shortHaul),
         currency: offer.currency,
         maximumQuantity: 2,
         passengerIds: [passenger.id],
@@ -37,8 +40,8 @@ export function availableServices(offer: StoredOffer): AvailableService[] {
       });
       if (passenger.type === "infant_without_seat") continue;
       for (const segment of slice.segments) {
-        const seatPrice = segment.cabinClass === "economy" ? 1200 : segment.cabinClass === "premium_economy" ? 2000 : null;
-        if (seatPrice === null) continue;
+        const seatPrice = segment.cabinClass === "economy" || segment.cabinClass === "premium_economy" ? prices.seatSelection[segment.cabinClass] : undefined;
+        if (seatPrice === undefined) continue;
         services.push({
           id: derivedId("ase", offer.id, "seat", passenger.id, segment.id),
           type: "seat",

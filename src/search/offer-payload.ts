@@ -1,4 +1,5 @@
 import type { CarrierRef, OfferConditions, PassengerType, SupplierSegment } from "../supplier/supplier";
+import { NETWORK_SUPPLIER, type SupplierRef } from "../supplier/supplier-registry";
 
 /**
  * An offer whole, everything a view or an order needs, priced in the tenant's currency (minor
@@ -6,6 +7,8 @@ import type { CarrierRef, OfferConditions, PassengerType, SupplierSegment } from
  * (search-answer.ts). Airports are kept as IATA codes and rehydrated from the in-memory index.
  */
 export interface OfferPayload {
+  /** The supplier that offered it (absent on offers stored before suppliers were named: the simulated network's; see `offerSupplier`). */
+  supplier?: SupplierRef;
   owner: CarrierRef;
   fareBrandName: string;
   slices: StoredSlice[];
@@ -59,4 +62,9 @@ export interface PriceSplit {
 export function splitTotal(totalAmount: number, payload: OfferPayload): PriceSplit {
   const taxAmount = payload.passengers.reduce((sum, passenger) => sum + (passenger.taxAmount ?? 0), 0);
   return { baseAmount: totalAmount - taxAmount, taxAmount };
+}
+
+/** The supplier that offered it, whenever it was stored. */
+export function offerSupplier(payload: Pick<OfferPayload, "supplier">): SupplierRef {
+  return payload.supplier ?? NETWORK_SUPPLIER;
 }

@@ -2,6 +2,8 @@ import type { CarrierRef, OfferConditions, PassengerType, SupplierOffer, Supplie
 import type { StoredOffer, StoredSegment, StoredSlice } from "./offer-payload";
 import { MAX_OFFER_POSITIONS, offerIdOf, segmentIdOf, sliceIdOf } from "./offer-ids";
 import { priceConditions, priceFares, sharedSegment } from "./price-offer";
+import { comparisonKey, type SourcedOffer } from "./merge-offers";
+import type { SupplierRef } from "../supplier/supplier-registry";
 
 /** A flight segment as the offers of a search share it: every field of a stored segment but its id (which names the offer). */
 export type SharedSegment = Omit<StoredSegment, "id">;
@@ -17,6 +19,10 @@ export interface SharedSlice {
 
 /** One offer of a search: what is its own, the rest by reference. */
 export interface AnsweredOffer {
+  /** The supplier that offered it: bookings and every later action go to it. */
+  supplier: SupplierRef;
+  /** The same flights in the same cabins have the same key whatever the supplier (merge-offers.ts). */
+  comparisonKey: string;
   owner: CarrierRef;
   fareBrandName: string;
   /** Positions in `SearchAnswer.slices`. */
@@ -57,7 +63,7 @@ export interface SearchAnswer extends SearchHeader {
  * segments and slices several offers fly kept once. Every offer's fares must name the searched
  * passengers in their order (the supplier echoes them).
  */
-export function answerSearch(header: SearchHeader, supplierOffers: readonly SupplierOffer[]): SearchAnswer {
+export function answerSearch(header: SearchHeader, supplierOffers: readonly SourcedOffer[]): SearchAnswer {
   if (supplierOffers.length > MAX_OFFER_POSITIONS) throw new Error(`a search keeps at most ${MAX_OFFER_POSITIONS} offers; the supplier gave ${supplierOffers.length}`);
   const segments: SharedSegment[] = [];
   const segmentsByFlight = new Map<string, number[]>();
@@ -75,7 +81,7 @@ export function answerSearch(header: SearchHeader, supplierOffers: readonly Supp
     return segments.length - 1;
   };
 
-  const offers = supplierOffers.map((offer): AnsweredOffer => {
+  const offers = supplierOffers.map(({ supplier, offer, comparisonKey: key }): AnsweredOffer => {
     const sliceIndexes = offer.slices.map((slice) => {
       const segmentIndexes = slice.segments.map(segmentIndex);
       const key = `${slice.origin.iataCode}|${slice.destination.iataCode}|${slice.departureDate}|${slice.durationMinutes}|${segmentIndexes.join(",")}`;
@@ -89,6 +95,8 @@ export function answerSearch(header: SearchHeader, supplierOffers: readonly Supp
     checkPassengers(offer, header);
     const { fares, taxes } = priceFares(offer, header.currency);
     return {
+      supplier,
+      comparisonKey: key,
       owner: offer.owner,
       fareBrandName: offer.fareBrandName,
       slices: sliceIndexes,
@@ -132,6 +140,11 @@ function sameSegment(stored: SharedSegment, segment: SupplierSegment): boolean {
   );
 }
 
+/** The comparison key of offer `offer`, from the segments of the search's answer it flies. */
+export function answeredOfferKey(answer: Pick<SearchAnswer, "segments" | "slices">, offer: Pick<AnsweredOffer, "slices">): string {
+  return comparisonKey(offer.slices.map((sliceIndex) => ({ segments: answer.slices[sliceIndex]!.segments.map((segmentIndex) => answer.segments[segmentIndex]!) })));
+}
+
 const sameCarrier = (a: { iataCode: string; name: string }, b: { iataCode: string; name: string }) => a === b || (a.iataCode === b.iataCode && a.name === b.name);
 
 /** Offer `index` of the search, whole, as booking, views and orders' snapshots take it. */
@@ -147,6 +160,7 @@ export function offerAt(answer: SearchAnswer, index: number): StoredOffer {
     expiresAt: answer.expiresAt,
     createdAt: answer.createdAt,
     payload: {
+      supplier: offer.supplier,
       owner: offer.owner,
       fareBrandName: offer.fareBrandName,
       passengers: answer.passengers.map((passenger, i) => ({ id: passenger.id, type: passenger.type, fareAmount: offer.fares[i]!, taxAmount: offer.taxes[i]! })),

@@ -1,6 +1,7 @@
 import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
 import type { AircraftRef, BaggageAllowance, CabinClass, CarrierRef, OfferConditions, PassengerType } from "../supplier/supplier";
-import type { AnsweredOffer, SearchAnswer, SearchHeader, SharedSegment, SharedSlice } from "./search-answer";
+import { answeredOfferKey, type AnsweredOffer, type SearchAnswer, type SearchHeader, type SharedSegment, type SharedSlice } from "./search-answer";
+import { NETWORK_SUPPLIER, type SupplierRef } from "../supplier/supplier-registry";
 
 /**
  * A search's offers as one stored value (docs/search-storage.md): JSON of positional arrays,
@@ -18,7 +19,9 @@ interface EncodedSearch {
   conditions: Array<[changeAllowed: boolean, changePenalty: number | null, refundAllowed: boolean, refundPenalty: number | null]>;
   segments: EncodedSegment[];
   slices: Array<[origin: string, destination: string, departureDate: string, durationMinutes: number, segments: number[]]>;
-  offers: Array<[owner: number, fareBrandName: string, slices: number[], fares: number[], taxes: number[], conditions: number, identityDocumentsRequired: 0 | 1]>;
+  offers: Array<[owner: number, fareBrandName: string, slices: number[], fares: number[], taxes: number[], conditions: number, identityDocumentsRequired: 0 | 1, supplier?: number]>;
+  /** The suppliers the offers came from (absent in rows written before offers named theirs: the network's). */
+  suppliers?: Array<[id: string, name: string]>;
 }
 
 type EncodedSegment = [
@@ -52,6 +55,7 @@ export function encodeSearch(answer: SearchAnswer): Buffer {
   const carriers = new Table<CarrierRef>((carrier) => `${carrier.iataCode}|${carrier.name}`);
   const aircraft = new Table<AircraftRef>((plane) => `${plane.iataCode}|${plane.name}`);
   const baggage = new Table<SharedSegment["baggageAllowances"]>((allowances) => JSON.stringify(allowances));
+  const suppliers = new Table<SupplierRef>((supplier) => supplier.id);
   const conditions = new Table<OfferConditions>((c) => `${c.changeBeforeDeparture.allowed}|${c.changeBeforeDeparture.penaltyAmount}|${c.refundBeforeDeparture.allowed}|${c.refundBeforeDeparture.penaltyAmount}`);
   const encoded: EncodedSearch = {
     v: 1,
@@ -88,8 +92,10 @@ export function encodeSearch(answer: SearchAnswer): Buffer {
       offer.taxes,
       conditions.indexOf(offer.conditions),
       offer.passengerIdentityDocumentsRequired ? 1 : 0,
+      suppliers.indexOf(offer.supplier),
     ]),
   };
+  encoded.suppliers = suppliers.values.map((supplier) => [supplier.id, supplier.name]);
   encoded.carriers = carriers.values.map((carrier) => [carrier.iataCode, carrier.name]);
   encoded.aircraft = aircraft.values.map((plane) => [plane.iataCode, plane.name]);
   encoded.baggage = baggage.values.map((allowances) => allowances as Record<PassengerType, BaggageAllowance[]>);
@@ -129,8 +135,11 @@ export function decodeSearch(bytes: Uint8Array, header: Omit<SearchHeader, "curr
     }),
   );
   const slices = encoded.slices.map(([origin, destination, departureDate, durationMinutes, sliceSegments]): SharedSlice => ({ origin, destination, departureDate, durationMinutes, segments: sliceSegments }));
+  const suppliers = (encoded.suppliers ?? []).map(([id, name]): SupplierRef => ({ id, name }));
   const offers = encoded.offers.map(
-    ([owner, fareBrandName, offerSlices, fares, taxes, condition, documents]): AnsweredOffer => ({
+    ([owner, fareBrandName, offerSlices, fares, taxes, condition, documents, supplier]): AnsweredOffer => ({
+      supplier: (supplier === undefined ? undefined : suppliers[supplier]) ?? NETWORK_SUPPLIER,
+      comparisonKey: answeredOfferKey({ segments, slices }, { slices: offerSlices }),
       owner: carriers[owner]!,
       fareBrandName,
       slices: offerSlices,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isCalendarDate } from "../validation/calendar-date";
-import { CABIN_CLASSES, type CabinClass, type PassengerType } from "../supplier/supplier";
+import { CABIN_CLASSES, type CabinClass, type ForcedOutcome, type PassengerType } from "../supplier/supplier";
 
 const placeCode = z
   .string()
@@ -29,14 +29,21 @@ const searchCore = {
   max_connections: z.number().int().min(0).max(2).optional(),
 };
 
+/** How long the suppliers may take, in seconds (the search's deadline). */
+const supplierTimeout = z.number().int().min(2, "must be at least 2 seconds").max(60).optional();
+
+/** Sandbox only: an outcome forced on a supplier, by its id (`{ "simulated_lcc": "timeout" }`). */
+const supplierBehaviour = z.record(z.string(), z.enum(["timeout", "error", "ok"])).optional();
+
 /** Variant A: the search fields at the top level; `cabin_class` defaults to economy. */
-export const searchInputA = z.strictObject({ ...searchCore, cabin_class: cabinClass.optional() });
+export const searchInputA = z.strictObject({ ...searchCore, cabin_class: cabinClass.optional(), supplier_timeout: supplierTimeout, supplier_behaviour: supplierBehaviour });
 
 /** Variant B: the search under `data` (cabin class required), plus delivery options. */
 export const searchInputB = z.strictObject({
   data: z.strictObject({ ...searchCore, cabin_class: cabinClass }),
   return_offers: z.boolean().optional(),
-  supplier_timeout: z.number().int().min(2, "must be at least 2 seconds").max(60).optional(),
+  supplier_timeout: supplierTimeout,
+  supplier_behaviour: supplierBehaviour,
 });
 
 /** A search in one shape whatever the variant it came in. Codes are upper-cased, not yet resolved. */
@@ -47,8 +54,10 @@ export interface SearchRequest {
   maxConnections: number;
   /** B: whether offers come back in the response (default true). */
   returnOffers: boolean;
-  /** B: how long the supplier may take. */
+  /** How long the suppliers may take (the search's deadline). */
   supplierTimeoutMs: number;
+  /** Sandbox only: outcomes forced on suppliers, by supplier id (`supplier_behaviour`). */
+  supplierBehaviour: Readonly<Record<string, ForcedOutcome>> | undefined;
   /** Prefix of field names in errors: "" for A, "data." for B. */
   fieldPrefix: string;
 }
@@ -56,20 +65,24 @@ export interface SearchRequest {
 const DEFAULT_SUPPLIER_TIMEOUT_MS = 20_000;
 
 export function fromVariantA(input: z.output<typeof searchInputA>): SearchRequest {
-  return normalise(input, { returnOffers: true, supplierTimeoutMs: DEFAULT_SUPPLIER_TIMEOUT_MS, fieldPrefix: "" });
+  return normalise(input, { returnOffers: true, ...searchDeadline(input), fieldPrefix: "" });
 }
 
 export function fromVariantB(input: z.output<typeof searchInputB>): SearchRequest {
-  return normalise(input.data, {
-    returnOffers: input.return_offers ?? true,
+  return normalise(input.data, { returnOffers: input.return_offers ?? true, ...searchDeadline(input), fieldPrefix: "data." });
+}
+
+/** The search's deadline and forced outcomes, as both variants send them beside the search. */
+export function searchDeadline(input: { supplier_timeout?: number | undefined; supplier_behaviour?: Record<string, ForcedOutcome> | undefined }): Pick<SearchRequest, "supplierTimeoutMs" | "supplierBehaviour"> {
+  return {
     supplierTimeoutMs: input.supplier_timeout === undefined ? DEFAULT_SUPPLIER_TIMEOUT_MS : input.supplier_timeout * 1000,
-    fieldPrefix: "data.",
-  });
+    supplierBehaviour: input.supplier_behaviour,
+  };
 }
 
 function normalise(
   core: { slices: z.output<typeof sliceInput>[]; passengers: z.output<typeof passengerInput>[]; cabin_class?: CabinClass; max_connections?: number },
-  delivery: Pick<SearchRequest, "returnOffers" | "supplierTimeoutMs" | "fieldPrefix">,
+  delivery: Pick<SearchRequest, "returnOffers" | "supplierTimeoutMs" | "supplierBehaviour" | "fieldPrefix">,
 ): SearchRequest {
   return {
     slices: core.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departureDate: slice.departure_date })),

@@ -12,9 +12,14 @@ import { resolveSearch } from "./search-rules";
 import { insertSearch, type OfferRequestRow, type StoredSearch } from "./search-rows";
 import { answerSearch, offerAt, type SearchAnswer } from "./search-answer";
 import type { OfferCache } from "./offer-cache";
-import type { Supplier, SupplierOffer, SupplierSearch } from "../supplier/supplier";
+import type { SupplierSearch } from "../supplier/supplier";
+import type { RegisteredSupplier, SupplierRegistry } from "../supplier/supplier-registry";
+import type { SupplierCalls } from "../supplier/supplier-calls";
+import { fanOut, type SupplierBatch, type SupplierResult } from "./fan-out";
+import { mergeOffers, type SourcedOffer } from "./merge-offers";
+import { tenantSuppliers } from "../tenants/tenant-suppliers";
 
-/** A search as answered: its offer request, the search as resolved, and its offers. */
+/** A search as answered: its offer request, the search as resolved, its offers and how each supplier did. */
 export class SearchResult {
   #offers: StoredOffer[] | undefined;
 
@@ -24,6 +29,8 @@ export class SearchResult {
     readonly search: SupplierSearch,
     /** The offers as stored, what they share kept once (views render from it). */
     readonly answer: SearchAnswer,
+    /** Each supplier asked, in the tenant's order. */
+    readonly supplierResults: readonly SupplierResult[],
   ) {}
 
   /** Every offer whole (built on first use: the REST search answer renders from `answer` instead). */
@@ -32,32 +39,88 @@ export class SearchResult {
   }
 }
 
-/** Flight search: validate, ask the supplier, price in the tenant's currency, store the search with its offers. */
+/** Which suppliers a tenant has connected its own accounts to (those that need one are searched only then). */
+export type SupplierConnections = (tenantId: string) => Promise<ReadonlySet<string>>;
+
+const NO_CONNECTIONS: SupplierConnections = () => Promise.resolve(new Set());
+
+/** Flight search: validate, ask every supplier of the tenant at once, price in the tenant's currency, store the search with its offers. */
 export class SearchService {
   constructor(
     private readonly db: Database,
-    private readonly supplier: Supplier,
+    private readonly suppliers: SupplierRegistry,
+    private readonly calls: SupplierCalls,
     private readonly airports: AirportIndex,
     private readonly usage: UsageMeter,
     private readonly offerTtlSeconds: number,
     private readonly cache: OfferCache,
+    private readonly connections: SupplierConnections = NO_CONNECTIONS,
   ) {}
 
   /**
    * Runs a search for the tenant and stores it with its offers (tenant-scoped, expiring after
-   * OFFER_TTL_SECONDS) as one row. 400 `invalid_search_params` naming the field; 504
-   * `supplier_timeout` when the supplier overruns the request's timeout.
+   * OFFER_TTL_SECONDS) as one row. 400 `invalid_search_params` naming the field (a live tenant
+   * naming `supplier_behaviour` too); when no supplier answered with offers, 504 `supplier_timeout`
+   * if one missed the deadline, else 502 `supplier_error` if none answered at all.
    */
   async search(scope: TenantScope, request: SearchRequest): Promise<SearchResult> {
+    const prepared = await this.prepare(scope, request);
+    const batches = await fanOut(prepared.entries, prepared.ask, request.supplierTimeoutMs, this.calls);
+    refuseEmptyFailure(batches);
+    const { offerRequest, answer } = await this.#store(scope, request, prepared.search, prepared.now, mergeOffers(batches));
+    this.usage.record(scope.tenantId, "searches");
+    return new SearchResult(offerRequest, prepared.search, answer, batches.map((batch) => batch.result));
+  }
+
+  /**
+   * The search answered one supplier at a time, as each answers or misses the deadline: each
+   * batch's offers are stored as a search of their own (bookable at once), and the last batch
+   * says no supplier remains. A search the rules refuse is refused here, before any batch.
+   */
+  async stream(scope: TenantScope, request: SearchRequest): Promise<AsyncGenerator<SearchBatch>> {
+    const prepared = await this.prepare(scope, request);
+    this.usage.record(scope.tenantId, "searches");
+    return this.#batches(scope, request, prepared);
+  }
+
+  async *#batches(scope: TenantScope, request: SearchRequest, prepared: Awaited<ReturnType<SearchService["prepare"]>>): AsyncGenerator<SearchBatch> {
+    const arrived: SupplierBatch[] = [];
+    let wake: (() => void) | undefined;
+    const done = fanOut(prepared.entries, prepared.ask, request.supplierTimeoutMs, this.calls, (batch) => {
+      arrived.push(batch);
+      wake?.();
+    });
+    for (let remaining = prepared.entries.length; remaining > 0; remaining--) {
+      if (arrived.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      const batch = arrived.shift()!;
+      const sourced = mergeOffers([batch]);
+      const stored = sourced.length > 0 ? await this.#store(scope, request, prepared.search, clock.now(), sourced) : null;
+      yield { result: batch.result, offers: stored ? new SearchResult(stored.offerRequest, prepared.search, stored.answer, [batch.result]).offers : [], remainingSuppliers: remaining - 1 };
+    }
+    await done;
+  }
+
+  /** The search resolved and checked, the suppliers it asks, and how each is asked. */
+  private async prepare(scope: TenantScope, request: SearchRequest) {
     const now = clock.now();
+    const search = resolveSearch(request, this.airports, now);
+    const entries = this.suppliers.searchedBy(tenantSuppliers(scope.tenant), await this.connections(scope.tenantId));
+    checkBehaviour(request, scope, this.suppliers);
+    const ask = async (entry: RegisteredSupplier, signal: AbortSignal) => {
+      const forcedOutcome = request.supplierBehaviour?.[entry.id];
+      const found = await entry.supplier.search({ ...search, signal, ...(forcedOutcome ? { forcedOutcome } : {}) });
+      return sellableOffers(entry.supplier, found, search, scope.tenant.environment);
+    };
+    return { now, search, entries, ask };
+  }
+
+  /** Prices and stores the offers as one search of the tenant, dated `now`. */
+  async #store(scope: TenantScope, request: SearchRequest, search: SupplierSearch, now: Date, offers: SourcedOffer[]): Promise<{ offerRequest: OfferRequestRow; answer: SearchAnswer }> {
     // Dated to the millisecond of the search: so an offer's id dates its offer (OfferService.missing).
     const id = datedId("orq", now.getTime());
-    const search = resolveSearch(request, this.airports, now);
-    const found = await withTimeout(this.supplier.search(search), request.supplierTimeoutMs);
-    const supplierOffers = await sellableOffers(this.supplier, found, search, scope.tenant.environment);
     const expiresAt = new Date(now.getTime() + this.offerTtlSeconds * 1000);
     const header = { requestId: id, tenantId: scope.tenantId, currency: scope.tenant.defaultCurrency, createdAt: now, expiresAt, passengers: search.passengers };
-    const answer = answerSearch(header, supplierOffers);
+    const answer = answerSearch(header, offers);
     const stored: StoredSearch = {
       slices: request.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departure_date: slice.departureDate })),
       passengers: search.passengers,
@@ -67,19 +130,31 @@ export class SearchService {
     const offerRequest: OfferRequestRow = { id, tenantId: scope.tenantId, request: stored, offerCount: answer.offers.length, expiresAt, createdAt: now };
     if (!(await insertSearch(this.db, offerRequest, answer))) throw appError("tenant_not_found");
     this.cache.addSearch(answer);
-    this.usage.record(scope.tenantId, "searches");
-    return new SearchResult(offerRequest, search, answer);
+    return { offerRequest, answer };
   }
 }
 
-async function withTimeout(work: Promise<SupplierOffer[]>, timeoutMs: number): Promise<SupplierOffer[]> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(appError("supplier_timeout")), timeoutMs);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
+/** One supplier's part of a streamed search: how it did, its offers (stored, bookable), and how many suppliers are still out. */
+export interface SearchBatch {
+  result: SupplierResult;
+  offers: StoredOffer[];
+  remainingSuppliers: number;
+}
+
+/** `supplier_behaviour` is the sandbox's, and names suppliers this gateway has (400 `invalid_search_params` naming the field). */
+function checkBehaviour(request: SearchRequest, scope: TenantScope, suppliers: SupplierRegistry): void {
+  if (request.supplierBehaviour === undefined) return;
+  if (scope.tenant.environment !== "sandbox") {
+    throw appError("invalid_search_params", { field: "supplier_behaviour", message: "supplier_behaviour: only sandbox tenants may force a supplier's outcome" });
   }
+  const unknown = Object.keys(request.supplierBehaviour).find((id) => !suppliers.has(id));
+  if (unknown !== undefined) throw appError("invalid_search_params", { field: `supplier_behaviour.${unknown}`, message: `supplier_behaviour.${unknown}: is not a supplier (${suppliers.all.map((entry) => entry.id).join(", ")})` });
+}
+
+/** No supplier answered with offers: 504 when one missed the deadline, 502 when none answered at all; else the answer stands (zero offers is an answer). */
+function refuseEmptyFailure(batches: readonly SupplierBatch[]): void {
+  if (batches.some((batch) => batch.offers.length > 0)) return;
+  const outcomes = batches.map((batch) => `${batch.result.supplier}: ${batch.result.status}`).join(", ");
+  if (batches.some((batch) => batch.result.status === "timeout")) throw appError("supplier_timeout", { reason: outcomes });
+  if (batches.length > 0 && batches.every((batch) => batch.result.status !== "ok")) throw appError("supplier_error", { reason: outcomes });
 }

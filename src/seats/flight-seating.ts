@@ -34,6 +34,7 @@ const RECENT_FLIGHTS = 200;
  */
 export function flightSeating(flightKey: string, aircraft: AircraftType): FlightSeating {
   const factor = demandFactor(flightKey);
+  const everySeatPaid = chargesEverySeat(flightKey);
   const type = typeLayout(aircraft);
   return {
     cabins: type.layout.cabins.map((cabin, index) => {
@@ -41,7 +42,7 @@ export function flightSeating(flightKey: string, aircraft: AircraftType): Flight
       return {
         ...cabin,
         rows: cabin.rows.map((row) => ({
-          sections: row.sections.map((section) => ({ elements: section.elements.map((element) => (isSeat(element) ? flightSeat(element, cabin.cabinClass, factor, sold) : element)) })),
+          sections: row.sections.map((section) => ({ elements: section.elements.map((element) => (isSeat(element) ? flightSeat(element, cabin.cabinClass, factor, sold, everySeatPaid) : element)) })),
         })),
       };
     }),
@@ -58,7 +59,12 @@ export function seatOfFlight(flightKey: string, aircraft: AircraftType, designat
   if (!place) return undefined;
   const cabinClass = type.layout.cabins[place.cabinIndex]!.cabinClass;
   const sold = soldByAirline(flightKey, aircraft, cabinClass, type.cabinSeats[place.cabinIndex]!);
-  return { cabinClass, seat: flightSeat(place.seat, cabinClass, demandFactor(flightKey), sold) };
+  return { cabinClass, seat: flightSeat(place.seat, cabinClass, demandFactor(flightKey), sold, chargesEverySeat(flightKey)) };
+}
+
+/** Whether the flight's carrier (the first two characters of its key) charges for every seat: a low-cost carrier. */
+function chargesEverySeat(flightKey: string): boolean {
+  return carrierProfile(flightKey.slice(0, 2))?.everySeatPaid === true;
 }
 
 function demandFactor(flightKey: string): number {
@@ -70,12 +76,12 @@ function soldByAirline(flightKey: string, aircraft: AircraftType, cabinClass: Ca
   return seatsSoldByAirline(flightKey, cabinClass, seats, capacity - initialSeatsLeft(flightKey, cabinClass, capacity));
 }
 
-function flightSeat(seat: LayoutSeat, cabinClass: CabinClass, factor: number, sold: ReadonlySet<string>): FlightSeat {
+function flightSeat(seat: LayoutSeat, cabinClass: CabinClass, factor: number, sold: ReadonlySet<string>, everySeatPaid: boolean): FlightSeat {
   return {
     ...seat,
     name: seatName(seat),
     disclosures: seatDisclosures(seat),
-    priceUsd: seatPriceUsd(cabinClass, seat, factor),
+    priceUsd: seatPriceUsd(cabinClass, seat, factor, everySeatPaid),
     soldByAirline: sold.has(seat.designator),
   };
 }

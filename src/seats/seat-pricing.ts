@@ -21,10 +21,17 @@ const FORWARD_SURCHARGE = 400;
 /** Prices are whole half-dollars. */
 const STEP = 50;
 
-/** The seat's price in US cents on a flight whose demand scales prices by `factor`. */
-export function seatPriceUsd(cabin: CabinClass, seat: LayoutSeat, factor: number): number {
+/** What a low-cost carrier asks for a seat the network gives free (a middle seat). */
+const LOW_COST_MINIMUM = 600;
+
+/**
+ * The seat's price in US cents on a flight whose demand scales prices by `factor`; on a carrier
+ * that charges for every seat (`everySeatPaid`), no economy seat is free.
+ */
+export function seatPriceUsd(cabin: CabinClass, seat: LayoutSeat, factor: number, everySeatPaid = false): number {
   const table = cabin === "economy" ? ECONOMY : cabin === "premium_economy" ? PREMIUM_ECONOMY : null;
-  const base = table?.[seat.rowKind][seat.position] ?? 0;
+  const listed = table?.[seat.rowKind][seat.position] ?? 0;
+  const base = listed === 0 && everySeatPaid && table !== null ? LOW_COST_MINIMUM : listed;
   if (base === 0) return 0;
   return Math.round(((base + (seat.forward ? FORWARD_SURCHARGE : 0)) * factor) / STEP) * STEP;
 }

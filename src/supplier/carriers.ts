@@ -20,6 +20,8 @@ export interface CarrierProfile extends CarrierRef {
   hubs: readonly HubProfile[];
   /** Multiplies every fare: premium carriers cost more. */
   priceLevel: number;
+  /** Low-cost carriers charge for every seat chosen on the seat map, middle seats too. */
+  everySeatPaid?: true;
 }
 
 function hub(iataCode: string, domestic: number, international: number): HubProfile {
@@ -85,7 +87,31 @@ export const CARRIERS: readonly CarrierProfile[] = [
   },
 ];
 
-/** The carrier with this IATA code, as a stored segment names it. */
+/**
+ * The low-cost carriers that the `simulated_lcc` supplier sells (and the network does not): value
+ * fares only (no checked bag, neither changed nor refunded), from secondary airports of cities the
+ * network serves, so some city pairs overlap (London–Barcelona, Chicago–New York).
+ */
+export const LOW_COST_CARRIERS: readonly CarrierProfile[] = [
+  {
+    iataCode: "ZJ",
+    name: "Jetlark",
+    fareFamily: "value",
+    hubs: [hub("STN", 45, 60), hub("DUB", 45, 60), hub("BGY", 45, 60)],
+    priceLevel: 0.55,
+    everySeatPaid: true,
+  },
+  {
+    iataCode: "ZQ",
+    name: "Quillwing Air",
+    fareFamily: "value",
+    hubs: [hub("MDW", 45, 75), hub("FLL", 45, 75), hub("LAS", 45, 75)],
+    priceLevel: 0.6,
+    everySeatPaid: true,
+  },
+];
+
+/** The carrier with this IATA code, as a stored segment names it (a network or a low-cost one). */
 export function carrierProfile(iataCode: string): CarrierProfile | undefined {
-  return CARRIERS.find((carrier) => carrier.iataCode === iataCode);
+  return CARRIERS.find((carrier) => carrier.iataCode === iataCode) ?? LOW_COST_CARRIERS.find((carrier) => carrier.iataCode === iataCode);
 }

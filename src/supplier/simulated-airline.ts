@@ -1,4 +1,5 @@
 import type { Database } from "../db/database";
+import type { CarrierProfile } from "./carriers";
 import type { Airport } from "../locations/airport";
 import { SimulatedBookings } from "./simulated-bookings";
 import { SimulatedTimetable } from "./simulated-timetable";
@@ -15,6 +16,8 @@ export interface SimulatedAirlineOptions {
    * `Slow`: longer than a job's lease, to show it is renewed while the airline is asked.
    */
   slowAnswerMs: number;
+  /** The carriers it sells: the network's unless told otherwise (the low-cost supplier's). */
+  carriers?: readonly CarrierProfile[];
 }
 
 /**

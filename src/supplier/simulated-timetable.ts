@@ -1,5 +1,5 @@
 import type { Airport } from "../locations/airport";
-import { CARRIERS } from "./carriers";
+import { CARRIERS, type CarrierProfile } from "./carriers";
 import { combineSlices, priceSliceOption, type Journey, type SliceOption } from "./journeys";
 import { resolveCarriers, type Carrier } from "./network";
 import { buildOffer } from "./offers";
@@ -16,6 +16,8 @@ export const MAX_OFFERS_PER_SEARCH = 50;
 export interface SimulatedTimetableOptions {
   /** Resolves the carriers' hub codes, e.g. `(code) => airportIndex().getByIata(code)`. */
   airportByIata: (iataCode: string) => Airport | undefined;
+  /** The carriers it sells: the network's (CARRIERS) unless told otherwise. */
+  carriers?: readonly CarrierProfile[];
 }
 
 /**
@@ -30,7 +32,7 @@ export class SimulatedTimetable {
 
   /** @throws Error when a hub airport is missing from the location data. */
   constructor(options: SimulatedTimetableOptions) {
-    this.#carriers = resolveCarriers(CARRIERS, options.airportByIata);
+    this.#carriers = resolveCarriers(options.carriers ?? CARRIERS, options.airportByIata);
     this.#airportByIata = options.airportByIata;
   }
 

@@ -27,6 +27,18 @@ export interface SupplierSearch {
   cabinClass: CabinClass;
   /** Connections allowed per slice, 0–2; 0 means direct flights only. */
   maxConnections: number;
+  /** Aborted when the search's deadline passes: a supplier stops waiting and lets go of its timers and requests. */
+  signal?: AbortSignal;
+  /** Sandbox only: the outcome the search forces on this supplier instead of its own (`supplier_behaviour`). */
+  forcedOutcome?: ForcedOutcome;
+}
+
+/** An outcome a sandbox search can force on a supplier: hang past any deadline, fail, or answer. */
+export type ForcedOutcome = "timeout" | "error" | "ok";
+
+/** The supplier could not answer (a failure of its own, not a rule of ours). */
+export class SupplierFailed extends Error {
+  override name = "SupplierFailed";
 }
 
 export interface SupplierSearchSlice {

@@ -31,6 +31,13 @@ export const updateTenantConfigInput = z
       })
       .optional(),
     metadata: metadataSchema.optional(),
+    /** Supplier ids, in the tenant's order of preference; the service checks each is one it has. */
+    suppliers: z
+      .array(z.string().min(1).max(64))
+      .min(1, "name at least one supplier")
+      .max(16)
+      .refine((ids) => new Set(ids).size === ids.length, "names a supplier twice")
+      .optional(),
   })
   .refine((input) => Object.keys(input).length > 0, { message: "send at least one updatable field" });
 

@@ -29,6 +29,8 @@ export class TenantConfigService {
     private readonly wallets: WalletService,
     /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: tenants may name private addresses. */
     private readonly allowPrivateNetworks: boolean,
+    /** The supplier ids a tenant may choose. */
+    private readonly supplierIds: readonly string[],
   ) {}
 
   /** The tenant as authorised for this request (served from the tenant directory cache). */
@@ -42,7 +44,8 @@ export class TenantConfigService {
    * rules (WalletService.changeCurrency): 422 `currency_locked` for a live tenant with money or
    * open orders; a sandbox wallet is re-denominated. No tenant's `webhook_url`, sandbox included, may
    * name a private or loopback IP address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS); a host name is
-   * checked on every delivery, on the address it resolves to. The first URL set comes with the
+   * checked on every delivery, on the address it resolves to. `suppliers` names only suppliers this
+   * gateway has (422 `invalid_field_value` naming the entry). The first URL set comes with the
    * tenant's signing secret, returned as `issuedWebhookSecret` this once.
    */
   async update(scope: TenantScope, input: UpdateTenantConfigInput): Promise<TenantConfig> {
@@ -52,6 +55,11 @@ export class TenantConfigService {
       throw appError("invalid_field_value", { field: "webhook_enabled", reason: "webhook_enabled needs a webhook_url" });
     }
     if (input.webhook_url) refusePrivateDestination("webhook_url", input.webhook_url, this.allowPrivateNetworks);
+    const unknownSupplier = input.suppliers?.findIndex((id) => !this.supplierIds.includes(id)) ?? -1;
+    if (unknownSupplier >= 0) {
+      const field = `suppliers[${unknownSupplier}]`;
+      throw appError("invalid_field_value", { field, message: `${field}: ${input.suppliers![unknownSupplier]} is not a supplier (${this.supplierIds.join(", ")})` });
+    }
     const issuedWebhookSecret = webhookUrl !== null && scope.tenant.webhookSecret === null ? newWebhookSecret() : undefined;
     let secretIssued = false;
     const write = async (tx: Prisma.TransactionClient) => {
@@ -64,6 +72,7 @@ export class TenantConfigService {
           defaultCurrency: input.default_currency,
           timezone: input.timezone,
           configMetadata: input.metadata,
+          suppliers: input.suppliers,
         },
       });
       if (updated.count === 0) throw appError("tenant_not_found");

@@ -38,7 +38,7 @@ export function startMain(env: Record<string, string>): Running {
   delete inherited.PORT;
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: repoRoot,
-    env: { ...inherited, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", RATE_LIMIT_RPS: "0", ...env },
+    env: { ...inherited, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", RATE_LIMIT_RPS: "0", SUPPLIER_LCC_LATENCY_MS: "0", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let out = "";

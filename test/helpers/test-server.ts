@@ -45,6 +45,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     OWNER_API_KEY: ownerKey,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     RATE_LIMIT_RPS: "0",
+    // The low-cost supplier answers at once unless a suite asks for its latency.
+    SUPPLIER_LCC_LATENCY_MS: "0",
     ...options.env,
   });
   const log = createLogger(config.LOG_LEVEL);

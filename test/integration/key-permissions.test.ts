@@ -80,6 +80,8 @@ const probes: Record<string, Probe> = {
   simulateAirlineInitiatedChange: { rest: "POST /v1/sandbox/orders/:id/airline_initiated_change", body: { kind: "retime" } },
   orderStatusChanged: { subscription: ORDER_STATUS_CHANGED, variables: { orderId: UNKNOWN_ORDER } },
   orderEvents: { subscription: ORDER_EVENTS },
+  // An empty search: refused by the search rules (an answer), or for the key's permissions.
+  searchOffers: { subscription: "subscription ($input: SearchFlightsInput!) { searchOffers(input: $input) { supplier } }", variables: { input: { slices: [], passengers: [] } } },
   wallet: { rest: "GET /v1/wallet" },
   walletTransactions: { rest: "GET /v1/wallet/transactions" },
 };

@@ -60,14 +60,13 @@ describe("a full disk on SQLite", () => {
       }
     });
 
-  // The searches are LON → NYC (~48 offers): a search is one row of a few kilobytes, which needs
-  // new pages, where a search of a few offers may fit in room a page of its table still has.
   it("refuses writes that need room with 507 storage_full and Retry-After, never 500, and keeps reads working", async () => {
     await fillTheDisk();
 
     const search = await call(server, "POST", "/v1/air/search", {
       key: tenant.key,
-      body: { slices: [{ origin: "LON", destination: "NYC", departure_date: spare[0].slices[0].segments[0].departing_at.slice(0, 10) }], passengers: [{ type: "adult" }], cabin_class: "economy" },
+      // A large search (~48 offers): its row needs pages of its own, which a full file has none of (a small one may fit in a page's free room).
+      body: { slices: [{ origin: "LON", destination: "NYC", departure_date: spare[0].slices[0].segments[0].departing_at.slice(0, 10) }], passengers: [{ type: "adult" }, { type: "child" }], cabin_class: "economy" },
     });
     expect(search.status, JSON.stringify(search.body).slice(0, 300)).toBe(507);
     expect(search.headers.get("retry-after")).toBe("30");
@@ -80,7 +79,7 @@ describe("a full disk on SQLite", () => {
       ...(await Promise.all(waiting.map(({ order, ticketKey }) => call(server, "POST", `/v1/air/orders/${order.id}/actions/ticket`, { key: tenant.key, headers: { "idempotency-key": ticketKey } })))),
     ];
     for (const write of writes) expect([200, 201, 507], JSON.stringify(write.body).slice(0, 300)).toContain(write.status);
-    const graphqlWrite = await graphql(server, `mutation { searchFlights(input: { slices: [{ origin: "LON", destination: "NYC", departureDate: "${spare[0].slices[0].segments[0].departing_at.slice(0, 10)}" }], passengers: [{ type: ADULT }], cabinClass: ECONOMY }) { offerRequestId } }`, {}, { key: tenant.key });
+    const graphqlWrite = await graphql(server, `mutation { searchFlights(input: { slices: [{ origin: "NYC", destination: "LON", departureDate: "${spare[0].slices[0].segments[0].departing_at.slice(0, 10)}" }], passengers: [{ type: ADULT }, { type: CHILD }], cabinClass: ECONOMY }) { offerRequestId } }`, {}, { key: tenant.key });
     expect(graphqlWrite.status, JSON.stringify(graphqlWrite.body).slice(0, 300)).toBe(507);
     expect(graphqlWrite.headers.get("retry-after")).toBe("30");
     expect(graphqlWrite.body.errors?.[0]?.extensions).toMatchObject({ code: "storage_full", statusCode: 507, retryAfterSeconds: 30 });

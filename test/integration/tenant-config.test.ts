@@ -26,7 +26,7 @@ describe("tenant configuration", () => {
       expect(response.body).toMatchObject({ success: true, message: expect.any(String) });
       const config = response.body.data;
       expect(Object.keys(config).sort()).toEqual(
-        ["id", "name", "slug", "environment", "status", "default_currency", "timezone", "webhook_url", "webhook_enabled", "metadata", "created_at", "updated_at"].sort(),
+        ["id", "name", "slug", "environment", "status", "default_currency", "timezone", "suppliers", "webhook_url", "webhook_enabled", "metadata", "created_at", "updated_at"].sort(),
       );
       expect(config).toMatchObject({
         id: tenant.tenantId,

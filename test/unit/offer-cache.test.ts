@@ -5,6 +5,8 @@ import { offerIdOf } from "../../src/search/offer-ids";
 import type { AnsweredOffer, SearchAnswer } from "../../src/search/search-answer";
 
 const offer: AnsweredOffer = {
+  supplier: { id: "simulated", name: "Simulated airline network" },
+  comparisonKey: "",
   owner: { iataCode: "ZA", name: "Zephyr Air" },
   fareBrandName: "Economy Light",
   slices: [],

@@ -1,8 +1,10 @@
+import { supplierOfferKey } from "../../src/search/merge-offers";
+import { NETWORK_SUPPLIER } from "../../src/supplier/supplier-registry";
 import { beforeAll, describe, expect, it } from "vitest";
 import { datedId, idTimeMs, newId } from "../../src/ids";
 import { airportIndex } from "../../src/locations/airport-index";
 import { ok } from "../../src/rest/envelope";
-import { offerViewA } from "../../src/rest/offer.views";
+import { offerViewA, supplierResultsView } from "../../src/rest/offer.views";
 import { searchAnswerJsonA } from "../../src/rest/search-answer-json";
 import { offerAddress, offerIdOf, segmentIdOf, sliceIdOf } from "../../src/search/offer-ids";
 import { priceOffer } from "../../src/search/price-offer";
@@ -55,14 +57,14 @@ async function searched(c: Case): Promise<Searched> {
   const offers = await airline.search(search);
   const createdAt = new Date("2027-05-01T10:00:00.123Z");
   const header = { requestId: newId("orq"), tenantId: "ten_1", currency: c.currency, createdAt, expiresAt: new Date(createdAt.getTime() + 1_800_000), passengers: search.passengers };
-  const answer = answerSearch(header, offers);
+  const answer = answerSearch(header, offers.map((offer) => ({ supplier: NETWORK_SUPPLIER, offer, comparisonKey: supplierOfferKey(offer) })));
   const request = {
     slices: c.slices.map(([origin, destination, date]) => ({ origin, destination, departure_date: date })),
     passengers: search.passengers,
     cabin_class: c.cabin,
     max_connections: c.maxConnections,
   };
-  const result = new SearchResult({ id: header.requestId, tenantId: "ten_1", request, offerCount: offers.length, expiresAt: header.expiresAt, createdAt }, search, answer);
+  const result = new SearchResult({ id: header.requestId, tenantId: "ten_1", request, offerCount: offers.length, expiresAt: header.expiresAt, createdAt }, search, answer, []);
   return { search, offers, answer, result, currency: c.currency };
 }
 
@@ -119,6 +121,7 @@ describe("a search stored once", () => {
           slices: result.offerRequest.request.slices,
           passengers: result.search.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type })),
           cabin_class: result.search.cabinClass,
+          supplier_results: supplierResultsView(result.supplierResults),
           offers: result.offers.map(offerViewA),
         }),
       );

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import type { SupplierHealthFigures } from "../supplier/supplier-health";
+import { ok, okSchema } from "./envelope";
+import { restRoute } from "./route";
+
+const tag = "Suppliers (owner)";
+
+/** A supplier's health over the last 5 minutes (docs/gateway.md#supplier-health). */
+const supplierHealthSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: z.enum(["healthy", "degraded", "unavailable"]),
+    circuit: z.enum(["closed", "open", "half_open"]).meta({ description: "The answering process's circuit: each process keeps its own" }),
+    latency_ms: z.object({ p50: z.int().nullable(), p99: z.int().nullable() }).meta({ description: "Upper bounds of the latency buckets holding the 50th and 99th percentile; null without calls" }),
+    error_rate: z.number(),
+    calls: z.int(),
+  })
+  .meta({ id: "SupplierHealth" });
+
+function supplierHealthView(figures: SupplierHealthFigures): z.output<typeof supplierHealthSchema> {
+  return { id: figures.id, name: figures.name, status: figures.status, circuit: figures.circuit, latency_ms: figures.latencyMs, error_rate: figures.errorRate, calls: figures.calls };
+}
+
+/** The suppliers' health, for the owner. */
+export const supplierRoutes = [
+  restRoute({
+    method: "GET",
+    url: "/v1/suppliers",
+    operation: "suppliers",
+    summary: "Every supplier's health over the last 5 minutes, every process's calls together",
+    tag,
+    response: okSchema(z.array(supplierHealthSchema)),
+    handle: async ({ ctx }) => ok((await ctx.services.supplierHealth.figures()).map(supplierHealthView)),
+  }),
+];

@@ -1,0 +1,72 @@
+import type { RegisteredSupplier } from "../supplier/supplier-registry";
+import type { SupplierCalls } from "../supplier/supplier-calls";
+import type { SupplierOffer } from "../supplier/supplier";
+
+export type SupplierStatus = "ok" | "timeout" | "error" | "unavailable";
+
+/** How one supplier did in one search, as `supplier_results` shows it. */
+export interface SupplierResult {
+  supplier: string;
+  status: SupplierStatus;
+  offerCount: number;
+  durationMs: number;
+}
+
+/** One supplier's part of a search: its result, and its offers when it answered. */
+export interface SupplierBatch {
+  entry: RegisteredSupplier;
+  result: SupplierResult;
+  offers: SupplierOffer[];
+}
+
+/**
+ * Asks every supplier at once, each bounded by the one deadline (`deadlineMs` from now), and
+ * answers as soon as all have answered or at the deadline with what has arrived: a supplier still
+ * out is `timeout`, and its call is aborted then (its timers and requests end with it), so
+ * nothing outlives the answer. A supplier whose circuit is open is not asked (`unavailable`).
+ * Each answer feeds its supplier's breaker; `onBatch` hears each batch as it is settled, in the
+ * order they settle.
+ */
+export async function fanOut(
+  entries: readonly RegisteredSupplier[],
+  ask: (entry: RegisteredSupplier, signal: AbortSignal) => Promise<SupplierOffer[]>,
+  deadlineMs: number,
+  calls: SupplierCalls,
+  onBatch?: (batch: SupplierBatch) => void,
+): Promise<SupplierBatch[]> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), deadlineMs);
+  const deadlinePassed = new Promise<"deadline">((resolve) => deadline.signal.addEventListener("abort", () => resolve("deadline"), { once: true }));
+  const startedAt = performance.now();
+  const settle = (entry: RegisteredSupplier, status: SupplierStatus, offers: SupplierOffer[]): SupplierBatch => {
+    const batch = { entry, offers, result: { supplier: entry.id, status, offerCount: offers.length, durationMs: Math.round(performance.now() - startedAt) } };
+    onBatch?.(batch);
+    return batch;
+  };
+  const one = async (entry: RegisteredSupplier): Promise<SupplierBatch> => {
+    const breaker = calls.breaker(entry.id);
+    if (!breaker.tryAcquire()) return settle(entry, "unavailable", []);
+    const answer = ask(entry, deadline.signal).then(
+      (offers) => ({ offers }),
+      (error: unknown) => ({ error }),
+    );
+    const outcome = await Promise.race([answer, deadlinePassed]);
+    if (outcome === "deadline") {
+      breaker.failed();
+      return settle(entry, "timeout", []);
+    }
+    if ("error" in outcome) {
+      breaker.failed();
+      return settle(entry, deadline.signal.aborted ? "timeout" : "error", []);
+    }
+    breaker.succeeded();
+    return settle(entry, "ok", outcome.offers);
+  };
+  try {
+    return await Promise.all(entries.map(one));
+  } finally {
+    clearTimeout(timer);
+    // Whoever is still out is let go: its waits and requests end now, not at its own pace.
+    deadline.abort();
+  }
+}

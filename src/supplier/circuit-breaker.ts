@@ -1,0 +1,49 @@
+import { clock } from "../clock";
+
+export type CircuitState = "closed" | "open" | "half_open";
+
+export interface BreakerSettings {
+  /** Consecutive failures or timeouts that open the circuit. */
+  failureThreshold: number;
+  /** How long an open circuit skips the supplier before one trial call. */
+  cooldownMs: number;
+}
+
+/**
+ * One supplier's circuit breaker in this process: after `failureThreshold` consecutive failures
+ * or timeouts the supplier is skipped for `cooldownMs`; then one trial call is let through
+ * (half-open), which closes the circuit when it succeeds and opens it again when it fails.
+ */
+export class CircuitBreaker {
+  #failures = 0;
+  #openedAt: number | null = null;
+  #trialInFlight = false;
+
+  constructor(private readonly settings: BreakerSettings) {}
+
+  get state(): CircuitState {
+    if (this.#openedAt === null) return "closed";
+    return clock.nowMs() - this.#openedAt >= this.settings.cooldownMs ? "half_open" : "open";
+  }
+
+  /** Whether a call may go out now; a half-open circuit lets exactly one through until it reports. */
+  tryAcquire(): boolean {
+    const state = this.state;
+    if (state === "closed") return true;
+    if (state === "open" || this.#trialInFlight) return false;
+    this.#trialInFlight = true;
+    return true;
+  }
+
+  succeeded(): void {
+    this.#failures = 0;
+    this.#openedAt = null;
+    this.#trialInFlight = false;
+  }
+
+  failed(): void {
+    this.#failures += 1;
+    if (this.#trialInFlight || this.#failures >= this.settings.failureThreshold) this.#openedAt = clock.nowMs();
+    this.#trialInFlight = false;
+  }
+}

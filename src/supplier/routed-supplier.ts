@@ -1,0 +1,86 @@
+import type { BatchStatement } from "../db/write-batch";
+import type { SupplierRegistry } from "./supplier-registry";
+import type { BookedItinerary, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+
+/**
+ * Every call after the search, sent to the supplier that sold the flights it names: a booking's
+ * to the seller of its first flight (a booking is one supplier's offer), a seat or a flight's to
+ * its seller. Giving seats back names only bookings, so every supplier is asked and each lets go
+ * of what it holds. Searches are the fan-out's (search/fan-out.ts), never this router's.
+ */
+export class RoutedSupplier implements Supplier {
+  readonly name = "gateway";
+
+  constructor(private readonly registry: SupplierRegistry) {}
+
+  search(_request: SupplierSearch): Promise<SupplierOffer[]> {
+    return Promise.reject(new Error("searches go to each supplier through the fan-out"));
+  }
+
+  /** The supplier of a booking: the seller of its first flight. */
+  #of(booking: Pick<SupplierBooking, "segments">): Supplier {
+    return this.#seller(booking.segments[0]?.flightKey);
+  }
+
+  #seller(flightKey: string | undefined): Supplier {
+    return this.registry.forFlight(flightKey ?? "").supplier;
+  }
+
+  holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }> {
+    return this.#of(booking).holdSeats(booking);
+  }
+
+  async releaseSeats(...bookingIds: string[]): Promise<void> {
+    for (const entry of this.registry.all) await entry.supplier.releaseSeats(...bookingIds);
+  }
+
+  async seatsHeld(flights: ReadonlyArray<FlightCabin>, environment: SupplierBooking["environment"]): Promise<Map<string, number>> {
+    const answers = await Promise.all([...this.#bySeller(flights, (flight) => flight.flightKey)].map(([supplier, own]) => supplier.seatsHeld(own, environment)));
+    return new Map(answers.flatMap((answer) => [...answer]));
+  }
+
+  async seatsAssigned(flightKeys: readonly string[], environment: SupplierBooking["environment"]): Promise<Map<string, Set<string>>> {
+    const answers = await Promise.all([...this.#bySeller(flightKeys, (key) => key)].map(([supplier, own]) => supplier.seatsAssigned(own, environment)));
+    return new Map(answers.flatMap((answer) => [...answer]));
+  }
+
+  seatAdditions(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, seats: readonly SeatChoice[]): BatchStatement[] {
+    return this.#seller(seats[0]?.flightKey).seatAdditions(booking, seats);
+  }
+
+  issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
+    return this.#of(booking).issueTickets(booking);
+  }
+
+  issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]> {
+    return this.#of(booking).issueEmds(booking, services);
+  }
+
+  seatExchange(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, exchange: SeatExchange): BatchStatement[] {
+    return this.#seller(exchange.hold[0]?.flightKey ?? exchange.release[0]).seatExchange(booking, exchange);
+  }
+
+  reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]> {
+    return this.#of(booking).reissueTickets(booking, reissue);
+  }
+
+  refundTickets(booking: SupplierBooking): Promise<void> {
+    return this.#of(booking).refundTickets(booking);
+  }
+
+  retimeFlight(flightKey: string, itineraries: readonly BookedItinerary[], now: Date): FlightTimes | null {
+    return this.#seller(flightKey).retimeFlight(flightKey, itineraries, now);
+  }
+
+  /** The items grouped by the supplier selling each (one call per supplier). */
+  #bySeller<T>(items: readonly T[], flightKeyOf: (item: T) => string): Map<Supplier, T[]> {
+    const groups = new Map<Supplier, T[]>();
+    for (const item of items) {
+      const supplier = this.#seller(flightKeyOf(item));
+      const group = groups.get(supplier);
+      if (group) group.push(item);
+      else groups.set(supplier, [item]);
+    }
+    return groups;
+  }
+}

@@ -1,0 +1,13 @@
+import type { Tenant } from "../db/models";
+import { DEFAULT_TENANT_SUPPLIERS } from "../supplier/supplier-registry";
+
+/** The supplier ids the tenant chose to search, in its order, or null when it chose none (the defaults apply). */
+export function tenantSuppliers(tenant: Pick<Tenant, "suppliers">): string[] | null {
+  const chosen = tenant.suppliers;
+  return Array.isArray(chosen) && chosen.every((id) => typeof id === "string") ? (chosen as string[]) : null;
+}
+
+/** The suppliers the tenant searches, as its configuration shows them: its choice, or the defaults. */
+export function shownTenantSuppliers(tenant: Pick<Tenant, "suppliers">): readonly string[] {
+  return tenantSuppliers(tenant) ?? DEFAULT_TENANT_SUPPLIERS;
+}

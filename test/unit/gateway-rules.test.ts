@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { setClock } from "../../src/clock";
+import { mergeOffers } from "../../src/search/merge-offers";
+import type { SupplierBatch } from "../../src/search/fan-out";
+import { CircuitBreaker } from "../../src/supplier/circuit-breaker";
+import type { RegisteredSupplier } from "../../src/supplier/supplier-registry";
+import { SupplierRegistry } from "../../src/supplier/supplier-registry";
+import type { SupplierOffer } from "../../src/supplier/supplier";
+
+/** The gateway's pure rules: merging suppliers' offers, the circuit breaker, which suppliers a tenant searches. */
+
+const entry = (id: string, extra: Partial<RegisteredSupplier> = {}): RegisteredSupplier =>
+  ({ id, name: id, supplier: {} as never, capabilities: new Set(), needsConnection: false, sellsFlight: () => false, ...extra }) as RegisteredSupplier;
+
+/** An offer of one segment: flight `flight` on 2027-03-07 in economy, `total` cents, `minutes` long. */
+function offer(flight: string, total: number, minutes = 100, fareBrandName = "Basic"): SupplierOffer {
+  return {
+    owner: { iataCode: flight.slice(0, 2), name: flight.slice(0, 2) },
+    fareBrandName,
+    slices: [
+      {
+        durationMinutes: minutes,
+        segments: [{ marketingCarrier: { iataCode: flight.slice(0, 2), name: "" }, marketingCarrierFlightNumber: flight.slice(2), departingAtLocal: "2027-03-07T08:00:00", cabinClass: "economy" }],
+      },
+    ],
+    totalAmount: total,
+  } as unknown as SupplierOffer;
+}
+
+const batch = (id: string, offers: SupplierOffer[]): SupplierBatch => ({ entry: entry(id), offers, result: { supplier: id, status: "ok", offerCount: offers.length, durationMs: 1 } });
+
+describe("merging suppliers' offers", () => {
+  it("keeps the cheaper of the same flights with the same fare brand, whatever the source", () => {
+    const merged = mergeOffers([batch("a", [offer("ZA1", 500)]), batch("b", [offer("ZA1", 400)])]);
+    expect(merged.map((o) => [o.supplier.id, o.offer.totalAmount])).toEqual([["b", 400]]);
+  });
+
+  it("gives a tie to the supplier listed first", () => {
+    expect(mergeOffers([batch("b", [offer("ZA1", 400)]), batch("a", [offer("ZA1", 400)])]).map((o) => o.supplier.id)).toEqual(["b"]);
+    expect(mergeOffers([batch("a", [offer("ZA1", 400)]), batch("b", [offer("ZA1", 400)])]).map((o) => o.supplier.id)).toEqual(["a"]);
+  });
+
+  it("keeps the same flights under another fare brand, and other flights", () => {
+    const merged = mergeOffers([batch("a", [offer("ZA1", 500, 100, "Flex")]), batch("b", [offer("ZA1", 400), offer("ZA2", 450)])]);
+    expect(merged.map((o) => `${o.supplier.id}:${o.offer.totalAmount}`)).toEqual(["b:400", "b:450", "a:500"]);
+  });
+
+  it("orders by total amount, then by duration", () => {
+    const merged = mergeOffers([batch("a", [offer("ZA1", 500, 300), offer("ZA2", 500, 120), offer("ZA3", 90, 900)])]);
+    expect(merged.map((o) => o.offer.slices[0]!.durationMinutes)).toEqual([900, 120, 300]);
+  });
+});
+
+describe("a circuit breaker", () => {
+  afterEach(() => setClock(new Date()));
+  const at = (ms: number) => setClock(new Date(Date.UTC(2027, 0, 1) + ms));
+
+  it("opens after the threshold of consecutive failures; a success in between starts the count again", () => {
+    at(0);
+    const breaker = new CircuitBreaker({ failureThreshold: 3, cooldownMs: 1000 });
+    breaker.failed();
+    breaker.failed();
+    breaker.succeeded();
+    breaker.failed();
+    breaker.failed();
+    expect(breaker.state).toBe("closed");
+    breaker.failed();
+    expect(breaker.state).toBe("open");
+    expect(breaker.tryAcquire()).toBe(false);
+  });
+
+  it("lets exactly one trial call through after the cooldown: its success closes, its failure reopens", () => {
+    at(0);
+    const breaker = new CircuitBreaker({ failureThreshold: 1, cooldownMs: 1000 });
+    breaker.failed();
+    at(900);
+    expect(breaker.tryAcquire()).toBe(false);
+    at(1100);
+    expect(breaker.state).toBe("half_open");
+    expect(breaker.tryAcquire()).toBe(true);
+    expect(breaker.tryAcquire()).toBe(false);
+    breaker.failed();
+    expect(breaker.state).toBe("open");
+    at(2300);
+    expect(breaker.tryAcquire()).toBe(true);
+    breaker.succeeded();
+    expect(breaker.state).toBe("closed");
+    expect(breaker.tryAcquire()).toBe(true);
+  });
+});
+
+describe("the suppliers a tenant searches", () => {
+  const registry = new SupplierRegistry([entry("simulated"), entry("simulated_lcc"), entry("duffel", { needsConnection: true })]);
+
+  it("are the two simulated ones by default, the tenant's choice in its order otherwise", () => {
+    expect(registry.searchedBy(null, new Set()).map((e) => e.id)).toEqual(["simulated", "simulated_lcc"]);
+    expect(registry.searchedBy(["simulated_lcc", "simulated"], new Set()).map((e) => e.id)).toEqual(["simulated_lcc", "simulated"]);
+  });
+
+  it("include one that needs a connection only once the tenant has one", () => {
+    expect(registry.searchedBy(["duffel", "simulated"], new Set()).map((e) => e.id)).toEqual(["simulated"]);
+    expect(registry.searchedBy(["duffel", "simulated"], new Set(["duffel"])).map((e) => e.id)).toEqual(["duffel", "simulated"]);
+  });
+});
