@@ -19,6 +19,7 @@ import { OfferService } from "./search/offer.service";
 import { SeatMapService } from "./seat-maps/seat-map.service";
 import { SeatCatalogue } from "./seats/seat-catalogue";
 import { SearchService } from "./search/search.service";
+import { FareCalendarService } from "./search/fare-calendar.service";
 import { SimulatedAirline } from "./supplier/simulated-airline";
 import { CachingSupplier } from "./supplier/caching-supplier";
 import { OfferCache } from "./search/offer-cache";
@@ -82,6 +83,7 @@ export interface Services {
   usage: UsageService;
   airports: AirportIndex;
   search: SearchService;
+  fareCalendar: FareCalendarService;
   offers: OfferService;
   seatMaps: SeatMapService;
   idempotency: IdempotencyService;
@@ -186,6 +188,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     usage: new UsageService(db, usageMeter, tenants, orders, wallets, webhookDeliveries),
     airports,
     search: new SearchService(db, supplier, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache),
+    fareCalendar: new FareCalendarService([supplier], airports),
     offers,
     seatMaps: new SeatMapService(offers, orders, seatCatalogue, supplier),
     idempotency: new IdempotencyService(db, log),
