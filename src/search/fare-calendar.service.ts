@@ -16,7 +16,7 @@ const MAX_CONNECTIONS = 1;
 /** Destination ideas are nonstop: what a search that day with max_connections 0 finds. */
 const NONSTOP = 0;
 /** Most destination ideas in one answer. */
-export const MAX_DESTINATIONS = 50;
+const MAX_DESTINATIONS = 50;
 
 /** The lowest price of a day (or of a destination's month): indicative, not an offer. */
 export interface IndicativeFare {
@@ -51,7 +51,7 @@ interface TravelDay {
 /**
  * Indicative prices from the suppliers' schedules and fares, with nothing stored: a fare
  * calendar (the lowest price of each day on sale for a route) and destination ideas (the
- * cheapest fare of a month to each place reachable from an origin). A day's price is what the
+ * cheapest nonstop fare of a month to each place an origin flies to). A day's price is what the
  * cheapest offer of a search that day (one connection at most, `adults` adults) totals in the
  * tenant's currency, from every supplier that can quote cheaply; a search gives the bookable offer.
  */
