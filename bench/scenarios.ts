@@ -116,6 +116,14 @@ function uncachedSearches(origin: string, destination: string) {
   ).flat();
 }
 
+/** A fare calendar or destination ideas with at least `min` items, or what is wrong with it. */
+function checkDays(min: number) {
+  return ({ body }: ApiResponse): string | undefined => {
+    const items = (body as { data?: unknown[] } | undefined)?.data;
+    return Array.isArray(items) && items.length >= min ? undefined : `expected at least ${min} items, got ${JSON.stringify(body).slice(0, 200)}`;
+  };
+}
+
 /** A search answer with 1–50 offers, or what is wrong with it. */
 function checkOffers({ body }: ApiResponse): string | undefined {
   const count = body?.data?.offers?.length;
@@ -248,6 +256,24 @@ export const scenarios: Scenario[] = [
     body: oneWaySearch(),
     check: checkOffers,
     target: { maxP50Ms: 10, minRps: 500 },
+    connections: 5,
+  },
+  {
+    name: "GET /v1/air/fare_calendar LON→NYC, 60 days",
+    method: "GET",
+    path: `/v1/air/fare_calendar?origin=LON&destination=NYC&from=${daysAhead(20)}&to=${daysAhead(79)}`,
+    auth: "tenant",
+    check: checkDays(40),
+    target: { maxP50Ms: 50, minRps: 100 },
+    connections: 5,
+  },
+  {
+    name: "GET /v1/air/destinations from LON, a month",
+    method: "GET",
+    path: `/v1/air/destinations?origin=LON&month=${daysAhead(45).slice(0, 7)}`,
+    auth: "tenant",
+    check: checkDays(10),
+    target: { maxP50Ms: 100, minRps: 10 },
     connections: 5,
   },
   {

@@ -24,6 +24,7 @@ import { simulatedSuppliers } from "./supplier/simulated-suppliers";
 import { SupplierRegistry } from "./supplier/supplier-registry";
 import { RoutedSupplier } from "./supplier/routed-supplier";
 import { SupplierHealth, supplierStatRetention } from "./supplier/supplier-health";
+import { FareCalendarService } from "./search/fare-calendar.service";
 import { OfferCache } from "./search/offer-cache";
 import { IdempotencyService, idempotencyRetention } from "./idempotency/idempotency.service";
 import { WalletService } from "./wallet/wallet.service";
@@ -91,6 +92,7 @@ export interface Services {
   /** Every supplier's health over the last five minutes, every process's calls together. */
   supplierHealth: SupplierHealth;
   search: SearchService;
+  fareCalendar: FareCalendarService;
   offers: OfferService;
   seatMaps: SeatMapService;
   idempotency: IdempotencyService;
@@ -202,6 +204,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     supplierCalls,
     supplierHealth,
     search: new SearchService(db, suppliers, supplierCalls, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache),
+    fareCalendar: new FareCalendarService(suppliers.all, airports),
     offers,
     seatMaps: new SeatMapService(offers, orders, seatCatalogue, supplier),
     idempotency: new IdempotencyService(db, log),

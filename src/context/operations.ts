@@ -59,6 +59,9 @@ export const operations = {
   event: { audience: "tenant", effect: "read", permission: "webhooks:read" },
   locations: { audience: "anyone", effect: "read", permission: "search:read" },
   searchFlights: { audience: "tenant", effect: "write", permission: "search:read" },
+  /** Indicative prices from the suppliers' schedules: nothing is stored, so searching's permission. */
+  fareCalendar: { audience: "tenant", effect: "read", permission: "search:read" },
+  destinations: { audience: "tenant", effect: "read", permission: "search:read" },
   offer: { audience: "tenant", effect: "read", permission: "search:read" },
   offers: { audience: "tenant", effect: "read", permission: "search:read" },
   offerRequests: { audience: "tenant", effect: "read", permission: "search:read" },

@@ -11,6 +11,7 @@ import { tenantResolvers } from "./tenants.resolvers";
 import { viewerResolvers } from "./viewer.resolvers";
 import { locationResolvers } from "./locations.resolvers";
 import { offerResolvers } from "./offers.resolvers";
+import { fareCalendarResolvers } from "./fare-calendar.resolvers";
 import { seatMapResolvers } from "./seat-maps.resolvers";
 import { orderResolvers } from "./orders.resolvers";
 import { orderServiceResolvers } from "./order-services.resolvers";
@@ -27,7 +28,7 @@ const SDL_PATH = fileURLToPath(new URL("../../schema.graphql", import.meta.url))
 
 /** The executable schema: schema.graphql, every domain's resolvers, and the guard on every root field (subscriptions too). */
 export function buildSchema(): GraphQLSchema {
-  const merged = mergeResolvers([viewerResolvers, tenantResolvers, tenantConfigResolvers, locationResolvers, offerResolvers, seatMapResolvers, orderResolvers, orderServiceResolvers, orderHistoryResolvers, cancellationResolvers, orderChangeResolvers, airlineChangeResolvers, orderSubscriptionResolvers, walletResolvers, webhookResolvers, supplierResolvers]) as Resolvers & Record<string, any>;
+  const merged = mergeResolvers([viewerResolvers, tenantResolvers, tenantConfigResolvers, locationResolvers, offerResolvers, fareCalendarResolvers, seatMapResolvers, orderResolvers, orderServiceResolvers, orderHistoryResolvers, cancellationResolvers, orderChangeResolvers, airlineChangeResolvers, orderSubscriptionResolvers, walletResolvers, webhookResolvers, supplierResolvers]) as Resolvers & Record<string, any>;
   return makeExecutableSchema({
     typeDefs: readFileSync(SDL_PATH, "utf8"),
     resolvers: {

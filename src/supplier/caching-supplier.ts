@@ -1,10 +1,13 @@
+import type { Airport } from "../locations/airport";
 import { RecentMap } from "../recent-map";
 import type { BatchStatement } from "../db/write-batch";
-import type { BookedItinerary, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { BookedItinerary, FareQuote, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 import { clock } from "../clock";
 
 /** Searches remembered: at least the 1,000 most recent (see RecentMap). */
 const RECENT_SEARCHES = 1000;
+/** Lowest fares remembered: one per route and day, so a few hundred calendars' worth. */
+const RECENT_LOWEST_FARES = 20_000;
 const TTL_MS = 60_000;
 
 /**
@@ -16,9 +19,26 @@ const TTL_MS = 60_000;
 export class CachingSupplier implements Supplier {
   readonly name: string;
   private readonly entries = new RecentMap<string, { offers: SupplierOffer[]; storedAt: number }>(RECENT_SEARCHES);
+  private readonly fares = new RecentMap<string, { quotes: FareQuote[]; storedAt: number }>(RECENT_LOWEST_FARES);
+  /** Present when the inner supplier names destinations (it remembers them itself). */
+  readonly destinationsFrom?: (origins: readonly Airport[], candidates: readonly Airport[]) => Airport[];
+  /** Present when the inner supplier answers lowest fares; remembered for the same minute as searches. */
+  readonly lowestFares?: (request: SupplierSearch, limit: number) => Promise<FareQuote[]>;
 
   constructor(private readonly inner: Supplier) {
     this.name = inner.name;
+    this.destinationsFrom = inner.destinationsFrom?.bind(inner);
+    const lowestFares = inner.lowestFares?.bind(inner);
+    if (lowestFares) {
+      this.lowestFares = async (request, limit) => {
+        const key = `${limit} ${searchKey(request)}`;
+        const hit = this.fares.get(key);
+        if (hit && clock.nowMs() - hit.storedAt < TTL_MS) return hit.quotes;
+        const quotes = await lowestFares(request, limit);
+        this.fares.set(key, { quotes, storedAt: clock.nowMs() });
+        return quotes;
+      };
+    }
   }
 
   async search(request: SupplierSearch): Promise<SupplierOffer[]> {

@@ -2,7 +2,7 @@ import { cabinFlown } from "./aircraft";
 import { initialSeatsLeft } from "./inventory";
 import type { Carrier } from "./network";
 import { flightAdultFare, sliceAdultFare } from "./pricing";
-import type { Flight } from "./schedule";
+import type { Flight, FlightForFare } from "./schedule";
 import { pickBestMix, type Rankable } from "./selection";
 import type { CabinClass } from "./supplier";
 
@@ -33,6 +33,17 @@ const MAX_COMBINATIONS_PER_CARRIER = 200;
 const MINUTE_MS = 60_000;
 
 /**
+ * One flight in the searched cabin: the cabin flown, its seats for sale and the adult fare; or
+ * undefined when fewer seats are left than `seatsNeeded`.
+ */
+export function priceFlight(flight: FlightForFare, cabin: CabinClass, seatsNeeded: number): { cabin: CabinClass; seatsLeft: number; adultFare: number } | undefined {
+  const flown = cabinFlown(flight.aircraft, cabin);
+  const seatsLeft = initialSeatsLeft(flight.key, flown, flight.aircraft.seats[flown]);
+  if (seatsLeft < seatsNeeded) return undefined;
+  return { cabin: flown, seatsLeft, adultFare: flightAdultFare(flight, flown, seatsLeft) };
+}
+
+/**
  * Prices a flight chain for the searched cabin, or returns undefined when any of its flights has
  * fewer seats left in the cabin flown than `seatsNeeded` (lap infants need none).
  */
@@ -45,12 +56,11 @@ export function priceSliceOption(
   const seatsLeft: number[] = [];
   const fares: number[] = [];
   for (const flight of flights) {
-    const flown = cabinFlown(flight.aircraft, cabin);
-    const seats = initialSeatsLeft(flight.key, flown, flight.aircraft.seats[flown]);
-    if (seats < seatsNeeded) return undefined;
-    cabins.push(flown);
-    seatsLeft.push(seats);
-    fares.push(flightAdultFare(flight, flown, seats));
+    const priced = priceFlight(flight, cabin, seatsNeeded);
+    if (!priced) return undefined;
+    cabins.push(priced.cabin);
+    seatsLeft.push(priced.seatsLeft);
+    fares.push(priced.adultFare);
   }
   const first = flights[0]!;
   const last = flights[flights.length - 1]!;

@@ -1,6 +1,6 @@
 import type { FareFamily } from "./carriers";
 import { unitHash } from "./random";
-import type { Flight } from "./schedule";
+import type { FlightForFare } from "./schedule";
 import type { CabinClass, OfferConditions, PassengerType } from "./supplier";
 
 /**
@@ -45,7 +45,7 @@ function economyFareUsd(distanceKm: number): number {
  * carrier price level × a seeded variation of 0.85–1.30 per flight and cabin, with a markup
  * when the cabin is nearly full.
  */
-export function flightAdultFare(flight: Flight, cabin: CabinClass, seatsLeft: number): number {
+export function flightAdultFare(flight: FlightForFare, cabin: CabinClass, seatsLeft: number): number {
   const variation = 0.85 + 0.45 * unitHash(`fare|${flight.key}|${cabin}`);
   const scarcity = seatsLeft < SCARCE_SEATS ? SCARCITY_MARKUP : 1;
   const usd =

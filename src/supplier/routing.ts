@@ -102,3 +102,8 @@ function chainsAlong(
   }
   return chains;
 }
+
+/** The airports among `candidates` that `carrier` flies to nonstop from one of `origins` (on the days its timetable says). */
+export function nonstopDestinations(carrier: Carrier, origins: readonly Airport[], candidates: readonly Airport[]): Airport[] {
+  return candidates.filter((destination) => origins.some((origin) => fliesNonstop(carrier, origin, destination)));
+}

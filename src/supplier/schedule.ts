@@ -42,6 +42,9 @@ export interface Flight {
   arrivingAtLocal: string;
 }
 
+/** What a flight's fare and seats depend on: its key, carrier, aircraft and distance, never its times. */
+export type FlightForFare = Pick<Flight, "key" | "carrier" | "aircraft" | "distanceKm">;
+
 interface TimetableSlot {
   flightNumber: string;
   /** Local departure time, minutes after midnight. */
@@ -149,6 +152,10 @@ function unambiguousDeparture(origin: Airport, destination: Airport, localDate: 
   }
 }
 
+function flightKey(carrier: Carrier, slot: TimetableSlot, localDate: string, origin: Airport, destination: Airport): string {
+  return `${carrier.ref.iataCode}${slot.flightNumber}@${localDate}:${origin.iataCode}-${destination.iataCode}`;
+}
+
 function scheduleFlights(carrier: Carrier, origin: Airport, destination: Airport, localDate: string): Flight[] {
   const timetable = buildTimetable(carrier, origin, destination);
   const dayBit = 1 << weekday(localDate);
@@ -158,7 +165,7 @@ function scheduleFlights(carrier: Carrier, origin: Airport, destination: Airport
     const departureMs = unambiguousDeparture(origin, destination, localDate, slot);
     const arrivalMs = departureMs + slot.durationMinutes * MINUTE_MS;
     flights.push({
-      key: `${carrier.ref.iataCode}${slot.flightNumber}@${localDate}:${origin.iataCode}-${destination.iataCode}`,
+      key: flightKey(carrier, slot, localDate, origin, destination),
       carrier,
       flightNumber: slot.flightNumber,
       aircraft: timetable.aircraft,
@@ -185,6 +192,29 @@ function scheduleFlights(carrier: Carrier, origin: Airport, destination: Airport
  */
 export class FlightSchedule {
   readonly #flightsByRouteDay = new Map<string, readonly Flight[]>();
+  readonly #timetables = new Map<string, RouteTimetable>();
+
+  /**
+   * The carrier's flights on the route departing on `localDate` as their fares see them: the same
+   * flights `flightsOnDay` gives, without working out their times (the dear part), for pricing
+   * many route-days at once (nonstop lowest fares). Each route's timetable is kept.
+   */
+  flightsForFares(carrier: Carrier, origin: Airport, destination: Airport, localDate: string): FlightForFare[] {
+    const route = `${carrier.ref.iataCode}|${origin.iataCode}|${destination.iataCode}`;
+    let timetable = this.#timetables.get(route);
+    if (!timetable) {
+      if (this.#timetables.size >= MAX_CACHED_ROUTE_DAYS) this.#timetables.clear();
+      timetable = buildTimetable(carrier, origin, destination);
+      this.#timetables.set(route, timetable);
+    }
+    const dayBit = 1 << weekday(localDate);
+    const distanceKm = Math.round(timetable.distanceKm);
+    const flights: FlightForFare[] = [];
+    for (const slot of timetable.slots) {
+      if ((slot.weekdays & dayBit) !== 0) flights.push({ key: flightKey(carrier, slot, localDate, origin, destination), carrier, aircraft: timetable.aircraft, distanceKm });
+    }
+    return flights;
+  }
 
   /** The carrier's flights on the route departing within [fromMs, toMs], earliest first. */
   flightsDepartingBetween(

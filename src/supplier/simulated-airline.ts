@@ -4,7 +4,7 @@ import type { Airport } from "../locations/airport";
 import { SimulatedBookings } from "./simulated-bookings";
 import { SimulatedTimetable } from "./simulated-timetable";
 import type { BatchStatement } from "../db/write-batch";
-import type { BookedItinerary, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { BookedItinerary, FareQuote, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 
 export interface SimulatedAirlineOptions {
   /** Resolves the carriers' hub codes, e.g. `(code) => airportIndex().getByIata(code)`. */
@@ -36,6 +36,14 @@ export class SimulatedAirline implements Supplier {
 
   search(request: SupplierSearch): Promise<SupplierOffer[]> {
     return this.#timetable.search(request);
+  }
+
+  lowestFares(request: SupplierSearch, limit: number): Promise<FareQuote[]> {
+    return this.#timetable.lowestFares(request, limit);
+  }
+
+  destinationsFrom(origins: readonly Airport[], candidates: readonly Airport[]): Airport[] {
+    return this.#timetable.destinationsFrom(origins, candidates);
   }
 
   holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }> {

@@ -63,6 +63,18 @@ export interface Supplier {
   /** Offers for the search, at most 50, in no particular order (the simulated airline sorts by price). */
   search(request: SupplierSearch): Promise<SupplierOffer[]>;
   /**
+   * Cheaply, from what the supplier knows of its schedules and fares, the fares of the `limit`
+   * cheapest offers `search` would return for the same search, cheapest first, without making
+   * offers (the fare calendar and destination ideas). A supplier that cannot answer cheaply
+   * leaves it out and is not asked.
+   */
+  lowestFares?(request: SupplierSearch, limit: number): Promise<FareQuote[]>;
+  /**
+   * The airports among `candidates` the supplier flies to nonstop from one of `origins`
+   * (destination ideas); a supplier that leaves it out offers no ideas.
+   */
+  destinationsFrom?(origins: readonly Airport[], candidates: readonly Airport[]): Airport[];
+  /**
    * Holds a seat on every segment for each passenger who needs one, all or nothing, and returns
    * the airline's booking reference. @throws SeatsUnavailable when a flight has too few left.
    */
@@ -122,6 +134,14 @@ export interface FlightTimes {
   arrivingAtUtc: string;
   departingAtLocal: string;
   arrivingAtLocal: string;
+}
+
+/** An indicative fare: what the supplier's offer would cost, and the flights it needs seats on. */
+export interface FareQuote {
+  /** Each passenger's fare in minor units of USD, taxes included, in the search's passenger order (as an offer's). */
+  passengerFares: number[];
+  /** Each flight-cabin flown, with the seats it was offered with (as an offer's segments: `seatsLeft`). */
+  flights: Array<FlightCabin & { seatsForSale: number }>;
 }
 
 /** One cabin of one flight instance: what seats are held against. */

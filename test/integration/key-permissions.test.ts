@@ -49,6 +49,8 @@ const probes: Record<string, Probe> = {
   event: { rest: "GET /v1/events/:id" },
   locations: { rest: "GET /v1/air/locations" },
   searchFlights: { rest: "POST /v1/air/search", body: {} },
+  fareCalendar: { rest: "GET /v1/air/fare_calendar" },
+  destinations: { rest: "GET /v1/air/destinations" },
   offer: { rest: "GET /v1/air/offers/:id" },
   offers: { rest: "GET /v1/air/offers" },
   offerRequests: { rest: "GET /v1/air/search" },

@@ -438,5 +438,8 @@ function plausibleArgument(field: string, arg: string, type: GraphQLInputType): 
   if (field === "updateOrderPassengers" && arg === "passengers") return [{ id: "p1", givenName: "Grace" }];
   if (field === "creditWallet") return { amount: "10.00", currency: "USD", reference: "sweep" }[arg];
   if (field === "confirmOrderChange" && arg === "payment") return { type: "BALANCE", amount: "10.00", currency: "USD" };
+  if (field === "updateWebhookEndpoint" && arg === "input") return { description: "sweep" };
+  // Other optional arguments are left out: a placeholder ("x" for a cursor or a date) would be refused before the id is looked up.
+  if (!isNonNullType(type)) return null;
   return minimalValue(type);
 }

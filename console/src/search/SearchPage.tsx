@@ -7,6 +7,7 @@ import { Field } from "../ui/Field";
 import { PageHeading } from "../ui/PageHeading";
 import { useUrlFilters } from "../ui/paging";
 import { AirportField } from "./AirportField";
+import { FareCalendar } from "./FareCalendar";
 import { OfferCard } from "./OfferCard";
 import { OffersQuery, SearchFlightsMutation } from "./queries";
 
@@ -27,6 +28,18 @@ const FORM_FIELD: Record<string, string> = {
   passengers: "adults",
 };
 
+/** The search form's values, as the URL keeps them. */
+interface Draft {
+  from: string;
+  to: string;
+  depart: string;
+  return: string;
+  adults: string;
+  children: string;
+  infants: string;
+  cabin: string;
+}
+
 function inDays(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
@@ -37,7 +50,7 @@ function inDays(days: number): string {
  */
 export function SearchPage() {
   const { values, apply } = useUrlFilters(SEARCH_FIELDS);
-  const [draft, setDraft] = useState({
+  const [draft, setDraft] = useState<Draft>({
     from: values.from,
     to: values.to,
     depart: values.depart || inDays(30),
@@ -51,8 +64,7 @@ export function SearchPage() {
   const [offers] = useQuery({ query: OffersQuery, variables: { offerRequestId: values.request }, pause: !values.request });
   const errors = new Map([...fieldErrors(search.error)].map(([field, message]) => [FORM_FIELD[field] ?? field, message]));
   const set = (name: keyof typeof draft) => (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value });
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const runSearch = async (draft: Draft) => {
     const passengers: Array<{ type: PassengerType }> = [
       ...Array.from({ length: Number(draft.adults) }, () => ({ type: "ADULT" as const })),
       ...Array.from({ length: Number(draft.children) }, () => ({ type: "CHILD" as const })),
@@ -65,6 +77,18 @@ export function SearchPage() {
     const result = await searchFlights({ input: { slices, passengers, cabinClass: draft.cabin as CabinClass } });
     if (result.data) apply({ ...draft, request: result.data.searchFlights.offerRequestId });
   };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void runSearch(draft);
+  };
+  // A day picked on the calendar is searched at once, the rest of the search as it was.
+  const searchDay = (depart: string, returnDate: string) => {
+    const picked = { ...searched, depart, return: returnDate };
+    setDraft(picked);
+    void runSearch(picked);
+  };
+  // The search the offers shown are of, as the URL keeps it.
+  const searched: Draft = { from: values.from, to: values.to, depart: values.depart, return: values.return, adults: values.adults || "1", children: values.children || "0", infants: values.infants || "0", cabin: values.cabin || "ECONOMY" };
   const found = offers.data?.offers;
   const sorted = [...(found?.nodes ?? [])].sort((a, b) => Number(a.totalAmount) - Number(b.totalAmount));
   return (
@@ -106,6 +130,17 @@ export function SearchPage() {
         </div>
       </form>
       <ErrorNote error={offers.error} />
+      {values.request && searched.from && searched.to && searched.depart ? (
+        <FareCalendar
+          origin={searched.from}
+          destination={searched.to}
+          depart={searched.depart}
+          returnDate={searched.return}
+          cabinClass={searched.cabin as CabinClass}
+          adults={Number(searched.adults)}
+          onPick={searchDay}
+        />
+      ) : null}
       {values.request ? (
         <section aria-labelledby="offers-heading">
           <h2 id="offers-heading" aria-live="polite">

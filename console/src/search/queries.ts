@@ -112,3 +112,15 @@ export const CreateOrderMutation = graphql(`
     }
   }
 `);
+
+export const FareCalendarQuery = graphql(`
+  query ConsoleFareCalendar($origin: String!, $destination: String!, $from: String!, $to: String!, $cabinClass: CabinClass, $adults: Int, $stayDays: Int) {
+    fareCalendar(origin: $origin, destination: $destination, from: $from, to: $to, cabinClass: $cabinClass, adults: $adults, stayDays: $stayDays) {
+      departureDate
+      returnDate
+      lowestTotalAmount
+      totalCurrency
+      supplier
+    }
+  }
+`);

@@ -3,29 +3,11 @@ import { useMutation, useQuery } from "urql";
 import { fieldErrors } from "../api/errors";
 import { useSession } from "../session/session";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
-import { CopyButton } from "../ui/CopyButton";
 import { ErrorNote } from "../ui/ErrorNote";
 import { Field } from "../ui/Field";
 import { when } from "../ui/format";
+import { SecretOnce } from "./SecretOnce";
 import { RotateWebhookSecretMutation, UpdateWebhookSettingsMutation, WebhookSettingsQuery } from "./queries";
-
-/** A signing secret the API showed once; the console forgets it when the person says it is stored. */
-function SecretOnce({ secret, note, onDone }: { secret: string; note: string; onDone(): void }) {
-  return (
-    <div className="secret" role="status">
-      <p>{note} It is shown this once: store it now.</p>
-      <p>
-        <code className="secret-value" data-testid="webhook-secret">
-          {secret}
-        </code>{" "}
-        <CopyButton text={secret} />
-      </p>
-      <button type="button" onClick={onDone}>
-        I have stored it
-      </button>
-    </div>
-  );
-}
 
 /** Where the tenant's webhooks go, whether they are sent, and the signing secret's rotation. */
 export function WebhookSettings() {

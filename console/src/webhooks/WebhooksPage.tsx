@@ -12,6 +12,7 @@ import { useCursorPage, useUrlFilters } from "../ui/paging";
 import { StatusBadge } from "../ui/StatusBadge";
 import { RedeliverWebhookMutation, WebhookDeliveriesQuery } from "./queries";
 import { WebhookSettings } from "./WebhookSettings";
+import { WebhookEndpoints } from "./WebhookEndpoints";
 import { useListsOf } from "../api/list-context";
 import { TableHead } from "../ui/TableHead";
 
@@ -19,13 +20,13 @@ const PAGE_SIZE = 20;
 const PENDING_REFRESH_MS = 3000;
 const STATUSES: readonly WebhookDeliveryStatus[] = ["PENDING", "SUCCEEDED", "FAILED"];
 
-/** Webhook settings, and every delivery with each attempt: its status code or error, and how long it took. */
+/** Webhook settings, the endpoints, and every delivery (or one endpoint's) with each attempt: its status code or error, and how long it took. */
 export function WebhooksPage() {
   const session = useSession();
-  const { values, apply } = useUrlFilters(["status"] as const);
+  const { values, apply } = useUrlFilters(["status", "endpoint"] as const);
   const paging = useCursorPage(PAGE_SIZE);
   const status = STATUSES.includes(values.status as WebhookDeliveryStatus) ? (values.status as WebhookDeliveryStatus) : null;
-  const [{ data, error, fetching }, readAgain] = useQuery({ query: WebhookDeliveriesQuery, variables: { ...paging.variables, status }, context: useListsOf("WebhookDelivery") });
+  const [{ data, error, fetching }, readAgain] = useQuery({ query: WebhookDeliveriesQuery, variables: { ...paging.variables, status, endpointId: values.endpoint || null }, context: useListsOf("WebhookDelivery") });
   const deliveries = data?.webhookDeliveries;
   // While a delivery on the page is still being tried, its attempts are read again every few
   // seconds, so a redelivery's outcome shows without a reload.
@@ -39,11 +40,20 @@ export function WebhooksPage() {
     <>
       <PageHeading title="Webhooks" />
       {session.can("tenant", "read") ? <WebhookSettings /> : null}
+      <WebhookEndpoints shownEndpointId={values.endpoint} onShowDeliveries={(endpoint) => apply({ ...values, endpoint })} onPinged={() => readAgain({ requestPolicy: "network-only" })} />
       <section className="card" aria-labelledby="deliveries">
         <h2 id="deliveries">Deliveries</h2>
         <div className="inline-form">
+          {values.endpoint ? (
+            <p>
+              To endpoint <code>{values.endpoint}</code>{" "}
+              <button type="button" onClick={() => apply({ ...values, endpoint: "" })}>
+                Show every endpoint
+              </button>
+            </p>
+          ) : null}
           <Field label="Status" className="narrow">
-            <select name="deliveryStatus" value={values.status} onChange={(event) => apply({ status: event.target.value })}>
+            <select name="deliveryStatus" value={values.status} onChange={(event) => apply({ ...values, status: event.target.value })}>
               <option value="">Any</option>
               {STATUSES.map((value) => (
                 <option key={value} value={value}>
@@ -91,7 +101,7 @@ function DeliveryRow({ delivery: initial, canRedeliver, onRedelivered }: Deliver
           <code>{delivery.event}</code>
         </td>
         <td>
-          <Link href={`/orders/${delivery.orderId}`}>{delivery.orderId}</Link>
+          {delivery.orderId ? <Link href={`/orders/${delivery.orderId}`}>{delivery.orderId}</Link> : "—"}
         </td>
         <td>
           <StatusBadge status={delivery.status} />

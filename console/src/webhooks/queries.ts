@@ -33,8 +33,8 @@ export const RotateWebhookSecretMutation = graphql(`
 `);
 
 export const WebhookDeliveriesQuery = graphql(`
-  query ConsoleWebhookDeliveries($first: Int, $after: String, $last: Int, $before: String, $status: WebhookDeliveryStatus) {
-    webhookDeliveries(first: $first, after: $after, last: $last, before: $before, status: $status) {
+  query ConsoleWebhookDeliveries($first: Int, $after: String, $last: Int, $before: String, $status: WebhookDeliveryStatus, $endpointId: ID) {
+    webhookDeliveries(first: $first, after: $after, last: $last, before: $before, status: $status, endpointId: $endpointId) {
       totalCount
       nodes {
         ...WebhookDeliveryRow
@@ -52,6 +52,7 @@ export const WebhookDeliveryRowFragment = graphql(`
     eventId
     event
     orderId
+    endpointId
     status
     attempts
     lastStatusCode
@@ -72,6 +73,72 @@ export const RedeliverWebhookMutation = graphql(`
   mutation ConsoleRedeliverWebhook($id: ID!) {
     redeliverWebhook(id: $id) {
       ...WebhookDeliveryRow
+    }
+  }
+`);
+
+export const WebhookEndpointRowFragment = graphql(`
+  fragment WebhookEndpointRow on WebhookEndpoint {
+    id
+    url
+    enabledEvents
+    description
+    enabled
+    isDefault
+    createdAt
+  }
+`);
+
+/** At most 17 (the default one and 16 more): one page holds them all. */
+export const WebhookEndpointsQuery = graphql(`
+  query ConsoleWebhookEndpoints {
+    webhookEndpoints(first: 20) {
+      nodes {
+        ...WebhookEndpointRow
+      }
+    }
+  }
+`);
+
+export const CreateWebhookEndpointMutation = graphql(`
+  mutation ConsoleCreateWebhookEndpoint($input: CreateWebhookEndpointInput!, $idempotencyKey: String) {
+    createWebhookEndpoint(input: $input, idempotencyKey: $idempotencyKey) {
+      ...WebhookEndpointRow
+      secret
+    }
+  }
+`);
+
+export const UpdateWebhookEndpointMutation = graphql(`
+  mutation ConsoleUpdateWebhookEndpoint($id: ID!, $input: UpdateWebhookEndpointInput!) {
+    updateWebhookEndpoint(id: $id, input: $input) {
+      ...WebhookEndpointRow
+    }
+  }
+`);
+
+export const RotateWebhookEndpointSecretMutation = graphql(`
+  mutation ConsoleRotateWebhookEndpointSecret($id: ID!) {
+    rotateWebhookEndpointSecret(id: $id) {
+      endpointId
+      secret
+      previousSecretExpiresAt
+    }
+  }
+`);
+
+export const PingWebhookEndpointMutation = graphql(`
+  mutation ConsolePingWebhookEndpoint($id: ID!, $idempotencyKey: String) {
+    pingWebhookEndpoint(id: $id, idempotencyKey: $idempotencyKey) {
+      ...WebhookDeliveryRow
+    }
+  }
+`);
+
+export const DeleteWebhookEndpointMutation = graphql(`
+  mutation ConsoleDeleteWebhookEndpoint($id: ID!) {
+    deleteWebhookEndpoint(id: $id) {
+      id
     }
   }
 `);

@@ -1,0 +1,207 @@
+import type { TenantScope } from "../tenancy/tenant-scope";
+import { appError } from "../errors/app-error";
+import { clock } from "../clock";
+import type { Airport } from "../locations/airport";
+import type { AirportIndex } from "../locations/airport-index";
+import { parseMinor } from "../money/format";
+import type { CabinClass, FareQuote, Supplier, SupplierSearch } from "../supplier/supplier";
+import { RecentMap } from "../recent-map";
+import { dayToIsoDate, instantToLocalDay, localDay } from "../time/local-time";
+import { MAX_CALENDAR_DAYS, type DestinationsRequest, type FareCalendarRequest } from "./fare-calendar.inputs";
+import { CANDIDATES_PER_SEARCH, cheaperOf, cheapestSellable, quotedFares, totalInCurrency, type FareCandidate, type PricedFare } from "./lowest-fares";
+import { SALES_HORIZON_DAYS } from "./search-rules";
+
+/** A search's default, which the calendar's prices must match. */
+const MAX_CONNECTIONS = 1;
+/** Destination ideas are nonstop: what a search that day with max_connections 0 finds. */
+const NONSTOP = 0;
+/** Most destination ideas in one answer. */
+const MAX_DESTINATIONS = 50;
+
+/** The lowest price of a day (or of a destination's month): indicative, not an offer. */
+export interface IndicativeFare {
+  departureDate: string;
+  /** Round trips only. */
+  returnDate: string | null;
+  /** Minor units of `currency`: what the cheapest offer of a search that day totals. */
+  lowestTotalAmount: number;
+  currency: string;
+  /** The supplier whose offer it is. */
+  supplier: string;
+}
+
+export interface DestinationIdea extends IndicativeFare {
+  destination: Airport;
+}
+
+/** A destination with its month's cheapest fares, cheapest first. */
+interface MonthFares {
+  destination: Airport;
+  fares: FareCandidate<TravelDay>[];
+}
+
+/** How long a month's fares to every destination are reused (the suppliers' fares change with their schedules, not by the minute). */
+const DESTINATION_FARES_TTL_MS = 10 * 60_000;
+
+interface TravelDay {
+  departureDate: string;
+  returnDate: string | null;
+}
+
+/**
+ * Indicative prices from the suppliers' schedules and fares, with nothing stored: a fare
+ * calendar (the lowest price of each day on sale for a route) and destination ideas (the
+ * cheapest nonstop fare of a month to each place an origin flies to). A day's price is what the
+ * cheapest offer of a search that day (one connection at most, `adults` adults) totals in the
+ * tenant's currency, from every supplier that can quote cheaply; a search gives the bookable offer.
+ */
+export class FareCalendarService {
+  /** Months of destination fares, per supplier, origin, days and cabin: a few hundred at most. */
+  private readonly destinationFares = new RecentMap<string, { fares: MonthFares[]; madeAt: number }>(200);
+
+  constructor(
+    /** Every supplier by its id (the registry's); those that cannot quote cheaply are passed over. */
+    private readonly suppliers: ReadonlyArray<{ id: string; supplier: Supplier }>,
+    private readonly airports: AirportIndex,
+  ) {}
+
+  /**
+   * One item per day of `from`–`to` on sale with a price, in date order. 400
+   * `invalid_search_params` naming the field: unknown codes, origin = destination, `from` in
+   * the past or past the last date on sale, `to` before `from`, a range over 90 days. Days past
+   * the last date on sale (or whose return is) have no item.
+   */
+  async calendar(scope: TenantScope, request: FareCalendarRequest): Promise<IndicativeFare[]> {
+    const origins = this.place("origin", request.origin);
+    const destinations = this.place("destination", request.destination);
+    if (origins.some((airport) => destinations.includes(airport))) throw invalid("destination", "must differ from the origin");
+    const { today, lastOnSale } = salesWindow(origins[0]!);
+    const from = localDay(request.from);
+    const to = localDay(request.to);
+    if (from < today) throw invalid("from", `is in the past (today is ${dayToIsoDate(today)} at the origin)`);
+    if (from > lastOnSale) throw invalid("from", `is not on sale yet (the last date on sale is ${dayToIsoDate(lastOnSale)})`);
+    if (to < from) throw invalid("to", "must not be before from");
+    if (to - from + 1 > MAX_CALENDAR_DAYS) throw invalid("to", `the range is at most ${MAX_CALENDAR_DAYS} days (from ${request.from}, to at most ${dayToIsoDate(from + MAX_CALENDAR_DAYS - 1)})`);
+    const days: TravelDay[] = [];
+    for (let day = from; day <= Math.min(to, lastOnSale); day++) {
+      const back = request.stayDays === null ? null : day + request.stayDays;
+      if (back !== null && back > lastOnSale) break;
+      days.push({ departureDate: dayToIsoDate(day), returnDate: back === null ? null : dayToIsoDate(back) });
+    }
+    const passengers = Array.from({ length: request.adults }, (_, index) => ({ id: `p${index + 1}`, type: "adult" as const }));
+    const searches = days.map((day) => ({
+      label: day,
+      search: {
+        slices: [
+          { origins, destinations, departureDate: day.departureDate },
+          ...(day.returnDate === null ? [] : [{ origins: destinations, destinations: origins, departureDate: day.returnDate }]),
+        ],
+        passengers,
+        cabinClass: request.cabinClass,
+        maxConnections: MAX_CONNECTIONS,
+      } satisfies SupplierSearch,
+    }));
+    const currency = scope.tenant.defaultCurrency;
+    const best: Array<PricedFare<FareCandidate<TravelDay>> | null> = days.map(() => null);
+    for (const { id, supplier } of this.suppliers) {
+      const quoted = await quotedFares(supplier, searches);
+      if (quoted.length === 0) continue;
+      const sellable = await cheapestSellable(id, supplier, quoted, scope.tenant.environment, currency);
+      sellable.forEach((fare, index) => (best[index] = cheaperOf(best[index], fare)));
+    }
+    return best.flatMap((fare) => (fare ? [indicativeFare(fare, currency)] : []));
+  }
+
+  /**
+   * The cheapest nonstop fare of the month to each destination the origin has nonstop flights to
+   * (one way, one adult), cheapest first, at most 50, none dearer than `maxPrice` (in the
+   * tenant's currency): what a search that day with max_connections 0 finds cheapest.
+   * 400 `invalid_search_params` naming the field: an unknown origin, a month with no date on
+   * sale, a price that is not an amount of the tenant's currency.
+   */
+  async destinations(scope: TenantScope, request: DestinationsRequest): Promise<DestinationIdea[]> {
+    const origins = this.place("origin", request.origin);
+    const currency = scope.tenant.defaultCurrency;
+    const maxPrice = request.maxPrice === null ? null : parseMinor(request.maxPrice, currency);
+    if (maxPrice === null && request.maxPrice !== null) throw invalid("max_price", `is not an amount of ${currency}`);
+    const { today, lastOnSale } = salesWindow(origins[0]!);
+    const first = Math.max(today, localDay(`${request.month}-01`));
+    const last = Math.min(lastOnSale, localDay(`${request.month}-01`) + daysInMonth(request.month) - 1);
+    if (first > last) throw invalid("month", `has no date on sale (dates on sale run from ${dayToIsoDate(today)} to ${dayToIsoDate(lastOnSale)})`);
+    const best = new Map<Airport, PricedFare<FareCandidate<TravelDay>>>();
+    for (const { id, supplier } of this.suppliers) {
+      // Destinations by their month's cheapest fare; those dearer than the cap are out already,
+      // and only the first few are checked for seats: each has fares to fall back on.
+      const candidates = (await this.monthFares(id, supplier, origins, first, last, request.cabinClass))
+        .filter(({ fares }) => maxPrice === null || totalInCurrency(fares[0]!.quote, currency) <= maxPrice)
+        .slice(0, 2 * MAX_DESTINATIONS);
+      const sellable = await cheapestSellable(id, supplier, candidates.map(({ fares }) => fares), scope.tenant.environment, currency);
+      candidates.forEach(({ destination }, index) => {
+        const cheaper = cheaperOf(best.get(destination), sellable[index]);
+        if (cheaper) best.set(destination, cheaper);
+      });
+    }
+    return [...best]
+      .filter(([, fare]) => maxPrice === null || fare.totalAmount <= maxPrice)
+      .sort(([a, fareA], [b, fareB]) => fareA.totalAmount - fareB.totalAmount || (a.iataCode < b.iataCode ? -1 : 1))
+      .slice(0, MAX_DESTINATIONS)
+      .map(([destination, fare]) => ({ destination, ...indicativeFare(fare, currency) }));
+  }
+
+  /**
+   * Each nonstop destination of the supplier from the origins, with its cheapest fares of the
+   * days `first`–`last` (cheapest first, as many as a day's search is checked for), destinations
+   * with the cheapest first. Pricing every day to every destination is the dear part (hundreds of
+   * routes times a month), so it is remembered for DESTINATION_FARES_TTL_MS; seats are checked
+   * on every request.
+   */
+  private async monthFares(supplierId: string, supplier: Supplier, origins: Airport[], first: number, last: number, cabinClass: CabinClass): Promise<MonthFares[]> {
+    const key = `${supplierId}|${origins.map((airport) => airport.iataCode).join(",")}|${first}|${last}|${cabinClass}`;
+    const kept = this.destinationFares.get(key);
+    if (kept && clock.nowMs() - kept.madeAt < DESTINATION_FARES_TTL_MS) return kept.fares;
+    const places = supplier.destinationsFrom?.(origins, this.airports.airports) ?? [];
+    const passengers = [{ id: "p1", type: "adult" as const }];
+    const fares: MonthFares[] = [];
+    for (const destination of places) {
+      const searches = Array.from({ length: last - first + 1 }, (_, offset) => {
+        const departureDate = dayToIsoDate(first + offset);
+        return { label: { departureDate, returnDate: null }, search: { slices: [{ origins, destinations: [destination], departureDate }], passengers, cabinClass, maxConnections: NONSTOP } };
+      });
+      const month = (await quotedFares(supplier, searches)).flat().sort((a, b) => usdTotal(a.quote) - usdTotal(b.quote)).slice(0, CANDIDATES_PER_SEARCH);
+      if (month.length > 0) fares.push({ destination, fares: month });
+    }
+    fares.sort((a, b) => usdTotal(a.fares[0]!.quote) - usdTotal(b.fares[0]!.quote));
+    this.destinationFares.set(key, { fares, madeAt: clock.nowMs() });
+    return fares;
+  }
+
+  private place(field: string, code: string): Airport[] {
+    const found = this.airports.airportsForCode(code);
+    if (found.length === 0) throw invalid(field, `${code} is not a known IATA airport or city code`);
+    return found;
+  }
+}
+
+function indicativeFare(fare: PricedFare<FareCandidate<TravelDay>>, currency: string): IndicativeFare {
+  const day = fare.candidate.label;
+  return { departureDate: day.departureDate, returnDate: day.returnDate, lowestTotalAmount: fare.totalAmount, currency, supplier: fare.supplier };
+}
+
+/** Today at the origin, and the last date on sale there (as a search counts them). */
+function salesWindow(origin: Airport): { today: number; lastOnSale: number } {
+  const today = instantToLocalDay(origin.timeZone, clock.nowMs());
+  return { today, lastOnSale: today + SALES_HORIZON_DAYS };
+}
+
+function usdTotal(quote: FareQuote): number {
+  return quote.passengerFares.reduce((sum, fare) => sum + fare, 0);
+}
+
+function daysInMonth(month: string): number {
+  const [year, number] = month.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(year, number, 0)).getUTCDate();
+}
+
+function invalid(field: string, message: string) {
+  return appError("invalid_search_params", { field, message: `${field}: ${message}` });
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import type { Tenant } from "../../src/db/models";
+import { airportIndex } from "../../src/locations/airport-index";
+import { FareCalendarService } from "../../src/search/fare-calendar.service";
+import { parseFareCalendarRequest } from "../../src/search/fare-calendar.inputs";
+import type { FareQuote, FlightCabin, Supplier, SupplierSearch } from "../../src/supplier/supplier";
+import type { TenantScope } from "../../src/tenancy/tenant-scope";
+
+/**
+ * The fare calendar's merging rules, with suppliers made up here: every supplier able to quote
+ * contributes and a day shows the lowest, naming its supplier; a supplier that cannot quote
+ * cheaply is not asked; a fare on a flight whose holds leave too few seats is passed over for the
+ * next, as a search's sold-out offers are. Dates count from today, so any day of any year.
+ */
+
+const index = airportIndex();
+const DAY_MS = 86_400_000;
+const daysAhead = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString().slice(0, 10);
+
+const scope = {
+  tenantId: "ten_unit",
+  tenant: { id: "ten_unit", environment: "sandbox", defaultCurrency: "USD" } as Tenant,
+  actingAsOwner: false,
+  mayReadWallet: true,
+} satisfies TenantScope;
+
+/** A quote of `adultFare` cents per passenger on one flight with `seats` for sale. */
+function quote(search: SupplierSearch, flightKey: string, adultFare: number, seats = 100): FareQuote {
+  return { passengerFares: search.passengers.map(() => adultFare), flights: [{ flightKey, cabinClass: "economy", seatsForSale: seats }] };
+}
+
+/** A supplier quoting `fares(date)` (cheapest first) with `held` seats held per flight key; the rest of the contract unused. */
+function fakeSupplier(name: string, fares: ((search: SupplierSearch) => FareQuote[]) | null, held: Record<string, number> = {}): Supplier {
+  const asked: string[] = [];
+  const supplier = {
+    name,
+    asked,
+    search: async () => [],
+    seatsHeld: async (flights: ReadonlyArray<FlightCabin>) => new Map(flights.filter((flight) => held[flight.flightKey] !== undefined).map((flight) => [`${flight.flightKey}|${flight.cabinClass}`, held[flight.flightKey]!])),
+    ...(fares && {
+      lowestFares: async (search: SupplierSearch) => {
+        asked.push(search.slices[0]!.departureDate);
+        return fares(search);
+      },
+    }),
+  };
+  return supplier as unknown as Supplier;
+}
+
+const calendar = (suppliers: Supplier[], params: Record<string, string>) =>
+  new FareCalendarService(suppliers.map((supplier) => ({ id: supplier.name, supplier })), index).calendar(scope, parseFareCalendarRequest({ origin: "LHR", destination: "JFK", ...params }));
+
+describe("fare calendar", () => {
+  it("shows each day the lowest fare of every supplier able to quote, naming its supplier", async () => {
+    const first = daysAhead(10);
+    const airline = fakeSupplier("airline", (search) => [quote(search, `A@${search.slices[0]!.departureDate}`, search.slices[0]!.departureDate === first ? 50_000 : 40_000)]);
+    const lowCost = fakeSupplier("low-cost", (search) => [quote(search, `L@${search.slices[0]!.departureDate}`, 45_000)]);
+    const days = await calendar([airline, lowCost], { from: first, to: daysAhead(11), adults: "2" });
+    expect(days).toEqual([
+      { departureDate: first, returnDate: null, lowestTotalAmount: 90_000, currency: "USD", supplier: "low-cost" },
+      { departureDate: daysAhead(11), returnDate: null, lowestTotalAmount: 80_000, currency: "USD", supplier: "airline" },
+    ]);
+  });
+
+  it("does not ask a supplier that cannot quote cheaply, and shows no day no supplier prices", async () => {
+    const liveOnly = fakeSupplier("live-only", null);
+    const airline = fakeSupplier("airline", (search) => (search.slices[0]!.departureDate === daysAhead(20) ? [] : [quote(search, "A", 30_000)]));
+    const days = await calendar([liveOnly, airline], { from: daysAhead(20), to: daysAhead(22) });
+    expect(days.map((day) => day.departureDate)).toEqual([daysAhead(21), daysAhead(22)]);
+    expect(days.every((day) => day.supplier === "airline")).toBe(true);
+  });
+
+  it("passes over a fare whose flight the party no longer fits on, for the next; a day with none left has no price", async () => {
+    const soldOutDay = daysAhead(31);
+    const airline = fakeSupplier(
+      "airline",
+      (search) => {
+        const date = search.slices[0]!.departureDate;
+        return [quote(search, `cheap@${date}`, 20_000, 10), quote(search, `dear@${date}`, 35_000, date === soldOutDay ? 9 : 100)];
+      },
+      // Two adults: 8 of 10 seats held leaves 2, enough; 9 of 10 leaves 1, too few.
+      { [`cheap@${daysAhead(30)}`]: 8, [`cheap@${soldOutDay}`]: 9, [`dear@${soldOutDay}`]: 8 },
+    );
+    const days = await calendar([airline], { from: daysAhead(30), to: soldOutDay, adults: "2" });
+    expect(days).toEqual([{ departureDate: daysAhead(30), returnDate: null, lowestTotalAmount: 40_000, currency: "USD", supplier: "airline" }]);
+  });
+
+  it("asks for a round trip each day with its return stay_days later, and stops where the return is past the last date on sale", async () => {
+    const returns: string[] = [];
+    const airline = fakeSupplier("airline", (search) => {
+      returns.push(search.slices[1]!.departureDate);
+      return [quote(search, "A", 10_000)];
+    });
+    const days = await calendar([airline], { from: daysAhead(300), to: daysAhead(360), stay_days: "5" });
+    expect(days.at(-1)!.returnDate! <= daysAhead(362)).toBe(true);
+    expect(days.length).toBeLessThan(61);
+    expect(days[0]).toMatchObject({ departureDate: daysAhead(300), returnDate: daysAhead(305) });
+    expect(returns).toContain(daysAhead(305));
+  });
+});
