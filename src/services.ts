@@ -56,6 +56,10 @@ import { changeRetention } from "./order-changes/change-retention";
 import { webhookLogRetention } from "./events/webhook-log-retention";
 import { WebhookEndpointService } from "./events/webhook-endpoints.service";
 import { EventService } from "./events/events.service";
+import { SupplierConnectionService } from "./supplier-connections/supplier-connections.service";
+import { TokenCipher } from "./supplier-connections/token-cipher";
+import { DuffelBookings } from "./duffel/duffel-bookings";
+import { duffelAccounts } from "./supplier-connections/duffel-accounts";
 
 /**
  * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
@@ -115,6 +119,10 @@ export interface Services {
   webhookEndpoints: WebhookEndpointService;
   /** The events API: the tenant's events as its webhooks carried them. */
   events: EventService;
+  /** Tenants' own accounts with outside suppliers (Duffel), their tokens encrypted. */
+  supplierConnections: SupplierConnectionService;
+  /** Bookings asked of Duffel, keyed by the tenant's Idempotency-Key and found again after a crash (docs/duffel.md). */
+  duffelBookings: DuffelBookings;
   orderFeed: OrderFeed;
   /** Per-key token buckets (REST requests, GraphQL operations by cost); null when RATE_LIMIT_RPS=0. */
   rateLimiter: RateLimiter | null;
@@ -165,6 +173,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   );
   const orderChangeRequests = new ChangeRequestService(db, orders, supplier, airports);
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
+  const supplierConnections = new SupplierConnectionService(db, TokenCipher.fromSetting(config.SUPPLIER_SECRETS_KEY));
   const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS);
   // Every process hears every committed event: the one whose dispatcher claims it first sends it.
   orderCommits.onChange((change) => {
@@ -208,6 +217,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     webhookDeliveries,
     webhookEndpoints: new WebhookEndpointService(db, cursors, tenantConfig, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
     events: new EventService(db, cursors, config.WEBHOOK_LOG_RETENTION_DAYS),
+    supplierConnections,
+    duffelBookings: new DuffelBookings(db, duffelAccounts(supplierConnections, { baseUrl: config.DUFFEL_API_URL, timeoutMs: config.DUFFEL_TIMEOUT_MS }), pause, config.DUFFEL_TIMEOUT_MS),
     orderFeed: new OrderFeed(orderCommits, orders, log, db),
     rateLimiter: createRateLimiter(config, db),
     retention: new RetentionSweeper(retentionRules(config, db), config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability),

@@ -15,7 +15,8 @@ import { orderHistoryRoutes } from "./order-history.routes";
 import { walletRoutes } from "./wallet.routes";
 import { webhookRoutes } from "./webhooks.routes";
 import { webhookEndpointRoutes } from "./webhook-endpoints.routes";
+import { supplierConnectionRoutes } from "./supplier-connections.routes";
 import { eventRoutes } from "./events.routes";
 
 /** Every `/v1` route: registered by the app and described by /openapi.json from this one list. */
-export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...orderChangeRoutes, ...cancellationRoutes, ...airlineChangeRoutes, ...walletRoutes, ...webhookRoutes, ...webhookEndpointRoutes, ...eventRoutes];
+export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...orderChangeRoutes, ...cancellationRoutes, ...airlineChangeRoutes, ...walletRoutes, ...webhookRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...supplierConnectionRoutes];
