@@ -49,7 +49,7 @@ export class DuffelBookings {
     private readonly db: Database,
     private readonly accounts: DuffelAccounts,
     private readonly pause: TestPause,
-    /** How long a Duffel call may take: an intent older than this has no call still in flight. */
+    /** How long a Duffel call may take: an intent older than twice this has no call still in flight, even one Duffel finishes late. */
     private readonly callTimeoutMs: number,
   ) {}
 
@@ -82,11 +82,11 @@ export class DuffelBookings {
   }
 
   /**
-   * Settles intents no call is working on any more (older than a call may take): each is booked
+   * Settles intents no call is working on any more (older than twice a call's timeout): each is booked
    * when Duffel has an order carrying its id, and failed when it has none. Returns how many it settled.
    */
   async settleAbandoned(limit = 50): Promise<number> {
-    const cutoff = new Date(clock.nowMs() - this.callTimeoutMs);
+    const cutoff = new Date(clock.nowMs() - 2 * this.callTimeoutMs);
     const stale = await this.db.prisma.duffelBooking.findMany({ where: { status: "requested", createdAt: { lt: cutoff } }, orderBy: { createdAt: "asc" }, take: limit });
     let settled = 0;
     for (const intent of stale) {

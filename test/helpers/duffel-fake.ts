@@ -23,8 +23,8 @@ export interface DuffelFake {
   revoke(token: string): void;
   /** Every answer waits this long first (0: none). */
   delayMs: number;
-  /** The next `count` requests answer `status` (a 5xx) with an api_error body. */
-  failNext(count: number, status?: number): void;
+  /** The next `count` requests (to `route` only, e.g. `POST /air/orders`, when given) answer `status` (a 5xx) with an api_error body. */
+  failNext(count: number, status?: number, route?: string): void;
   /** The next `count` requests answer 429, the window resetting `resetInMs` from now. */
   rateLimitNext(count: number, resetInMs: number): void;
   /** Booking the offer now costs `newTotal`: an order paying the old total is refused with 422 price_changed. */
@@ -60,7 +60,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
   const airlineChanges = new Map<string, Record<string, unknown>>();
   const priceChanges = new Map<string, string>();
   const withdrawn = new Set<string>();
-  let failures: { count: number; status: number } = { count: 0, status: 500 };
+  let failures: { count: number; status: number; route?: string } = { count: 0, status: 500 };
   let rateLimited: { count: number; resetAt: number } = { count: 0, resetAt: 0 };
   let remaining = RATE_LIMIT;
 
@@ -72,7 +72,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     delayMs: 0,
     allow: (token: string) => void tokens.add(token),
     revoke: (token: string) => void tokens.delete(token),
-    failNext: (count: number, status = 500) => void (failures = { count, status }),
+    failNext: (count: number, status = 500, route?: string) => void (failures = { count, status, route }),
     rateLimitNext: (count: number, resetInMs: number) => void (rateLimited = { count, resetAt: Date.now() + resetInMs }),
     changePrice: (offerId: string, newTotal: string) => void priceChanges.set(offerId, newTotal),
     withdraw: (offerId: string) => void withdrawn.add(offerId),
@@ -100,7 +100,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
       rateLimited.count--;
       return send(response, 429, errorBody(429, "rate_limit_error", "rate_limit_exceeded", "Rate limit exceeded", "You have exceeded the rate limit"), { remaining: 0, resetAt: rateLimited.resetAt });
     }
-    if (failures.count > 0) {
+    if (failures.count > 0 && (!failures.route || failures.route === `${request.method} ${url.pathname}`)) {
       failures.count--;
       return send(response, failures.status, errorBody(failures.status, "api_error", "internal_server_error", "Internal server error", "Something went wrong"));
     }
