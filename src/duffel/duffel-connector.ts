@@ -1,7 +1,4 @@
-import type { Airport } from "../locations/airport";
-import type { Supplier, SupplierOffer, SupplierSearch } from "../supplier/supplier";
 import type { DuffelCallOptions, DuffelClient } from "./duffel-client";
-import { offerRequestBody, toSupplierOffer } from "./duffel-offers";
 import type {
   DuffelAirlineInitiatedChange,
   DuffelCreateOrderBody,
@@ -17,9 +14,6 @@ import type {
   DuffelPayment,
   DuffelSeatMap,
 } from "./duffel-shapes";
-
-/** Duffel answers a search with at most this many offers to us, as the simulated airline does. */
-const MAX_OFFERS = 50;
 
 /** Duffel's `supplier_timeout` bounds, in milliseconds. */
 const SUPPLIER_TIMEOUT_MS = { min: 2_000, max: 60_000 };
@@ -131,33 +125,5 @@ export class DuffelConnector {
 
   acceptAirlineInitiatedChange(changeId: string, options: Deadline = {}): Promise<DuffelAirlineInitiatedChange> {
     return this.client.post(`/air/airline_initiated_changes/${encodeURIComponent(changeId)}/actions/accept`, { deadlineMs: options.deadlineMs });
-  }
-}
-
-/**
- * The connector behind today's Supplier interface where that interface fits a remote airline: its
- * search (offers in USD, our airports). Bookings, seats and servicing go through DuffelConnector
- * and DuffelBookings, since the interface's other calls hand back statements for our own
- * transactions, which a remote airline cannot take part in.
- */
-export class DuffelSupplier implements Pick<Supplier, "name" | "search"> {
-  readonly name = "Duffel";
-
-  constructor(
-    private readonly connector: DuffelConnector,
-    private readonly airportByIata: (code: string) => Airport | undefined,
-    /** How long Duffel may wait for its airlines (a search's supplier_timeout), and our deadline with it. */
-    private readonly supplierTimeoutMs: number,
-  ) {}
-
-  async search(request: SupplierSearch, deadlineMs?: number): Promise<SupplierOffer[]> {
-    const answer = await this.connector.createOfferRequest(offerRequestBody(request), { returnOffers: true, supplierTimeoutMs: this.supplierTimeoutMs, deadlineMs });
-    const offers: SupplierOffer[] = [];
-    for (const offer of answer.offers ?? []) {
-      const mapped = toSupplierOffer(offer, this.airportByIata);
-      if (mapped) offers.push(mapped);
-      if (offers.length === MAX_OFFERS) break;
-    }
-    return offers;
   }
 }

@@ -3,7 +3,7 @@ import { clock } from "../../src/clock";
 import { AppError } from "../../src/errors/app-error";
 import { onAccount } from "../../src/duffel/duffel-accounts";
 import { ORDER_ID_METADATA } from "../../src/duffel/duffel-bookings";
-import { DuffelSupplier } from "../../src/duffel/duffel-connector";
+import { DuffelSupplier } from "../../src/duffel/duffel-supplier";
 import { offerRequestBody, pricedOffer } from "../../src/duffel/duffel-offers";
 import type { DuffelOffer } from "../../src/duffel/duffel-shapes";
 import { duffelAccounts } from "../../src/supplier-connections/duffel-accounts";
@@ -75,8 +75,7 @@ describe("the Duffel connector", () => {
   });
 
   it("answers the Supplier interface's search: offers in USD from Duffel's GBP, our airports, times in UTC", async () => {
-    const account = await accountOf(server, tenant);
-    const supplier = new DuffelSupplier(account.connector, (code) => server.app.services.airports.getByIata(code), 2500);
+    const supplier = new DuffelSupplier(accounts(), await accountOf(server, tenant), (code) => server.app.services.airports.getByIata(code), 2500);
     const offers = await supplier.search(londonToNewYork(server));
     expect(offers).toHaveLength(3);
     const [first] = offers;
@@ -212,13 +211,13 @@ describe("the Duffel connector", () => {
     expect((await connector.getOrder(orderId)).cancelled_at).not.toBeNull();
   });
 
-  it("marks the connection invalid when Duffel refuses the token (401), and answers 502 supplier_error naming the token", async () => {
+  it("marks the connection invalid when Duffel refuses the token (401): its searches fail with 502 supplier_error naming the token", async () => {
     const other = await createTenant(server);
     const revoked = fakeToken(fake);
     const { id } = await connectDuffel(server, other, revoked);
     fake.revoke(revoked);
-    const account = await accountOf(server, other);
-    const error = await refusal(onAccount(accounts(), account, (connector) => connector.createOfferRequest(offerRequestBody(londonToNewYork(server)), { returnOffers: true, supplierTimeoutMs: 2000 })));
+    const supplier = new DuffelSupplier(accounts(), await accountOf(server, other), (code) => server.app.services.airports.getByIata(code), 2000);
+    const error = await refusal(supplier.search(londonToNewYork(server)));
     expect(error.code).toBe("supplier_error");
     expect(error.details.reason).toContain("access token");
     const shown = (await call(server, "GET", "/v1/supplier_connections", { key: other.key })).body.data;
