@@ -153,16 +153,7 @@ function orderBody(orderId: string, request: DuffelBookingRequest) {
   };
 }
 
-function recordFromRow(row: {
-  id: string;
-  status: string;
-  offerId: string;
-  duffelOrderId: string | null;
-  bookingReference: string | null;
-  totalAmount: string | null;
-  totalCurrency: string | null;
-  paymentRequiredBy: string | null;
-}): DuffelBookingRecord {
+function recordFromRow(row: Omit<DuffelBookingRecord, "status"> & { status: string }): DuffelBookingRecord {
   return {
     id: row.id,
     status: row.status === "booked" ? "booked" : row.status === "failed" ? "failed" : "requested",

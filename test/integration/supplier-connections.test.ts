@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
+import { call, createTenant, graphql, startServerWithTenant, type TenantFixture } from "../helpers/client";
 import { expectError, expectGraphQLError } from "../helpers/expect-error";
 import { killStillRunning, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
 import { newKey } from "../helpers/orders";
@@ -141,8 +141,7 @@ describe("supplier connections without SUPPLIER_SECRETS_KEY", () => {
   let server: TestServer;
   let tenant: TenantFixture;
   beforeAll(async () => {
-    server = await startTestServer();
-    tenant = await createTenant(server);
+    ({ server, tenant } = await startServerWithTenant());
   });
   afterAll(() => server.close());
 
