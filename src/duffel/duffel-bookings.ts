@@ -5,6 +5,7 @@ import { clock } from "../clock";
 import type { TestPause } from "../test-pause";
 import type { TenantScope } from "../tenancy/tenant-scope";
 import { onAccount, type DuffelAccount, type DuffelAccounts } from "./duffel-accounts";
+import { isRefusal } from "./duffel-errors";
 import type { DuffelConnector } from "./duffel-connector";
 import type { DuffelOrder, DuffelOrderPassenger } from "./duffel-shapes";
 
@@ -55,22 +56,27 @@ export class DuffelBookings {
 
   /**
    * Books the offer once per Idempotency-Key. A refusal Duffel gives (`offer_no_longer_available`,
-   * `price_changed`, a bad token) fails the intent and is answered as the catalogue's error; a
-   * timeout leaves it `requested`, settled by a repeat or by the reconciler.
+   * `price_changed`, a bad token) fails the booking and is answered as the catalogue's error; a
+   * repeat of a failed booking asks Duffel again (it made nothing), so it answers as Duffel does
+   * now. A timeout or a 5xx leaves the booking `requested`, settled by a repeat or by the reconciler.
    */
   async book(scope: TenantScope, request: DuffelBookingRequest): Promise<DuffelBookingRecord> {
     const account = await this.account(scope.tenantId);
     const intent = await this.claimIntent(scope.tenantId, account.connectionId, request);
     if (intent.status === "booked") return intent;
-    if (intent.status === "failed") throw appError("offer_no_longer_available", { reason: "This Idempotency-Key's booking was refused by Duffel; book again with a new key." });
-    let order: DuffelOrder;
-    try {
-      order = await onAccount(this.accounts, account, async (connector) => (await connector.findOrderByMetadata(ORDER_ID_METADATA, intent.id)) ?? connector.createOrder(orderBody(intent.id, request)));
-    } catch (error) {
-      // A refusal is final; a timeout or an outage leaves the outcome unknown until Duffel is asked again.
-      if (error instanceof Error && "status" in error && (error as { status: number }).status < 500) await this.fail(intent.id);
+    if (intent.status === "failed") await this.db.prisma.duffelBooking.updateMany({ where: { id: intent.id, status: "failed" }, data: { status: "requested" } });
+    let refused = false;
+    const order = await onAccount(this.accounts, account, async (connector) => {
+      try {
+        return (await connector.findOrderByMetadata(ORDER_ID_METADATA, intent.id)) ?? (await connector.createOrder(orderBody(intent.id, request)));
+      } catch (error) {
+        refused = isRefusal(error);
+        throw error;
+      }
+    }).catch(async (error: unknown) => {
+      if (refused) await this.fail(intent.id);
       throw error;
-    }
+    });
     await this.pause("after_duffel_order", { orderId: intent.id, duffelOrderId: order.id });
     return this.commit(intent.id, order);
   }
@@ -82,27 +88,22 @@ export class DuffelBookings {
   }
 
   /**
-   * Settles intents no call is working on any more (older than twice a call's timeout): each is booked
-   * when Duffel has an order carrying its id, and failed when it has none. Returns how many it settled.
+   * Settles bookings no call is working on any more (untouched for twice a call's timeout): each
+   * is booked when Duffel has an order carrying its id, and failed when Duffel says it has none.
+   * One Duffel cannot be asked about (no connection now, a refused token, no answer) is tried
+   * again a while later. Returns how many it looked at.
    */
   async settleAbandoned(limit = 50): Promise<number> {
     const cutoff = new Date(clock.nowMs() - 2 * this.callTimeoutMs);
-    const stale = await this.db.prisma.duffelBooking.findMany({ where: { status: "requested", createdAt: { lt: cutoff } }, orderBy: { createdAt: "asc" }, take: limit });
-    let settled = 0;
+    const stale = await this.db.prisma.duffelBooking.findMany({ where: { status: "requested", updatedAt: { lt: cutoff } }, orderBy: { updatedAt: "asc" }, take: limit });
     for (const intent of stale) {
       const account = await this.accounts.forTenant(intent.tenantId);
-      if (!account || account.connectionId !== intent.connectionId) {
-        await this.fail(intent.id);
-        settled++;
-        continue;
-      }
-      const order = await onAccount(this.accounts, account, (connector: DuffelConnector) => connector.findOrderByMetadata(ORDER_ID_METADATA, intent.id)).catch(() => undefined);
-      if (order === undefined) continue; // Duffel did not answer: try again next round.
+      const order = account ? await onAccount(this.accounts, account, (connector: DuffelConnector) => connector.findOrderByMetadata(ORDER_ID_METADATA, intent.id)).catch(() => undefined) : undefined;
       if (order) await this.commit(intent.id, order);
-      else await this.fail(intent.id);
-      settled++;
+      else if (order === null) await this.fail(intent.id);
+      else await this.db.prisma.duffelBooking.updateMany({ where: { id: intent.id, status: "requested" }, data: { updatedAt: clock.now() } });
     }
-    return settled;
+    return stale.length;
   }
 
   private async account(tenantId: string): Promise<DuffelAccount> {

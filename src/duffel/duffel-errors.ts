@@ -1,6 +1,14 @@
 import { AppError, appError } from "../errors/app-error";
 import { DuffelApiError, DuffelTimeout, DuffelUnreachable } from "./duffel-client";
 
+/**
+ * Duffel refused the request (a 4xx: a bad token, an offer gone or repriced, a bad field): it made
+ * nothing, so a booking it refused has no Duffel order. A timeout or a 5xx tells nothing of the kind.
+ */
+export function isRefusal(error: unknown): boolean {
+  return error instanceof DuffelApiError && error.status < 500;
+}
+
 /** Duffel refused the access token: the connection is no longer good. */
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof DuffelApiError && error.status === 401;

@@ -27,6 +27,8 @@ describe("a crash between Duffel's order and our commit", { timeout: 180_000 }, 
   const started: Running[] = [];
   let fake: DuffelFake;
   let tenant: TenantFixture;
+  /** A tenant without a Duffel connection: nothing can be asked of Duffel for its bookings. */
+  let unconnected: TenantFixture;
   let offers: DuffelOffer[];
   let db: Database;
 
@@ -35,6 +37,7 @@ describe("a crash between Duffel's order and our commit", { timeout: 180_000 }, 
     env.DUFFEL_API_URL = fake.url;
     const setup = await startTestServer({ database: harness.database, env });
     tenant = await createTenant(setup);
+    unconnected = await createTenant(setup);
     await connectDuffel(setup, tenant, fakeToken(fake));
     const { connector } = await accountOf(setup, tenant);
     offers = (await connector.createOfferRequest(offerRequestBody(londonToNewYork(setup)), { returnOffers: true, supplierTimeoutMs: 2000 })).offers!;
@@ -83,10 +86,14 @@ describe("a crash between Duffel's order and our commit", { timeout: 180_000 }, 
     expect(duffelOrdersOf(crashed.orderId)).toEqual([crashed.duffelOrderId]);
   });
 
-  it("the restarted server's reconciler settles the booking on its own: booked with Duffel's one order; an intent Duffel never saw fails", async () => {
+  it("the restarted server's reconciler settles the booking on its own: booked with Duffel's one order; an intent Duffel never saw fails; one it cannot ask about waits", async () => {
     const crashed = await bookAndCrash(bookingOf(offers[1]!));
+    const connectionId = (await db.prisma.supplierConnection.findFirstOrThrow({ where: { tenantId: tenant.tenantId } })).id;
     const neverSent = await db.prisma.duffelBooking.create({
-      data: { id: "ord_neversentneversentneverse", tenantId: tenant.tenantId, idempotencyKey: newKey("lost"), connectionId: (await db.prisma.supplierConnection.findFirstOrThrow({ where: { tenantId: tenant.tenantId } })).id, offerId: offers[2]!.id, status: "requested" },
+      data: { id: "ord_neversentneversentneverse", tenantId: tenant.tenantId, idempotencyKey: newKey("lost"), connectionId, offerId: offers[2]!.id, status: "requested" },
+    });
+    const unaskable = await db.prisma.duffelBooking.create({
+      data: { id: "ord_unaskableunaskableunaskab", tenantId: unconnected.tenantId, idempotencyKey: newKey("unaskable"), connectionId, offerId: offers[2]!.id, status: "requested" },
     });
 
     const server = harness.launch();
@@ -103,6 +110,15 @@ describe("a crash between Duffel's order and our commit", { timeout: 180_000 }, 
     expect(settled.get(neverSent.id)).toMatchObject({ status: "failed", duffelOrderId: null });
     expect(duffelOrdersOf(crashed.orderId)).toEqual([crashed.duffelOrderId]);
     expect(duffelOrdersOf(neverSent.id)).toEqual([]);
+    const waiting = await eventually(
+      async () => {
+        const row = await db.prisma.duffelBooking.findUniqueOrThrow({ where: { id: unaskable.id } });
+        return row.updatedAt > unaskable.updatedAt ? row : undefined;
+      },
+      () => "the reconciler looks at the booking it cannot settle",
+      30_000,
+    );
+    expect(waiting.status).toBe("requested");
     await harness.kill(server.running);
   });
 });

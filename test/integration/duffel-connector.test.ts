@@ -224,8 +224,11 @@ describe("the Duffel connector", () => {
     expect(shown).toEqual([expect.objectContaining({ id, status: "invalid" })]);
     // A booking on the refused token fails the same way, and books nothing.
     const ordersBefore = fake.orders.size;
-    expect((await refusal(server.app.services.duffelBookings.book(await scopeOf(server, other), { idempotencyKey: newKey("revoked"), offerId: "off_0000x", type: "hold", passengers: [] }))).code).toBe("supplier_error");
+    const key = newKey("revoked");
+    expect((await refusal(server.app.services.duffelBookings.book(await scopeOf(server, other), { idempotencyKey: key, offerId: "off_0000x", type: "hold", passengers: [] }))).code).toBe("supplier_error");
     expect(fake.orders.size).toBe(ordersBefore);
+    // Duffel refused it, so it made nothing: the booking is failed, not left for the reconciler.
+    expect(await server.app.services.db.prisma.duffelBooking.findFirst({ where: { tenantId: other.tenantId, idempotencyKey: key } })).toMatchObject({ status: "failed" });
   });
 
   it("sends the token only to DUFFEL_API_URL, always with Duffel-Version v2 (the fake refuses any other version)", async () => {
