@@ -38,7 +38,7 @@ describe("the Duffel connector", () => {
 
   beforeAll(async () => {
     fake = await startDuffelFake();
-    server = await startTestServer({ env: { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_API_URL: fake.url, DUFFEL_TIMEOUT_MS: "3000" } });
+    server = await startTestServer({ env: { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_API_URL: fake.url, DUFFEL_TIMEOUT_MS: "10000" } });
     tenant = await createTenant(server);
     token = fakeToken(fake);
     connectionId = (await connectDuffel(server, tenant, token)).id;
@@ -52,7 +52,7 @@ describe("the Duffel connector", () => {
     fake.currency = "GBP";
   });
 
-  const accounts = () => duffelAccounts(server.app.services.supplierConnections, { baseUrl: fake.url, timeoutMs: 3000 });
+  const accounts = () => duffelAccounts(server.app.services.supplierConnections, { baseUrl: fake.url, timeoutMs: 10_000 });
   const connection = async () => (await call(server, "GET", "/v1/supplier_connections", { key: tenant.key })).body.data.find((c: { id: string }) => c.id === connectionId);
   /** A fresh offer request's offers, through the tenant's account. */
   const searchOffers = async (deadlineMs?: number): Promise<DuffelOffer[]> => {
@@ -114,7 +114,7 @@ describe("the Duffel connector", () => {
   it("waits out a 429 until ratelimit-reset when that comes before the deadline", async () => {
     fake.rateLimitNext(1, 300);
     const started = Date.now();
-    expect(await searchOffers(clock.nowMs() + 2900)).toHaveLength(3);
+    expect(await searchOffers(clock.nowMs() + 8000)).toHaveLength(3);
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
   });
 
