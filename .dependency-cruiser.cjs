@@ -37,8 +37,9 @@ const LAYERS = [
       "rate-limits",
     ],
   ],
-  ["places and the airline", ["locations", "supplier"]],
-  ["domain", ["events", "authentication", "wallet", "tenants", "idempotency", "search", "seats"]],
+  // duffel/ speaks Duffel's API: its client, shapes, errors and bookings, beside the simulated airline.
+  ["places and the airline", ["locations", "supplier", "duffel"]],
+  ["domain", ["events", "authentication", "wallet", "tenants", "idempotency", "search", "seats", "supplier-connections"]],
   ["orders", ["orders"]],
   ["readers and changes of orders", ["order-changes", "airline-changes", "seat-maps", "usage"]],
   ["wiring", ["services.ts"]],

@@ -54,6 +54,7 @@ const config: CodegenConfig = {
           WebhookEndpoint: "../events/webhook-endpoint#WebhookEndpoint as WebhookEndpointModel",
           WebhookEndpointSecretRotation: "../events/webhook-endpoints.service#EndpointSecretRotation",
           Event: "../events/events.service#StoredEvent",
+          SupplierConnection: "../supplier-connections/supplier-connections.service#SupplierConnection as SupplierConnectionModel",
           WebhookAttempt: "../db/models#WebhookAttempt as WebhookAttemptModel",
         },
         scalars: { DateTime: "Date", JSONObject: "Record<string, unknown>" },

@@ -79,6 +79,18 @@ const configSchema = z.object({
   /** How often buffered usage counters are written to the database. */
   USAGE_FLUSH_MS: z.coerce.number().int().min(10).default(2000),
   /**
+   * The key supplier access tokens are encrypted with (AES-256-GCM): 32 bytes in base64. Unset:
+   * supplier connections are refused (503 `supplier_secrets_unset`).
+   */
+  SUPPLIER_SECRETS_KEY: z
+    .string()
+    .refine((value) => /^[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value, "base64").length === 32, "must be 32 bytes in base64 (e.g. openssl rand -base64 32)")
+    .optional(),
+  /** Duffel's API address; tests point it at a local fake. */
+  DUFFEL_API_URL: z.string().url().default("https://api.duffel.com"),
+  /** The longest one call to Duffel may take (a search is bounded by its own supplier_timeout instead). */
+  DUFFEL_TIMEOUT_MS: z.coerce.number().int().min(100).default(30000),
+  /**
    * TEST ONLY, unset in production: stops every request that reaches the named point (a crash
    * window) after printing a marker line on stdout, so a test can SIGKILL the process there
    * (src/test-pause.ts). `after_supplier_hold` or `after_cancel_commit`.

@@ -60,6 +60,12 @@ import { changeRetention } from "./order-changes/change-retention";
 import { webhookLogRetention } from "./events/webhook-log-retention";
 import { WebhookEndpointService } from "./events/webhook-endpoints.service";
 import { EventService } from "./events/events.service";
+import { SupplierConnectionService } from "./supplier-connections/supplier-connections.service";
+import { TokenCipher } from "./supplier-connections/token-cipher";
+import { DuffelBookings } from "./duffel/duffel-bookings";
+import { DuffelBookingReconciler } from "./duffel/duffel-booking-reconciler";
+import { duffelBookingRetention } from "./duffel/duffel-booking-retention";
+import { duffelAccounts } from "./supplier-connections/duffel-accounts";
 
 /**
  * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
@@ -126,6 +132,12 @@ export interface Services {
   webhookEndpoints: WebhookEndpointService;
   /** The events API: the tenant's events as its webhooks carried them. */
   events: EventService;
+  /** Tenants' own accounts with outside suppliers (Duffel), their tokens encrypted. */
+  supplierConnections: SupplierConnectionService;
+  /** Bookings asked of Duffel, keyed by the tenant's Idempotency-Key and found again after a crash (docs/duffel.md). */
+  duffelBookings: DuffelBookings;
+  /** Settles Duffel bookings a crashed process left unfinished. */
+  duffelBookingReconciler: DuffelBookingReconciler;
   orderFeed: OrderFeed;
   /** Per-key token buckets (REST requests, GraphQL operations by cost); null when RATE_LIMIT_RPS=0. */
   rateLimiter: RateLimiter | null;
@@ -180,6 +192,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   );
   const orderChangeRequests = new ChangeRequestService(db, orders, suppliers, airports);
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
+  const supplierConnections = new SupplierConnectionService(db, TokenCipher.fromSetting(config.SUPPLIER_SECRETS_KEY));
+  const duffelBookings = new DuffelBookings(db, duffelAccounts(supplierConnections, { baseUrl: config.DUFFEL_API_URL, timeoutMs: config.DUFFEL_TIMEOUT_MS }), pause, config.DUFFEL_TIMEOUT_MS);
   const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, suppliers.all.map((entry) => entry.id));
   // Every process hears every committed event: the one whose dispatcher claims it first sends it.
   orderCommits.onChange((change) => {
@@ -227,6 +241,9 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     webhookDeliveries,
     webhookEndpoints: new WebhookEndpointService(db, cursors, tenantConfig, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
     events: new EventService(db, cursors, config.WEBHOOK_LOG_RETENTION_DAYS),
+    supplierConnections,
+    duffelBookings,
+    duffelBookingReconciler: new DuffelBookingReconciler(duffelBookings, log, { pollMs: config.JOB_POLL_MS, availability: db.availability }),
     orderFeed: new OrderFeed(orderCommits, orders, log, db),
     rateLimiter: createRateLimiter(config, db),
     retention: new RetentionSweeper(retentionRules(config, db), config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability),
@@ -244,6 +261,7 @@ function retentionRules(config: Config, db: Database): RetentionRule[] {
     idempotencyRetention(db),
     webhookLogRetention(db, config.WEBHOOK_LOG_RETENTION_DAYS),
     supplierStatRetention(db),
+    duffelBookingRetention(db, retentionMs),
     ...(buckets ? [buckets] : []),
   ];
 }

@@ -12,9 +12,10 @@ import { createInterface } from "node:readline";
  * - `before_change_commit`: an order change's confirmation is checked and about to commit;
  * - `after_change_commit`: it is committed (order, seats, money, reissue job), the job not yet woken;
  * - `before_airline_change_commit`: an airline-initiated change's acceptance is checked and about to commit;
- * - `after_airline_change_commit`: it is committed (order, seats, a seat's credit), not yet answered.
+ * - `after_airline_change_commit`: it is committed (order, seats, a seat's credit), not yet answered;
+ * - `after_duffel_order`: Duffel created a booking's order, our record of it not yet committed.
  */
-export const PAUSE_POINTS = ["after_supplier_hold", "after_cancel_commit", "after_refund_commit", "after_services_commit", "after_emd_issue", "before_change_commit", "after_change_commit", "before_airline_change_commit", "after_airline_change_commit"] as const;
+export const PAUSE_POINTS = ["after_supplier_hold", "after_cancel_commit", "after_refund_commit", "after_services_commit", "after_emd_issue", "before_change_commit", "after_change_commit", "before_airline_change_commit", "after_airline_change_commit", "after_duffel_order"] as const;
 export type PausePoint = (typeof PAUSE_POINTS)[number];
 
 /** Resolves at once, or, at the configured point, once the test lets the request go on. */

@@ -57,6 +57,10 @@ export const operations = {
   /** The events API: each event as its webhooks carried it, read with the webhooks' permission. */
   events: { audience: "tenant", effect: "read", permission: "webhooks:read" },
   event: { audience: "tenant", effect: "read", permission: "webhooks:read" },
+  /** A tenant's accounts with outside suppliers (Duffel): tenant configuration, so `tenant` permissions. */
+  supplierConnections: { audience: "tenant", effect: "read", permission: "tenant:read" },
+  createSupplierConnection: { audience: "tenant", effect: "write", permission: "tenant:write" },
+  deleteSupplierConnection: { audience: "tenant", effect: "write", permission: "tenant:write" },
   locations: { audience: "anyone", effect: "read", permission: "search:read" },
   searchFlights: { audience: "tenant", effect: "write", permission: "search:read" },
   /** Indicative prices from the suppliers' schedules: nothing is stored, so searching's permission. */

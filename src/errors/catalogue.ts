@@ -33,6 +33,7 @@ export const errorCatalogue = {
   idempotency_request_in_progress: { status: 409, message: "A request with this Idempotency-Key is still being processed.", action: "Retry shortly with the same key to receive its response.", retryable: true },
   webhooks_disabled: { status: 409, message: "Webhooks are disabled for this tenant.", action: "Set webhook_url and webhook_enabled: true (PATCH /v1/tenant), then redeliver." },
   webhook_endpoint_disabled: { status: 409, message: "The webhook endpoint is disabled or was deleted.", action: "Enable the endpoint (PATCH /v1/webhook_endpoints/:id with enabled: true), then try again." },
+  supplier_connection_exists: { status: 409, message: "The tenant is already connected to this supplier.", action: "Delete the connection (DELETE /v1/supplier_connections/:id), then connect again with the new token." },
   tenant_deleted: { status: 409, message: "The tenant has been deleted.", action: "A deleted tenant cannot be changed; create a new one." },
   request_timeout: { status: 408, message: "The request did not arrive in time.", action: "Send the whole request promptly." },
   payload_too_large: { status: 413, message: "The request body is larger than 1 MB.", action: "Send a smaller body." },
@@ -57,9 +58,10 @@ export const errorCatalogue = {
   RATE_LIMIT_EXCEEDED: { status: 429, message: "Too many requests.", action: "Honour the Retry-After header before retrying." },
   internal_server_error: { status: 500, message: "Something went wrong on our side.", action: "Retry later; quote the x-request-id if it persists." },
   unsupported_by_supplier: { status: 422, message: "The order's supplier does not offer this action.", action: "Check the order's available_actions; the message names the supplier." },
-  supplier_error: { status: 502, message: "Every airline source failed to answer.", action: "Search again shortly; supplier_results names each source's outcome." },
+  supplier_error: { status: 502, message: "The supplier failed to answer (for a search: every source failed).", action: "Try again shortly; a search's supplier_results names each source's outcome, and when the reason names a connection's token, connect again with a valid one." },
   supplier_timeout: { status: 504, message: "The airline source did not answer in time.", action: "Search again, or allow a longer supplier_timeout." },
   service_unavailable: { status: 503, message: "The service is temporarily unavailable.", action: "Retry shortly, after the seconds the Retry-After header names when it is there; reuse the Idempotency-Key." },
+  supplier_secrets_unset: { status: 503, message: "Supplier connections are off: the service has no SUPPLIER_SECRETS_KEY to encrypt their tokens with.", action: "Ask the operator to set SUPPLIER_SECRETS_KEY (32 bytes in base64), then connect again." },
   storage_full: { status: 507, message: "The service has no room to store this change.", action: "Retry after the seconds the Retry-After header names; reads still work. Reuse the Idempotency-Key." },
 } as const satisfies Record<string, { status: number; message: string; action: string; retryable?: boolean }>;
 

@@ -15,6 +15,8 @@ export const tenantOwnedTables: ReadonlyArray<{ table: string; deleteFor: (tx: T
   { table: "WebhookAttempt", deleteFor: (tx, tenantId) => tx.webhookAttempt.deleteMany({ where: { tenantId } }) },
   { table: "WebhookDelivery", deleteFor: (tx, tenantId) => tx.webhookDelivery.deleteMany({ where: { tenantId } }) },
   { table: "OrderEvent", deleteFor: (tx, tenantId) => tx.orderEvent.deleteMany({ where: { tenantId } }) },
+  { table: "SupplierConnection", deleteFor: (tx, tenantId) => tx.supplierConnection.deleteMany({ where: { tenantId } }) },
+  { table: "DuffelBooking", deleteFor: (tx, tenantId) => tx.duffelBooking.deleteMany({ where: { tenantId } }) },
   { table: "WebhookEndpoint", deleteFor: (tx, tenantId) => tx.webhookEndpoint.deleteMany({ where: { tenantId } }) },
   { table: "SeatHold", deleteFor: (tx, tenantId) => tx.seatHold.deleteMany({ where: { tenantId } }) },
   { table: "SeatAssignment", deleteFor: (tx, tenantId) => tx.seatAssignment.deleteMany({ where: { tenantId } }) },

@@ -27,16 +27,17 @@ export interface Running {
 const LISTENING = /^Aerogate listening on (http:\/\/[^\s]+:(\d+))$/m;
 
 /**
- * Starts `node --import tsx src/main.ts` with the given environment; OWNER_API_KEY is never
- * inherited. It listens on port 0 (never a port picked here that something else may take
- * meanwhile) and the port it got is read from its "listening" line.
+ * Starts `node --import tsx src/main.ts` (or another `entry` of the repository, a script run in
+ * the server's place) with the given environment; OWNER_API_KEY is never inherited. It listens on
+ * port 0 (never a port picked here that something else may take meanwhile) and the port it got is
+ * read from its "listening" line.
  */
-export function startMain(env: Record<string, string>): Running {
+export function startMain(env: Record<string, string>, entry = "src/main.ts"): Running {
   const inherited = { ...process.env };
   delete inherited.OWNER_API_KEY;
   delete inherited.DATABASE_URL;
   delete inherited.PORT;
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
     cwd: repoRoot,
     env: { ...inherited, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", RATE_LIMIT_RPS: "0", SUPPLIER_LCC_LATENCY_MS: "0", ...env },
     stdio: ["pipe", "pipe", "pipe"],

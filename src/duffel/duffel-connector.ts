@@ -1,0 +1,129 @@
+import type { DuffelCallOptions, DuffelClient } from "./duffel-client";
+import type {
+  DuffelAirlineInitiatedChange,
+  DuffelCreateOrderBody,
+  DuffelOffer,
+  DuffelOfferRequest,
+  DuffelOfferRequestBody,
+  DuffelOrder,
+  DuffelOrderCancellation,
+  DuffelOrderChange,
+  DuffelOrderChangeOffer,
+  DuffelOrderChangeRequest,
+  DuffelPage,
+  DuffelPayment,
+  DuffelSeatMap,
+} from "./duffel-shapes";
+
+/** Duffel's `supplier_timeout` bounds, in milliseconds. */
+const SUPPLIER_TIMEOUT_MS = { min: 2_000, max: 60_000 };
+
+/** A call's deadline (clock milliseconds), for the calls a caller bounds. */
+type Deadline = Pick<DuffelCallOptions, "deadlineMs">;
+
+/**
+ * Everything Aerogate asks of Duffel for one account (one access token), in Duffel's own shapes:
+ * search, offers and their services, seat maps, orders (instant and hold), payments,
+ * cancellations, changes and airline-initiated changes. Failures are Duffel's
+ * (DuffelApiError, DuffelTimeout, DuffelUnreachable); `catalogueError` words them for our API.
+ */
+export class DuffelConnector {
+  constructor(private readonly client: DuffelClient) {}
+
+  /**
+   * An offer request; with `returnOffers` its offers come in the answer. Duffel waits for its
+   * airlines up to `supplierTimeoutMs`, which is sent a little under the caller's deadline.
+   */
+  createOfferRequest(body: DuffelOfferRequestBody, options: { returnOffers: boolean; supplierTimeoutMs: number } & Deadline): Promise<DuffelOfferRequest> {
+    const supplierTimeout = Math.min(SUPPLIER_TIMEOUT_MS.max, Math.max(SUPPLIER_TIMEOUT_MS.min, Math.round(options.supplierTimeoutMs)));
+    return this.client.post("/air/offer_requests", { query: { return_offers: options.returnOffers, supplier_timeout: supplierTimeout }, body, deadlineMs: options.deadlineMs });
+  }
+
+  /** One page of an offer request's offers, cheapest first; `meta.after` names the next. */
+  listOffers(offerRequestId: string, page: { after?: string; limit?: number } & Deadline = {}): Promise<DuffelPage<DuffelOffer>> {
+    return this.client.page("/air/offers", { query: { offer_request_id: offerRequestId, after: page.after, limit: page.limit, sort: "total_amount" }, deadlineMs: page.deadlineMs });
+  }
+
+  /** The offer as Duffel prices it now; with its bags and other services when asked. */
+  getOffer(offerId: string, options: { returnAvailableServices?: boolean } & Deadline = {}): Promise<DuffelOffer> {
+    return this.client.get(`/air/offers/${encodeURIComponent(offerId)}`, { query: { return_available_services: options.returnAvailableServices }, deadlineMs: options.deadlineMs });
+  }
+
+  /** A seat map per segment of the offer. */
+  seatMaps(offerId: string, options: Deadline = {}): Promise<DuffelSeatMap[]> {
+    return this.client.get("/air/seat_maps", { query: { offer_id: offerId }, deadlineMs: options.deadlineMs });
+  }
+
+  /** Books the offer: `instant` pays with the order, `hold` keeps it until `payment_required_by`. Never repeated on its own (see DuffelBookings). */
+  createOrder(body: DuffelCreateOrderBody, options: Deadline = {}): Promise<DuffelOrder> {
+    return this.client.post("/air/orders", { body, deadlineMs: options.deadlineMs });
+  }
+
+  getOrder(orderId: string, options: Deadline = {}): Promise<DuffelOrder> {
+    return this.client.get(`/air/orders/${encodeURIComponent(orderId)}`, { deadlineMs: options.deadlineMs });
+  }
+
+  /**
+   * The order whose `metadata[key]` is `value`, or null: how a booking whose answer was lost is
+   * found again (Duffel takes no idempotency key; our order id travels in the metadata). Walks
+   * every page, newest first.
+   */
+  async findOrderByMetadata(key: string, value: string, options: Deadline = {}): Promise<DuffelOrder | null> {
+    let after: string | undefined;
+    do {
+      const page = await this.client.page<DuffelOrder>("/air/orders", { query: { limit: 200, after }, deadlineMs: options.deadlineMs });
+      const found = page.data.find((order) => order.metadata?.[key] === value);
+      if (found) return found;
+      after = page.meta.after ?? undefined;
+    } while (after);
+    return null;
+  }
+
+  /** Pays a held order from the Duffel balance: exactly its total, in its currency. */
+  createPayment(orderId: string, payment: { amount: string; currency: string }, options: Deadline = {}): Promise<DuffelPayment> {
+    return this.client.post("/air/payments", { body: { order_id: orderId, payment: { type: "balance", amount: payment.amount, currency: payment.currency } }, deadlineMs: options.deadlineMs });
+  }
+
+  /** A cancellation quote: what the airline refunds, valid until `expires_at`. */
+  quoteCancellation(orderId: string, options: Deadline = {}): Promise<DuffelOrderCancellation> {
+    return this.client.post("/air/order_cancellations", { body: { order_id: orderId }, deadlineMs: options.deadlineMs });
+  }
+
+  confirmCancellation(cancellationId: string, options: Deadline = {}): Promise<DuffelOrderCancellation> {
+    return this.client.post(`/air/order_cancellations/${encodeURIComponent(cancellationId)}/actions/confirm`, { deadlineMs: options.deadlineMs });
+  }
+
+  /** Asks to replace slices of a paid order; the answer lists priced change offers. */
+  requestChange(orderId: string, slices: DuffelOrderChangeRequest["slices"], options: Deadline = {}): Promise<DuffelOrderChangeRequest> {
+    return this.client.post("/air/order_change_requests", { body: { order_id: orderId, slices }, deadlineMs: options.deadlineMs });
+  }
+
+  getChangeOffer(changeOfferId: string, options: Deadline = {}): Promise<DuffelOrderChangeOffer> {
+    return this.client.get(`/air/order_change_offers/${encodeURIComponent(changeOfferId)}`, { deadlineMs: options.deadlineMs });
+  }
+
+  /** A pending order change from a change offer, to confirm with its payment. */
+  createChange(changeOfferId: string, options: Deadline = {}): Promise<DuffelOrderChange> {
+    return this.client.post("/air/order_changes", { body: { selected_order_change_offer: changeOfferId }, deadlineMs: options.deadlineMs });
+  }
+
+  confirmChange(changeId: string, payment: { amount: string; currency: string }, options: Deadline = {}): Promise<DuffelOrderChange> {
+    return this.client.post(`/air/order_changes/${encodeURIComponent(changeId)}/actions/confirm`, { body: { payment: { type: "balance", ...payment } }, deadlineMs: options.deadlineMs });
+  }
+
+  /** The airline's changes to the order's flights (every page). */
+  async listAirlineInitiatedChanges(orderId: string, options: Deadline = {}): Promise<DuffelAirlineInitiatedChange[]> {
+    const changes: DuffelAirlineInitiatedChange[] = [];
+    let after: string | undefined;
+    do {
+      const page = await this.client.page<DuffelAirlineInitiatedChange>("/air/airline_initiated_changes", { query: { order_id: orderId, after }, deadlineMs: options.deadlineMs });
+      changes.push(...page.data);
+      after = page.meta.after ?? undefined;
+    } while (after);
+    return changes;
+  }
+
+  acceptAirlineInitiatedChange(changeId: string, options: Deadline = {}): Promise<DuffelAirlineInitiatedChange> {
+    return this.client.post(`/air/airline_initiated_changes/${encodeURIComponent(changeId)}/actions/accept`, { deadlineMs: options.deadlineMs });
+  }
+}

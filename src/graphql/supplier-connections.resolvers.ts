@@ -1,0 +1,19 @@
+import { tenantScope } from "../context/request-context";
+import type { Resolvers } from "../generated/graphql";
+import { parseCreateSupplierConnection } from "../supplier-connections/supplier-connection.inputs";
+import { toGraphQLEnum } from "./enum-case";
+
+export const supplierConnectionResolvers: Resolvers = {
+  Query: {
+    supplierConnections: (_parent, _args, ctx) => ctx.services.supplierConnections.list(tenantScope(ctx)),
+  },
+  Mutation: {
+    createSupplierConnection: (_parent, { input }, ctx) =>
+      ctx.services.supplierConnections.create(tenantScope(ctx), parseCreateSupplierConnection({ supplier: input.supplier, access_token: input.accessToken })),
+    deleteSupplierConnection: (_parent, { id }, ctx) => ctx.services.supplierConnections.delete(tenantScope(ctx), id),
+  },
+  SupplierConnection: {
+    mode: (connection) => toGraphQLEnum(connection.mode),
+    status: (connection) => toGraphQLEnum(connection.status),
+  },
+};

@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { CONNECTABLE_SUPPLIERS } from "../supplier-connections/supplier-connection.inputs";
+import { timestamp } from "./envelope";
+
+/** A tenant's connection to a supplier: never its token. */
+export const supplierConnectionSchema = z
+  .object({
+    id: z.string().meta({ description: "spc_…" }),
+    supplier: z.enum(CONNECTABLE_SUPPLIERS),
+    mode: z.enum(["test", "live"]).meta({ description: "From the token's prefix: duffel_test_ (sandbox tenants) or duffel_live_ (live tenants)" }),
+    created_at: timestamp,
+    last_used_at: timestamp.nullable().meta({ description: "When the supplier last answered a call made with it" }),
+    status: z.enum(["active", "invalid"]).meta({ description: "invalid once the supplier refused the token (401): connect again with a valid one" }),
+  })
+  .meta({ id: "SupplierConnection" });

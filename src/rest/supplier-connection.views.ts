@@ -1,0 +1,14 @@
+import type { z } from "zod";
+import type { SupplierConnection } from "../supplier-connections/supplier-connections.service";
+import type { supplierConnectionSchema } from "./supplier-connection.schemas";
+
+export function supplierConnectionView(connection: SupplierConnection): z.output<typeof supplierConnectionSchema> {
+  return {
+    id: connection.id,
+    supplier: connection.supplier,
+    mode: connection.mode,
+    created_at: connection.createdAt.toISOString(),
+    last_used_at: connection.lastUsedAt?.toISOString() ?? null,
+    status: connection.status,
+  };
+}

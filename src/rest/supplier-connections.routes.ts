@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { tenantScope } from "../context/request-context";
+import { createSupplierConnectionInput, parseCreateSupplierConnection, withoutAccessToken } from "../supplier-connections/supplier-connection.inputs";
+import { ok, okSchema } from "./envelope";
+import { restRoute } from "./route";
+import { supplierConnectionSchema } from "./supplier-connection.schemas";
+import { supplierConnectionView } from "./supplier-connection.views";
+
+const tag = "Supplier connections";
+
+/** A tenant's own accounts with outside suppliers (docs/duffel.md#connecting-a-duffel-account); the token is never shown again. */
+export const supplierConnectionRoutes = [
+  restRoute({
+    method: "POST",
+    url: "/v1/supplier_connections",
+    operation: "createSupplierConnection",
+    summary: "Connect the tenant's own Duffel account with its access token (stored encrypted, never shown again)",
+    tag,
+    status: 201,
+    body: createSupplierConnectionInput,
+    parseBody: parseCreateSupplierConnection,
+    fingerprintBody: withoutAccessToken,
+    response: okSchema(supplierConnectionSchema),
+    errors: ["invalid_field_value", "supplier_connection_exists", "supplier_secrets_unset"],
+    handle: async ({ ctx, body }) => ok(supplierConnectionView(await ctx.services.supplierConnections.create(tenantScope(ctx), body)), "Supplier connected"),
+  }),
+  restRoute({
+    method: "GET",
+    url: "/v1/supplier_connections",
+    operation: "supplierConnections",
+    summary: "List the tenant's supplier connections, newest first",
+    tag,
+    response: okSchema(z.array(supplierConnectionSchema)),
+    handle: async ({ ctx }) => ok((await ctx.services.supplierConnections.list(tenantScope(ctx))).map(supplierConnectionView)),
+  }),
+  restRoute({
+    method: "DELETE",
+    url: "/v1/supplier_connections/:id",
+    operation: "deleteSupplierConnection",
+    summary: "Remove a supplier connection and its token; answers it as it was",
+    tag,
+    response: okSchema(supplierConnectionSchema),
+    errors: ["not_found"],
+    handle: async ({ ctx, params }) => ok(supplierConnectionView(await ctx.services.supplierConnections.delete(tenantScope(ctx), params.id!)), "Supplier connection deleted"),
+  }),
+];

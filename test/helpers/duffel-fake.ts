@@ -1,0 +1,405 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A contract fake of Duffel's API v2 on 127.0.0.1, for the connector's tests. It follows Duffel's
+ * published shapes (its API reference and the types of its official JavaScript client): `data`
+ * envelopes, lists paged by `meta.after`, error bodies `{ errors: [{ type, code, title, message,
+ * documentation_url }], meta: { status, request_id } }`, `ratelimit-limit/remaining/reset` headers on
+ * every answer, `Authorization: Bearer` tokens and the `Duffel-Version: v2` check. A test can make it
+ * answer slowly, fail, rate-limit, change an offer's price or withdraw it, and revoke a token.
+ */
+export interface DuffelFake {
+  url: string;
+  /** Every request it received: method, path with query, the Authorization header and the parsed body. */
+  readonly requests: ReadonlyArray<{ method: string; path: string; authorization: string | undefined; body: unknown }>;
+  /** Orders made, by Duffel id. */
+  readonly orders: ReadonlyMap<string, FakeOrder>;
+  /** The currency it prices offers in (default GBP). */
+  currency: string;
+  /** Tokens it accepts; any other is answered 401. */
+  allow(token: string): void;
+  revoke(token: string): void;
+  /** Every answer waits this long first (0: none). */
+  delayMs: number;
+  /** The next `count` requests (to `route` only, e.g. `POST /air/orders`, when given) answer `status` (a 5xx) with an api_error body. */
+  failNext(count: number, status?: number, route?: string): void;
+  /** The next `count` requests answer 429, the window resetting `resetInMs` from now. */
+  rateLimitNext(count: number, resetInMs: number): void;
+  /** Booking the offer now costs `newTotal`: an order paying the old total is refused with 422 price_changed. */
+  changePrice(offerId: string, newTotal: string): void;
+  /** Booking the offer is refused with 422 offer_no_longer_available. */
+  withdraw(offerId: string): void;
+  close(): Promise<void>;
+}
+
+export interface FakeOrder {
+  id: string;
+  type: "instant" | "hold";
+  offerId: string;
+  totalAmount: string;
+  totalCurrency: string;
+  metadata: Record<string, string>;
+  paid: boolean;
+  cancelled: boolean;
+  body: Record<string, unknown>;
+}
+
+const RATE_LIMIT = 120;
+
+export async function startDuffelFake(): Promise<DuffelFake> {
+  const tokens = new Set<string>();
+  const requests: Array<{ method: string; path: string; authorization: string | undefined; body: unknown }> = [];
+  const offers = new Map<string, Record<string, unknown>>();
+  const orders = new Map<string, FakeOrder>();
+  const orderList: string[] = [];
+  const cancellations = new Map<string, Record<string, unknown>>();
+  const changeOffers = new Map<string, Record<string, unknown>>();
+  const changes = new Map<string, Record<string, unknown>>();
+  const airlineChanges = new Map<string, Record<string, unknown>>();
+  const priceChanges = new Map<string, string>();
+  const withdrawn = new Set<string>();
+  let failures: { count: number; status: number; route?: string } = { count: 0, status: 500 };
+  let rateLimited: { count: number; resetAt: number } = { count: 0, resetAt: 0 };
+  let remaining = RATE_LIMIT;
+
+  const fake = {
+    url: "",
+    requests,
+    orders,
+    currency: "GBP",
+    delayMs: 0,
+    allow: (token: string) => void tokens.add(token),
+    revoke: (token: string) => void tokens.delete(token),
+    failNext: (count: number, status = 500, route?: string) => void (failures = { count, status, route }),
+    rateLimitNext: (count: number, resetInMs: number) => void (rateLimited = { count, resetAt: Date.now() + resetInMs }),
+    changePrice: (offerId: string, newTotal: string) => void priceChanges.set(offerId, newTotal),
+    withdraw: (offerId: string) => void withdrawn.add(offerId),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  } satisfies Omit<DuffelFake, "close"> & { close(): Promise<void> };
+
+  const server: Server = createServer((request, response) => {
+    void handle(request, response).catch((error: Error) => send(response, 500, errorBody(500, "api_error", "internal_server_error", "Internal error", error.message)));
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const raw = await readBody(request);
+    const url = new URL(request.url ?? "/", "http://fake");
+    let body: unknown = undefined;
+    if (raw) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return send(response, 400, errorBody(400, "invalid_request_error", "malformed_json", "Malformed JSON", "The request body is not valid JSON"));
+      }
+    }
+    requests.push({ method: request.method ?? "GET", path: url.pathname + url.search, authorization: request.headers.authorization, body });
+    if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
+    if (rateLimited.count > 0) {
+      rateLimited.count--;
+      return send(response, 429, errorBody(429, "rate_limit_error", "rate_limit_exceeded", "Rate limit exceeded", "You have exceeded the rate limit"), { remaining: 0, resetAt: rateLimited.resetAt });
+    }
+    if (failures.count > 0 && (!failures.route || failures.route === `${request.method} ${url.pathname}`)) {
+      failures.count--;
+      return send(response, failures.status, errorBody(failures.status, "api_error", "internal_server_error", "Internal server error", "Something went wrong"));
+    }
+    if (request.headers["duffel-version"] !== "v2") {
+      return send(response, 400, errorBody(400, "invalid_request_error", "unsupported_version", "Unsupported version", "The Duffel-Version header must name a supported version: v2"));
+    }
+    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+    if (!token || !tokens.has(token)) {
+      return send(response, 401, errorBody(401, "authentication_error", "access_token_not_found", "Access token not found", "The access token used is not valid or has been revoked"));
+    }
+    const data = (body as { data?: Record<string, unknown> } | undefined)?.data ?? {};
+    const route = `${request.method} ${url.pathname}`;
+    const query = url.searchParams;
+    let match: RegExpExecArray | null;
+
+    if (route === "POST /air/offer_requests") {
+      const slices = data.slices as Array<{ origin: string; destination: string; departure_date: string }> | undefined;
+      const passengers = data.passengers as Array<{ type: string }> | undefined;
+      if (!Array.isArray(slices) || slices.length === 0) return send(response, 422, errorBody(422, "validation_error", "validation_required", "Required field", "slices must be given"));
+      if (!Array.isArray(passengers) || passengers.length === 0) return send(response, 422, errorBody(422, "validation_error", "validation_required", "Required field", "passengers must be given"));
+      const offerRequest = makeOfferRequest(slices, passengers, String(data.cabin_class ?? "economy"), fake.currency);
+      for (const offer of offerRequest.offers) offers.set(offer.id as string, offer);
+      if (query.get("return_offers") === "false") return send(response, 201, { data: { ...offerRequest, offers: undefined } });
+      return send(response, 201, { data: offerRequest });
+    }
+    if (route === "GET /air/offers") {
+      const list = [...offers.values()].filter((offer) => offer.offer_request_id === query.get("offer_request_id"));
+      return sendPage(response, list, query);
+    }
+    if ((match = /^GET \/air\/offers\/([^/]+)$/.exec(route))) {
+      const offer = offers.get(match[1]!);
+      if (!offer || withdrawn.has(match[1]!)) return notFound(response);
+      const priced = priceChanges.has(offer.id as string) ? { ...offer, total_amount: priceChanges.get(offer.id as string) } : offer;
+      return send(response, 200, { data: query.get("return_available_services") === "true" ? { ...priced, available_services: availableServices(offer) } : priced });
+    }
+    if (route === "GET /air/seat_maps") {
+      const offer = offers.get(query.get("offer_id") ?? "");
+      if (!offer) return notFound(response);
+      return send(response, 200, { data: seatMaps(offer) });
+    }
+    if (route === "POST /air/orders") {
+      const offerId = (data.selected_offers as string[] | undefined)?.[0] ?? "";
+      const offer = offers.get(offerId);
+      if (!offer || withdrawn.has(offerId)) return send(response, 422, errorBody(422, "invalid_state_error", "offer_no_longer_available", "Offer no longer available", "The offer is no longer available; search again"));
+      const type = data.type === "hold" || data.type === "pay_later" ? "hold" : "instant";
+      const total = priceChanges.get(offerId) ?? (offer.total_amount as string);
+      const payment = (data.payments as Array<{ amount: string; currency: string }> | undefined)?.[0];
+      if (type === "instant" && (!payment || payment.amount !== total || payment.currency !== offer.total_currency)) {
+        if (priceChanges.has(offerId)) return send(response, 422, errorBody(422, "airline_error", "price_changed", "Price changed", `The offer's price changed to ${total} ${String(offer.total_currency)}`));
+        return send(response, 422, errorBody(422, "validation_error", "invalid_payment_amount", "Invalid payment amount", "The payment must equal the offer's total_amount in its total_currency"));
+      }
+      const order: FakeOrder = {
+        id: duffelId("ord"),
+        type,
+        offerId,
+        totalAmount: total,
+        totalCurrency: offer.total_currency as string,
+        metadata: (data.metadata as Record<string, string> | undefined) ?? {},
+        paid: type === "instant",
+        cancelled: false,
+        body: data,
+      };
+      orders.set(order.id, order);
+      orderList.unshift(order.id);
+      return send(response, 201, { data: orderView(order, offer) });
+    }
+    if (route === "GET /air/orders") {
+      return sendPage(response, orderList.map((id) => orderView(orders.get(id)!, offers.get(orders.get(id)!.offerId)!)), query);
+    }
+    if ((match = /^GET \/air\/orders\/([^/]+)$/.exec(route))) {
+      const order = orders.get(match[1]!);
+      return order ? send(response, 200, { data: orderView(order, offers.get(order.offerId)!) }) : notFound(response);
+    }
+    if (route === "POST /air/payments") {
+      const order = orders.get(String(data.order_id));
+      if (!order) return notFound(response);
+      const payment = data.payment as { amount: string; currency: string; type: string };
+      if (order.paid) return send(response, 422, errorBody(422, "invalid_state_error", "already_paid", "Order already paid", "The order has been paid for"));
+      if (payment.amount !== order.totalAmount || payment.currency !== order.totalCurrency) {
+        return send(response, 422, errorBody(422, "airline_error", "price_changed", "Price changed", `The order's total is ${order.totalAmount} ${order.totalCurrency}`));
+      }
+      order.paid = true;
+      return send(response, 201, { data: { id: duffelId("pay"), type: "balance", amount: payment.amount, currency: payment.currency, created_at: new Date().toISOString(), live_mode: false } });
+    }
+    if (route === "POST /air/order_cancellations") {
+      const order = orders.get(String(data.order_id));
+      if (!order) return notFound(response);
+      const cancellation = { id: duffelId("ore"), order_id: order.id, refund_amount: order.paid ? order.totalAmount : "0.00", refund_currency: order.totalCurrency, refund_to: "balance", expires_at: new Date(Date.now() + 15 * 60_000).toISOString(), confirmed_at: null, created_at: new Date().toISOString(), live_mode: false };
+      cancellations.set(cancellation.id, cancellation);
+      return send(response, 201, { data: cancellation });
+    }
+    if ((match = /^POST \/air\/order_cancellations\/([^/]+)\/actions\/confirm$/.exec(route))) {
+      const cancellation = cancellations.get(match[1]!);
+      if (!cancellation) return notFound(response);
+      cancellation.confirmed_at ??= new Date().toISOString();
+      orders.get(cancellation.order_id as string)!.cancelled = true;
+      return send(response, 200, { data: cancellation });
+    }
+    if (route === "POST /air/order_change_requests") {
+      const order = orders.get(String(data.order_id));
+      if (!order) return notFound(response);
+      const changeOffer = { id: duffelId("oco"), order_change_id: null, change_total_amount: "25.00", change_total_currency: order.totalCurrency, new_total_amount: addAmounts(order.totalAmount, "25.00"), new_total_currency: order.totalCurrency, penalty_total_amount: "10.00", penalty_total_currency: order.totalCurrency, expires_at: new Date(Date.now() + 15 * 60_000).toISOString(), slices: { add: [], remove: [] }, order_id: order.id };
+      changeOffers.set(changeOffer.id, changeOffer);
+      return send(response, 201, { data: { id: duffelId("ocr"), order_id: order.id, created_at: new Date().toISOString(), slices: data.slices, order_change_offers: [changeOffer] } });
+    }
+    if ((match = /^GET \/air\/order_change_offers\/([^/]+)$/.exec(route))) {
+      const changeOffer = changeOffers.get(match[1]!);
+      return changeOffer ? send(response, 200, { data: changeOffer }) : notFound(response);
+    }
+    if (route === "POST /air/order_changes") {
+      const changeOffer = changeOffers.get(String(data.selected_order_change_offer));
+      if (!changeOffer) return notFound(response);
+      const change = { id: duffelId("oce"), order_id: changeOffer.order_id, change_total_amount: changeOffer.change_total_amount, change_total_currency: changeOffer.change_total_currency, new_total_amount: changeOffer.new_total_amount, new_total_currency: changeOffer.new_total_currency, confirmed_at: null, expires_at: changeOffer.expires_at, slices: changeOffer.slices };
+      changes.set(change.id, change);
+      return send(response, 201, { data: change });
+    }
+    if ((match = /^POST \/air\/order_changes\/([^/]+)\/actions\/confirm$/.exec(route))) {
+      const change = changes.get(match[1]!);
+      if (!change) return notFound(response);
+      const payment = data.payment as { amount: string; currency: string } | undefined;
+      if (payment?.amount !== change.change_total_amount) return send(response, 422, errorBody(422, "airline_error", "price_changed", "Price changed", `The change costs ${String(change.change_total_amount)}`));
+      change.confirmed_at ??= new Date().toISOString();
+      return send(response, 200, { data: change });
+    }
+    if (route === "GET /air/airline_initiated_changes") {
+      const orderId = query.get("order_id");
+      const order = orderId ? orders.get(orderId) : undefined;
+      if (order && ![...airlineChanges.values()].some((change) => change.order_id === order.id)) {
+        const change = { id: duffelId("aic"), order_id: order.id, action_taken: null, action_taken_at: null, available_actions: ["accept", "cancel", "change"], added: [], removed: [], created_at: new Date().toISOString(), updated_at: new Date().toISOString() };
+        airlineChanges.set(change.id, change);
+      }
+      return sendPage(response, [...airlineChanges.values()].filter((change) => !orderId || change.order_id === orderId), query);
+    }
+    if ((match = /^POST \/air\/airline_initiated_changes\/([^/]+)\/actions\/accept$/.exec(route))) {
+      const change = airlineChanges.get(match[1]!);
+      if (!change) return notFound(response);
+      change.action_taken ??= "accepted";
+      change.action_taken_at ??= new Date().toISOString();
+      return send(response, 200, { data: change });
+    }
+    return notFound(response);
+  }
+
+  function send(response: ServerResponse, status: number, body: unknown, limit: { remaining?: number; resetAt?: number } = {}): void {
+    remaining = limit.remaining ?? Math.max(0, remaining - 1);
+    if (remaining === 0 && limit.remaining === undefined) remaining = RATE_LIMIT;
+    const resetAt = limit.resetAt ?? Date.now() + 60_000;
+    const text = body === undefined ? "" : JSON.stringify(body);
+    response.writeHead(status, {
+      "content-type": "application/json",
+      "ratelimit-limit": String(RATE_LIMIT),
+      "ratelimit-remaining": String(remaining),
+      "ratelimit-reset": new Date(Math.ceil(resetAt / 1000) * 1000).toUTCString(),
+      "x-request-id": duffelId("req"),
+    });
+    response.end(text);
+  }
+
+  function sendPage(response: ServerResponse, items: unknown[], query: URLSearchParams): void {
+    const limit = Math.min(200, Math.max(1, Number(query.get("limit") ?? 50)));
+    const start = query.get("after") ? Number(Buffer.from(query.get("after")!, "base64url").toString()) : 0;
+    const page = items.slice(start, start + limit);
+    const after = start + limit < items.length ? Buffer.from(String(start + limit)).toString("base64url") : null;
+    send(response, 200, { data: page, meta: { after, before: null, limit } });
+  }
+
+  function notFound(response: ServerResponse): void {
+    send(response, 404, errorBody(404, "invalid_request_error", "not_found", "Not found", "The resource you are trying to access does not exist"));
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return fake as DuffelFake;
+}
+
+function errorBody(status: number, type: string, code: string, title: string, message: string) {
+  return { errors: [{ type, code, title, message, documentation_url: `https://duffel.com/docs/api/overview/errors#${code}` }], meta: { status, request_id: duffelId("req") } };
+}
+
+function duffelId(prefix: string): string {
+  return `${prefix}_0000${randomBytes(9).toString("base64url").replace(/[-_]/g, "A")}`;
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    request.setEncoding("utf8").on("data", (chunk: string) => (text += chunk)).on("end", () => resolve(text)).on("error", reject);
+  });
+}
+
+function addAmounts(a: string, b: string): string {
+  return ((Math.round(Number(a) * 100) + Math.round(Number(b) * 100)) / 100).toFixed(2);
+}
+
+/** The fake's airlines, each with its own departure time and price: enough to tell offers apart. */
+const CARRIERS = [
+  { iata_code: "BA", name: "British Airways", departs: "08:35", minutes: 475, price: 41255 },
+  { iata_code: "VS", name: "Virgin Atlantic", departs: "11:20", minutes: 490, price: 38820 },
+  { iata_code: "AA", name: "American Airlines", departs: "17:05", minutes: 465, price: 45010 },
+];
+
+function place(code: string) {
+  return { iata_code: code, name: code, type: "airport" };
+}
+
+function makeOfferRequest(slices: Array<{ origin: string; destination: string; departure_date: string }>, passengers: Array<{ type: string }>, cabinClass: string, currency: string) {
+  const offerRequestId = duffelId("orq");
+  const requestPassengers = passengers.map((passenger) => ({ id: duffelId("pas"), type: passenger.type ?? "adult" }));
+  const offers = CARRIERS.map((carrier, index) => {
+    const total = ((carrier.price * requestPassengers.length) / 100).toFixed(2);
+    return {
+      id: duffelId("off"),
+      offer_request_id: offerRequestId,
+      live_mode: false,
+      created_at: new Date().toISOString(),
+      expires_at: new Date(Date.now() + 30 * 60_000).toISOString(),
+      total_amount: total,
+      total_currency: currency,
+      base_amount: (Number(total) * 0.8).toFixed(2),
+      base_currency: currency,
+      tax_amount: (Number(total) - Number((Number(total) * 0.8).toFixed(2))).toFixed(2),
+      tax_currency: currency,
+      owner: { iata_code: carrier.iata_code, name: carrier.name, id: `arl_0000${carrier.iata_code}` },
+      passengers: requestPassengers,
+      passenger_identity_documents_required: true,
+      payment_requirements: { requires_instant_payment: index === 0, payment_required_by: index === 0 ? null : new Date(Date.now() + 24 * 3600_000).toISOString(), price_guarantee_expires_at: index === 0 ? null : new Date(Date.now() + 12 * 3600_000).toISOString() },
+      conditions: {
+        change_before_departure: { allowed: true, penalty_amount: "50.00", penalty_currency: currency },
+        refund_before_departure: index === 2 ? { allowed: true, penalty_amount: "100.00", penalty_currency: currency } : { allowed: false, penalty_amount: null, penalty_currency: null },
+      },
+      slices: slices.map((slice) => {
+        const departing = `${slice.departure_date}T${carrier.departs}:00`;
+        const arrivingMs = Date.parse(`${departing}Z`) + (carrier.minutes - 300) * 60_000;
+        const segment = {
+          id: duffelId("seg"),
+          origin: place(slice.origin),
+          destination: place(slice.destination),
+          departing_at: departing,
+          arriving_at: new Date(arrivingMs).toISOString().slice(0, 19),
+          marketing_carrier: { iata_code: carrier.iata_code, name: carrier.name },
+          marketing_carrier_flight_number: String(100 + index),
+          operating_carrier: { iata_code: carrier.iata_code, name: carrier.name },
+          operating_carrier_flight_number: String(100 + index),
+          aircraft: { iata_code: "77W", name: "Boeing 777-300ER" },
+          duration: `PT${Math.floor(carrier.minutes / 60)}H${carrier.minutes % 60}M`,
+          distance: "5540.1",
+          passengers: requestPassengers.map((passenger) => ({ passenger_id: passenger.id, cabin_class: cabinClass, cabin_class_marketing_name: "Economy", baggages: [{ type: "checked", quantity: 1 }, { type: "carry_on", quantity: 1 }] })),
+        };
+        return { id: duffelId("sli"), origin: place(slice.origin), destination: place(slice.destination), duration: segment.duration, fare_brand_name: index === 2 ? "Flex" : "Basic", segments: [segment] };
+      }),
+    };
+  });
+  return { id: offerRequestId, live_mode: false, created_at: new Date().toISOString(), cabin_class: cabinClass, slices: slices.map((slice) => ({ origin: place(slice.origin), destination: place(slice.destination), departure_date: slice.departure_date })), passengers: requestPassengers, offers };
+}
+
+function availableServices(offer: Record<string, unknown>) {
+  const passengers = offer.passengers as Array<{ id: string }>;
+  const segments = (offer.slices as Array<{ segments: Array<{ id: string }> }>).flatMap((slice) => slice.segments);
+  return passengers.map((passenger) => ({ id: duffelId("ase"), type: "baggage", total_amount: "30.00", total_currency: offer.total_currency, passenger_ids: [passenger.id], segment_ids: segments.map((segment) => segment.id), maximum_quantity: 2, metadata: { type: "checked", maximum_weight_kg: 23 } }));
+}
+
+function seatMaps(offer: Record<string, unknown>) {
+  const passengers = offer.passengers as Array<{ id: string }>;
+  return (offer.slices as Array<{ id: string; segments: Array<{ id: string }> }>).flatMap((slice) =>
+    slice.segments.map((segment) => ({
+      id: duffelId("sea"),
+      slice_id: slice.id,
+      segment_id: segment.id,
+      cabins: [
+        {
+          cabin_class: "economy",
+          deck: 0,
+          aisles: 1,
+          rows: [10, 11].map((row) => ({
+            sections: [
+              { elements: ["A", "B", "C"].map((letter) => ({ type: "seat", designator: `${row}${letter}`, name: "Standard seat", disclosures: [], available_services: passengers.map((passenger) => ({ id: duffelId("ase"), passenger_id: passenger.id, total_amount: "12.00", total_currency: offer.total_currency })) })) },
+            ],
+          })),
+        },
+      ],
+    })),
+  );
+}
+
+function orderView(order: FakeOrder, offer: Record<string, unknown>) {
+  const given = (order.body.passengers as Array<{ id: string; given_name: string; family_name: string }> | undefined) ?? [];
+  return {
+    id: order.id,
+    live_mode: false,
+    created_at: new Date().toISOString(),
+    booking_reference: order.id.slice(-6).toUpperCase(),
+    total_amount: order.totalAmount,
+    total_currency: order.totalCurrency,
+    owner: offer.owner,
+    slices: offer.slices,
+    passengers: given.map((passenger) => ({ id: passenger.id, given_name: passenger.given_name, family_name: passenger.family_name })),
+    payment_status: { awaiting_payment: !order.paid, payment_required_by: order.paid ? null : (offer.payment_requirements as { payment_required_by: string | null }).payment_required_by, price_guarantee_expires_at: null },
+    documents: order.paid ? given.map((passenger, index) => ({ type: "electronic_ticket", unique_identifier: `12500000000${index}`, passenger_ids: [passenger.id] })) : [],
+    cancelled_at: order.cancelled ? new Date().toISOString() : null,
+    metadata: order.metadata,
+  };
+}
