@@ -40,6 +40,7 @@ import { TicketReissue } from "./orders/jobs/ticket-reissue";
 import { AirlineChangeService } from "./airline-changes/airline-changes.service";
 import { OrderHolds } from "./orders/payment/hold-deadline";
 import { HoldExpiry } from "./orders/payment/hold-expiry";
+import { SeatCalls } from "./orders/recovery/seat-calls";
 import { SeatIntents } from "./orders/recovery/seat-intents";
 import { SeatReconciler } from "./orders/recovery/seat-recovery";
 import { testPause } from "./test-pause";
@@ -141,11 +142,12 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const credentials = new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null);
   const tenantDirectory = new TenantDirectory(db, pubsub);
   const seatIntents = new SeatIntents(db, config.JOB_LEASE_SECONDS * 1000);
+  const seatCalls = new SeatCalls(seatIntents, supplier);
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
   const holds = new OrderHolds(jobQueue, config.ORDER_HOLD_SECONDS);
   const seatCatalogue = new SeatCatalogue();
   const pause = testPause(config.AEROGATE_TEST_PAUSE_AT);
-  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderCommits, seatIntents, seatCatalogue, holds, pause);
+  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderCommits, seatCalls, seatCatalogue, holds, pause);
   const holdExpiry = new HoldExpiry(db, supplier, jobQueue, orderCommits, seatIntents);
   const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, seatIntents, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS, availability: db.availability });
   // The airline works every job as slowly: tickets, refunds, EMDs and reissues come TICKETING_DELAY_MS after they are asked.
@@ -192,12 +194,12 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     wallets,
     orders,
     ticketing: new TicketingService(db, orders, wallets, airlineJobs, orderCommits),
-    serviceAdditions: new ServiceAdditionService(db, orders, wallets, supplier, seatCatalogue, airlineJobs, orderCommits, pause),
+    serviceAdditions: new ServiceAdditionService(db, orders, wallets, seatCalls, seatCatalogue, airlineJobs, orderCommits, pause),
     cancellations: new CancellationService(db, cursors, orders, airlineJobs, orderCommits, pause),
     orderHistory: new OrderHistory(db, cursors, orders),
     orderChangeRequests,
-    airlineChanges: new AirlineChangeService(db, orders, wallets, supplier, airports, orderCommits, pause),
-    orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, supplier, airlineJobs, orderCommits, pause),
+    airlineChanges: new AirlineChangeService(db, orders, wallets, supplier, seatCalls, airports, orderCommits, pause),
+    orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, seatCalls, airlineJobs, orderCommits, pause),
     jobQueue,
     jobWorker,
     holdExpiry,

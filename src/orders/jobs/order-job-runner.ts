@@ -117,7 +117,7 @@ export class OrderJobRunner {
     const result = await this.fail(job, lease, order, ATTEMPTS_EXHAUSTED, now, [this.seatIntents.releaseOwed(order, now)]);
     if (result === "applied") {
       await this.supplier.releaseSeats(order.id);
-      await this.seatIntents.released(order.id);
+      await this.seatIntents.settled(order.id);
     }
     return result;
   }

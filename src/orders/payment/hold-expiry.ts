@@ -75,7 +75,7 @@ export class HoldExpiry {
     // release intents to the seat reconciler.
     const ids = cancelled.map((order) => order.id);
     await this.supplier.releaseSeats(...ids);
-    await this.seatIntents.released(...ids);
+    await this.seatIntents.settled(...ids);
     return results;
   }
 
