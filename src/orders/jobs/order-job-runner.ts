@@ -84,6 +84,7 @@ export class OrderJobRunner {
   private async ticket(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
     if (!awaitsTicketing(order)) return this.finish(job, lease, order, []);
     const answer = await this.supplier.issueTickets(supplierBooking(order, passengers, environment));
+    await this.pause("after_airline_ticketing", { orderId: order.id });
     const now = clock.now();
     if (answer.outcome === "rejected") return this.fail(job, lease, order, answer.reason, now);
     const documents = this.documents(order, answer, now);
@@ -126,6 +127,7 @@ export class OrderJobRunner {
   private async refund(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
     if (!isRefunding(order)) return this.finish(job, lease, order, []);
     await this.supplier.refundTickets(supplierBooking(order, passengers, environment));
+    await this.pause("after_airline_refund", { orderId: order.id });
     const { quoted, walletCurrency } = await this.refundOwed(order);
     const now = clock.now();
     const amount = convertMinor(quoted, order.currency, walletCurrency);
@@ -171,7 +173,9 @@ export class OrderJobRunner {
   /** A TICKETED order's e-tickets reissued for its slices as changed (ticket-reissue.ts); none once it is no longer TICKETED. */
   private async reissueTickets(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
     if (!isTicketed(order)) return this.finish(job, lease, order, []);
-    return this.finish(job, lease, order, await this.reissue.outcome(order, passengers, environment, clock.now()));
+    const outcome = await this.reissue.outcome(order, passengers, environment, clock.now());
+    await this.pause("after_airline_reissue", { orderId: order.id });
+    return this.finish(job, lease, order, outcome);
   }
 
   /**
