@@ -41,6 +41,7 @@ import { AirlineChangeService } from "./airline-changes/airline-changes.service"
 import { OrderHolds } from "./orders/payment/hold-deadline";
 import { HoldExpiry } from "./orders/payment/hold-expiry";
 import { SeatCalls } from "./orders/recovery/seat-calls";
+import { SupplierCalls } from "./supplier/supplier-calls";
 import { SeatIntents } from "./orders/recovery/seat-intents";
 import { SeatReconciler } from "./orders/recovery/seat-recovery";
 import { testPause } from "./test-pause";
@@ -136,7 +137,9 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const airports = airportIndex();
   const offerCache = new OfferCache();
   const wallets = new WalletService(db, cursors);
-  const supplier = new CachingSupplier(new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code), db, slowAnswerMs: 2 * config.JOB_LEASE_SECONDS * 1000 }));
+  const airline = new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code), db, slowAnswerMs: 2 * config.JOB_LEASE_SECONDS * 1000 });
+  const callPolicy = { timeoutMs: config.SUPPLIER_CALL_TIMEOUT_MS, jobTimeoutMs: config.SUPPLIER_JOB_CALL_TIMEOUT_MS, retries: config.SUPPLIER_CALL_RETRIES, backoffMs: config.SUPPLIER_RETRY_BACKOFF_MS };
+  const supplier = new CachingSupplier(new SupplierCalls(airline, callPolicy, log));
   const offers = new OfferService(db, cursors, offerCache, { ttlMs: config.OFFER_TTL_SECONDS * 1000, retentionMs: config.OFFER_RETENTION_SECONDS * 1000 });
   const orderCommits = new OrderCommits(db, pubsub, config.WEBHOOK_RETRY_SCHEDULE[0]! * 1000);
   const credentials = new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null);
