@@ -150,9 +150,9 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const holds = new OrderHolds(jobQueue, config.ORDER_HOLD_SECONDS);
   const seatCatalogue = new SeatCatalogue();
   const pause = testPause(config.AEROGATE_TEST_PAUSE_AT);
-  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderCommits, seatCalls, seatCatalogue, holds, pause);
-  const holdExpiry = new HoldExpiry(db, supplier, jobQueue, orderCommits, seatIntents);
-  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, seatIntents, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS, availability: db.availability });
+  const orders = new OrderService(db, cursors, offers, wallets, orderCommits, seatCalls, seatCatalogue, holds, pause);
+  const holdExpiry = new HoldExpiry(db, jobQueue, orderCommits, seatCalls);
+  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, seatCalls, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS, availability: db.availability });
   // The airline works every job as slowly: tickets, refunds, EMDs and reissues come TICKETING_DELAY_MS after they are asked.
   const airlineJobs = new AirlineJobs(jobQueue, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS);
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.

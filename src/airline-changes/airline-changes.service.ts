@@ -22,7 +22,7 @@ import type { StoredSlice } from "../search/offer-payload";
 import { sellableOffers } from "../search/sellable-offers";
 import { SeatsUnavailable, type SeatExchange, type Supplier, type SupplierSearch } from "../supplier/supplier";
 import type { SeatCalls } from "../orders/recovery/seat-calls";
-import { SeatIntents, type SeatCall } from "../orders/recovery/seat-intents";
+import { SeatIntents } from "../orders/recovery/seat-intents";
 import { dayToIsoDate, localDay } from "../time/local-time";
 import { walletChange } from "../wallet/wallet-change";
 import type { WalletService } from "../wallet/wallet.service";
@@ -123,8 +123,9 @@ export class AirlineChangeService {
     const accepted = acceptedChange(order, change);
     const changed: Order = { ...order, offer: accepted.offer, services: accepted.services, totalAmount: accepted.totalAmount, updatedAt: now };
     const exchange = await this.exchangeSeats(scope, order, change, { release: accepted.release, hold: accepted.hold, passengers: order.offer.payload.passengers }, now);
-    // A racing acceptance's exchange was under way, or committed: read the change again.
-    if (exchange === "raced" || exchange === "accepted") return exchange === "raced" ? this.accept(scope, changeId) : this.get(scope, changeId);
+    // A racing acceptance's exchange was under way (settled since), or committed: read the change again.
+    if (exchange === "raced") return this.accept(scope, changeId);
+    if (exchange === "committed") return this.get(scope, changeId);
     const statements: BatchStatement[] = [
       // First: of racing acceptances, the others wait here for the first's commit and then find it done.
       acceptAirlineChange(this.db, change, now),
@@ -156,20 +157,12 @@ export class AirlineChangeService {
 
   /**
    * The airline's seats on the accepted change's new flights, held under an intent keyed by the
-   * change: the call, for the commit; "raced" when a racing acceptance's exchange was under way
-   * (it is settled now), "accepted" when a racing acceptance committed before this one began.
-   * 422 `offer_no_longer_available` when a new flight has too few seats left.
+   * change (SeatCalls.exchange). 422 `offer_no_longer_available` when a new flight has too few seats left.
    */
-  private async exchangeSeats(scope: TenantScope, order: Order, change: AirlineInitiatedChange, exchange: SeatExchange, at: Date): Promise<SeatCall | "raced" | "accepted"> {
+  private async exchangeSeats(scope: TenantScope, order: Order, change: AirlineInitiatedChange, exchange: SeatExchange, at: Date) {
     const booking = { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment };
-    const accepted = async () => (await this.get(scope, change.id)).actionTaken === "accepted";
     try {
-      const made = await this.seatCalls.exchange(booking, change.id, exchange, at, accepted);
-      if (made === null) {
-        if (await this.seatCalls.intents.awaitTurn(change.id)) return "raced";
-        throw appError("order_state_conflict", { reason: "Another acceptance of this change is under way; try again." });
-      }
-      return made === "done" ? "accepted" : made.call;
+      return await this.seatCalls.exchange(booking, change.id, exchange, at, async () => (await this.get(scope, change.id)).actionTaken === "accepted");
     } catch (error) {
       if (error instanceof SeatsUnavailable) throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.flightKey} has too few seats left: cancel or change the order instead.` });
       throw error;

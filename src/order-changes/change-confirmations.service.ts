@@ -27,7 +27,6 @@ import { changedBooking } from "./change-pricing";
 import type { ChangeRequestService } from "./change-requests.service";
 import { CHANGE_GUARD, confirmChange, keepChangeRequest, replaceBooking } from "./change-rows";
 import { flightKeysOf, orderChangeFrom, type OrderChange, type OrderChangeOffer } from "./order-change";
-import type { SeatCall } from "../orders/recovery/seat-intents";
 
 /**
  * Choosing and confirming an order change (docs/rest-api.md#order-changes). Confirming asks the
@@ -117,7 +116,7 @@ export class ChangeConfirmationService {
     }, now);
     // A racing confirmation's exchange was under way: it has committed or been undone since.
     if (exchange === "raced") return this.confirm(scope, changeId, payment);
-    if (exchange === "confirmed") return this.get(scope, changeId);
+    if (exchange === "committed") return this.get(scope, changeId);
     const statements: BatchStatement[] = [
       // The request before the change, as a retention sweep locks them: racing, one waits for the other.
       keepChangeRequest(this.db, change),
@@ -155,21 +154,13 @@ export class ChangeConfirmationService {
   }
 
   /**
-   * The airline's seats on the change's new flights, held under an intent keyed by the change:
-   * the call, for the commit; "raced" when a racing confirmation's exchange was under way (it is
-   * settled now), "confirmed" when a racing confirmation committed the change before this one
-   * began. 422 `offer_no_longer_available` when a new flight has too few seats left.
+   * The airline's seats on the change's new flights, held under an intent keyed by the change
+   * (SeatCalls.exchange). 422 `offer_no_longer_available` when a new flight has too few seats left.
    */
-  private async exchangeSeats(scope: TenantScope, order: Order, change: OrderChange, exchange: SeatExchange, at: Date): Promise<SeatCall | "raced" | "confirmed"> {
+  private async exchangeSeats(scope: TenantScope, order: Order, change: OrderChange, exchange: SeatExchange, at: Date) {
     const booking = { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment };
-    const confirmed = async () => (await this.get(scope, change.id)).confirmedAt !== null;
     try {
-      const made = await this.seatCalls.exchange(booking, change.id, exchange, at, confirmed);
-      if (made === null) {
-        if (await this.seatCalls.intents.awaitTurn(change.id)) return "raced";
-        throw appError("order_state_conflict", { reason: "Another confirmation of this change is under way; try again." });
-      }
-      return made === "done" ? "confirmed" : made.call;
+      return await this.seatCalls.exchange(booking, change.id, exchange, at, async () => (await this.get(scope, change.id)).confirmedAt !== null);
     } catch (error) {
       if (error instanceof SeatsUnavailable) throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.flightKey} has too few seats left; request the change again.` });
       throw error;

@@ -14,7 +14,7 @@ import { convertMinor } from "../../money/exchange-rates";
 import type { CursorCodec } from "../../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../../pagination/paginate";
 import type { OfferService } from "../../search/offer.service";
-import { SeatsUnavailable, SeatTaken, type Supplier } from "../../supplier/supplier";
+import { SeatsUnavailable, SeatTaken } from "../../supplier/supplier";
 import type { SeatCatalogue } from "../../seats/seat-catalogue";
 import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
@@ -63,7 +63,6 @@ export class OrderService {
     private readonly cursors: CursorCodec,
     private readonly offers: OfferService,
     private readonly wallets: WalletService,
-    private readonly supplier: Supplier,
     private readonly commits: OrderCommits,
     /** Seat work asked of the airline under a durable intent, settled after a crash (recovery/seat-recovery.ts). */
     private readonly seatCalls: SeatCalls,
@@ -271,8 +270,7 @@ export class OrderService {
       throw error;
     }
     await this.pause("after_cancel_commit", { orderId });
-    await this.supplier.releaseSeats(order.id);
-    await this.seatCalls.intents.settled(order.id);
+    await this.seatCalls.release(order.id);
     return this.detail(scope, orderId);
   }
 

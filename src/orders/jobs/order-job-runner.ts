@@ -15,7 +15,7 @@ import { awaitsTicketing, isRefunding, isTicketed } from "../core/order-actions"
 import type { OrderCommits } from "../core/order-commits";
 import { JOB_LEASE_GUARD, type AirlineJobKind, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, touchIn, transition } from "../core/order-state-machine";
-import type { SeatIntents } from "../recovery/seat-intents";
+import type { SeatCalls } from "../recovery/seat-calls";
 import { supplierBooking } from "../core/supplier-booking";
 import { insertDocument } from "../core/order-rows";
 import type { TicketReissue } from "./ticket-reissue";
@@ -58,8 +58,8 @@ export class OrderJobRunner {
     private readonly commits: OrderCommits,
     /** Claims a job may have; the next claim gives it up (`giveUp`). */
     private readonly maxAttempts: number,
-    /** Seat releases owed from a commit on (seat-intents.ts), settled by the seat reconciler after a crash. */
-    private readonly seatIntents: SeatIntents,
+    /** Seat releases owed from a commit on (recovery/seat-calls.ts), settled by the seat reconciler after a crash. */
+    private readonly seatCalls: SeatCalls,
     /** The airline's reissue of e-tickets after a confirmed order change (the `reissue` job). */
     private readonly reissue: TicketReissue,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a job inside a crash window. */
@@ -115,10 +115,9 @@ export class OrderJobRunner {
     // The release is owed from the failure's commit on (a seat intent in the same transaction), and
     // done only then: until then another run may still ticket these seats. A process dying in
     // between leaves the intent to the seat reconciler.
-    const result = await this.fail(job, lease, order, ATTEMPTS_EXHAUSTED, now, [this.seatIntents.releaseOwed(order, now)]);
+    const result = await this.fail(job, lease, order, ATTEMPTS_EXHAUSTED, now, [this.seatCalls.intents.releaseOwed(order, now)]);
     if (result === "applied") {
-      await this.supplier.releaseSeats(order.id);
-      await this.seatIntents.settled(order.id);
+      await this.seatCalls.release(order.id);
     }
     return result;
   }

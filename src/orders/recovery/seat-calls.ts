@@ -1,3 +1,4 @@
+import { appError } from "../../errors/app-error";
 import { SeatsUnavailable, SeatTaken, type BookingRef, type SeatChoice, type SeatExchange, type Supplier, type SupplierBooking } from "../../supplier/supplier";
 import type { SeatCall, SeatCallKind, SeatCallSubject, SeatIntentKind, SeatIntents } from "./seat-intents";
 
@@ -40,20 +41,26 @@ export class SeatCalls {
   }
 
   /**
-   * Supplier.exchangeSeats, under an `exchange` intent keyed by the change's id; null while a
-   * racing request's exchange of the same change is under way. "done" when, once the intent is
-   * this request's, `committed()` says a racing request committed the change before: the
-   * airline's exchange is that commit's, and must be neither made again nor undone.
+   * Supplier.exchangeSeats, under an `exchange` intent keyed by the change's id: the call, for
+   * the commit. "raced" when a racing request's exchange of the same change was under way (it is
+   * settled now: read the change again); "committed" when, once the intent is this request's,
+   * `committed()` says a racing request committed the change before (the airline's exchange is
+   * that commit's, neither to be made again nor undone). 409 `order_state_conflict` when the
+   * racing request's intent is not settled within two leases. @throws SeatsUnavailable
    */
-  async exchange(booking: BookingRef, exchangeId: string, exchange: SeatExchange, at: Date, committed: () => Promise<boolean>): Promise<{ call: SeatCall } | "done" | null> {
+  async exchange(booking: BookingRef, exchangeId: string, exchange: SeatExchange, at: Date, committed: () => Promise<boolean>): Promise<SeatCall | "raced" | "committed"> {
     const made = await this.make("exchange", { id: exchangeId, orderId: booking.id, tenantId: booking.tenantId, release: exchange.release }, at, async () => {
-      if (await committed()) return "done";
+      if (await committed()) return "committed";
       await this.supplier.exchangeSeats(booking, exchangeId, exchange);
       return "made";
     });
-    if (made?.answer !== "done") return made;
+    if (made === null) {
+      if (await this.intents.awaitTurn(exchangeId)) return "raced";
+      throw appError("order_state_conflict", { reason: "Another request answering this change is under way; try again." });
+    }
+    if (made.answer === "made") return made.call;
     await this.intents.settled(made.call.id);
-    return "done";
+    return "committed";
   }
 
   /**
@@ -82,6 +89,21 @@ export class SeatCalls {
       await this.intents.settled(call.id);
     } catch {
       // The intent stays, leased: the seat reconciler undoes the call once the lease is over.
+    }
+  }
+
+  /**
+   * After a commit that owes a release (a cancellation's `release` intents): the orders' seats go
+   * back on sale and the intents go. The commit stands whatever the airline says: if it cannot be
+   * reached, the intents stay and the seat reconciler releases the seats after their lease.
+   */
+  async release(...orderIds: string[]): Promise<void> {
+    if (orderIds.length === 0) return;
+    try {
+      await this.supplier.releaseSeats(...orderIds);
+      await this.intents.settled(...orderIds);
+    } catch {
+      // The release intents stay: the seat reconciler gives the seats back once their lease is over.
     }
   }
 
