@@ -107,24 +107,13 @@ export class SimulatedBookings {
 
   /** Holds the booking's seats and chosen seats, all or nothing; a repeat finds them held and answers the same. */
   async holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }> {
-    if (!(await this.done("SeatHold", booking.id, booking.id))) {
-      try {
-        await writeBatch(this.db, [...this.seatHolds(booking, booking.segments, passengersNeedingSeats(booking.passengers), booking.id), ...this.seatAssignments(booking, booking.seats, booking.id)]);
-      } catch (error) {
-        throw refusal(error);
-      }
-    }
+    await this.write("SeatHold", booking.id, booking.id, [...this.seatHolds(booking, booking.segments, passengersNeedingSeats(booking.passengers), booking.id), ...this.seatAssignments(booking, booking.seats, booking.id)]);
     return { bookingReference: bookingReference(booking.id) };
   }
 
   /** Supplier.sellSeats: the seats as SeatAssignment rows of the sale, all or none. */
   async sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void> {
-    if (seats.length === 0 || (await this.done("SeatAssignment", booking.id, saleId))) return;
-    try {
-      await writeBatch(this.db, this.seatAssignments(booking, seats, saleId));
-    } catch (error) {
-      throw refusal(error);
-    }
+    if (seats.length > 0) await this.write("SeatAssignment", booking.id, saleId, this.seatAssignments(booking, seats, saleId));
   }
 
   async cancelSeatSale(bookingId: string, saleId: string): Promise<void> {
@@ -133,12 +122,7 @@ export class SimulatedBookings {
 
   /** Supplier.exchangeSeats: seats held on the new flights (`seatHolds`) under the exchange's id; the flights left stay held. */
   async exchangeSeats(booking: BookingRef, exchangeId: string, exchange: SeatExchange): Promise<void> {
-    if (exchange.hold.length === 0 || (await this.done("SeatHold", booking.id, exchangeId))) return;
-    try {
-      await writeBatch(this.db, this.seatHolds(booking, exchange.hold, passengersNeedingSeats(exchange.passengers), exchangeId));
-    } catch (error) {
-      throw refusal(error);
-    }
+    if (exchange.hold.length > 0) await this.write("SeatHold", booking.id, exchangeId, this.seatHolds(booking, exchange.hold, passengersNeedingSeats(exchange.passengers), exchangeId));
   }
 
   /** Supplier.completeSeatExchange: the booking's holds and chosen seats on the flights it left deleted. */
@@ -156,8 +140,22 @@ export class SimulatedBookings {
     await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" = ${bookingId} AND "operationId" = ${exchangeId}`]);
   }
 
-  /** Whether the call `operationId` of the booking has written its rows of `table` already: a repeat, answered as the first. */
-  private async done(table: "SeatHold" | "SeatAssignment", bookingId: string, operationId: string): Promise<boolean> {
+  /**
+   * Writes the call `operationId`'s rows, all or nothing. A guard that fails is a refusal
+   * (SeatsUnavailable, SeatTaken), unless the call wrote its rows of `table` already: a repeat,
+   * whose first row's guard fails on the row it wrote, is answered as the first call was. (The
+   * check costs a read on a refusal only, never on the way a booking usually goes.)
+   */
+  private async write(table: "SeatHold" | "SeatAssignment", bookingId: string, operationId: string, batch: BatchStatement[]): Promise<void> {
+    try {
+      await writeBatch(this.db, batch);
+    } catch (error) {
+      if (error instanceof GuardFailed && (await this.written(table, bookingId, operationId))) return;
+      throw refusal(error);
+    }
+  }
+
+  private async written(table: "SeatHold" | "SeatAssignment", bookingId: string, operationId: string): Promise<boolean> {
     const rows = await queryRows<{ found: number }>(
       this.db,
       Sql.sql`SELECT 1 AS "found" FROM ${Sql.raw(`"${table}"`)} WHERE "holdId" = ${bookingId} AND "operationId" = ${operationId} LIMIT 1`,
