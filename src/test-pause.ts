@@ -13,10 +13,10 @@ import { createInterface } from "node:readline";
  * - `after_airline_refund`: the airline refunded a `refund` job's booking (its seats back on sale), the refund not yet committed;
  * - `after_emd_issue`: the airline issued the EMDs an `emd` job asked for, the documents not yet committed;
  * - `after_airline_reissue`: the airline reissued a `reissue` job's e-tickets, the new numbers not yet committed;
- * - `before_change_commit`: an order change's confirmation is checked and about to commit;
- * - `after_change_commit`: it is committed (order, seats, money, reissue job), the job not yet woken;
- * - `before_airline_change_commit`: an airline-initiated change's acceptance is checked and about to commit;
- * - `after_airline_change_commit`: it is committed (order, seats, a seat's credit), not yet answered.
+ * - `before_change_commit`: an order change's confirmation is checked, the airline holds the new flights' seats, the change is about to commit;
+ * - `after_change_commit`: it is committed (order, money, reissue job), the airline not yet told to release the old flights, the job not yet woken;
+ * - `before_airline_change_commit`: an airline-initiated change's acceptance is checked, the airline holds the new flights' seats, the acceptance is about to commit;
+ * - `after_airline_change_commit`: it is committed (order, a seat's credit), the airline not yet told to release the old flights, not yet answered.
  */
 export const PAUSE_POINTS = ["after_supplier_hold", "after_cancel_commit", "after_refund_commit", "after_supplier_seat_sale", "after_services_commit", "after_airline_ticketing", "after_airline_refund", "after_emd_issue", "after_airline_reissue", "before_change_commit", "after_change_commit", "before_airline_change_commit", "after_airline_change_commit"] as const;
 export type PausePoint = (typeof PAUSE_POINTS)[number];
