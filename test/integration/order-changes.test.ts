@@ -303,6 +303,9 @@ describe("confirming a change", () => {
     const firstChange = (await createChange(server, tenant.key, first.offer.id)).body.data;
     const secondChange = (await createChange(server, tenant.key, second.offer.id)).body.data;
     expect((await confirmChange(server, tenant.key, firstChange)).status).toBe(200);
+    // Once the first change's e-tickets are reissued (the reissue job touches the order too).
+    const oldTickets = new Set(order.documents.map((document: any) => document.unique_identifier));
+    await eventually(async () => ((await getOrder(server, tenant.key, order.id)).body.data.documents.every((document: any) => !oldTickets.has(document.unique_identifier)) ? true : undefined), () => `order ${order.id} not reissued`);
     const after = await orderState(tenant.key, order.id);
     expectError(await confirmChange(server, tenant.key, secondChange), 409, "order_state_conflict");
     expect(await orderState(tenant.key, order.id)).toEqual(after);
