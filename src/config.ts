@@ -60,6 +60,14 @@ const configSchema = z.object({
   /** How long a booked order is held unpaid before it is cancelled (never past 24 h before departure; src/orders/payment/hold-deadline.ts). */
   ORDER_HOLD_SECONDS: z.coerce.number().int().min(1).default(86400),
   TICKETING_DELAY_MS: z.coerce.number().int().min(0).default(2000),
+  /** How long one attempt of a supplier call made while a client waits (holds, seat sales and exchanges, releases) may take (docs/supplier-contract.md#timeouts-and-retries). */
+  SUPPLIER_CALL_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  /** How long one attempt of a supplier call made by a background job (ticketing, EMDs, reissues, refunds) may take; the job's lease is renewed meanwhile. */
+  SUPPLIER_JOB_CALL_TIMEOUT_MS: z.coerce.number().int().min(1).default(300_000),
+  /** How many times a supplier call that timed out or failed without an answer is tried again. */
+  SUPPLIER_CALL_RETRIES: z.coerce.number().int().min(0).default(2),
+  /** The wait before a supplier call's first retry; each next one doubles (with jitter). */
+  SUPPLIER_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).default(200),
   /** How long a claimed ticketing or refund job is leased; a job of a process that died runs again after it. */
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).default(30),
   /**

@@ -44,6 +44,8 @@ import { TicketReissue } from "./orders/jobs/ticket-reissue";
 import { AirlineChangeService } from "./airline-changes/airline-changes.service";
 import { OrderHolds } from "./orders/payment/hold-deadline";
 import { HoldExpiry } from "./orders/payment/hold-expiry";
+import { SeatCalls } from "./orders/recovery/seat-calls";
+import { SupplierCalls } from "./supplier/supplier-calls";
 import { SeatIntents } from "./orders/recovery/seat-intents";
 import { SeatReconciler } from "./orders/recovery/seat-recovery";
 import { testPause } from "./test-pause";
@@ -158,8 +160,9 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const airports = airportIndex();
   const offerCache = new OfferCache();
   const wallets = new WalletService(db, cursors);
+  const callPolicy = { timeoutMs: config.SUPPLIER_CALL_TIMEOUT_MS, jobTimeoutMs: config.SUPPLIER_JOB_CALL_TIMEOUT_MS, retries: config.SUPPLIER_CALL_RETRIES, backoffMs: config.SUPPLIER_RETRY_BACKOFF_MS };
   const supplierCalls = new SupplierCalls({ failureThreshold: config.SUPPLIER_BREAKER_FAILURES, cooldownMs: config.SUPPLIER_BREAKER_COOLDOWN_SECONDS * 1000 });
-  const suppliers = new SupplierRegistry(simulatedSuppliers(config, db, airports, supplierCalls));
+  const suppliers = new SupplierRegistry(simulatedSuppliers(config, db, airports, supplierCalls, callPolicy, log));
   const supplierHealth = new SupplierHealth(db, suppliers, supplierCalls, log, config.SUPPLIER_STATS_FLUSH_MS);
   // Every call after the search goes to the supplier that sold the flights it names.
   const supplier = new RoutedSupplier(suppliers);
@@ -168,13 +171,14 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const credentials = new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null);
   const tenantDirectory = new TenantDirectory(db, pubsub);
   const seatIntents = new SeatIntents(db, config.JOB_LEASE_SECONDS * 1000);
+  const seatCalls = new SeatCalls(seatIntents, supplier);
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
   const holds = new OrderHolds(jobQueue, config.ORDER_HOLD_SECONDS);
   const seatCatalogue = new SeatCatalogue();
   const pause = testPause(config.AEROGATE_TEST_PAUSE_AT);
-  const orders = new OrderService(db, cursors, offers, wallets, supplier, orderCommits, seatIntents, seatCatalogue, holds, pause);
-  const holdExpiry = new HoldExpiry(db, supplier, jobQueue, orderCommits, seatIntents);
-  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, seatIntents, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS, availability: db.availability });
+  const orders = new OrderService(db, cursors, offers, wallets, orderCommits, seatCalls, seatCatalogue, holds, pause);
+  const holdExpiry = new HoldExpiry(db, jobQueue, orderCommits, seatCalls);
+  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, seatCalls, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS, availability: db.availability });
   // The airline works every job as slowly: tickets, refunds, EMDs and reissues come TICKETING_DELAY_MS after they are asked.
   const airlineJobs = new AirlineJobs(jobQueue, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS);
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
@@ -225,12 +229,12 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     wallets,
     orders,
     ticketing: new TicketingService(db, orders, wallets, airlineJobs, orderCommits),
-    serviceAdditions: new ServiceAdditionService(db, orders, wallets, supplier, seatCatalogue, airlineJobs, orderCommits, pause),
+    serviceAdditions: new ServiceAdditionService(db, orders, wallets, seatCalls, seatCatalogue, airlineJobs, orderCommits, pause),
     cancellations: new CancellationService(db, cursors, orders, airlineJobs, orderCommits, pause),
     orderHistory: new OrderHistory(db, cursors, orders),
     orderChangeRequests,
-    airlineChanges: new AirlineChangeService(db, orders, wallets, supplier, suppliers, airports, orderCommits, pause),
-    orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, supplier, airlineJobs, orderCommits, pause),
+    airlineChanges: new AirlineChangeService(db, orders, wallets, supplier, suppliers, seatCalls, airports, orderCommits, pause),
+    orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, seatCalls, airlineJobs, orderCommits, pause),
     jobQueue,
     jobWorker,
     holdExpiry,

@@ -23,7 +23,9 @@ import type { OrderService } from "../orders/core/order.service";
 import { priceOffer } from "../search/price-offer";
 import type { StoredSlice } from "../search/offer-payload";
 import { sellableOffers } from "../search/sellable-offers";
-import type { Supplier, SupplierSearch } from "../supplier/supplier";
+import { SeatsUnavailable, type SeatExchange, type Supplier, type SupplierSearch } from "../supplier/supplier";
+import type { SeatCalls } from "../orders/recovery/seat-calls";
+import { SeatIntents } from "../orders/recovery/seat-intents";
 import { dayToIsoDate, localDay } from "../time/local-time";
 import { walletChange } from "../wallet/wallet-change";
 import type { WalletService } from "../wallet/wallet.service";
@@ -56,6 +58,8 @@ export class AirlineChangeService {
     private readonly supplier: Supplier,
     /** The suppliers by id: an order's replacement flights are searched at its own. */
     private readonly suppliers: SupplierRegistry,
+    /** The airline's seat exchange of an acceptance, under a durable intent (recovery/seat-calls.ts). */
+    private readonly seatCalls: SeatCalls,
     private readonly airports: AirportIndex,
     private readonly commits: OrderCommits,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops an acceptance before or after its commit. */
@@ -103,7 +107,9 @@ export class AirlineChangeService {
   /**
    * Accepts the change: the order's slices become the added ones, its seats move from the
    * flights left to the new ones, and a seat chosen on a cancelled flight is given back
-   * (`change_credit`, once); `order.changed` is emitted. The same change for every repeat and
+   * (`change_credit`, once); `order.changed` is emitted. The airline holds the new flights'
+   * seats first (a seat exchange keyed by the change, under a durable intent), the acceptance
+   * commits, then the airline releases the flights left (docs/supplier-contract.md). The same change for every repeat and
    * racing acceptance. 404 `not_found` for an unknown or another tenant's change; 409
    * `order_state_conflict` once it was answered otherwise, or when the order is no longer
    * TICKETED or is being refunded; 422 `change_not_allowed` when the airline proposed no
@@ -122,17 +128,23 @@ export class AirlineChangeService {
     if (!change.removed.slices.every((removed) => order.offer.payload.slices.some((slice) => slice.id === removed.id))) throw changedSince(order);
     const accepted = acceptedChange(order, change);
     const changed: Order = { ...order, offer: accepted.offer, services: accepted.services, totalAmount: accepted.totalAmount, updatedAt: now };
+    const exchange = await this.exchangeSeats(scope, order, change, { release: accepted.release, hold: accepted.hold, passengers: order.offer.payload.passengers }, now);
+    // A racing acceptance's exchange was under way (settled since), or committed: read the change again.
+    if (exchange === "raced") return this.accept(scope, changeId);
+    if (exchange === "committed") return this.get(scope, changeId);
     const statements: BatchStatement[] = [
       // First: of racing acceptances, the others wait here for the first's commit and then find it done.
       acceptAirlineChange(this.db, change, now),
       replaceBooking(this.db, order, accepted, now),
-      ...this.supplier.seatExchange({ id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment }, { release: accepted.release, hold: accepted.hold, passengers: order.offer.payload.passengers }),
       ...(await this.seatRefund(order, change, accepted.refundAmount, now)),
+      this.seatCalls.intents.committed(exchange),
     ];
     await this.pause("before_airline_change_commit", { orderId: order.id, airlineInitiatedChangeId: change.id });
     try {
       await this.commits.commit([order], statements, [orderEvent(changed, now, { type: "order.changed", airlineChange: { id: change.id, refundAmount: accepted.refundAmount, currency: order.currency } })]);
     } catch (error) {
+      // The acceptance did not commit: the seats held on the new flights go back on sale.
+      await this.seatCalls.undo(exchange);
       if (!(error instanceof GuardFailed)) throw error;
       const settled = await this.get(scope, changeId);
       if (settled.actionTaken === "accepted") return settled;
@@ -141,13 +153,26 @@ export class AirlineChangeService {
         const current = await this.orders.get(scope, order.id);
         throw refusal(current, "acceptAirlineChange", now) ?? changedSince(current);
       }
-      if (accepted.hold.some((segment) => segment.flightKey === error.guard)) {
-        throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.guard} has too few seats left: cancel or change the order instead.` });
-      }
+      if (SeatIntents.tookOver(error)) throw appError("service_unavailable", { reason: "The acceptance took too long and was not made; nothing changed. Try again." });
       throw error;
     }
     await this.pause("after_airline_change_commit", { orderId: order.id, airlineInitiatedChangeId: change.id });
+    await this.seatCalls.finish(exchange);
     return { ...change, actionTaken: "accepted", updatedAt: now };
+  }
+
+  /**
+   * The airline's seats on the accepted change's new flights, held under an intent keyed by the
+   * change (SeatCalls.exchange). 422 `offer_no_longer_available` when a new flight has too few seats left.
+   */
+  private async exchangeSeats(scope: TenantScope, order: Order, change: AirlineInitiatedChange, exchange: SeatExchange, at: Date) {
+    const booking = { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment };
+    try {
+      return await this.seatCalls.exchange(booking, change.id, exchange, at, async () => (await this.get(scope, change.id)).actionTaken === "accepted");
+    } catch (error) {
+      if (error instanceof SeatsUnavailable) throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.flightKey} has too few seats left: cancel or change the order instead.` });
+      throw error;
+    }
   }
 
   /** A change; 404 `not_found` for an unknown id or another tenant's. */

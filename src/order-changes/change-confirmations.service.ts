@@ -15,7 +15,9 @@ import type { AirlineJobs } from "../orders/jobs/airline-jobs";
 import { ORDER_GUARD } from "../orders/core/order-state-machine";
 import type { OrderService } from "../orders/core/order.service";
 import { checkPayment, type PaymentInput } from "../orders/payment/payment-rules";
-import type { Supplier } from "../supplier/supplier";
+import { SeatsUnavailable, type SeatExchange } from "../supplier/supplier";
+import type { SeatCalls } from "../orders/recovery/seat-calls";
+import { SeatIntents } from "../orders/recovery/seat-intents";
 import { walletChange, WALLET_GUARD } from "../wallet/wallet-change";
 import { insufficientBalance } from "../wallet/insufficient-balance";
 import type { WalletService } from "../wallet/wallet.service";
@@ -27,14 +29,17 @@ import { CHANGE_GUARD, confirmChange, keepChangeRequest, replaceBooking } from "
 import { flightKeysOf, orderChangeFrom, type OrderChange, type OrderChangeOffer } from "./order-change";
 
 /**
- * Choosing and confirming an order change (docs/rest-api.md#order-changes). Confirming is one transaction: the
- * order's slices, services and total replaced, the airline's seats moved from the removed flights
- * to the added ones (the simulated airline's writes ride in the same transaction, as seats added
- * after booking do), the wallet debited or credited once (`change_debit` / `change_credit`, keyed
- * by the change), the reissue job queued and `order.changed` written. So a confirmation either
- * happened whole or not at all, whenever the process dies; racing confirmations change the order
- * once, and every one of them answers the confirmed change. The e-tickets are reissued after the
- * airline's delay (the `reissue` job); the order stays TICKETED meanwhile.
+ * Choosing and confirming an order change (docs/rest-api.md#order-changes). Confirming asks the
+ * airline first to hold seats on the added flights (a seat exchange keyed by the change, under a
+ * durable intent: docs/supplier-contract.md), then commits one transaction: the order's slices,
+ * services and total replaced, the wallet debited or credited once (`change_debit` /
+ * `change_credit`, keyed by the change), the reissue job queued, `order.changed` written and the
+ * exchange's intent marked committed. Then the airline releases the removed flights. So a
+ * confirmation either happened whole or not at all, whenever the process dies (the seat
+ * reconciler cancels an exchange that never committed, and completes one that did); racing
+ * confirmations change the order once, and every one of them answers the confirmed change. The
+ * e-tickets are reissued after the airline's delay (the `reissue` job); the order stays TICKETED
+ * meanwhile.
  */
 export class ChangeConfirmationService {
   constructor(
@@ -42,7 +47,8 @@ export class ChangeConfirmationService {
     private readonly orders: OrderService,
     private readonly requests: ChangeRequestService,
     private readonly wallets: WalletService,
-    private readonly supplier: Supplier,
+    /** The airline's seat exchange, under a durable intent (recovery/seat-calls.ts). */
+    private readonly seatCalls: SeatCalls,
     /** Queues the reissue job with the confirmation, due after the airline's delay. */
     private readonly jobs: AirlineJobs,
     private readonly commits: OrderCommits,
@@ -103,6 +109,14 @@ export class ChangeConfirmationService {
     const booking = changedBooking(order, offer.removed, offer.added);
     const changed: Order = { ...order, offer: booking.offer, services: booking.services, totalAmount: offer.newTotalAmount, updatedAt: now };
     const added = offer.added.slices.flatMap((slice) => slice.segments);
+    const exchange = await this.exchangeSeats(scope, order, change, {
+      release: flightKeysOf(offer.removed),
+      hold: added.map((segment) => ({ flightKey: segment.flightKey, cabinClass: segment.cabinClass, marketingCarrier: segment.marketingCarrier, seatsForSale: segment.seatsLeft })),
+      passengers: order.offer.payload.passengers,
+    }, now);
+    // A racing confirmation's exchange was under way: it has committed or been undone since.
+    if (exchange === "raced") return this.confirm(scope, changeId, payment);
+    if (exchange === "committed") return this.get(scope, changeId);
     const statements: BatchStatement[] = [
       // The request before the change, as a retention sweep locks them: racing, one waits for the other.
       keepChangeRequest(this.db, change),
@@ -113,21 +127,16 @@ export class ChangeConfirmationService {
       // then wait for each other instead of deadlocking (the order's guard decides between them).
       ...(offer.noPenalty ? [answerAirlineChanges(this.db, order, "change", now)] : []),
       replaceBooking(this.db, order, { ...booking, totalAmount: offer.newTotalAmount }, now),
-      ...this.supplier.seatExchange(
-        { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment },
-        {
-          release: flightKeysOf(offer.removed),
-          hold: added.map((segment) => ({ flightKey: segment.flightKey, cabinClass: segment.cabinClass, marketingCarrier: segment.marketingCarrier, seatsForSale: segment.seatsLeft })),
-          passengers: order.offer.payload.passengers,
-        },
-      ),
       ...money.statements(now),
       reissue.statement,
+      this.seatCalls.intents.committed(exchange),
     ];
     await this.pause("before_change_commit", { orderId: order.id, orderChangeId: change.id });
     try {
       await this.commits.commit([order], statements, [orderEvent(changed, now, { type: "order.changed", change: { id: change.id, changeTotalAmount: offer.changeTotalAmount, currency: offer.currency } })]);
     } catch (error) {
+      // The change did not commit: the seats held on its flights go back on sale.
+      await this.seatCalls.undo(exchange);
       if (!(error instanceof GuardFailed)) throw error;
       if (error.guard === CHANGE_GUARD) return this.get(scope, changeId);
       if (error.guard === ORDER_GUARD) {
@@ -135,12 +144,27 @@ export class ChangeConfirmationService {
         return this.confirmedOr(scope, changeId, offer, () => changedSincePriced(current));
       }
       if (error.guard === WALLET_GUARD) throw money.refused();
-      if (flightKeysOf(offer.added).includes(error.guard)) throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.guard} has too few seats left; request the change again.` });
+      if (SeatIntents.tookOver(error)) throw appError("service_unavailable", { reason: "The confirmation took too long and was not made; nothing changed. Try again." });
       throw error;
     }
     await this.pause("after_change_commit", { orderId: order.id, orderChangeId: change.id });
+    await this.seatCalls.finish(exchange);
     reissue.wake();
     return { ...change, confirmedAt: now };
+  }
+
+  /**
+   * The airline's seats on the change's new flights, held under an intent keyed by the change
+   * (SeatCalls.exchange). 422 `offer_no_longer_available` when a new flight has too few seats left.
+   */
+  private async exchangeSeats(scope: TenantScope, order: Order, change: OrderChange, exchange: SeatExchange, at: Date) {
+    const booking = { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment };
+    try {
+      return await this.seatCalls.exchange(booking, change.id, exchange, at, async () => (await this.get(scope, change.id)).confirmedAt !== null);
+    } catch (error) {
+      if (error instanceof SeatsUnavailable) throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.flightKey} has too few seats left; request the change again.` });
+      throw error;
+    }
   }
 
   /**

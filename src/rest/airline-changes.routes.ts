@@ -16,7 +16,8 @@ export const airlineChangeRoutes = [
     summary: "Accept an airline's change: the order's slices become the added ones, its seats move; the same answer to every repeat",
     tag,
     response: okSchema(airlineChangeSchema),
-    errors: ["not_found", "order_state_conflict", "change_not_allowed", "offer_no_longer_available"],
+    // 503 service_unavailable: the acceptance stalled past its seat exchange's lease and was not made (a retry accepts it).
+    errors: ["not_found", "order_state_conflict", "change_not_allowed", "offer_no_longer_available", "service_unavailable"],
     handle: async ({ ctx, params }) => ok(airlineChangeView(await ctx.services.airlineChanges.accept(tenantScope(ctx), params.id!)), "Airline-initiated change accepted"),
   }),
   restRoute({

@@ -71,7 +71,8 @@ export const orderChangeRoutes = [
     tag,
     body: confirmChangeInput,
     response: okSchema(orderChangeSchema),
-    errors: ["not_found", "change_offer_expired", "change_not_allowed", "order_state_conflict", "payment_amount_mismatch", "insufficient_balance", "offer_no_longer_available"],
+    // 503 service_unavailable: the confirmation stalled past its seat exchange's lease and was not made (a retry confirms it).
+    errors: ["not_found", "change_offer_expired", "change_not_allowed", "order_state_conflict", "payment_amount_mismatch", "insufficient_balance", "offer_no_longer_available", "service_unavailable"],
     handle: async ({ ctx, params, body }) =>
       ok(orderChangeView(await ctx.services.orderChangeConfirmations.confirm(tenantScope(ctx), params.id!, fromConfirmChangeInput(body))), "Order change confirmed"),
   }),

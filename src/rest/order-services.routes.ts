@@ -32,7 +32,8 @@ export const orderServiceRoutes = [
     status: 201,
     idempotencyKeyRequired: true,
     response: okSchema(orderASchema),
-    errors: ["not_found", "order_state_conflict", "invalid_field_value", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance"],
+    // 503 service_unavailable: the addition stalled past its seat sale's lease and was not made (a retry adds it).
+    errors: ["not_found", "order_state_conflict", "invalid_field_value", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable"],
     handle: async ({ ctx, params, body }) => ok(orderViewA(await ctx.services.serviceAdditions.add(tenantScope(ctx), params.id!, fromAddServicesInput(body))), "Services added"),
   }),
 ];

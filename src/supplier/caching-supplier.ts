@@ -1,7 +1,6 @@
 import type { Airport } from "../locations/airport";
 import { RecentMap } from "../recent-map";
-import type { BatchStatement } from "../db/write-batch";
-import type { BookedItinerary, FareQuote, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { BookedItinerary, BookingRef, FareQuote, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 import { clock } from "../clock";
 
 /** Searches remembered: at least the 1,000 most recent (see RecentMap). */
@@ -68,8 +67,12 @@ export class CachingSupplier implements Supplier {
     return this.inner.seatsAssigned(flightKeys, environment);
   }
 
-  seatAdditions(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, seats: readonly SeatChoice[]): BatchStatement[] {
-    return this.inner.seatAdditions(booking, seats);
+  sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void> {
+    return this.inner.sellSeats(booking, saleId, seats);
+  }
+
+  cancelSeatSale(bookingId: string, saleId: string): Promise<void> {
+    return this.inner.cancelSeatSale(bookingId, saleId);
   }
 
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
@@ -80,8 +83,16 @@ export class CachingSupplier implements Supplier {
     return this.inner.issueEmds(booking, services);
   }
 
-  seatExchange(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, exchange: SeatExchange): BatchStatement[] {
-    return this.inner.seatExchange(booking, exchange);
+  exchangeSeats(booking: BookingRef, exchangeId: string, exchange: SeatExchange): Promise<void> {
+    return this.inner.exchangeSeats(booking, exchangeId, exchange);
+  }
+
+  completeSeatExchange(bookingId: string, exchangeId: string, release: readonly string[]): Promise<void> {
+    return this.inner.completeSeatExchange(bookingId, exchangeId, release);
+  }
+
+  cancelSeatExchange(bookingId: string, exchangeId: string): Promise<void> {
+    return this.inner.cancelSeatExchange(bookingId, exchangeId);
   }
 
   reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]> {

@@ -1,6 +1,5 @@
-import type { BatchStatement } from "../db/write-batch";
 import type { SupplierRegistry } from "./supplier-registry";
-import type { BookedItinerary, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { BookedItinerary, BookingRef, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 
 /**
  * Every call after the search, sent to the supplier that sold the flights it names: a booking's
@@ -44,8 +43,13 @@ export class RoutedSupplier implements Supplier {
     return new Map(answers.flatMap((answer) => [...answer]));
   }
 
-  seatAdditions(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, seats: readonly SeatChoice[]): BatchStatement[] {
-    return this.#seller(seats[0]?.flightKey).seatAdditions(booking, seats);
+  sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void> {
+    return this.#seller(seats[0]?.flightKey).sellSeats(booking, saleId, seats);
+  }
+
+  /** Names only the booking and the sale: every supplier lets go of what that sale wrote, if anything (each undo is exact and repeatable). */
+  async cancelSeatSale(bookingId: string, saleId: string): Promise<void> {
+    for (const entry of this.registry.all) await entry.supplier.cancelSeatSale(bookingId, saleId);
   }
 
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
@@ -56,8 +60,17 @@ export class RoutedSupplier implements Supplier {
     return this.#of(booking).issueEmds(booking, services);
   }
 
-  seatExchange(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, exchange: SeatExchange): BatchStatement[] {
-    return this.#seller(exchange.hold[0]?.flightKey ?? exchange.release[0]).seatExchange(booking, exchange);
+  exchangeSeats(booking: BookingRef, exchangeId: string, exchange: SeatExchange): Promise<void> {
+    return this.#seller(exchange.hold[0]?.flightKey ?? exchange.release[0]).exchangeSeats(booking, exchangeId, exchange);
+  }
+
+  /** Names only the booking and the exchange: every supplier finishes what that exchange wrote, if anything. */
+  async completeSeatExchange(bookingId: string, exchangeId: string, release: readonly string[]): Promise<void> {
+    for (const entry of this.registry.all) await entry.supplier.completeSeatExchange(bookingId, exchangeId, release);
+  }
+
+  async cancelSeatExchange(bookingId: string, exchangeId: string): Promise<void> {
+    for (const entry of this.registry.all) await entry.supplier.cancelSeatExchange(bookingId, exchangeId);
   }
 
   reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]> {

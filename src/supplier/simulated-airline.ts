@@ -3,8 +3,7 @@ import type { CarrierProfile } from "./carriers";
 import type { Airport } from "../locations/airport";
 import { SimulatedBookings } from "./simulated-bookings";
 import { SimulatedTimetable } from "./simulated-timetable";
-import type { BatchStatement } from "../db/write-batch";
-import type { BookedItinerary, FareQuote, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { BookedItinerary, BookingRef, FareQuote, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 
 export interface SimulatedAirlineOptions {
   /** Resolves the carriers' hub codes, e.g. `(code) => airportIndex().getByIata(code)`. */
@@ -22,7 +21,8 @@ export interface SimulatedAirlineOptions {
 
 /**
  * The built-in supplier: searches its timetable (simulated-timetable.ts, in memory) and keeps
- * its reservations in the database (simulated-bookings.ts).
+ * its reservations in tables of its own (simulated-bookings.ts), beside Aerogate's in the same
+ * database but written only by these calls, never in Aerogate's transactions.
  */
 export class SimulatedAirline implements Supplier {
   readonly name = "simulated-airline";
@@ -62,8 +62,12 @@ export class SimulatedAirline implements Supplier {
     return this.#bookings.seatsAssigned(flightKeys, environment);
   }
 
-  seatAdditions(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, seats: readonly SeatChoice[]): BatchStatement[] {
-    return this.#bookings.seatAdditions(booking, seats);
+  sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void> {
+    return this.#bookings.sellSeats(booking, saleId, seats);
+  }
+
+  cancelSeatSale(bookingId: string, saleId: string): Promise<void> {
+    return this.#bookings.cancelSeatSale(bookingId, saleId);
   }
 
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
@@ -74,8 +78,16 @@ export class SimulatedAirline implements Supplier {
     return this.#bookings.issueEmds(booking, services);
   }
 
-  seatExchange(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, exchange: SeatExchange): BatchStatement[] {
-    return this.#bookings.seatExchange(booking, exchange);
+  exchangeSeats(booking: BookingRef, exchangeId: string, exchange: SeatExchange): Promise<void> {
+    return this.#bookings.exchangeSeats(booking, exchangeId, exchange);
+  }
+
+  completeSeatExchange(bookingId: string, exchangeId: string, release: readonly string[]): Promise<void> {
+    return this.#bookings.completeSeatExchange(bookingId, exchangeId, release);
+  }
+
+  cancelSeatExchange(bookingId: string, exchangeId: string): Promise<void> {
+    return this.#bookings.cancelSeatExchange(bookingId, exchangeId);
   }
 
   reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]> {

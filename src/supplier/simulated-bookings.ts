@@ -9,10 +9,9 @@ import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import {
   flightCabinKey,
   passengersNeedingSeats,
-  seatGuard,
-  seatOfGuard,
   SeatsUnavailable,
   SeatTaken,
+  type BookingRef,
   type CabinClass,
   type FlightCabin,
   type IssuedEmd,
@@ -59,6 +58,25 @@ function issuingCarrier(booking: SupplierBooking): string {
   return booking.segments[0]?.marketingCarrier.iataCode ?? "ZZ";
 }
 
+/** The guard under which the seat at `index` of a hold or sale fails when it is taken. */
+function seatGuard(index: number): string {
+  return `${SEAT_GUARD}${index}`;
+}
+
+/** The index of the seat a failed guard names (see `seatGuard`), or null for any other guard. */
+function seatOfGuard(guard: string): number | null {
+  return guard.startsWith(SEAT_GUARD) ? Number(guard.slice(SEAT_GUARD.length)) : null;
+}
+
+const SEAT_GUARD = "seat#";
+
+/** A failed batch as the airline answers it: a seat taken, or a flight short of seats. */
+function refusal(error: unknown): unknown {
+  if (!(error instanceof GuardFailed)) return error;
+  const seat = seatOfGuard(error.guard);
+  return seat === null ? new SeatsUnavailable(error.guard) : new SeatTaken(seat);
+}
+
 /**
  * The simulated airline's reservations: seat holds per flight and cabin, stored in the shared
  * database so that every server process sees the same inventory, and its answers to ticketing.
@@ -73,7 +91,12 @@ function issuingCarrier(booking: SupplierBooking): string {
  *
  * Answers are pure functions of the booking: the same booking always gets the same reference,
  * the same verdict and the same ticket numbers, so a ticketing job run twice (a crash between
- * the airline's answer and our commit) sees one outcome.
+ * the airline's answer and our commit) sees one outcome. Every write is tagged with the call
+ * that made it (`operationId`: the booking's id for its hold, a sale's or an exchange's id), so a
+ * repeated call finds its work done, and a call undone takes back exactly what it wrote.
+ *
+ * These tables are the airline's own: only its calls write them, each in a transaction of its
+ * own, never in one of Aerogate's.
  */
 export class SimulatedBookings {
   constructor(
@@ -82,36 +105,83 @@ export class SimulatedBookings {
     private readonly slowAnswerMs: number,
   ) {}
 
+  /** Holds the booking's seats and chosen seats, all or nothing; a repeat finds them held and answers the same. */
   async holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }> {
-    try {
-      await writeBatch(this.db, [...this.seatHolds(booking, booking.segments, passengersNeedingSeats(booking.passengers)), ...this.seatAdditions(booking, booking.seats)]);
-    } catch (error) {
-      const seat = error instanceof GuardFailed ? seatOfGuard(error.guard) : null;
-      if (seat !== null) throw new SeatTaken(seat);
-      if (error instanceof GuardFailed) throw new SeatsUnavailable(error.guard);
-      throw error;
-    }
+    await this.write("SeatHold", booking.id, booking.id, [...this.seatHolds(booking, booking.segments, passengersNeedingSeats(booking.passengers), booking.id), ...this.seatAssignments(booking, booking.seats, booking.id)]);
     return { bookingReference: bookingReference(booking.id) };
   }
 
+  /** Supplier.sellSeats: the seats as SeatAssignment rows of the sale, all or none. */
+  async sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void> {
+    if (seats.length > 0) await this.write("SeatAssignment", booking.id, saleId, this.seatAssignments(booking, seats, saleId));
+  }
+
+  async cancelSeatSale(bookingId: string, saleId: string): Promise<void> {
+    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatAssignment" WHERE "holdId" = ${bookingId} AND "operationId" = ${saleId}`]);
+  }
+
+  /** Supplier.exchangeSeats: seats held on the new flights (`seatHolds`) under the exchange's id; the flights left stay held. */
+  async exchangeSeats(booking: BookingRef, exchangeId: string, exchange: SeatExchange): Promise<void> {
+    if (exchange.hold.length > 0) await this.write("SeatHold", booking.id, exchangeId, this.seatHolds(booking, exchange.hold, passengersNeedingSeats(exchange.passengers), exchangeId));
+  }
+
+  /** Supplier.completeSeatExchange: the booking's holds and chosen seats on the flights it left deleted. */
+  async completeSeatExchange(bookingId: string, exchangeId: string, release: readonly string[]): Promise<void> {
+    if (release.length === 0) return;
+    const flights = Sql.join([...release]);
+    // Never a hold the exchange itself placed (a change takes no flight it leaves; this keeps it so).
+    await writeBatch(this.db, [
+      Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" = ${bookingId} AND "flightKey" IN (${flights}) AND ("operationId" IS NULL OR "operationId" <> ${exchangeId})`,
+      Sql.sql`DELETE FROM "SeatAssignment" WHERE "holdId" = ${bookingId} AND "flightKey" IN (${flights})`,
+    ]);
+  }
+
+  async cancelSeatExchange(bookingId: string, exchangeId: string): Promise<void> {
+    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" = ${bookingId} AND "operationId" = ${exchangeId}`]);
+  }
+
   /**
-   * A hold of `seats` per flight for the booking, each written only if it
-   * still fits the flight (guarded by its flight key), in flight order: on PostgreSQL each
-   * flight's inventory is locked while its holds are summed, always in that order, so two
-   * bookings never deadlock.
+   * Writes the call `operationId`'s rows, all or nothing. A guard that fails is a refusal
+   * (SeatsUnavailable, SeatTaken), unless the call wrote its rows of `table` already: a repeat,
+   * whose first row's guard fails on the row it wrote, is answered as the first call was. (The
+   * check costs a read on a refusal only, never on the way a booking usually goes.)
    */
-  private seatHolds(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, segments: SupplierBooking["segments"], seats: number): BatchStatement[] {
+  private async write(table: "SeatHold" | "SeatAssignment", bookingId: string, operationId: string, batch: BatchStatement[]): Promise<void> {
+    try {
+      await writeBatch(this.db, batch);
+    } catch (error) {
+      if (error instanceof GuardFailed && (await this.written(table, bookingId, operationId))) return;
+      throw refusal(error);
+    }
+  }
+
+  private async written(table: "SeatHold" | "SeatAssignment", bookingId: string, operationId: string): Promise<boolean> {
+    const rows = await queryRows<{ found: number }>(
+      this.db,
+      Sql.sql`SELECT 1 AS "found" FROM ${Sql.raw(`"${table}"`)} WHERE "holdId" = ${bookingId} AND "operationId" = ${operationId} LIMIT 1`,
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * A hold of `seats` per flight for the booking, made by the call `operationId`, each written
+   * only if it still fits the flight (guarded by its flight key), in flight order: on PostgreSQL
+   * each flight's inventory is locked while its holds are summed, always in that order, so two
+   * bookings never deadlock. A flight the booking holds already fails its guard too.
+   */
+  private seatHolds(booking: BookingRef, segments: SupplierBooking["segments"], seats: number, operationId: string): BatchStatement[] {
     const createdAt = sqlTimestamp(this.db.provider, clock.now());
     const environment = sqlEnum(this.db.provider, "Environment", booking.environment);
     return [...segments]
       .sort((a, b) => (a.flightKey < b.flightKey ? -1 : a.flightKey > b.flightKey ? 1 : 0))
       .flatMap((segment) => {
         const hold = guarded(
-          Sql.sql`INSERT INTO "SeatHold" ("holdId", "flightKey", "cabinClass", "tenantId", "environment", "seats", "createdAt")
-            SELECT ${booking.id}, ${segment.flightKey}, ${segment.cabinClass}, ${booking.tenantId}, ${environment}, ${seats}, ${createdAt}
+          Sql.sql`INSERT INTO "SeatHold" ("holdId", "flightKey", "cabinClass", "tenantId", "environment", "seats", "operationId", "createdAt")
+            SELECT ${booking.id}, ${segment.flightKey}, ${segment.cabinClass}, ${booking.tenantId}, ${environment}, ${seats}, ${operationId}, ${createdAt}
             WHERE (SELECT COALESCE(SUM("seats"), 0) FROM "SeatHold"
                 WHERE "flightKey" = ${segment.flightKey} AND "cabinClass" = ${segment.cabinClass} AND "environment" = ${environment})
-              + ${seats} <= ${segment.seatsForSale}`,
+              + ${seats} <= ${segment.seatsForSale}
+            ON CONFLICT DO NOTHING`,
           segment.flightKey,
         );
         if (this.db.provider !== "postgresql") return [hold];
@@ -120,30 +190,18 @@ export class SimulatedBookings {
   }
 
   /**
-   * An order change's move (Supplier.seatExchange): the booking's holds and chosen seats on the
-   * released flights deleted, and seats held on the new ones (`seatHolds`), in the order's
-   * transaction.
+   * The seats as SeatAssignment rows of the booking, sold by the call `operationId`, each guarded
+   * (`seatGuard`). A seat's key (flight, environment, designator) admits one row: of two bookings
+   * racing for it, the database lets one insert it; the other's changes nothing and its
+   * transaction rolls back.
    */
-  seatExchange(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, exchange: SeatExchange): BatchStatement[] {
-    const released = exchange.release.length === 0 ? [] : [
-      Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" = ${booking.id} AND "flightKey" IN (${Sql.join([...exchange.release])})`,
-      Sql.sql`DELETE FROM "SeatAssignment" WHERE "holdId" = ${booking.id} AND "flightKey" IN (${Sql.join([...exchange.release])})`,
-    ];
-    return [...released, ...this.seatHolds(booking, exchange.hold, passengersNeedingSeats(exchange.passengers))];
-  }
-
-  /**
-   * The seats as SeatAssignment rows of the booking, each guarded (`seatGuard`). A seat's key
-   * (flight, environment, designator) admits one row: of two bookings racing for it, the
-   * database lets one insert it; the other's changes nothing and its transaction rolls back.
-   */
-  seatAdditions(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, seats: readonly SeatChoice[]): BatchStatement[] {
+  private seatAssignments(booking: BookingRef, seats: readonly SeatChoice[], operationId: string): BatchStatement[] {
     const createdAt = sqlTimestamp(this.db.provider, clock.now());
     const environment = sqlEnum(this.db.provider, "Environment", booking.environment);
     return seats.map((seat, index) =>
       guarded(
-        Sql.sql`INSERT INTO "SeatAssignment" ("flightKey", "environment", "designator", "holdId", "tenantId", "createdAt")
-          VALUES (${seat.flightKey}, ${environment}, ${seat.designator}, ${booking.id}, ${booking.tenantId}, ${createdAt})
+        Sql.sql`INSERT INTO "SeatAssignment" ("flightKey", "environment", "designator", "holdId", "tenantId", "operationId", "createdAt")
+          VALUES (${seat.flightKey}, ${environment}, ${seat.designator}, ${booking.id}, ${booking.tenantId}, ${operationId}, ${createdAt})
           ON CONFLICT DO NOTHING`,
         seatGuard(index),
       ),

@@ -1,7 +1,9 @@
 import type { Config } from "../config";
 import type { Database } from "../db/database";
 import type { AirportIndex } from "../locations/airport-index";
+import type { Logger } from "../logger";
 import { CachingSupplier } from "./caching-supplier";
+import { SupplierCallPolicy, type CallPolicy } from "./supplier-call-policy";
 import { CARRIERS, LOW_COST_CARRIERS, type CarrierProfile } from "./carriers";
 import { SimulatedAirline } from "./simulated-airline";
 import { SeatsUnavailable, SeatTaken } from "./supplier";
@@ -19,17 +21,17 @@ const NETWORK_PROFILE: SupplierProfile = { latencyMs: { min: 0, max: 0 }, failur
  * `simulated_lcc`, low-cost carriers of its own with the latency and failures of
  * SUPPLIER_LCC_LATENCY_MS and SUPPLIER_LCC_FAILURE_RATE. Each is one simulated airline over its own
  * carriers (their bookings live in the simulated airline's tables, and its carriers' flights
- * never collide with the other's), answers searches from its own cache, and has every call
- * counted by `calls`.
+ * never collide with the other's), answers searches from its own cache, has each call bounded
+ * and retried by `policy` (supplier-call-policy.ts), and every call counted by `calls`.
  */
-export function simulatedSuppliers(config: Config, db: Database, airports: AirportIndex, calls: SupplierCalls): RegisteredSupplier[] {
+export function simulatedSuppliers(config: Config, db: Database, airports: AirportIndex, calls: SupplierCalls, policy: CallPolicy, log: Logger): RegisteredSupplier[] {
   const simulated = (id: string, name: string, carriers: readonly CarrierProfile[], profile: SupplierProfile): RegisteredSupplier => {
     const airline = new SimulatedAirline({ airportByIata: (code) => airports.getByIata(code), db, slowAnswerMs: 2 * config.JOB_LEASE_SECONDS * 1000, carriers });
     const codes = new Set(carriers.map((carrier) => carrier.iataCode));
     return {
       id,
       name,
-      supplier: calls.instrument(id, withProfile(new CachingSupplier(airline), profile), callOutcome),
+      supplier: calls.instrument(id, withProfile(new CachingSupplier(new SupplierCallPolicy(airline, policy, log)), profile), callOutcome),
       capabilities: supplierCapabilities(id),
       needsConnection: false,
       // A flight key starts with its carrier's code and flight number (`ZA102@…`).

@@ -1,10 +1,13 @@
-import type { BatchStatement } from "../db/write-batch";
 import type { Airport } from "../locations/airport";
 
 /**
  * The contract between search and whatever sells flights: today the built-in simulated airline
  * (simulated-airline.ts), later perhaps a real connector. A supplier prices in its own base
  * currency (USD, integer minor units); conversion to the tenant's currency happens elsewhere.
+ *
+ * A supplier is a remote system (docs/supplier-contract.md): nothing crosses the contract but
+ * data, no call is made inside one of our transactions, and every call that changes the
+ * supplier's state is keyed by our ids, so repeating it gives the same answer.
  */
 
 export type CabinClass = "economy" | "premium_economy" | "business" | "first";
@@ -89,13 +92,14 @@ export interface Supplier {
   /** Designators of the seats bookings of `environment` hold on each of these flights (by flight key; a flight none holds is absent). */
   seatsAssigned(flightKeys: readonly string[], environment: SupplierBooking["environment"]): Promise<Map<string, Set<string>>>;
   /**
-   * Seats chosen after booking (docs/rest-api.md#services-after-booking) for a booking the airline holds, as statements for
-   * the transaction that adds them to its order. The simulated airline keeps its reservations in
-   * our database, so the order gaining a seat and the airline assigning it commit together or not
-   * at all, and no seat is left assigned to an order that does not show it. A seat another booking
-   * (or this one) holds fails the transaction with `GuardFailed(seatGuard(index))`.
+   * Sells seats chosen after booking (docs/rest-api.md#services-after-booking) on a booking the
+   * airline holds, as one sale named by `saleId` (our addition's id): all of them or none.
+   * Repeating the sale gives the same answer. @throws SeatTaken when a seat is another booking's
+   * (or this one's already), or chosen twice.
    */
-  seatAdditions(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, seats: readonly SeatChoice[]): BatchStatement[];
+  sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void>;
+  /** Undoes the sale `saleId` (it never became part of the order): its seats go back on sale. Nothing happens for a sale it does not know. */
+  cancelSeatSale(bookingId: string, saleId: string): Promise<void>;
   /** Asks the airline to ticket the booking. A rejection also gives its seats back. */
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer>;
   /**
@@ -104,13 +108,17 @@ export interface Supplier {
    */
   issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]>;
   /**
-   * An order change moving the booking from some flights to others (docs/rest-api.md#order-changes), as statements
-   * for the transaction that changes its order, as `seatAdditions` are: its seats and chosen seats
-   * on the released flights go back on sale and seats on the new ones are held, so the order and
-   * the airline change together or not at all. A new flight short of seats fails the transaction
-   * with `GuardFailed(its flightKey)`.
+   * The first step of moving the booking from some flights to others (an order change, or the
+   * acceptance of an airline-initiated change), named by `exchangeId` (the change's id): seats
+   * held on the new flights, all or none, while the booking keeps the flights it leaves until
+   * `completeSeatExchange`. Repeating it gives the same answer. @throws SeatsUnavailable when a
+   * new flight has too few seats left.
    */
-  seatExchange(booking: Pick<SupplierBooking, "id" | "tenantId" | "environment">, exchange: SeatExchange): BatchStatement[];
+  exchangeSeats(booking: BookingRef, exchangeId: string, exchange: SeatExchange): Promise<void>;
+  /** The exchange is the order's: the flights it leaves (`release`: their seats and chosen seats) go back on sale. Safe to repeat. */
+  completeSeatExchange(bookingId: string, exchangeId: string, release: readonly string[]): Promise<void>;
+  /** The exchange never became the order's: the seats it held go back on sale, and the booking keeps its flights. Safe to repeat. */
+  cancelSeatExchange(bookingId: string, exchangeId: string): Promise<void>;
   /** Reissues the ticketed booking's e-tickets after a change (`reissue` names it): the same numbers every time for the same booking and reissue. */
   reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]>;
   /** Refunds the booking's tickets; their seats go back on sale. */
@@ -155,6 +163,9 @@ export function flightCabinKey(flight: FlightCabin): string {
   return `${flight.flightKey}|${flight.cabinClass}`;
 }
 
+/** How calls after booking name it: our order id, whose it is, and its inventory. */
+export type BookingRef = Pick<SupplierBooking, "id" | "tenantId" | "environment">;
+
 /** A booking as the airline sees it: whose, which seats on which flights, and who travels. */
 export interface SupplierBooking {
   /** Our order id; the airline keys the booking by it. */
@@ -183,19 +194,7 @@ export interface SeatChoice {
   designator: string;
 }
 
-/** The name of the guard under which the seat `SupplierBooking.seats[index]` (or `seatAdditions`' seat) fails when it is taken. */
-export function seatGuard(index: number): string {
-  return `${SEAT_GUARD}${index}`;
-}
-
-/** The index of the seat a failed guard names (see `seatGuard`), or null for any other guard. */
-export function seatOfGuard(guard: string): number | null {
-  return guard.startsWith(SEAT_GUARD) ? Number(guard.slice(SEAT_GUARD.length)) : null;
-}
-
-const SEAT_GUARD = "seat#";
-
-/** A change's move of a booking: the flights (keys) it leaves, the flights it takes, and who travels (a seat each but lap infants). */
+/** A change's move of a booking: the flights (keys) it leaves, the flights it takes (none of them one it leaves), and who travels (a seat each but lap infants). */
 export interface SeatExchange {
   release: readonly string[];
   hold: SupplierBooking["segments"];
@@ -233,7 +232,7 @@ export class SeatsUnavailable extends Error {
   }
 }
 
-/** A seat the booking chose (`SupplierBooking.seats[index]`) is another booking's, or given twice. */
+/** A seat the booking chose (`SupplierBooking.seats[index]`, or a sale's seat) is another booking's, or given twice. */
 export class SeatTaken extends Error {
   override name = "SeatTaken";
   constructor(readonly index: number) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { generateSecret } from "../../src/tenancy/api-key-secret";
 import type { PausePoint } from "../../src/test-pause";
 import { exitCode, killStillRunning, launchTracked, type Launched, type Running } from "./main-process";
-import { seatAccount, waitForPause } from "./seat-accounting";
+import { settledAccount, waitForPause } from "./seat-accounting";
 import { createTestDatabase, type TestDatabase } from "./test-database";
 
 /**
@@ -33,10 +33,12 @@ export interface CrashHarness {
    */
   killAt(running: Running, point: PausePoint, request: Promise<unknown>, nth?: number): Promise<Record<string, string>>;
   /**
-   * The seats the airline holds for `orderId`, counted in the database: one per flight of
-   * `slices`; and none leaked or missing for any order.
+   * Once `running` (its seat reconciler) has settled every seat intent: the seats the airline
+   * holds for `orderId`, counted in the database, one per flight of `slices`; none leaked or
+   * missing for any order; and the seats it sold by designator are exactly the seats on each
+   * order.
    */
-  expectSeatsHeld(orderId: string, slices: Array<{ segments: unknown[] }>): Promise<void>;
+  expectSeatsHeld(running: Running, orderId: string, slices: Array<{ segments: unknown[] }>): Promise<void>;
 }
 
 /**
@@ -88,11 +90,12 @@ export function crashHarness(env: Record<string, string>): CrashHarness {
       await harness.kill(running, answer);
       return paused;
     },
-    async expectSeatsHeld(orderId, slices) {
-      const account = await seatAccount(harness.database.url);
+    async expectSeatsHeld(running, orderId, slices) {
+      const account = await settledAccount(running, harness.database.url);
       expect(account.held.get(orderId)).toBe(slices.flatMap((slice) => slice.segments).length);
       expect(account.leaked).toEqual([]);
       expect(account.missing).toEqual([]);
+      expect(account.seatsDisagreeing).toEqual([]);
     },
   };
   return harness;

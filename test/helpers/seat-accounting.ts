@@ -18,8 +18,12 @@ export interface SeatAccount {
   leaked: string[];
   /** Orders that own seats (pending, processing, ticketed) and hold none at the airline. */
   missing: string[];
-  /** Seat intents not yet settled, by order id. */
-  intents: Map<string, { kind: string }>;
+  /** Seat intents not yet settled, by their id (the order's for a hold or release, the addition's or change's otherwise). */
+  intents: Map<string, { kind: string; orderId: string }>;
+  /** Seats chosen by designator that the airline assigns (SeatAssignment rows), per booking. */
+  assigned: Map<string, number>;
+  /** Bookings whose seats the airline assigns are not the seats on their order (none for an order that owns no seats): sold twice, or not sold. */
+  seatsDisagreeing: string[];
 }
 
 const OWNING = new Set(["PENDING", "PROCESSING", "TICKETED"]);
@@ -49,16 +53,27 @@ async function withReader<T>(url: string, work: (read: Reader) => Promise<T>): P
 export function seatAccount(url: string): Promise<SeatAccount> {
   return withReader(url, async (read) => {
     const holds = await read(`SELECT "holdId", SUM("seats") AS "seats" FROM "SeatHold" GROUP BY "holdId"`);
-    const orders = await read(`SELECT "id", "status" FROM "Order"`);
-    const intents = await read(`SELECT "id", "kind" FROM "SeatIntent"`);
+    const orders = await read(`SELECT "id", "status", "services" FROM "Order"`);
+    const intents = await read(`SELECT "id", "orderId", "kind" FROM "SeatIntent"`);
+    const assignments = await read(`SELECT "holdId", COUNT(*) AS "seats" FROM "SeatAssignment" GROUP BY "holdId"`);
     const held = new Map(holds.map((row) => [String(row.holdId), Number(row.seats)]));
     const byId = new Map(orders.map((row) => [String(row.id), String(row.status)]));
+    const assigned = new Map(assignments.map((row) => [String(row.holdId), Number(row.seats)]));
+    const seatServices = new Map(
+      orders.map((row) => {
+        const services = (typeof row.services === "string" ? JSON.parse(row.services) : row.services) as Array<{ type: string }>;
+        return [String(row.id), OWNING.has(String(row.status)) ? services.filter((service) => service.type === "seat").length : 0];
+      }),
+    );
+    const bookings = new Set([...assigned.keys(), ...seatServices.keys()]);
     return {
+      assigned,
+      seatsDisagreeing: [...bookings].filter((id) => (assigned.get(id) ?? 0) !== (seatServices.get(id) ?? 0)),
       held,
       orders: byId,
       leaked: [...held.keys()].filter((id) => !OWNING.has(byId.get(id) ?? "")),
       missing: [...byId].filter(([id, status]) => OWNING.has(status) && !held.has(id)).map(([id]) => id),
-      intents: new Map(intents.map((row) => [String(row.id), { kind: String(row.kind) }])),
+      intents: new Map(intents.map((row) => [String(row.id), { kind: String(row.kind), orderId: String(row.orderId) }])),
     };
   });
 }

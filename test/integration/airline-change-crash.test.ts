@@ -11,14 +11,17 @@ import { seatForSale, seatMaps } from "../helpers/seat-maps";
  * Accepting an airline-initiated change survives the process dying on either side of its commit
  * (docs/rest-api.md#airline-initiated-changes): the real entry point runs as a child that stops the acceptance there
  * (AEROGATE_TEST_PAUSE_AT) and is SIGKILLed. The order's flight was cancelled and it had a paid
- * seat on it. Killed before the commit, nothing changed: the old flight, its seats, the wallet.
- * Killed after, the acceptance stands whole: the replacement flight and its seats, the seat's
- * price credited once; accepting again answers the same and moves nothing. SQLite, or PostgreSQL
- * under TEST_DATABASE_URL.
+ * seat on it. Killed before the commit (the airline already holding seats on the replacement),
+ * nothing changed once the seat reconciler has cancelled that exchange: the old flight, its
+ * seats, the wallet. Killed after (the airline not yet told to release the cancelled flight), the
+ * acceptance stands whole once the reconciler has completed the exchange: the replacement flight
+ * and its seats, the seat's price credited once; accepting again answers the same and moves
+ * nothing. SQLite, or PostgreSQL under TEST_DATABASE_URL (where the killed request's intent lease,
+ * JOB_LEASE_SECONDS, runs out first).
  */
 
 describe("airline-initiated change acceptance across a SIGKILL", { timeout: 240_000 }, () => {
-  const crash = crashHarness({ TICKETING_DELAY_MS: "100" });
+  const crash = crashHarness({ TICKETING_DELAY_MS: "100", JOB_LEASE_SECONDS: "2" });
   const { launch } = crash;
   let tenant: TenantFixture;
   let order: any;
@@ -77,7 +80,7 @@ describe("airline-initiated change acceptance across a SIGKILL", { timeout: 240_
     expect(unchanged.airline_initiated_changes).toEqual([change]);
     expect(await creditsOf(second.api)).toEqual([]);
     expect((await walletBalance(second.api, tenant.key)).minor).toBe(balanceBefore);
-    await crash.expectSeatsHeld(order.id, order.slices);
+    await crash.expectSeatsHeld(second.running, order.id, order.slices);
 
     // Accepting again commits this time; the process is killed right after.
     await acceptAndKillAt(second, "after_airline_change_commit");
@@ -90,7 +93,7 @@ describe("airline-initiated change acceptance across a SIGKILL", { timeout: 240_
     expect(accepted.slices).toEqual(change.added);
     expect(accepted.services.filter((service: any) => service.type === "seat")).toEqual([]);
     expect(accepted.airline_initiated_changes[0]).toMatchObject({ id: change.id, action_taken: "accepted" });
-    await crash.expectSeatsHeld(order.id, change.added);
+    await crash.expectSeatsHeld(running, order.id, change.added);
     expect(await creditsOf(api)).toEqual([seatPrice]);
     const wallet = await walletBalance(api, tenant.key);
     expect(wallet.minor).toBe(balanceBefore + seatPrice);

@@ -284,6 +284,21 @@ describe("cancelling and changing", () => {
 });
 
 describe("racing answers", () => {
+  it("five acceptances of one change at once all answer the accepted change; the airline moves the seats once", async () => {
+    const order = await ticketed(await directOffer());
+    const change = await simulated(order.id, "cancel_flight");
+    const before = await ledgerOf(order.id);
+
+    const answers = await Promise.all(Array.from({ length: 5 }, () => accept(change.id)));
+    for (const answer of answers) expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(200);
+    expect(new Set(answers.map((answer) => JSON.stringify(answer.body.data))).size, "one answer").toBe(1);
+    expect((await orderNow(order.id)).slices).toEqual(change.added);
+    expect(await heldFlights(order.id)).toEqual(await orderFlights(order.id));
+    expect(await ledgerOf(order.id)).toEqual(before);
+    expect((await eventsOf(order.id)).filter((event) => event.event === "order.changed")).toHaveLength(1);
+  });
+
+
   it.each([1, 2])("accept against a full refund's confirmation (round %i): one of them, and the money moves once", async () => {
     const order = await ticketed(await directOffer());
     const total = toMinor(order.total_amount, order.total_currency);

@@ -9,11 +9,14 @@ import { allTransactions, getOrder, signedMinor, walletBalance } from "../helper
 /**
  * An order change's confirmation survives the process dying on either side of its commit
  * (docs/rest-api.md#order-changes): the real entry point runs as a child that stops each confirmation
- * there (AEROGATE_TEST_PAUSE_AT) and is SIGKILLed. Killed before the commit, nothing changed: the
- * order keeps its flight, its seats and the wallet; confirming again changes it once. Killed after
- * the commit (before the reissue is due), the change stands whole: the new flight, its seats, one
- * ledger entry; the next process reissues the e-tickets, and a repeated confirmation answers the
- * confirmed change and moves nothing. SQLite, or PostgreSQL under TEST_DATABASE_URL.
+ * there (AEROGATE_TEST_PAUSE_AT) and is SIGKILLed. Killed before the commit (the airline already
+ * holding seats on the new flight), nothing changed once the seat reconciler has cancelled that
+ * exchange: the order keeps its flight, its seats and the wallet; confirming again changes it
+ * once. Killed after the commit (before the airline released the old flight and before the
+ * reissue is due), the change stands whole once the reconciler has completed the exchange: the new
+ * flight, its seats only, one ledger entry; the next process reissues the e-tickets, and a
+ * repeated confirmation answers the confirmed change and moves nothing. SQLite, or PostgreSQL
+ * under TEST_DATABASE_URL.
  */
 
 /** Long enough that the reissue is not due before the kill; ticketing waits it too. */
@@ -54,7 +57,7 @@ describe("order change confirmations across a SIGKILL", { timeout: 240_000 }, ()
     expect((await call(second.api, "GET", `/v1/air/order_changes/${change.id}`, { key: tenant.key })).body.data.confirmed_at).toBeNull();
     expect(await changeEntries(second.api)).toEqual([]);
     expect((await walletBalance(second.api, tenant.key)).minor).toBe(balanceBefore);
-    await crash.expectSeatsHeld(order.id, order.slices);
+    await crash.expectSeatsHeld(second.running, order.id, order.slices);
 
     // Confirming again commits this time; the process is killed right after, before the reissue is due.
     await confirmAndKillAt(second, "after_change_commit");
@@ -66,7 +69,7 @@ describe("order change confirmations across a SIGKILL", { timeout: 240_000 }, ()
     const changed = (await getOrder(api, tenant.key, order.id)).body.data;
     expect(changed.slices).toEqual(offer.slices.add);
     expect(changed.total_amount).toBe(offer.new_total_amount);
-    await crash.expectSeatsHeld(order.id, offer.slices.add);
+    await crash.expectSeatsHeld(running, order.id, offer.slices.add);
     const entries = await changeEntries(api);
     expect(entries.map((entry) => signedMinor(entry.amount, entry.currency))).toEqual([-signedMinor(offer.change_total_amount, offer.change_total_currency)]);
     const wallet = await walletBalance(api, tenant.key);

@@ -274,6 +274,28 @@ describe("confirming a change", () => {
     expect(await changedEvents(order.id)).toHaveLength(1);
   });
 
+  it("of two different changes of one order confirmed at once, one applies; the airline holds only its flights, the other's seats back on sale", async () => {
+    const order = await ticketedOrder(server, tenant.key);
+    const first = await changeOffer(server, tenant.key, order);
+    // Flights of its own: the two exchanges never compete for one flight's seats.
+    const flightsOf = (offer: any): string[] => offer.slices.add.flatMap((slice: any) => slice.segments.map((segment: any) => `${segment.marketing_carrier_flight_number}@${segment.departing_at}`));
+    const second = await changeOffer(server, tenant.key, order, { accept: (offer) => !flightsOf(offer).some((flight) => flightsOf(first.offer).includes(flight)) });
+    const changes = [(await createChange(server, tenant.key, first.offer.id)).body.data, (await createChange(server, tenant.key, second.offer.id)).body.data];
+    const flights = [await addedFlights(first.offer.id), await addedFlights(second.offer.id)];
+    const heldBefore = await Promise.all(flights.map((keys) => seatsHeldOnEach(keys)));
+    const balanceBefore = await walletBalance(server, tenant.key);
+
+    const answers = await Promise.all(changes.map((change) => confirmChange(server, tenant.key, change)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const won = answers.findIndex((answer) => answer.status === 200);
+    const [offer, lost] = [[first.offer, second.offer][won]!, 1 - won];
+    expect(await heldFlights(order.id)).toEqual([...flights[won]!].sort());
+    expect(await seatsHeldOnEach(flights[won]!)).toEqual(heldBefore[won]!.map((held) => held + 1));
+    expect(await seatsHeldOnEach(flights[lost]!)).toEqual(heldBefore[lost]!);
+    expect(await changeEntries(tenant.key, changes[lost]!.id)).toEqual([]);
+    expect((await walletBalance(server, tenant.key)).minor).toBe(balanceBefore.minor - minor(offer.change_total_amount, order.total_currency));
+  });
+
   it("refuses an offer priced before the order changed (409), so two changes never both apply", async () => {
     const order = await ticketedOrder(server, tenant.key);
     const first = await changeOffer(server, tenant.key, order);
@@ -281,6 +303,9 @@ describe("confirming a change", () => {
     const firstChange = (await createChange(server, tenant.key, first.offer.id)).body.data;
     const secondChange = (await createChange(server, tenant.key, second.offer.id)).body.data;
     expect((await confirmChange(server, tenant.key, firstChange)).status).toBe(200);
+    // Once the first change's e-tickets are reissued (the reissue job touches the order too).
+    const oldTickets = new Set(order.documents.map((document: any) => document.unique_identifier));
+    await eventually(async () => ((await getOrder(server, tenant.key, order.id)).body.data.documents.every((document: any) => !oldTickets.has(document.unique_identifier)) ? true : undefined), () => `order ${order.id} not reissued`);
     const after = await orderState(tenant.key, order.id);
     expectError(await confirmChange(server, tenant.key, secondChange), 409, "order_state_conflict");
     expect(await orderState(tenant.key, order.id)).toEqual(after);

@@ -70,14 +70,14 @@ describe("seat holds across a SIGKILL inside each crash window", { timeout: 180_
     const during = await seatAccount(crash.database.url);
     expect(during.held.get(orderId!), "the airline holds the seats").toBe(seatsOf(offer));
     expect(during.orders.has(orderId!), "no order is committed").toBe(false);
-    expect(during.intents.get(orderId!), "the intent was recorded before the airline was asked").toEqual({ kind: "hold" });
+    expect(during.intents.get(orderId!), "the intent was recorded before the airline was asked").toEqual({ kind: "hold", orderId });
 
     // Within the lease the booking is the live process's: its reconciler (polling every 50 ms) leaves the hold alone.
     await sleep(1000);
     const stillHeld = await seatAccount(crash.database.url);
     expect(Date.now() - pausedAt, "checked within the lease").toBeLessThan(LEASE_SECONDS * 1000);
     expect(stillHeld.held.get(orderId!)).toBe(seatsOf(offer));
-    expect(stillHeld.intents.get(orderId!)).toEqual({ kind: "hold" });
+    expect(stillHeld.intents.get(orderId!)).toEqual({ kind: "hold", orderId });
 
     // Past its lease the booking counts as abandoned: the reconciler gives the seats back.
     await pollUntil(running, "the stalled booking's seats released", async () => {
@@ -137,7 +137,7 @@ describe("seat holds across a SIGKILL inside each crash window", { timeout: 180_
     const before = await seatAccount(crash.database.url);
     expect(before.orders.get(toCancel.id), "the cancellation is committed").toBe("CANCELED");
     expect(before.held.get(toCancel.id), "its seats are still held").toBe(toCancel.seats);
-    expect(before.intents.get(toCancel.id), "the release is owed").toEqual({ kind: "release" });
+    expect(before.intents.get(toCancel.id), "the release is owed").toEqual({ kind: "release", orderId: toCancel.id });
     expect(before.leaked).toEqual([toCancel.id]);
     await kill(running, cancelling);
 

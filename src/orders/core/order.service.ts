@@ -14,7 +14,7 @@ import { convertMinor } from "../../money/exchange-rates";
 import type { CursorCodec } from "../../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../../pagination/paginate";
 import type { OfferService } from "../../search/offer.service";
-import { SeatsUnavailable, SeatTaken, type Supplier } from "../../supplier/supplier";
+import { SeatsUnavailable, SeatTaken } from "../../supplier/supplier";
 import type { SeatCatalogue } from "../../seats/seat-catalogue";
 import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
@@ -31,7 +31,8 @@ import { supplierBooking } from "./supplier-booking";
 import type { OrderCommits } from "./order-commits";
 import { checkOrderFilter, orderFilterWhere, orderListName, type OrderFilter } from "./order-filter";
 import type { OrderHolds } from "../payment/hold-deadline";
-import { SEAT_INTENT_GUARD, type HoldIntent, type SeatIntents } from "../recovery/seat-intents";
+import type { SeatCalls } from "../recovery/seat-calls";
+import { SeatIntents } from "../recovery/seat-intents";
 import { VersionedCache } from "../../versioned-cache";
 import { clock } from "../../clock";
 import { noPause, type TestPause } from "../../test-pause";
@@ -62,10 +63,9 @@ export class OrderService {
     private readonly cursors: CursorCodec,
     private readonly offers: OfferService,
     private readonly wallets: WalletService,
-    private readonly supplier: Supplier,
     private readonly commits: OrderCommits,
-    /** The durable record of seat work asked of the airline, settled after a crash (recovery/seat-recovery.ts). */
-    private readonly seatIntents: SeatIntents,
+    /** Seat work asked of the airline under a durable intent, settled after a crash (recovery/seat-recovery.ts). */
+    private readonly seatCalls: SeatCalls,
     /** Seat maps' seat services, by which a booking's `ase_…` seat ids are resolved. */
     private readonly seats: SeatCatalogue,
     /** Payment deadlines and the jobs that cancel unpaid holds at them. */
@@ -128,20 +128,19 @@ export class OrderService {
       createdAt: now,
       updatedAt: now,
     };
-    // Written before the airline is asked, removed by the order's commit: should the process die
-    // in between, the seat reconciler finds it and gives the seats back.
-    const intent = await this.seatIntents.beginHold(pending, now);
-    const order = { ...pending, bookingReference: await this.holdSeats(pending, passengers, scope, field, intent) };
+    // The intent is written before the airline is asked and removed by the order's commit: should
+    // the process die in between, the seat reconciler finds it and gives the seats back.
+    const hold = await this.holdSeats(pending, passengers, scope, field, now);
+    const order = { ...pending, bookingReference: hold.answer.bookingReference };
     await this.pause("after_supplier_hold", { orderId: order.id });
     try {
-      await this.commits.commit([order], [...insertOrder(this.db, order, passengers), this.holds.expiry(order, paymentRequiredBy, now), this.seatIntents.holdCommitted(intent)], [orderEvent(order, now, { type: "order.created" })]);
+      await this.commits.commit([order], [...insertOrder(this.db, order, passengers), this.holds.expiry(order, paymentRequiredBy, now), this.seatCalls.intents.committed(hold.call)], [orderEvent(order, now, { type: "order.created" })]);
     } catch (error) {
       // The airline holds seats for an order that does not exist: give them back.
-      await this.supplier.releaseSeats(order.id);
-      await this.seatIntents.released(order.id);
+      await this.seatCalls.undo(hold.call);
       if (isUniqueViolation(error)) throw appError("offer_no_longer_available", { field, reason: "The offer is booked already by another order." });
       if (error instanceof GuardFailed && error.guard === TENANT_GUARD) throw appError("tenant_not_found");
-      if (error instanceof GuardFailed && error.guard === SEAT_INTENT_GUARD) {
+      if (SeatIntents.tookOver(error)) {
         // The booking outlived its lease and the reconciler gave its seats back meanwhile.
         throw appError("service_unavailable", { reason: "The booking took too long and was not made; nothing was booked. Try again." });
       }
@@ -265,14 +264,13 @@ export class OrderService {
     requireAllowed(order, "cancel", now);
     try {
       const cancelled = transition(this.db, order, "cancel", now, Sql.sql`, "cancellationReason" = ${REQUESTED}`);
-      await this.commits.commit([order], [...confirming, cancelled, this.seatIntents.releaseOwed(order, now)], [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED })]);
+      await this.commits.commit([order], [...confirming, cancelled, this.seatCalls.intents.releaseOwed(order, now)], [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED })]);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "cancel");
       throw error;
     }
     await this.pause("after_cancel_commit", { orderId });
-    await this.supplier.releaseSeats(order.id);
-    await this.seatIntents.released(order.id);
+    await this.seatCalls.release(order.id);
     return this.detail(scope, orderId);
   }
 
@@ -313,21 +311,20 @@ export class OrderService {
   }
 
   /**
-   * Holds the seats (and the seats chosen by designator) at the airline and returns its booking
-   * reference; 422 when a flight is short of seats or a chosen seat is taken. When the hold fails
-   * nothing is held (all or nothing), so nothing is owed for it.
+   * Holds the seats (and the seats chosen by designator) at the airline under a hold intent, and
+   * returns the call and the airline's booking reference; 422 when a flight is short of seats or
+   * a chosen seat is taken. When the hold fails nothing is held (all or nothing), so nothing is
+   * owed for it.
    */
-  private async holdSeats(order: Order, passengers: readonly BookedPassenger[], scope: TenantScope, field: string, intent: HoldIntent): Promise<string> {
+  private async holdSeats(order: Order, passengers: readonly BookedPassenger[], scope: TenantScope, field: string, at: Date) {
     try {
-      const { bookingReference } = await this.supplier.holdSeats(supplierBooking(order, passengers, scope.tenant.environment));
-      return bookingReference;
+      const made = await this.seatCalls.hold(supplierBooking(order, passengers, scope.tenant.environment), at);
+      // A new order id: no other request holds an intent of it.
+      if (!made) throw new Error(`order ${order.id} has a seat intent already`);
+      return made;
     } catch (error) {
-      if (error instanceof SeatsUnavailable) {
-        await this.seatIntents.released(intent.orderId);
-        throw appError("offer_no_longer_available", { field, reason: `Flight ${error.flightKey} has too few seats left.` });
-      }
+      if (error instanceof SeatsUnavailable) throw appError("offer_no_longer_available", { field, reason: `Flight ${error.flightKey} has too few seats left.` });
       if (error instanceof SeatTaken) {
-        await this.seatIntents.released(intent.orderId);
         const index = seatServiceIndex(order.services, error.index);
         throw appError("seat_unavailable", { field: `services[${index}].id`, reason: `Seat ${order.services[index]!.designator} is taken by another order.` });
       }
@@ -335,7 +332,6 @@ export class OrderService {
     }
   }
 }
-
 
 function groupBy<T extends { orderId: string }>(orderIds: readonly string[], items: T[]): T[][] {
   const groups = new Map<string, T[]>(orderIds.map((id) => [id, []]));

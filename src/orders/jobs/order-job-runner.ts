@@ -15,7 +15,7 @@ import { awaitsTicketing, isRefunding, isTicketed } from "../core/order-actions"
 import type { OrderCommits } from "../core/order-commits";
 import { JOB_LEASE_GUARD, type AirlineJobKind, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, touchIn, transition } from "../core/order-state-machine";
-import type { SeatIntents } from "../recovery/seat-intents";
+import type { SeatCalls } from "../recovery/seat-calls";
 import { supplierBooking } from "../core/supplier-booking";
 import { insertDocument } from "../core/order-rows";
 import type { TicketReissue } from "./ticket-reissue";
@@ -58,8 +58,8 @@ export class OrderJobRunner {
     private readonly commits: OrderCommits,
     /** Claims a job may have; the next claim gives it up (`giveUp`). */
     private readonly maxAttempts: number,
-    /** Seat releases owed from a commit on (seat-intents.ts), settled by the seat reconciler after a crash. */
-    private readonly seatIntents: SeatIntents,
+    /** Seat releases owed from a commit on (recovery/seat-calls.ts), settled by the seat reconciler after a crash. */
+    private readonly seatCalls: SeatCalls,
     /** The airline's reissue of e-tickets after a confirmed order change (the `reissue` job). */
     private readonly reissue: TicketReissue,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a job inside a crash window. */
@@ -84,6 +84,7 @@ export class OrderJobRunner {
   private async ticket(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
     if (!awaitsTicketing(order)) return this.finish(job, lease, order, []);
     const answer = await this.supplier.issueTickets(supplierBooking(order, passengers, environment));
+    await this.pause("after_airline_ticketing", { orderId: order.id });
     const now = clock.now();
     if (answer.outcome === "rejected") return this.fail(job, lease, order, answer.reason, now);
     const documents = this.documents(order, answer, now);
@@ -114,10 +115,9 @@ export class OrderJobRunner {
     // The release is owed from the failure's commit on (a seat intent in the same transaction), and
     // done only then: until then another run may still ticket these seats. A process dying in
     // between leaves the intent to the seat reconciler.
-    const result = await this.fail(job, lease, order, ATTEMPTS_EXHAUSTED, now, [this.seatIntents.releaseOwed(order, now)]);
+    const result = await this.fail(job, lease, order, ATTEMPTS_EXHAUSTED, now, [this.seatCalls.intents.releaseOwed(order, now)]);
     if (result === "applied") {
-      await this.supplier.releaseSeats(order.id);
-      await this.seatIntents.released(order.id);
+      await this.seatCalls.release(order.id);
     }
     return result;
   }
@@ -126,6 +126,7 @@ export class OrderJobRunner {
   private async refund(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
     if (!isRefunding(order)) return this.finish(job, lease, order, []);
     await this.supplier.refundTickets(supplierBooking(order, passengers, environment));
+    await this.pause("after_airline_refund", { orderId: order.id });
     const { quoted, walletCurrency } = await this.refundOwed(order);
     const now = clock.now();
     const amount = convertMinor(quoted, order.currency, walletCurrency);
@@ -171,7 +172,9 @@ export class OrderJobRunner {
   /** A TICKETED order's e-tickets reissued for its slices as changed (ticket-reissue.ts); none once it is no longer TICKETED. */
   private async reissueTickets(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
     if (!isTicketed(order)) return this.finish(job, lease, order, []);
-    return this.finish(job, lease, order, await this.reissue.outcome(order, passengers, environment, clock.now()));
+    const outcome = await this.reissue.outcome(order, passengers, environment, clock.now());
+    await this.pause("after_airline_reissue", { orderId: order.id });
+    return this.finish(job, lease, order, outcome);
   }
 
   /**

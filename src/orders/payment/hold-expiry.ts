@@ -2,7 +2,6 @@ import type { Database } from "../../db/database";
 import { GuardFailed, writeBatch } from "../../db/write-batch";
 import { orderEvent } from "../presentation/order-event-payload";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
-import type { Supplier } from "../../supplier/supplier";
 import { clock } from "../../clock";
 import { orderFrom, type Order } from "../core/order";
 import { awaitsPayment } from "../core/order-actions";
@@ -10,7 +9,7 @@ import type { OrderCommits } from "../core/order-commits";
 import { JOB_LEASE_GUARD, type ClaimedJob, type OrderJobQueue } from "../jobs/order-job-queue";
 import type { JobResult } from "../jobs/order-job-runner";
 import { ORDER_GUARD, transitionAll } from "../core/order-state-machine";
-import type { SeatIntents } from "../recovery/seat-intents";
+import type { SeatCalls } from "../recovery/seat-calls";
 
 const REASON = "payment_deadline_passed";
 
@@ -29,11 +28,10 @@ const REASON = "payment_deadline_passed";
 export class HoldExpiry {
   constructor(
     private readonly db: Database,
-    private readonly supplier: Supplier,
     private readonly queue: OrderJobQueue,
     private readonly commits: OrderCommits,
-    /** Seat releases owed from a commit on (seat-intents.ts), settled by the seat reconciler after a crash. */
-    private readonly seatIntents: SeatIntents,
+    /** Seat releases owed from a commit on (recovery/seat-calls.ts), settled by the seat reconciler after a crash. */
+    private readonly seatCalls: SeatCalls,
   ) {}
 
   /** Runs `jobs` (payment_deadline jobs of one claim, so of one lease); how each ended, in their order. */
@@ -59,7 +57,7 @@ export class HoldExpiry {
       if (cancelled.length > 0) {
         const cancel = transitionAll(this.db, cancelled, "cancel", now, Sql.sql`, "cancellationReason" = ${REASON}`);
         const events = cancelled.map((order) => orderEvent(order, now, { type: "order.cancelled", cancellationReason: REASON }));
-        await this.commits.commit(cancelled, [...done, cancel, this.seatIntents.releaseOwedAll(cancelled, now)], events);
+        await this.commits.commit(cancelled, [...done, cancel, this.seatCalls.intents.releaseOwedAll(cancelled, now)], events);
       } else if (done.length > 0) {
         await writeBatch(this.db, done);
       }
@@ -73,9 +71,7 @@ export class HoldExpiry {
     }
     // The seats go back after the commit, as a cancellation's do; a crash in between leaves the
     // release intents to the seat reconciler.
-    const ids = cancelled.map((order) => order.id);
-    await this.supplier.releaseSeats(...ids);
-    await this.seatIntents.released(...ids);
+    await this.seatCalls.release(...cancelled.map((order) => order.id));
     return results;
   }
 

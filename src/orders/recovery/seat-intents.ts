@@ -1,49 +1,79 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "../../db/database";
 import { claimLeased, leaseEnd, releaseAllLeases, sameLease } from "../../db/leases";
 import { sqlEnum } from "../../db/sql-enum";
-import { dateFrom, sqlTimestamp } from "../../db/sql-values";
-import { guarded, writeBatch, type GuardedStatement } from "../../db/write-batch";
+import { dateFrom, jsonFrom, sqlJson, sqlTimestamp } from "../../db/sql-values";
+import { GuardFailed, guarded, writeBatch, type GuardedStatement } from "../../db/write-batch";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { clock } from "../../clock";
 
-export type SeatIntentKind = "hold" | "release";
+/**
+ * What an intent says is owed at the airline. Before the order's commit (`hold`, `sale`,
+ * `exchange`): the call may have happened, and is undone if the commit never comes. After it
+ * (`release`, `exchanged`): the commit happened, and the call that finishes it is owed.
+ */
+export type SeatIntentKind = "hold" | "release" | "sale" | "exchange" | "exchanged";
+
+/** The intents written before the airline is asked, each settled by the order's commit. */
+export type SeatCallKind = Extract<SeatIntentKind, "hold" | "sale" | "exchange">;
+const SEAT_CALL_KINDS: readonly SeatCallKind[] = ["hold", "sale", "exchange"];
 
 /**
- * Names the guard of a booking's commit in `GuardFailed`: the booking's hold intent no longer
- * holds the lease it was written with, so the seat reconciler took it over (the booking outlived
- * its lease) and gives the seats back. The order must not be written.
+ * Names the guard of an order's commit in `GuardFailed`: the intent of the airline call it
+ * commits no longer holds the lease it was written with, so the seat reconciler took it over
+ * (the request outlived its lease) and undoes the call. The order must not be written.
  */
 export const SEAT_INTENT_GUARD = "seat_intent";
 
-/** A booking's hold intent as written: the order it is for and the lease (its token) it holds. */
-export interface HoldIntent {
+/** An intent as written before its airline call: the call's key, its order, and the lease (its token) it holds. */
+export interface SeatCall {
+  id: string;
   orderId: string;
+  kind: SeatCallKind;
   lease: Date;
+  /** An exchange's flights the booking leaves (empty for other kinds). */
+  release: readonly string[];
 }
 
 /** An intent the reconciler claimed: its lease is over, so its work is the reconciler's now. */
 export interface ClaimedSeatIntent {
+  id: string;
   orderId: string;
   tenantId: string;
   kind: SeatIntentKind;
+  /** An exchange's flights the booking leaves (empty for other kinds). */
+  release: string[];
   createdAt: Date;
 }
 
+/** What an intent names: the call's key at the airline (the order's id for a hold or release), its order and tenant. */
+export interface SeatCallSubject {
+  id: string;
+  orderId: string;
+  tenantId: string;
+  /** An exchange's flights the booking leaves: released once the exchange is the order's. */
+  release?: readonly string[];
+}
+
+/** How often a request waits to see whether a racing request's call on the same key was seen through. */
+const TURN_POLL_MS = 25;
+
 /**
  * The durable record of seat work asked of the airline (SeatIntent rows), written before the
- * airline is asked, the way booking systems keep a crash from leaking what they asked for:
+ * airline is asked, so that a crash never leaks what was asked for (docs/supplier-contract.md):
  *
- * - Booking: `beginHold` writes a `hold` intent leased to this process before the airline holds
- *   the seats (the booking path's one extra write); `holdCommitted` deletes it inside the order's
- *   own commit, fenced on the lease. So a hold intent exists exactly while no order was
- *   committed for the hold: a process that died between the hold and the commit leaves it.
- * - Cancelling: `releaseOwed` writes a `release` intent inside the cancellation's commit, and
- *   `released` deletes it once the airline has the seats back: a process that died between the
- *   commit and the release leaves it.
+ * - A call made before an order's commit (a booking's `hold`, a seat `sale` after booking, a
+ *   change's seat `exchange`): `begin` writes the intent leased to this process before the
+ *   airline is asked; `committed` settles it inside the order's own commit, fenced on the lease
+ *   (a hold or sale is then the order's and the intent goes; an exchange becomes `exchanged`,
+ *   whose release of the flights left is owed). So such an intent exists exactly while no order
+ *   was committed for the call: a process that died between the call and the commit leaves it.
+ * - A call owed from a commit on (a cancellation's `release`, a change's `exchanged`): written
+ *   in the commit, deleted by `settled` once the airline has done it.
  *
- * The seat reconciler (seat-recovery.ts) claims intents whose lease is over, releases their
- * seats and deletes them. A claim sets a new lease, so a booking that outlived its lease (a
- * stalled process) finds its fence gone and does not commit an order without seats.
+ * The seat reconciler (seat-recovery.ts) claims intents whose lease is over and undoes or
+ * finishes their call. A claim sets a new lease, so a request that outlived its lease (a stalled
+ * process) finds its fence gone and does not commit an order the airline disagrees with.
  */
 export class SeatIntents {
   constructor(
@@ -52,19 +82,52 @@ export class SeatIntents {
     readonly leaseMs: number,
   ) {}
 
-  /** Records, durably, that seats are about to be held for the order; leased to this process. */
-  async beginHold(order: { id: string; tenantId: string }, at: Date): Promise<HoldIntent> {
+  /**
+   * Records, durably, that the airline is about to be asked for `kind` on `subject`, leased to
+   * this process; null when an intent of that key is there already (a racing request's, for
+   * the same change): `awaitTurn`, then read again what it did.
+   */
+  async begin(kind: SeatCallKind, subject: SeatCallSubject, at: Date): Promise<SeatCall | null> {
     const lease = leaseEnd({ now: at, leaseMs: this.leaseMs });
-    const insert = this.insert([order], "hold", lease, at);
+    const { provider } = this.db;
+    const insert = Sql.sql`INSERT INTO "SeatIntent" ("id", "orderId", "tenantId", "kind", "release", "lockedUntil", "createdAt")
+      VALUES (${subject.id}, ${subject.orderId}, ${subject.tenantId}, ${sqlEnum(provider, "SeatIntentKind", kind)}, ${subject.release ? sqlJson(provider, subject.release) : null},
+        ${sqlTimestamp(provider, lease)}, ${sqlTimestamp(provider, at)})
+      ON CONFLICT ("id") DO NOTHING`;
     // One statement: on PostgreSQL it commits on its own, one round trip instead of a transaction's three.
-    if (this.db.sqlite) await writeBatch(this.db, [insert]);
-    else await this.db.prisma.$executeRaw(insert);
-    return { orderId: order.id, lease };
+    const written = this.db.sqlite ? (await writeBatch(this.db, [insert]))[0]! : await this.db.prisma.$executeRaw(insert);
+    return written === 0 ? null : { id: subject.id, orderId: subject.orderId, kind, lease, release: subject.release ?? [] };
   }
 
-  /** For the order's commit batch: the hold is the order's now. Fails the batch if the reconciler took the intent over. */
-  holdCommitted(intent: HoldIntent): GuardedStatement {
-    return guarded(Sql.sql`DELETE FROM "SeatIntent" WHERE "id" = ${intent.orderId} AND ${sameLease(this.db.provider, intent.lease)}`, SEAT_INTENT_GUARD);
+  /**
+   * Waits until the intent `id` (a racing request's) is no longer before its commit: committed
+   * or undone (by its request, or by the reconciler once its lease ran out). False when it still
+   * is after two leases (the reconciler is not keeping up).
+   */
+  async awaitTurn(id: string): Promise<boolean> {
+    const deadline = clock.nowMs() + 2 * this.leaseMs;
+    while (clock.nowMs() < deadline) {
+      if ((await this.db.prisma.seatIntent.count({ where: { id, kind: { in: [...SEAT_CALL_KINDS] } } })) === 0) return true;
+      await sleep(TURN_POLL_MS);
+    }
+    return false;
+  }
+
+  /**
+   * For the order's commit batch: the call is the order's now (an exchange's release of the
+   * flights left becomes owed). Fails the batch if the reconciler took the intent over.
+   */
+  committed(call: SeatCall): GuardedStatement {
+    const fence = sameLease(this.db.provider, call.lease);
+    if (call.kind === "exchange") {
+      return guarded(Sql.sql`UPDATE "SeatIntent" SET "kind" = ${sqlEnum(this.db.provider, "SeatIntentKind", "exchanged")} WHERE "id" = ${call.id} AND ${fence}`, SEAT_INTENT_GUARD);
+    }
+    return guarded(Sql.sql`DELETE FROM "SeatIntent" WHERE "id" = ${call.id} AND ${fence}`, SEAT_INTENT_GUARD);
+  }
+
+  /** Whether `error` (from an order's commit) says the reconciler took the call's intent over. */
+  static tookOver(error: unknown): boolean {
+    return error instanceof GuardFailed && error.guard === SEAT_INTENT_GUARD;
   }
 
   /** For the batch that gives an order's seats back (a cancellation): the release is owed from its commit on. */
@@ -72,43 +135,45 @@ export class SeatIntents {
     return this.releaseOwedAll([order], at);
   }
 
-  /** `releaseOwed` for several orders in one statement. */
+  /** `releaseOwed` for several orders in one statement; one left over for an order (none should be) becomes this one. */
   releaseOwedAll(orders: ReadonlyArray<{ id: string; tenantId: string }>, at: Date): Sql.Sql {
-    return this.insert(orders, "release", leaseEnd({ now: at, leaseMs: this.leaseMs }), at);
+    const { provider } = this.db;
+    const [kindValue, leaseValue, atValue] = [sqlEnum(provider, "SeatIntentKind", "release"), sqlTimestamp(provider, leaseEnd({ now: at, leaseMs: this.leaseMs })), sqlTimestamp(provider, at)];
+    return Sql.sql`INSERT INTO "SeatIntent" ("id", "orderId", "tenantId", "kind", "lockedUntil", "createdAt")
+      VALUES ${Sql.join(orders.map((order) => Sql.sql`(${order.id}, ${order.id}, ${order.tenantId}, ${kindValue}, ${leaseValue}, ${atValue})`))}
+      ON CONFLICT ("id") DO UPDATE SET "kind" = excluded."kind", "lockedUntil" = excluded."lockedUntil"`;
   }
 
-  /** The airline has the orders' seats back (or never held them): nothing is owed for them any more. */
-  async released(...orderIds: string[]): Promise<void> {
-    if (orderIds.length === 0) return;
-    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatIntent" WHERE "id" IN (${Sql.join(orderIds)})`]);
+  /** The airline has done (or undone) the work of these intents: nothing is owed for them any more. */
+  async settled(...ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatIntent" WHERE "id" IN (${Sql.join(ids)})`]);
   }
 
   /** Claims up to `limit` intents whose lease is over, oldest first, each leased to the caller anew. */
   async claimAbandoned(limit: number): Promise<ClaimedSeatIntent[]> {
     const now = clock.now();
-    const rows = await claimLeased<{ id: string; tenantId: string; kind: SeatIntentKind; createdAt: unknown }>(this.db, {
+    const rows = await claimLeased<{ id: string; orderId: string; tenantId: string; kind: SeatIntentKind; release: unknown; createdAt: unknown }>(this.db, {
       table: "SeatIntent",
       due: Sql.sql`1 = 1`,
       orderBy: Sql.sql`"candidate"."createdAt"`,
       limit,
       now,
       leaseMs: this.leaseMs,
-      returning: Sql.sql`"id", "tenantId", "kind", "createdAt"`,
+      returning: Sql.sql`"id", "orderId", "tenantId", "kind", "release", "createdAt"`,
     });
-    return rows.map((row) => ({ orderId: row.id, tenantId: row.tenantId, kind: row.kind, createdAt: dateFrom(row.createdAt) }));
+    return rows.map((row) => ({
+      id: row.id,
+      orderId: row.orderId,
+      tenantId: row.tenantId,
+      kind: row.kind,
+      release: row.release === null ? [] : jsonFrom<string[]>(row.release),
+      createdAt: dateFrom(row.createdAt),
+    }));
   }
 
   /** Ends every lease: for SQLite at start (see `releaseAllLeases`), so a dead predecessor's intents are settled at once. */
   releaseAllLeases(): Promise<void> {
     return releaseAllLeases(this.db, "SeatIntent");
-  }
-
-  /** An intent for each order; one left over for an order (none should be) becomes this one. */
-  private insert(orders: ReadonlyArray<{ id: string; tenantId: string }>, kind: SeatIntentKind, lease: Date, at: Date): Sql.Sql {
-    const { provider } = this.db;
-    const [kindValue, leaseValue, atValue] = [sqlEnum(provider, "SeatIntentKind", kind), sqlTimestamp(provider, lease), sqlTimestamp(provider, at)];
-    return Sql.sql`INSERT INTO "SeatIntent" ("id", "tenantId", "kind", "lockedUntil", "createdAt")
-      VALUES ${Sql.join(orders.map((order) => Sql.sql`(${order.id}, ${order.tenantId}, ${kindValue}, ${leaseValue}, ${atValue})`))}
-      ON CONFLICT ("id") DO UPDATE SET "kind" = excluded."kind", "lockedUntil" = excluded."lockedUntil"`;
   }
 }

@@ -9,7 +9,7 @@ import { newId } from "../../ids";
 import { convertMinor } from "../../money/exchange-rates";
 import type { AvailableService } from "../../search/available-services";
 import type { SeatCatalogue } from "../../seats/seat-catalogue";
-import { seatOfGuard, type Supplier } from "../../supplier/supplier";
+import { SeatTaken, type BookingRef, type SeatChoice } from "../../supplier/supplier";
 import { walletChange, WALLET_GUARD } from "../../wallet/wallet-change";
 import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
@@ -26,6 +26,8 @@ import type { ServiceAddition } from "./service-addition";
 import type { AddServicesRequest } from "./service-addition.inputs";
 import { seatServiceIndex, selectServices, servicesLeft } from "./service-selection";
 import { supplierBooking } from "../core/supplier-booking";
+import type { SeatCalls } from "../recovery/seat-calls";
+import { SeatIntents, type SeatCall } from "../recovery/seat-intents";
 
 /** How often an addition is tried again when another change of the order committed between its read and its write. */
 const MAX_ATTEMPTS = 10;
@@ -37,16 +39,20 @@ const FIELD = "add_services";
  * Services after booking (docs/rest-api.md#services-after-booking): the bags and seats an order's passengers can still add,
  * and adding them. On a PENDING order (a hold) the services join the order and its total (paid
  * with it); on a TICKETED order the wallet pays them at once and the airline issues an EMD per
- * service after its delay (the order's `emd` job). Each addition is one transaction: the order's
- * services and total, the seats the airline assigns, the addition's record, the debit, the EMD job
- * and the `order.services_added` event commit together or not at all.
+ * service after its delay (the order's `emd` job). Seats chosen are sold by the airline first, as
+ * a sale keyed by the addition's id under a durable intent (docs/supplier-contract.md). Then the
+ * addition is one transaction: the order's services and total, the addition's record, the debit,
+ * the EMD job, the `order.services_added` event and the sale's intent settled commit together or
+ * not at all; a sale whose addition did not commit is cancelled at the airline (by the request, or
+ * by the seat reconciler after a crash).
  */
 export class ServiceAdditionService {
   constructor(
     private readonly db: Database,
     private readonly orders: OrderService,
     private readonly wallets: WalletService,
-    private readonly supplier: Supplier,
+    /** Seats chosen are sold by the airline under a durable intent before the addition commits (recovery/seat-calls.ts). */
+    private readonly seatCalls: SeatCalls,
     private readonly seats: SeatCatalogue,
     /** Queues the EMD job with services paid on a ticketed order, due after the airline's delay. */
     private readonly jobs: AirlineJobs,
@@ -123,6 +129,8 @@ export class ServiceAdditionService {
     };
     const updated: Order = { ...order, services: [...order.services, ...addition.services], totalAmount: order.totalAmount + amount, updatedAt: at };
     const booking = supplierBooking({ ...order, services: addition.services }, [], scope.tenant.environment);
+    const sale = booking.seats.length === 0 ? null : await this.sellSeats(booking, addition, at);
+    if (sale) await this.pause("after_supplier_seat_sale", { orderId: order.id, additionId: addition.id });
     const emds = ticketed ? this.jobs.schedule(order, "emd", at) : null;
     // A second pass only if a sandbox wallet was re-denominated between reading and debiting it.
     for (let pass = 0; pass < 2; pass++) {
@@ -139,31 +147,44 @@ export class ServiceAdditionService {
               Sql.sql`, "services" = ${sqlJson(this.db.provider, updated.services)}, "totalAmount" = ${updated.totalAmount}`,
               Sql.sql`AND "updatedAt" = ${sqlTimestamp(this.db.provider, order.updatedAt)} AND "totalAmount" = ${order.totalAmount} ${ticketed ? Sql.sql`AND "refundRequestedAt" IS NULL` : Sql.empty}`,
             ),
-            ...this.supplier.seatAdditions(booking, booking.seats),
             this.insertAddition(addition),
             ...(debit?.statements ?? []),
             ...(emds ? [emds.statement] : []),
+            ...(sale ? [this.seatCalls.intents.committed(sale)] : []),
           ],
           [orderEvent(updated, at, { type: "order.services_added", addition })],
         );
       } catch (error) {
+        const redenominated = error instanceof GuardFailed && error.guard === WALLET_GUARD && debit !== null && (await this.wallets.get(order.tenantId)).currency !== debit.currency;
+        if (redenominated) continue;
+        // The addition did not commit: the seats sold for it go back on sale.
+        if (sale) await this.seatCalls.undo(sale);
         if (!(error instanceof GuardFailed)) throw error;
         if (error.guard === ORDER_GUARD) return "order_changed";
-        const seat = seatOfGuard(error.guard);
-        if (seat !== null) {
-          const index = seatServiceIndex(addition.services, seat);
-          throw appError("seat_unavailable", { field: `${FIELD}[${index}].id`, reason: `Seat ${addition.services[index]!.designator} is taken (by another order, or by this one for another passenger).` });
-        }
+        if (SeatIntents.tookOver(error)) throw appError("service_unavailable", { reason: "The addition took too long and was not made; nothing was added or paid. Try again." });
         if (error.guard !== WALLET_GUARD || !debit) throw error;
-        const wallet = await this.wallets.get(order.tenantId);
-        if (wallet.currency !== debit.currency) continue;
-        throw insufficientBalance(scope, "The services cost", debit.amount, wallet);
+        throw insufficientBalance(scope, "The services cost", debit.amount, await this.wallets.get(order.tenantId));
       }
       await this.pause("after_services_commit", { orderId: order.id, additionId: addition.id });
       emds?.wake();
       return "committed";
     }
+    if (sale) await this.seatCalls.undo(sale);
     throw appError("order_state_conflict", { reason: "The wallet's currency changed while the services were paid; try again." });
+  }
+
+  /** The addition's seats sold by the airline (a sale keyed by the addition's id); 422 `seat_unavailable` naming the first seat taken. */
+  private async sellSeats(booking: BookingRef & { seats: SeatChoice[] }, addition: ServiceAddition, at: Date): Promise<SeatCall> {
+    try {
+      const made = await this.seatCalls.sell(booking, addition.id, booking.seats, at);
+      // A new addition id: no other request holds an intent of it.
+      if (!made) throw new Error(`addition ${addition.id} has a seat intent already`);
+      return made.call;
+    } catch (error) {
+      if (!(error instanceof SeatTaken)) throw error;
+      const index = seatServiceIndex(addition.services, error.index);
+      throw appError("seat_unavailable", { field: `${FIELD}[${index}].id`, reason: `Seat ${addition.services[index]!.designator} is taken (by another order, or by this one for another passenger).` });
+    }
   }
 
   /**
