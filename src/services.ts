@@ -45,7 +45,6 @@ import { AirlineChangeService } from "./airline-changes/airline-changes.service"
 import { OrderHolds } from "./orders/payment/hold-deadline";
 import { HoldExpiry } from "./orders/payment/hold-expiry";
 import { SeatCalls } from "./orders/recovery/seat-calls";
-import { SupplierCalls } from "./supplier/supplier-calls";
 import { SeatIntents } from "./orders/recovery/seat-intents";
 import { SeatReconciler } from "./orders/recovery/seat-recovery";
 import { testPause } from "./test-pause";
