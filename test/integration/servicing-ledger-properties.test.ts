@@ -212,6 +212,9 @@ describe("ledger properties of servicing", () => {
   async function check(run: Run): Promise<void> {
     const tenant: TenantFixture = await createTenant(server, { environment: run.environment });
     const { key } = tenant;
+    // The model is the network airline's servicing (changes, refunds); the low-cost supplier's own
+    // rules are gateway-routing.test.ts's.
+    expect((await call(server, "PATCH", "/v1/tenant", { key, body: { suppliers: ["simulated"] } })).status).toBe(200);
     const model = { balance: run.environment === "sandbox" ? 10_000_000 : 0, credits: 0 };
     const orders: TrackedOrder[] = [];
 
