@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Airport } from "../locations/airport";
 import type { Logger } from "../logger";
 import {
   SeatsUnavailable,
   SeatTaken,
   type BookedItinerary,
+  type FareQuote,
   type BookingRef,
   type FlightCabin,
   type FlightTimes,
@@ -62,6 +64,9 @@ function isAnswer(error: unknown): boolean {
  */
 export class SupplierCallPolicy implements Supplier {
   readonly name: string;
+  /** Present when the inner supplier has them: reads answered from its own timetable, with no call to bound. */
+  readonly lowestFares?: (request: SupplierSearch, limit: number) => Promise<FareQuote[]>;
+  readonly destinationsFrom?: (origins: readonly Airport[], candidates: readonly Airport[]) => Airport[];
 
   constructor(
     private readonly inner: Supplier,
@@ -69,6 +74,8 @@ export class SupplierCallPolicy implements Supplier {
     private readonly log?: Logger,
   ) {
     this.name = inner.name;
+    this.lowestFares = inner.lowestFares?.bind(inner);
+    this.destinationsFrom = inner.destinationsFrom?.bind(inner);
   }
 
   search(request: SupplierSearch): Promise<SupplierOffer[]> {
