@@ -1,3 +1,4 @@
+import { databaseFault } from "../db/errors";
 import type { RegisteredSupplier } from "../supplier/supplier-registry";
 import type { SupplierCalls } from "../supplier/supplier-calls";
 import type { SupplierOffer } from "../supplier/supplier";
@@ -56,6 +57,12 @@ export async function fanOut(
       return settle(entry, "timeout", []);
     }
     if ("error" in outcome) {
+      // Our own database failing under a supplier's answer (an outage) is not the supplier's
+      // failure: the search itself is refused (503), and the supplier's circuit stays as it was.
+      if (databaseFault(outcome.error)) {
+        breaker.released();
+        throw outcome.error;
+      }
       breaker.failed();
       return settle(entry, deadline.signal.aborted ? "timeout" : "error", []);
     }

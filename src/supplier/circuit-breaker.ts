@@ -41,6 +41,11 @@ export class CircuitBreaker {
     this.#trialInFlight = false;
   }
 
+  /** A call that told nothing of the supplier (our own database failed under it): neither a success nor a failure. */
+  released(): void {
+    this.#trialInFlight = false;
+  }
+
   failed(): void {
     this.#failures += 1;
     if (this.#trialInFlight || this.#failures >= this.settings.failureThreshold) this.#openedAt = clock.nowMs();

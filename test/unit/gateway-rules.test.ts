@@ -87,6 +87,22 @@ describe("a circuit breaker", () => {
     expect(breaker.state).toBe("closed");
     expect(breaker.tryAcquire()).toBe(true);
   });
+
+  it("counts a call our own database failed under as neither: the count and a half-open trial stay as they were", () => {
+    at(0);
+    const breaker = new CircuitBreaker({ failureThreshold: 2, cooldownMs: 1000 });
+    breaker.failed();
+    breaker.released();
+    breaker.released();
+    expect(breaker.state).toBe("closed");
+    breaker.failed();
+    expect(breaker.state).toBe("open");
+    at(1100);
+    expect(breaker.tryAcquire()).toBe(true);
+    breaker.released();
+    expect(breaker.state).toBe("half_open");
+    expect(breaker.tryAcquire()).toBe(true);
+  });
 });
 
 describe("the suppliers a tenant searches", () => {
