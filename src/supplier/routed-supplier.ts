@@ -30,7 +30,7 @@ export class RoutedSupplier implements Supplier {
   }
 
   async releaseSeats(...bookingIds: string[]): Promise<void> {
-    for (const entry of this.registry.all) await entry.supplier.releaseSeats(...bookingIds);
+    await this.#everySupplier((supplier) => supplier.releaseSeats(...bookingIds));
   }
 
   async seatsHeld(flights: ReadonlyArray<FlightCabin>, environment: SupplierBooking["environment"]): Promise<Map<string, number>> {
@@ -49,7 +49,7 @@ export class RoutedSupplier implements Supplier {
 
   /** Names only the booking and the sale: every supplier lets go of what that sale wrote, if anything (each undo is exact and repeatable). */
   async cancelSeatSale(bookingId: string, saleId: string): Promise<void> {
-    for (const entry of this.registry.all) await entry.supplier.cancelSeatSale(bookingId, saleId);
+    await this.#everySupplier((supplier) => supplier.cancelSeatSale(bookingId, saleId));
   }
 
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
@@ -66,11 +66,11 @@ export class RoutedSupplier implements Supplier {
 
   /** Names only the booking and the exchange: every supplier finishes what that exchange wrote, if anything. */
   async completeSeatExchange(bookingId: string, exchangeId: string, release: readonly string[]): Promise<void> {
-    for (const entry of this.registry.all) await entry.supplier.completeSeatExchange(bookingId, exchangeId, release);
+    await this.#everySupplier((supplier) => supplier.completeSeatExchange(bookingId, exchangeId, release));
   }
 
   async cancelSeatExchange(bookingId: string, exchangeId: string): Promise<void> {
-    for (const entry of this.registry.all) await entry.supplier.cancelSeatExchange(bookingId, exchangeId);
+    await this.#everySupplier((supplier) => supplier.cancelSeatExchange(bookingId, exchangeId));
   }
 
   reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]> {
@@ -83,6 +83,11 @@ export class RoutedSupplier implements Supplier {
 
   retimeFlight(flightKey: string, itineraries: readonly BookedItinerary[], now: Date): FlightTimes | null {
     return this.#seller(flightKey).retimeFlight(flightKey, itineraries, now);
+  }
+
+  /** A call that names only a booking, asked of every supplier in turn: each lets go of or finishes what it holds of it. */
+  async #everySupplier(call: (supplier: Supplier) => Promise<void>): Promise<void> {
+    for (const entry of this.registry.all) await call(entry.supplier);
   }
 
   /** The items grouped by the supplier selling each (one call per supplier). */
