@@ -41,7 +41,9 @@ const NEVER: Matcher = () => false;
 function compile(pattern: string): Matcher {
   let source = "";
   let literal = "";
-  let onlyLiteralBetweenPercents = pattern.length >= 2 && pattern.startsWith("%") && pattern.endsWith("%");
+  // `%text%` with both `%` wildcards: an escaped last `%` (as in `%\%`) is part of the text.
+  let onlyLiteralBetweenPercents = pattern.length >= 2 && pattern.startsWith("%");
+  let endsWithWildcard = false;
   for (let index = 0; index < pattern.length; index++) {
     const char = pattern[index]!;
     if (char === "\\") {
@@ -54,7 +56,8 @@ function compile(pattern: string): Matcher {
       literal += escaped;
     } else if (char === "%") {
       source += "[^]*";
-      if (index !== 0 && index !== pattern.length - 1) onlyLiteralBetweenPercents = false;
+      if (index === pattern.length - 1) endsWithWildcard = true;
+      else if (index !== 0) onlyLiteralBetweenPercents = false;
     } else if (char === "_") {
       source += ".";
       onlyLiteralBetweenPercents = false;
@@ -63,7 +66,7 @@ function compile(pattern: string): Matcher {
       literal += char;
     }
   }
-  if (onlyLiteralBetweenPercents) return (text) => text.includes(literal);
+  if (onlyLiteralBetweenPercents && endsWithWildcard) return (text) => text.includes(literal);
   const expression = new RegExp(`^${source}$`, "su");
   return (text) => expression.test(text);
 }

@@ -33,6 +33,9 @@ describe("LIKE with a backslash escape on SQLite", () => {
       expect(like.get("Underscore", "%r\\_s%")!.matched).toBe(0);
       expect(like.get("100% Travel", "%0\\% t%")!.matched).toBe(1);
       expect(like.get("Back\\slash", "%k\\\\s%")!.matched).toBe(1);
+      // An escaped last `%` is text, not the wildcard that would make `%…%` a substring test.
+      expect(like.get("% ", "%\\%")!.matched).toBe(0);
+      expect(like.get("a %", "%\\%")!.matched).toBe(1);
       expect(like.get(null, "%")!.matched).toBeNull();
       expect(like.get("x", null)!.matched).toBeNull();
     } finally {
