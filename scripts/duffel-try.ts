@@ -44,7 +44,7 @@ try {
   if (values.book && chosen) {
     const hold = !chosen.requiresInstantPayment;
     const booking = await services.duffelBookings.book(
-      { tenantId: tenant.id, tenant, actingAsOwner: true, mayReadWallet: true },
+      tenant.id,
       {
         idempotencyKey: `duffel-try-${chosen.id}`,
         offerId: chosen.id,

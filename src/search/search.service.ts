@@ -39,11 +39,6 @@ export class SearchResult {
   }
 }
 
-/** Which suppliers a tenant has connected its own accounts to (those that need one are searched only then). */
-export type SupplierConnections = (tenantId: string) => Promise<ReadonlySet<string>>;
-
-const NO_CONNECTIONS: SupplierConnections = () => Promise.resolve(new Set());
-
 /** Flight search: validate, ask every supplier of the tenant at once, price in the tenant's currency, store the search with its offers. */
 export class SearchService {
   constructor(
@@ -54,7 +49,6 @@ export class SearchService {
     private readonly usage: UsageMeter,
     private readonly offerTtlSeconds: number,
     private readonly cache: OfferCache,
-    private readonly connections: SupplierConnections = NO_CONNECTIONS,
   ) {}
 
   /**
@@ -104,11 +98,14 @@ export class SearchService {
   private async prepare(scope: TenantScope, request: SearchRequest) {
     const now = clock.now();
     const search = resolveSearch(request, this.airports, now);
-    const entries = this.suppliers.searchedBy(tenantSuppliers(scope.tenant), await this.connections(scope.tenantId));
     checkBehaviour(request, scope, this.suppliers);
+    // A supplier that needs the tenant's own account (Duffel) is its entry for the tenant.
+    const entries = await this.suppliers.searchedFor(scope.tenantId, tenantSuppliers(scope.tenant));
     const ask = async (entry: RegisteredSupplier, signal: AbortSignal) => {
       const forcedOutcome = request.supplierBehaviour?.[entry.id];
-      const found = await entry.supplier.search({ ...search, signal, ...(forcedOutcome ? { forcedOutcome } : {}) });
+      // Asked as the fan-out starts: its deadline is the search's.
+      const deadlineMs = clock.nowMs() + request.supplierTimeoutMs;
+      const found = await entry.supplier.search({ ...search, signal, deadlineMs, ...(forcedOutcome ? { forcedOutcome } : {}) });
       return sellableOffers(entry.supplier, found, search, scope.tenant.environment);
     };
     return { now, search, entries, ask };
