@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { setClock } from "../../src/clock";
 import { call, createTenant, graphql } from "../helpers/client";
 import { connectDuffel, fakeToken, secretsKey } from "../helpers/duffel";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
@@ -35,6 +36,7 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
   beforeEach(() => {
     fake.delayMs = 0;
   });
+  afterEach(() => setClock(new Date()));
 
   describe("search", () => {
     it("answers a search mixing Duffel with the two simulated sources with supplier_results for all three and offers from each", async () => {
@@ -236,6 +238,21 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       await waitForStatus(server, tenant.key, refundable.id, ["REFUNDED"]);
       expect(duffelOrdersOf(fake, refundable.id)[0]!.cancelled).toBe(true);
       await expectLedgerOf(server, tenant.key, refundable.id, ["ticketing_debit", "refund_credit"]);
+    });
+
+    it("pays a Duffel hold after its offer's price guarantee at the total booked (POST /v1/air/payments): Duffel prices its own holds, the simulated airline's repricing never applies", async () => {
+      const order = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "VS"));
+      // Past the offer's expiry (OFFER_TTL_SECONDS), well before the hold's payment deadline.
+      setClock(new Date(Date.parse(order.payment_status.price_guarantee_expires_at) + 60_000));
+      expect((await getOrder(server, tenant.key, order.id)).body.data.total_amount).toBe(order.total_amount);
+      const payment = await call(server, "POST", "/v1/air/payments", {
+        key: tenant.key,
+        headers: { "idempotency-key": newKey("pay") },
+        body: { order_id: order.id, payment: { type: "balance", amount: order.total_amount, currency: order.total_currency } },
+      });
+      expect(payment.status, JSON.stringify(payment.body)).toBe(201);
+      await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);
+      expect(duffelOrdersOf(fake, order.id)[0]!.paid).toBe(true);
     });
 
     it("books a Duffel offer through GraphQL's createOrder, as a hold at Duffel", async () => {
