@@ -2,7 +2,6 @@ import type { Database } from "../db/database";
 import type { TenantScope } from "../tenancy/tenant-scope";
 import { appError } from "../errors/app-error";
 import { datedId } from "../ids";
-import { clock } from "../clock";
 import type { AirportIndex } from "../locations/airport-index";
 import type { UsageMeter } from "../tenants/usage-meter";
 import type { StoredOffer } from "./offer-payload";
@@ -94,7 +93,7 @@ export class SearchService {
       if (arrived.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       const batch = arrived.shift()!;
       const sourced = mergeOffers([batch]);
-      const stored = sourced.length > 0 ? await this.#store(scope, request, prepared.search, clock.now(), sourced) : null;
+      const stored = sourced.length > 0 ? await this.#store(scope, request, prepared.search, scope.clock.now(), sourced) : null;
       yield { result: batch.result, offers: stored ? new SearchResult(stored.offerRequest, prepared.search, stored.answer, [batch.result]).offers : [], remainingSuppliers: remaining - 1 };
     }
     await done;
@@ -102,7 +101,7 @@ export class SearchService {
 
   /** The search resolved and checked, the suppliers it asks, and how each is asked. */
   private async prepare(scope: TenantScope, request: SearchRequest) {
-    const now = clock.now();
+    const now = scope.clock.now();
     const search = resolveSearch(request, this.airports, now);
     const entries = this.suppliers.searchedBy(tenantSuppliers(scope.tenant), await this.connections(scope.tenantId));
     checkBehaviour(request, scope, this.suppliers);
