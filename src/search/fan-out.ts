@@ -6,6 +6,12 @@ import { SupplierAccountRefused, type SupplierOffer } from "../supplier/supplier
 
 export type SupplierStatus = "ok" | "timeout" | "error" | "unavailable";
 
+/**
+ * Why a search's suppliers are let go (the abort's reason): an AbortError, as `abort()` gives, but
+ * made once; `abort()` without a reason makes one, stack and all, on every search (~1 % of its CPU).
+ */
+const DEADLINE_PASSED = new DOMException("the search's deadline passed, or it was answered", "AbortError");
+
 /** How one supplier did in one search, as `supplier_results` shows it. */
 export interface SupplierResult {
   supplier: string;
@@ -39,7 +45,7 @@ export async function fanOut(
   onBatch?: (batch: SupplierBatch) => void,
 ): Promise<SupplierBatch[]> {
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), deadlineMs);
+  const timer = setTimeout(() => deadline.abort(DEADLINE_PASSED), deadlineMs);
   const deadlinePassed = new Promise<"deadline">((resolve) => deadline.signal.addEventListener("abort", () => resolve("deadline"), { once: true }));
   const startedAt = performance.now();
   const settle = (entry: RegisteredSupplier, status: SupplierStatus, offers: SupplierOffer[]): SupplierBatch => {
@@ -82,6 +88,6 @@ export async function fanOut(
   } finally {
     clearTimeout(timer);
     // Whoever is still out is let go: its waits and requests end now, not at its own pace.
-    deadline.abort();
+    deadline.abort(DEADLINE_PASSED);
   }
 }

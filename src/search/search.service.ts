@@ -1,8 +1,8 @@
 import type { Database } from "../db/database";
 import type { TenantScope } from "../tenancy/tenant-scope";
 import { appError } from "../errors/app-error";
-import { datedId } from "../ids";
 import { clock } from "../clock";
+import { datedId } from "../ids";
 import type { AirportIndex } from "../locations/airport-index";
 import type { UsageMeter } from "../tenants/usage-meter";
 import type { StoredOffer } from "./offer-payload";
@@ -88,7 +88,7 @@ export class SearchService {
       if (arrived.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       const batch = arrived.shift()!;
       const sourced = mergeOffers([batch]);
-      const stored = sourced.length > 0 ? await this.#store(scope, request, prepared.search, clock.now(), sourced) : null;
+      const stored = sourced.length > 0 ? await this.#store(scope, request, prepared.search, scope.clock.now(), sourced) : null;
       yield { result: batch.result, offers: stored ? new SearchResult(stored.offerRequest, prepared.search, stored.answer, [batch.result]).offers : [], remainingSuppliers: remaining - 1 };
     }
     await done;
@@ -96,14 +96,14 @@ export class SearchService {
 
   /** The search resolved and checked, the suppliers it asks, and how each is asked. */
   private async prepare(scope: TenantScope, request: SearchRequest) {
-    const now = clock.now();
+    const now = scope.clock.now();
     const search = resolveSearch(request, this.airports, now);
     checkBehaviour(request, scope, this.suppliers);
     // A supplier that needs the tenant's own account (Duffel) is its entry for the tenant.
     const entries = await this.suppliers.searchedFor(scope.tenantId, tenantSuppliers(scope.tenant));
     const ask = async (entry: RegisteredSupplier, signal: AbortSignal) => {
       const forcedOutcome = request.supplierBehaviour?.[entry.id];
-      // Asked as the fan-out starts: its deadline is the search's.
+      // Asked as the fan-out starts: its deadline is the search's, on the process clock (a timer's, whatever the tenant's clock reads).
       const deadlineMs = clock.nowMs() + request.supplierTimeoutMs;
       const found = await entry.supplier.search({ ...search, signal, deadlineMs, ...(forcedOutcome ? { forcedOutcome } : {}) });
       return sellableOffers(entry.supplier, found, search, scope.tenant.environment);

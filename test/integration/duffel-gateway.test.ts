@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setClock } from "../../src/clock";
-import { call, createTenant, graphql } from "../helpers/client";
-import { connectDuffel, fakeToken, secretsKey } from "../helpers/duffel";
+import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
+import { connectDuffel, fakeToken, scopeOf, secretsKey } from "../helpers/duffel";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
 import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, searchLondonBarcelona, WITH_DUFFEL } from "../helpers/duffel-gateway";
 import { expectError } from "../helpers/expect-error";
@@ -9,7 +9,6 @@ import { eventually } from "../helpers/eventually";
 import { toMinor } from "../helpers/flight-checks";
 import { bookOffer, createOrderA, getOrder, newKey, passengersOf, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
-import type { TenantScope } from "../../src/tenancy/tenant-scope";
 
 /**
  * Duffel as one of the gateway's suppliers (docs/duffel.md#duffel-in-the-gateway), against the
@@ -167,6 +166,17 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "refund_credit"])).toBe(balanceBefore - total + refund);
     });
 
+    it("reads a Duffel hold's deadline on a sandbox tenant's own clock: Duffel's real-time deadline is as far ahead as the tenant's clock", async () => {
+      const ahead = await duffelTenant(server, fake);
+      const DAYS = 10;
+      const advanced = await call(server, "POST", "/v1/sandbox/clock/advance", { key: ahead.key, headers: { "idempotency-key": newKey("clock") }, body: { seconds: DAYS * 86_400 } });
+      expect(advanced.status, JSON.stringify(advanced.body)).toBe(200);
+      const order = await bookOffer(server, ahead.key, await duffelOffer(server, ahead.key, "VS"));
+      const duffelDeadline = (await server.db.prisma.duffelBooking.findUniqueOrThrow({ where: { id: order.id } })).paymentRequiredBy!;
+      expect(Date.parse(order.payment_status.payment_required_by)).toBe(Date.parse(duffelDeadline) + DAYS * 86_400_000);
+      expect(Date.parse(order.created_at)).toBeGreaterThan(Date.now() + (DAYS - 1) * 86_400_000);
+    });
+
     it("books an offer that requires instant payment as a 15-minute hold of ours, and as Duffel's instant order when it is ticketed", async () => {
       const offer = await duffelOffer(server, tenant.key, "BA");
       const order = await bookOffer(server, tenant.key, offer);
@@ -189,7 +199,7 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
     ])("answers Duffel's %s at booking with the catalogue's 422, booking nothing and debiting nothing", async (code, change) => {
       for (const owner of ["VS", "BA"] as const) {
         const offer = await duffelOffer(server, tenant.key, owner);
-        change(await duffelOfferIdOf(server, tenant.tenantId, offer.id));
+        change(await duffelOfferIdOf(server, tenant, offer.id));
         const ordersBefore = fake.orders.size;
         const balanceBefore = (await walletBalance(server, tenant.key)).minor;
         const refused = await createOrderA(server, tenant.key, offer);
@@ -313,7 +323,7 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
 });
 
 /** Duffel's own id of one of the tenant's offers, as its stored offer keeps it. */
-async function duffelOfferIdOf(server: TestServer, tenantId: string, offerId: string): Promise<string> {
-  const [offer] = await server.app.services.offers.getMany({ tenantId } as TenantScope, [offerId]);
+async function duffelOfferIdOf(server: TestServer, tenant: TenantFixture, offerId: string): Promise<string> {
+  const [offer] = await server.app.services.offers.getMany(await scopeOf(server, tenant), [offerId]);
   return offer!.payload.supplierOffer!.id;
 }

@@ -10,7 +10,6 @@ import { newId } from "../../ids";
 import type { CursorCodec } from "../../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../../pagination/paginate";
 import { noPause, type TestPause } from "../../test-pause";
-import { clock } from "../../clock";
 import { cancellationFrom, confirmCancellation, insertCancellation, QUOTE_LIFETIME_MS, type CancellationRecord, type OrderCancellation } from "./cancellation";
 import { servicesPaidAfterTicketing as paidAfterTicketing, type Order, type OrderDetail } from "../core/order";
 import type { OrderCommits } from "../core/order-commits";
@@ -21,6 +20,7 @@ import type { OrderService } from "../core/order.service";
 import { refundAmount } from "./refund-rules";
 import { offerSupplier } from "../../search/offer-payload";
 import type { CancellationQuote, OrderRef } from "../../supplier/supplier";
+import type { TenantClock } from "../../tenancy/tenant-clock";
 
 /** The order's supplier's own quote for cancelling it (RoutedSupplier.supplierQuote), or null when our refund rule prices it. */
 export type SupplierQuotes = (order: OrderRef & { supplier: string }, currency: string) => Promise<CancellationQuote | null>;
@@ -58,9 +58,9 @@ export class CancellationService {
    */
   async quote(scope: TenantScope, orderId: string): Promise<OrderCancellation> {
     const order = await this.orders.get(scope, orderId);
-    const now = clock.now();
+    const now = scope.clock.now();
     requireAllowed(order, "cancelWithQuote", now);
-    const quote = await this.priced(order, now);
+    const quote = await this.priced(order, now, scope.clock);
     await writeBatch(this.db, [insertCancellation(this.db, quote)]);
     return quote;
   }
@@ -74,7 +74,7 @@ export class CancellationService {
   async confirm(scope: TenantScope, cancellationId: string): Promise<OrderCancellation> {
     const quote = await this.get(scope, cancellationId);
     if (quote.confirmedAt !== null) return quote;
-    const now = clock.now();
+    const now = scope.clock.now();
     if (quote.expiresAt <= now) {
       throw appError("cancellation_quote_expired", { field: "id", reason: `The quote expired at ${quote.expiresAt.toISOString()}.` });
     }
@@ -120,9 +120,9 @@ export class CancellationService {
   async requestRefund(scope: TenantScope, orderId: string): Promise<OrderDetail> {
     for (let pricing = 1; ; pricing++) {
       const order = await this.orders.get(scope, orderId);
-      const now = clock.now();
+      const now = scope.clock.now();
       requireAllowed(order, "refund", now);
-      const quote = { ...(await this.priced(order, now)), confirmedAt: now };
+      const quote = { ...(await this.priced(order, now, scope.clock)), confirmedAt: now };
       try {
         await this.startRefund(scope, order, now, [insertCancellation(this.db, quote), ...this.answering(quote, now)], Sql.sql`AND "updatedAt" = ${sqlTimestamp(this.db.provider, order.updatedAt)}`);
       } catch (error) {
@@ -170,7 +170,7 @@ export class CancellationService {
    * (`condition` too) decides between racing refunds and quote confirmations: one of them.
    */
   private async startRefund(scope: TenantScope, order: Order, now: Date, statements: BatchStatement[], condition: Sql.Sql = Sql.empty): Promise<void> {
-    const refund = this.jobs.schedule(order, "refund", now);
+    const refund = this.jobs.schedule(order, "refund");
     const requested = Sql.sql`, "refundRequestedAt" = ${sqlTimestamp(this.db.provider, now)}`;
     try {
       await this.commits.commit([order], [...statements, touchIn(this.db, order, "TICKETED", now, requested, Sql.sql`AND "refundRequestedAt" IS NULL ${condition}`), refund.statement]);
@@ -186,13 +186,15 @@ export class CancellationService {
    * A new quote for the order as it is now, priced by the refund rule: in full while an
    * airline-initiated change is open. A ticketed order whose supplier quotes its own cancellations
    * is priced by that quote instead (asked now, outside any transaction: nothing changes at the
-   * supplier until the refund confirms it), and lives no longer than it.
+   * supplier until the refund confirms it), and lives no longer than it (Duffel's expiry is in
+   * real time: read on the tenant's clock, `tenantClock`, it is as far ahead as that clock is).
    */
-  private async priced(order: Order, now: Date): Promise<OrderCancellation> {
+  private async priced(order: Order, now: Date, tenantClock: TenantClock): Promise<OrderCancellation> {
     const servicesPaidAfterTicketing = isTicketed(order) ? paidAfterTicketing(order) : 0;
     const fullRefund = isTicketed(order) && (await openAirlineChange(this.db, order)) !== null;
     const supplierQuote = isTicketed(order) ? await this.supplierQuotes({ id: order.id, tenantId: order.tenantId, supplier: offerSupplier(order.offer.payload).id }, order.currency) : null;
-    const expiresAt = new Date(Math.min(now.getTime() + QUOTE_LIFETIME_MS, supplierQuote?.expiresAt?.getTime() ?? Infinity));
+    const supplierExpiry = supplierQuote?.expiresAt ? supplierQuote.expiresAt.getTime() + tenantClock.offsetMs : Infinity;
+    const expiresAt = new Date(Math.min(now.getTime() + QUOTE_LIFETIME_MS, supplierExpiry));
     return {
       id: newId("ore", now.getTime()),
       orderId: order.id,

@@ -5,7 +5,7 @@ import { DUFFEL_BOOKING_GUARD, type DuffelBookingRecord, type DuffelBookings } f
 import type { DuffelOrder } from "../../duffel/duffel-shapes";
 import { duffelPassengers } from "../../duffel/duffel-travellers";
 import { AppError, appError } from "../../errors/app-error";
-import { clock } from "../../clock";
+import { tenantClock, type TenantClock } from "../../tenancy/tenant-clock";
 import type { TenantScope } from "../../tenancy/tenant-scope";
 import { orderEvent } from "../presentation/order-event-payload";
 import type { OrderHolds } from "../payment/hold-deadline";
@@ -55,7 +55,7 @@ export class DuffelOrderBooking {
     const current = recorded?.status === "requested" ? null : await this.bookings.currentOffer(scope.tenantId, offer.id, { amount: offer.totalAmount, currency: offer.totalCurrency });
     if (current?.payment_requirements.requires_instant_payment) {
       const order = { ...pending, paymentRequiredBy: this.holds.paymentDeadline(pending.createdAt, itineraryDates(pending.offer).firstDepartureUtc, { requiresInstantPayment: true }) };
-      await this.commit(order, passengers, []).catch((error: unknown) => {
+      await this.commit(order, passengers, [], scope.clock).catch((error: unknown) => {
         throw refusal(error) ?? error;
       });
       return { order, passengers };
@@ -69,14 +69,14 @@ export class DuffelOrderBooking {
       draft: draftOf(pending, passengers),
     });
     if (!placed.order) return { existingOrderId: placed.intent.id };
-    return this.finish(placed.intent, placed.order);
+    return this.finish(placed.intent, placed.order, scope.clock);
   }
 
   /** Settles Duffel bookings a crashed process left unfinished (DuffelBookings.settleAbandoned): each with Duffel's order becomes the order it was to be. */
   settleAbandoned(limit: number): Promise<number> {
     return this.bookings.settleAbandoned(limit, async (intent, order) => {
       if (intent.draft === null) await this.bookings.commit(intent, order);
-      else await this.finish(intent, order).catch((error: unknown) => {
+      else await this.finish(intent, order, await this.clockOf(intent.tenantId)).catch((error: unknown) => {
         // Refused for good (the offer was booked by another order, the tenant is gone): undone at Duffel already.
         if (!(error instanceof AppError)) throw error;
       });
@@ -85,11 +85,12 @@ export class DuffelOrderBooking {
 
   /**
    * Commits the order the intent was to become, with Duffel's order: its booking reference, and a
-   * payment deadline no later than Duffel's for the hold. Settled meanwhile by another request or
-   * the reconciler: that one's order stands. Refused for good (a total Duffel changed, the offer
-   * booked by another order, the tenant deleted): Duffel's order is cancelled and the booking failed.
+   * payment deadline no later than Duffel's for the hold (Duffel's is real time: on the tenant's
+   * clock it is as far ahead as that clock is). Settled meanwhile by another request or the
+   * reconciler: that one's order stands. Refused for good (a total Duffel changed, the offer booked
+   * by another order, the tenant deleted): Duffel's order is cancelled and the booking failed.
    */
-  private async finish(intent: DuffelBookingRecord, duffelOrder: DuffelOrder): Promise<DuffelOrderBooked> {
+  private async finish(intent: DuffelBookingRecord, duffelOrder: DuffelOrder, clock: TenantClock): Promise<DuffelOrderBooked> {
     const draft = intent.draft as OrderDraft;
     const pending = orderFrom(draft.order);
     const offer = pending.offer.payload.supplierOffer!;
@@ -97,11 +98,11 @@ export class DuffelOrderBooking {
       await this.bookings.undo(intent, duffelOrder);
       throw appError("price_changed", { message: "Duffel priced the offer again and its total changed.", reason: `Duffel booked it at ${duffelOrder.total_amount} ${duffelOrder.total_currency}; search again and book a current offer.` });
     }
-    const supplierDeadline = duffelOrder.payment_status.payment_required_by === null ? null : new Date(duffelOrder.payment_status.payment_required_by);
+    const supplierDeadline = duffelOrder.payment_status.payment_required_by === null ? null : new Date(Date.parse(duffelOrder.payment_status.payment_required_by) + clock.offsetMs);
     const paymentRequiredBy = supplierDeadline && pending.paymentRequiredBy && supplierDeadline < pending.paymentRequiredBy ? supplierDeadline : pending.paymentRequiredBy;
     const order: Order = { ...pending, bookingReference: duffelOrder.booking_reference, paymentRequiredBy };
     try {
-      await this.commit(order, draft.passengers, [this.bookings.booked(intent.id, duffelOrder)]);
+      await this.commit(order, draft.passengers, [this.bookings.booked(intent.id, duffelOrder)], clock);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === DUFFEL_BOOKING_GUARD) return { existingOrderId: intent.id };
       const refused = refusal(error);
@@ -113,10 +114,15 @@ export class DuffelOrderBooking {
     return { order, passengers: draft.passengers };
   }
 
-  /** The order, its passengers, its payment deadline's job and `also`, with its `order.created` event, in one transaction. */
-  private async commit(order: Order, passengers: readonly BookedPassenger[], also: Parameters<OrderCommits["commit"]>[1]): Promise<void> {
-    const now = clock.now();
-    await this.commits.commit([order], [...insertOrder(this.db, order, passengers), this.holds.expiry(order, order.paymentRequiredBy!, now), ...also], [orderEvent(order, now, { type: "order.created" })]);
+  /** The order, its passengers, its payment deadline's job and `also`, with its `order.created` event dated on the tenant's clock, in one transaction. */
+  private async commit(order: Order, passengers: readonly BookedPassenger[], also: Parameters<OrderCommits["commit"]>[1], clock: TenantClock): Promise<void> {
+    await this.commits.commit([order], [...insertOrder(this.db, order, passengers), this.holds.expiry(order, order.paymentRequiredBy!, clock), ...also], [orderEvent(order, clock.now(), { type: "order.created" })]);
+  }
+
+  /** The tenant's clock, for a booking the reconciler finishes outside any request (real time for a tenant gone). */
+  private async clockOf(tenantId: string): Promise<TenantClock> {
+    const tenant = await this.db.prisma.tenant.findUnique({ where: { id: tenantId }, select: { clockOffsetSeconds: true } });
+    return tenantClock(tenant ?? { clockOffsetSeconds: 0 });
   }
 }
 
