@@ -144,6 +144,24 @@ describe("batch offer requests", () => {
     expect(await server.db.prisma.batchOfferRequest.count({ where: { tenantId: tenant.tenantId } })).toBe(before);
   });
 
+  it("gives up the batches a process that died left pending, as timeout, a second past the deadline", async () => {
+    // As a process that stored the request and died before its suppliers answered leaves it.
+    const createdAt = new Date(clock.nowMs() - 3000);
+    const id = "boq_01jdeadprocess0000000000000";
+    const expiresAt = new Date(clock.nowMs() + 600_000);
+    await server.db.prisma.batchOfferRequest.create({ data: { id, tenantId: tenant.tenantId, totalBatches: 2, deadlineAt: new Date(createdAt.getTime() + 2000), expiresAt, createdAt } });
+    await server.db.prisma.offerBatch.createMany({
+      data: ["simulated", "simulated_lcc"].map((supplier, position) => ({ batchOfferRequestId: id, supplier, tenantId: tenant.tenantId, position, expiresAt })),
+    });
+    const given = await read(id);
+    expect(given.data).toMatchObject({ remaining_batches: 0, offers: [] });
+    expect(given.data.supplier_results.map((result: any) => [result.supplier, result.status])).toEqual([
+      ["simulated", "timeout"],
+      ["simulated_lcc", "timeout"],
+    ]);
+    expect(given.data.supplier_results[0].duration_ms).toBeGreaterThanOrEqual(3000);
+  });
+
   it("refuses supplier_behaviour from a live tenant, naming the field", async () => {
     const live = await createTenant(server, { environment: "live" });
     expectError(await create(searchBody(37, { supplier_behaviour: { simulated_lcc: "timeout" } }), live.key), 400, "invalid_search_params", "supplier_behaviour");
