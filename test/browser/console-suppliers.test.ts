@@ -92,7 +92,8 @@ describe.each(providers)("console: supplier results and health in Chromium (%s)"
     expect(fromLowCost).toBeGreaterThan(0);
     expect(fromNetwork).toBeGreaterThan(0);
     expect(fromNetwork + fromLowCost).toBe(await offers.count());
-    await page.evaluate(() => document.getElementById("offers-heading")?.scrollIntoView());
+    // The offers and the suppliers' results at the top of the window, as a person scrolled down to them sees them.
+    await page.getByRole("heading", { name: /offers?, cheapest first/ }).evaluate((heading) => (heading as unknown as { scrollIntoView(): void }).scrollIntoView());
     await page.screenshot({ path: `${SCREENSHOTS}${providerName.toLowerCase()}-search-supplier-results.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await results.scrollIntoViewIfNeeded();
