@@ -41,7 +41,8 @@ const LAYERS = [
   ["places and the airline", ["locations", "supplier", "duffel"]],
   ["domain", ["events", "authentication", "wallet", "tenants", "idempotency", "search", "seats", "supplier-connections"]],
   ["orders", ["orders"]],
-  ["readers and changes of orders", ["order-changes", "airline-changes", "seat-maps", "usage"]],
+  // sandbox-clock/ moves a tenant's clock and, with it, the due times of its orders' queued work.
+  ["readers and changes of orders", ["order-changes", "airline-changes", "seat-maps", "usage", "sandbox-clock"]],
   ["wiring", ["services.ts"]],
   ["request context", ["context"]],
   // The GraphQL types codegen writes belong with the resolvers: they name resolver-parents.ts.

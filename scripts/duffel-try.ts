@@ -10,6 +10,7 @@ import { openDatabase } from "../src/db/database";
 import { onAccount } from "../src/duffel/duffel-accounts";
 import { offerRequestBody, pricedOffer } from "../src/duffel/duffel-offers";
 import { LocalPubSub } from "../src/events/pubsub";
+import { scopeOf } from "../src/tenancy/tenant-scope";
 import { createLogger } from "../src/logger";
 import { createServices } from "../src/services";
 import { duffelAccounts } from "../src/supplier-connections/duffel-accounts";
@@ -44,7 +45,7 @@ try {
   if (values.book && chosen) {
     const hold = !chosen.requiresInstantPayment;
     const booking = await services.duffelBookings.book(
-      { tenantId: tenant.id, tenant, actingAsOwner: true, mayReadWallet: true },
+      scopeOf(tenant, { actingAsOwner: true, mayReadWallet: true }),
       {
         idempotencyKey: `duffel-try-${chosen.id}`,
         offerId: chosen.id,

@@ -1,3 +1,6 @@
+import { clock } from "./clock";
+import { clocksAhead } from "./tenancy/tenant-clock";
+import { SandboxClockService } from "./sandbox-clock/sandbox-clock.service";
 import type { Config } from "./config";
 import { CredentialResolver } from "./authentication/credential-resolver";
 import { hashSecret } from "./tenancy/api-key-secret";
@@ -149,6 +152,8 @@ export interface Services {
   rateLimiter: RateLimiter | null;
   /** Removes what is past keeping, table by table (docs/retention.md). */
   retention: RetentionSweeper;
+  /** Sandbox tenants' own clocks, moved ahead to see deadlines pass (docs/sandbox-clock.md). */
+  sandboxClock: SandboxClockService;
 }
 
 /** Wires the domain services over an open, migrated database. */
@@ -204,10 +209,12 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const supplierConnections = new SupplierConnectionService(db, TokenCipher.fromSetting(config.SUPPLIER_SECRETS_KEY));
   const duffelBookings = new DuffelBookings(db, duffelAccounts(supplierConnections, { baseUrl: config.DUFFEL_API_URL, timeoutMs: config.DUFFEL_TIMEOUT_MS }), pause, config.DUFFEL_TIMEOUT_MS);
   const search = new SearchService(db, suppliers, supplierCalls, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache);
+  const retention = new RetentionSweeper(retentionRules(config, db), config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability, () => clocksAhead(db));
   const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, suppliers.all.map((entry) => entry.id));
-  // Every process hears every committed event: the one whose dispatcher claims it first sends it.
+  // Every process hears every committed event: the one whose dispatcher claims it first sends it
+  // (its deliveries are due on the process clock, the event being dated on its tenant's).
   orderCommits.onChange((change) => {
-    if (change.event) webhookDispatcher.wake(new Date(Date.parse(change.event.createdAt) + orderCommits.firstDeliveryDelayMs));
+    if (change.event) webhookDispatcher.wake(new Date(clock.nowMs() + orderCommits.firstDeliveryDelayMs));
   });
   return {
     config,
@@ -257,7 +264,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     duffelBookingReconciler: new DuffelBookingReconciler(duffelBookings, log, { pollMs: config.JOB_POLL_MS, availability: db.availability }),
     orderFeed: new OrderFeed(orderCommits, orders, log, db),
     rateLimiter: createRateLimiter(config, db),
-    retention: new RetentionSweeper(retentionRules(config, db), config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability),
+    retention,
+    sandboxClock: new SandboxClockService(db, tenants, () => jobWorker.wake(clock.now())),
   };
 }
 

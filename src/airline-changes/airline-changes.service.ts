@@ -29,7 +29,6 @@ import { SeatIntents } from "../orders/recovery/seat-intents";
 import { dayToIsoDate, localDay } from "../time/local-time";
 import { walletChange } from "../wallet/wallet-change";
 import type { WalletService } from "../wallet/wallet.service";
-import { clock } from "../clock";
 import { noPause, type TestPause } from "../test-pause";
 import { airlineChangeFrom, type AirlineInitiatedChange, type ScheduleChangeKind } from "../orders/core/airline-change";
 import { acceptAirlineChange, airlineChangesOf, insertAirlineChange, openAirlineChange } from "../orders/core/airline-change-rows";
@@ -81,7 +80,7 @@ export class AirlineChangeService {
   async simulate(scope: TenantScope, orderId: string, kind: ScheduleChangeKind): Promise<AirlineInitiatedChange> {
     if (scope.tenant.environment !== "sandbox") throw appError("route_not_found");
     const order = await this.orders.get(scope, orderId);
-    const now = clock.now();
+    const now = scope.clock.now();
     requireSupplierCapability(order, "airline_changes", "airline-initiated changes");
     requireAllowed(order, "simulateAirlineChange", now);
     if (await openAirlineChange(this.db, order)) {
@@ -123,12 +122,12 @@ export class AirlineChangeService {
       throw appError("change_not_allowed", { field: "id", reason: "The airline proposes no replacement for the cancelled flight: cancel the order (a full refund) or change it (no penalty)." });
     }
     const order = await this.orders.get(scope, change.orderId);
-    const now = clock.now();
+    const now = scope.clock.now();
     requireAllowed(order, "acceptAirlineChange", now);
     if (!change.removed.slices.every((removed) => order.offer.payload.slices.some((slice) => slice.id === removed.id))) throw changedSince(order);
     const accepted = acceptedChange(order, change);
     const changed: Order = { ...order, offer: accepted.offer, services: accepted.services, totalAmount: accepted.totalAmount, updatedAt: now };
-    const exchange = await this.exchangeSeats(scope, order, change, { release: accepted.release, hold: accepted.hold, passengers: order.offer.payload.passengers }, now);
+    const exchange = await this.exchangeSeats(scope, order, change, { release: accepted.release, hold: accepted.hold, passengers: order.offer.payload.passengers });
     // A racing acceptance's exchange was under way (settled since), or committed: read the change again.
     if (exchange === "raced") return this.accept(scope, changeId);
     if (exchange === "committed") return this.get(scope, changeId);
@@ -165,10 +164,10 @@ export class AirlineChangeService {
    * The airline's seats on the accepted change's new flights, held under an intent keyed by the
    * change (SeatCalls.exchange). 422 `offer_no_longer_available` when a new flight has too few seats left.
    */
-  private async exchangeSeats(scope: TenantScope, order: Order, change: AirlineInitiatedChange, exchange: SeatExchange, at: Date) {
+  private async exchangeSeats(scope: TenantScope, order: Order, change: AirlineInitiatedChange, exchange: SeatExchange) {
     const booking = { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment };
     try {
-      return await this.seatCalls.exchange(booking, change.id, exchange, at, async () => (await this.get(scope, change.id)).actionTaken === "accepted");
+      return await this.seatCalls.exchange(booking, change.id, exchange, async () => (await this.get(scope, change.id)).actionTaken === "accepted");
     } catch (error) {
       if (error instanceof SeatsUnavailable) throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.flightKey} has too few seats left: cancel or change the order instead.` });
       throw error;

@@ -3,7 +3,7 @@ import { grants, splitPermission } from "../tenancy/key-permissions";
 import { operations, type Operation, type OperationRule } from "./operations";
 import type { Principal } from "../authentication/principal";
 import type { RequestContext } from "./request-context";
-import type { TenantScope } from "../tenancy/tenant-scope";
+import { scopeOf, type TenantScope } from "../tenancy/tenant-scope";
 
 /**
  * The one guard: checks the permission table for `operation` (and for the operations its
@@ -37,12 +37,12 @@ async function resolveTenantScope(ctx: RequestContext): Promise<TenantScope | nu
     const tenant = await ctx.services.tenantDirectory.find(principal.tenantId);
     // authenticate() already refused deleted and suspended tenants; this guards a race with deletion.
     if (!tenant || tenant.status === "deleted") throw appError("unauthorized");
-    return { tenantId: tenant.id, tenant, actingAsOwner: false, mayReadWallet: grants(principal.permissions, operations.wallet.permission) };
+    return scopeOf(tenant, { actingAsOwner: false, mayReadWallet: grants(principal.permissions, operations.wallet.permission) });
   }
   if (serviceTenantId === null) return null;
   const tenant = await ctx.services.tenantDirectory.find(serviceTenantId);
   if (!tenant || tenant.status === "deleted") throw appError("tenant_not_found", { field: "Service-Tenant" });
-  return { tenantId: tenant.id, tenant, actingAsOwner: true, mayReadWallet: true };
+  return scopeOf(tenant, { actingAsOwner: true, mayReadWallet: true });
 }
 
 /**

@@ -99,6 +99,9 @@ export const operations = {
   acceptAirlineInitiatedChange: { audience: "tenant", effect: "write", permission: "orders:write" },
   /** Sandbox tenants only (docs/rest-api.md#airline-initiated-changes): a live tenant is answered as if the route did not exist. */
   simulateAirlineInitiatedChange: { audience: "tenant", effect: "write", permission: "orders:write" },
+  sandboxClock: { audience: "tenant", effect: "read", permission: "tenant:read" },
+  advanceSandboxClock: { audience: "tenant", effect: "write", permission: "tenant:write" },
+  resetSandboxClock: { audience: "tenant", effect: "write", permission: "tenant:write" },
   orderStatusChanged: { audience: "tenant", effect: "read", permission: "orders:read" },
   orderEvents: { audience: "tenant", effect: "read", permission: "orders:read" },
   searchOffers: { audience: "tenant", effect: "write", permission: "search:read" },

@@ -39,3 +39,11 @@ export function dateFrom(value: unknown): Date {
 export function jsonFrom<T>(value: unknown): T {
   return (typeof value === "string" ? JSON.parse(value) : value) as T;
 }
+
+/** The DateTime `column` moved `seconds` earlier (a whole number), written as `sqlTimestamp` writes it. */
+export function sqlTimestampEarlier(provider: Database["provider"], column: string, seconds: number): Prisma.Sql {
+  const name = Prisma.raw(`"${column}"`);
+  return provider === "postgresql"
+    ? Prisma.sql`${name} - (${Math.trunc(seconds)}::int * interval '1 second')`
+    : Prisma.sql`strftime('%Y-%m-%dT%H:%M:%f', ${name}, ${`-${Math.trunc(seconds)} seconds`}) || '+00:00'`;
+}

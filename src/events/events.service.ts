@@ -4,7 +4,6 @@ import type { Prisma } from "../db/models";
 import type { CursorCodec } from "../pagination/cursor";
 import { filteredListName } from "../pagination/list-name";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";
-import { clock } from "../clock";
 import { appError } from "../errors/app-error";
 import { isWebhookEventType, PING, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./webhook-events";
 
@@ -62,12 +61,13 @@ export class EventService {
 
   /** The tenant's event (a ping included); null for an unknown id, another tenant's, or one older than the window. */
   async find(scope: TenantScope, eventId: string): Promise<StoredEvent | null> {
-    const row = await this.db.prisma.orderEvent.findFirst({ where: { id: eventId, tenantId: scope.tenantId, createdAt: { gte: this.windowStart() } } });
+    const row = await this.db.prisma.orderEvent.findFirst({ where: { id: eventId, tenantId: scope.tenantId, createdAt: { gte: this.windowStart(scope) } } });
     return row ? storedEvent(row) : null;
   }
 
-  private windowStart(): Date {
-    return new Date(clock.nowMs() - this.retentionDays * DAY_MS);
+  /** The oldest event time the tenant still sees: the webhook log's retention, on the tenant's clock (its events are dated on it). */
+  private windowStart(scope: TenantScope): Date {
+    return new Date(scope.clock.nowMs() - this.retentionDays * DAY_MS);
   }
 
   private whereOf(scope: TenantScope, filter: EventFilter): Prisma.OrderEventWhereInput {
@@ -75,7 +75,7 @@ export class EventService {
       tenantId: scope.tenantId,
       type: filter.types ? { in: [...filter.types] } : { not: PING },
       orderId: filter.orderId,
-      createdAt: { gte: this.windowStart(), gt: filter.createdAfter, lt: filter.createdBefore },
+      createdAt: { gte: this.windowStart(scope), gt: filter.createdAfter, lt: filter.createdBefore },
       deliveries:
         filter.deliverySuccess === undefined
           ? undefined

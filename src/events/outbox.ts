@@ -4,6 +4,7 @@ import { queryRows } from "../db/query-rows";
 import { dateFrom, sqlTimestamp } from "../db/sql-values";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
+import { clock } from "../clock";
 import type { OrderEvent, OrderEventType } from "./order-events";
 import { defaultEndpointId, quotedEventType } from "./webhook-endpoint";
 
@@ -21,23 +22,26 @@ const SLOT_CHARS = 2;
  * events exist exactly when the change committed. Each event's deliveries are queued in the
  * same transaction, one per endpoint of its tenant enabled then: the default endpoint (the
  * tenant's webhook_url, while `webhook_enabled`) and every other endpoint whose enabled_events
- * take the event's type, all due `firstAttemptDelayMs` after the event (the first entry of
+ * take the event's type, all due `firstAttemptDelayMs` from now (the first entry of
  * WEBHOOK_RETRY_SCHEDULE). However many the events and endpoints, two statements (a hundred
  * events a delivery statement): a batch of changes costs a few round trips on PostgreSQL.
+ * An event is dated on its tenant's clock; its deliveries, on the process clock (receivers check
+ * a delivery's time against their own: tenancy/tenant-clock.ts).
  */
 export function recordEvents(db: Database, events: readonly OrderEvent[], firstAttemptDelayMs: number): Sql.Sql[] {
   if (events.length === 0) return [];
   const { provider } = db;
   const pending = sqlEnum(provider, "WebhookDeliveryStatus", "pending");
-  const rows = events.map((event) => ({ event, at: sqlTimestamp(provider, event.createdAt), due: sqlTimestamp(provider, new Date(event.createdAt.getTime() + firstAttemptDelayMs)) }));
+  const queuedAt = clock.nowMs();
+  const [at, due] = [sqlTimestamp(provider, new Date(queuedAt)), sqlTimestamp(provider, new Date(queuedAt + firstAttemptDelayMs))];
   const deliveries: Sql.Sql[] = [];
-  for (let start = 0; start < rows.length; start += EVENTS_PER_DELIVERY_STATEMENT) {
-    const selects = rows.slice(start, start + EVENTS_PER_DELIVERY_STATEMENT).flatMap(({ event, at, due }) => [
-      Sql.sql`SELECT ${newId("whd", event.createdAt.getTime())}, ${event.id}, "id", ${event.orderId}, ${defaultEndpointId(event.tenantId)}, ${pending}, 0, ${due}, ${at}, ${at}
+  for (let start = 0; start < events.length; start += EVENTS_PER_DELIVERY_STATEMENT) {
+    const selects = events.slice(start, start + EVENTS_PER_DELIVERY_STATEMENT).flatMap((event) => [
+      Sql.sql`SELECT ${newId("whd", queuedAt)}, ${event.id}, "id", ${event.orderId}, ${defaultEndpointId(event.tenantId)}, ${pending}, 0, ${due}, ${at}, ${at}
         FROM "Tenant" WHERE "id" = ${event.tenantId} AND "webhookEnabled" = TRUE AND "webhookUrl" IS NOT NULL`,
       // One statement makes a delivery per matching endpoint, so each id is one made for the event
       // with its last characters replaced by the endpoint's slot: unique per event and endpoint.
-      Sql.sql`SELECT ${newId("whd", event.createdAt.getTime()).slice(0, -SLOT_CHARS)} || "slot", ${event.id}, "tenantId", ${event.orderId}, "id", ${pending}, 0, ${due}, ${at}, ${at}
+      Sql.sql`SELECT ${newId("whd", queuedAt).slice(0, -SLOT_CHARS)} || "slot", ${event.id}, "tenantId", ${event.orderId}, "id", ${pending}, 0, ${due}, ${at}, ${at}
         FROM "WebhookEndpoint" WHERE "tenantId" = ${event.tenantId} AND "enabled" = TRUE
           AND (${position(provider, quotedEventType("*"))} > 0 OR ${position(provider, quotedEventType(event.type))} > 0)`,
     ]);
@@ -46,7 +50,7 @@ export function recordEvents(db: Database, events: readonly OrderEvent[], firstA
   }
   return [
     Sql.sql`INSERT INTO "OrderEvent" ("id", "tenantId", "orderId", "type", "payload", "createdAt")
-      VALUES ${Sql.join(rows.map(({ event, at }) => Sql.sql`(${event.id}, ${event.tenantId}, ${event.orderId}, ${event.type}, ${event.payload}, ${at})`))}`,
+      VALUES ${Sql.join(events.map((event) => Sql.sql`(${event.id}, ${event.tenantId}, ${event.orderId}, ${event.type}, ${event.payload}, ${sqlTimestamp(provider, event.createdAt)})`))}`,
     ...deliveries,
   ];
 }

@@ -8,7 +8,6 @@ import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import type { WebhookDeliveryQueue } from "./webhook-delivery-queue";
 import { defaultEndpointId } from "./webhook-endpoint";
 import { pingEvent, type WebhookEventType } from "./webhook-events";
-import { clock } from "../clock";
 
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const satisfies readonly WebhookDeliveryStatus[];
 
@@ -114,7 +113,7 @@ export class WebhookDeliveryService {
     const state = await this.endpointState(scope, endpointId);
     if (state === "deleted") throw appError("not_found");
     refuseUnsendable(scope, endpointId, state);
-    const deliveryId = await this.queue.queuePing(pingEvent(scope.tenantId, endpointId, clock.now()), endpointId === defaultEndpointId(scope.tenantId));
+    const deliveryId = await this.queue.queuePing(pingEvent(scope.tenantId, endpointId, scope.clock.now()), endpointId === defaultEndpointId(scope.tenantId));
     if (deliveryId === null) refuseUnsendable(scope, endpointId, await this.endpointState(scope, endpointId));
     this.wakeDispatcher();
     return this.get(scope, deliveryId!);

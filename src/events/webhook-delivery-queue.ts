@@ -23,7 +23,9 @@ export interface ClaimedDelivery {
   attempts: number;
   /** The lease this claim holds: its outcome is written only while the delivery still holds it. */
   lease: Date;
-  event: { type: WebhookEventType; payload: string; createdAt: Date };
+  /** When the delivery was queued (the process clock; its event is dated on its tenant's). */
+  queuedAt: Date;
+  event: { type: WebhookEventType; payload: string };
   /**
    * Where it goes, as read with the claim: "default" for the tenant's webhook_url (read from the
    * tenant), the endpoint's row, or null when the endpoint was deleted.
@@ -105,14 +107,14 @@ export class WebhookDeliveryQueue {
     );
     const chosen = chooseByRoom(candidates, roomFor);
     if (chosen.length === 0) return [];
-    const rows = await claimLeased<{ id: string; eventId: string; tenantId: string; orderId: string | null; endpointId: string; attempts: number }>(this.db, {
+    const rows = await claimLeased<{ id: string; eventId: string; tenantId: string; orderId: string | null; endpointId: string; attempts: number; createdAt: unknown }>(this.db, {
       table: "WebhookDelivery",
       due: Sql.sql`"candidate"."id" IN (${Sql.join(chosen)}) AND ${due}`,
       orderBy,
       limit: chosen.length,
       now,
       leaseMs: this.leaseMs,
-      returning: Sql.sql`"id", "eventId", "tenantId", "orderId", "endpointId", "attempts"`,
+      returning: Sql.sql`"id", "eventId", "tenantId", "orderId", "endpointId", "attempts", "createdAt"`,
     });
     if (rows.length === 0) return [];
     const endpointIds = [...new Set(rows.filter((row) => row.endpointId !== defaultEndpointId(row.tenantId)).map((row) => row.endpointId))];
@@ -128,7 +130,8 @@ export class WebhookDeliveryQueue {
       // The event is gone only when its tenant was deleted meanwhile: nothing left to deliver.
       if (!event) return [];
       const endpoint = row.endpointId === defaultEndpointId(row.tenantId) ? "default" : (endpointById.get(row.endpointId) ?? null);
-      return [{ ...row, lease, endpoint, event: { type: event.type as WebhookEventType, payload: event.payload, createdAt: event.createdAt } }];
+      const { createdAt, ...claimed } = row;
+      return [{ ...claimed, lease, queuedAt: dateFrom(createdAt), endpoint, event: { type: event.type as WebhookEventType, payload: event.payload } }];
     });
   }
 
@@ -196,15 +199,17 @@ export class WebhookDeliveryQueue {
   async queuePing(ping: PingEvent, toDefaultEndpoint: boolean): Promise<string | null> {
     const { provider } = this.db;
     const { endpointId } = ping;
-    const at = sqlTimestamp(provider, ping.createdAt);
-    const deliveryId = newId("whd", ping.createdAt.getTime());
+    // The ping is dated on the tenant's clock, its delivery (due now) on the process's, as an order event's are (outbox.ts).
+    const queuedAt = clock.now();
+    const at = sqlTimestamp(provider, queuedAt);
+    const deliveryId = newId("whd", queuedAt.getTime());
     const delivery = Sql.sql`SELECT ${deliveryId}, ${ping.id}, ${ping.tenantId}, NULL, ${endpointId}, ${sqlEnum(provider, "WebhookDeliveryStatus", "pending")}, 0, ${at}, ${at}, ${at}`;
     const where = toDefaultEndpoint
       ? Sql.sql`FROM "Tenant" WHERE "id" = ${ping.tenantId} AND "webhookEnabled" = TRUE AND "webhookUrl" IS NOT NULL`
       : Sql.sql`FROM "WebhookEndpoint" WHERE "id" = ${endpointId} AND "tenantId" = ${ping.tenantId} AND "enabled" = TRUE`;
     try {
       await writeBatch(this.db, [
-        Sql.sql`INSERT INTO "OrderEvent" ("id", "tenantId", "orderId", "type", "payload", "createdAt") VALUES (${ping.id}, ${ping.tenantId}, NULL, ${ping.type}, ${ping.payload}, ${at})`,
+        Sql.sql`INSERT INTO "OrderEvent" ("id", "tenantId", "orderId", "type", "payload", "createdAt") VALUES (${ping.id}, ${ping.tenantId}, NULL, ${ping.type}, ${ping.payload}, ${sqlTimestamp(provider, ping.createdAt)})`,
         guarded(
           Sql.sql`INSERT INTO "WebhookDelivery" ("id", "eventId", "tenantId", "orderId", "endpointId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt") ${delivery} ${where}`,
           "endpoint enabled",

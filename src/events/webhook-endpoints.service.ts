@@ -91,7 +91,7 @@ export class WebhookEndpointService {
       const taken = new Set((await this.db.prisma.webhookEndpoint.findMany({ where: { tenantId: scope.tenantId }, select: { slot: true } })).map((row) => row.slot));
       const slot = ENDPOINT_SLOTS.find((candidate) => !taken.has(candidate));
       if (slot === undefined) break;
-      const at = sqlTimestamp(provider, clock.now());
+      const at = sqlTimestamp(provider, scope.clock.now());
       try {
         const [created] = await writeBatch(this.db, [
           Sql.sql`INSERT INTO "WebhookEndpoint" ("id", "tenantId", "slot", "url", "enabledEvents", "description", "enabled", "webhookSecret", "createdAt", "updatedAt")
@@ -124,7 +124,7 @@ export class WebhookEndpointService {
         enabledEvents: patch.enabled_events && enabledEventsText(patch.enabled_events),
         description: patch.description,
         enabled: patch.enabled,
-        updatedAt: clock.now(),
+        updatedAt: scope.clock.now(),
       },
     });
     if (count === 0) throw appError("not_found");

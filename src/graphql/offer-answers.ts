@@ -1,6 +1,6 @@
 import { Kind, visit, type DocumentNode, type OperationDefinitionNode, type ValueNode } from "graphql";
 import { authorize } from "../context/authorize";
-import type { RequestContext } from "../context/request-context";
+import { tenantScope, type RequestContext } from "../context/request-context";
 import { RecentMap } from "../recent-map";
 
 /** Answers kept: at least the 2,000 most recent (an answer is the size of its offers' fields). */
@@ -31,18 +31,21 @@ export class OfferAnswers {
     return readsOnlyOffers ? `${ctx.principal.keyId} ${ctx.serviceTenantId ?? ""} ${operation.name?.value ?? ""} ${JSON.stringify(variables ?? {})} ${query}` : null;
   }
 
-  /** The kept answer, once the caller is authorised to read offers as the first answer was; undefined otherwise. */
-  async get(key: string, ctx: RequestContext, now: number): Promise<string | undefined> {
+  /**
+   * The kept answer, once the caller is authorised to read offers as the first answer was, and
+   * while the tenant's clock has not passed its `keptUntil`; undefined otherwise.
+   */
+  async get(key: string, ctx: RequestContext): Promise<string | undefined> {
     const kept = this.#answers.get(key);
     if (!kept) return undefined;
-    if (now >= kept.keptUntil) {
-      this.#answers.delete(key);
-      return undefined;
-    }
     try {
       await authorize(ctx, "offer");
     } catch {
       // Answered again by execution, with the refusal in the answer's errors.
+      return undefined;
+    }
+    if (tenantScope(ctx).clock.nowMs() >= kept.keptUntil) {
+      this.#answers.delete(key);
       return undefined;
     }
     return kept.body;

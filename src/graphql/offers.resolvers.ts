@@ -14,7 +14,6 @@ import { parseInput } from "../validation/parse-input";
 import { pageRequestFromArgs, toConnection } from "./connection";
 import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";
 import { loadersFor } from "./loaders";
-import { clock } from "../clock";
 
 /** A stored offer names airports by code; the index always has them (they came from it). */
 function airport(ctx: RequestContext, code: string): Airport {
@@ -95,7 +94,7 @@ export const offerResolvers: Resolvers = {
     totalCurrency: (offer) => offer.currency,
     baseAmount: (offer) => formatMinor(splitTotal(offer.totalAmount, offer.payload).baseAmount, offer.currency),
     taxAmount: (offer) => formatMinor(splitTotal(offer.totalAmount, offer.payload).taxAmount, offer.currency),
-    expired: (offer) => offer.expiresAt.getTime() <= clock.nowMs(),
+    expired: (offer, _args, ctx) => offer.expiresAt.getTime() <= tenantScope(ctx).clock.nowMs(),
     owner: (offer) => offer.payload.owner,
     supplier: (offer) => offerSupplier(offer.payload),
     comparisonKey: (offer) => comparisonKey(offer.payload.slices),

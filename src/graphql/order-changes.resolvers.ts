@@ -4,7 +4,6 @@ import { formatMinor } from "../money/format";
 import type { OrderChange, OrderChangeOffer } from "../order-changes/order-change";
 import { changeRequestInput, confirmChangeInput, fromChangeRequestInput, fromConfirmChangeInput } from "../order-changes/order-change.inputs";
 import { parseInput } from "../validation/parse-input";
-import { clock } from "../clock";
 import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";
 import { inGraphQLFieldNames } from "./field-names";
 import { idempotentMutation } from "./idempotent-mutation";
@@ -93,7 +92,7 @@ export const orderChangeResolvers: Resolvers = {
   OrderChangeOffer: {
     orderChangeRequestId: (offer) => offer.changeRequestId,
     ...changeFields,
-    expired: (offer) => offer.expiresAt.getTime() <= clock.nowMs(),
+    expired: (offer, _args, ctx) => offer.expiresAt.getTime() <= tenantScope(ctx).clock.nowMs(),
   },
   OrderChange: {
     order: (change, _args, ctx) => ctx.services.orders.get(tenantScope(ctx), change.orderId),

@@ -1,6 +1,5 @@
 import { offerSupplier } from "../search/offer-payload";
 import { availableActions } from "../orders/core/order-supplier";
-import { clock } from "../clock";
 import { tenantScope, type RequestContext } from "../context/request-context";
 import type { Resolvers, OrderPassengerInput, PassengerUpdateInput, IdentityDocumentInput } from "../generated/graphql";
 import { formatMinor } from "../money/format";
@@ -126,7 +125,7 @@ export const orderResolvers: Resolvers = {
   },
   Order: {
     supplier: (order) => offerSupplier(order.offer.payload),
-    availableActions: (order) => availableActions(order, clock.now()).map(toGraphQLEnum),
+    availableActions: (order, _args, ctx) => availableActions(order, tenantScope(ctx).clock.now()).map(toGraphQLEnum),
     totalAmount: (order) => formatMinor(order.totalAmount, order.currency),
     totalCurrency: (order) => order.currency,
     baseAmount: (order) => formatMinor(orderPriceSplit(order).baseAmount, order.currency),

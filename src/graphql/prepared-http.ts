@@ -10,7 +10,6 @@ import type { PreparedOperations } from "./prepared-operations";
 import { refusedAnswer } from "./refused-answer";
 import { OfferAnswers, offerIdsOf } from "./offer-answers";
 import { tenantScope } from "../context/request-context";
-import { clock } from "../clock";
 
 /** Every GraphQL answer is for one caller's key, so none may be cached (set by both pipelines). */
 export const GRAPHQL_CACHE_CONTROL = "no-store";
@@ -85,7 +84,7 @@ export function preparedAnswerer(prepared: PreparedOperations, formatError: Retu
     if (verdict) writeRateLimitHeaders(verdict, (name, value) => reply.header(name, value));
     reply.header("cache-control", GRAPHQL_CACHE_CONTROL).header("content-type", contentType);
     const answerKey = offerAnswers.keyFor(plan.document, plan.operation, operation.query, variables, ctx);
-    const kept = answerKey && (await offerAnswers.get(answerKey, ctx, clock.nowMs()));
+    const kept = answerKey && (await offerAnswers.get(answerKey, ctx));
     if (kept) return kept;
     const result = await plan.compiled.query(undefined, ctx, variables);
     const errors = result.errors && errorsForCaller(result.errors.map((error) => formatError(error.toJSON(), error)), ctx);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { registerHeapMetrics } from "./heap-metrics";
 
 /**
  * Prometheus metrics for one app instance: requests by route template and status, and a latency
@@ -8,6 +9,7 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client
 export function registerMetrics(app: FastifyInstance): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  registerHeapMetrics(registry);
   const requests = new Counter({
     name: "http_requests_total",
     help: "HTTP requests by method, route template and status code.",

@@ -38,14 +38,14 @@ export function registerWebhookMetrics(registry: Registry, services: Services): 
   });
   const latency = new Histogram({
     name: "aerogate_webhook_delivery_latency_seconds",
-    help: "Seconds from an event's creation to its successful delivery, retries included.",
+    help: "Seconds from a delivery's queueing (with its event) to its success, retries included.",
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 36000],
     registers: [registry],
   });
   webhookDispatcher.onAttempt(({ delivery, response, outcome }) => {
     if (outcome.status === "succeeded") {
       attempts.inc({ outcome: "success" });
-      latency.observe(Math.max(0, (clock.nowMs() - delivery.event.createdAt.getTime()) / 1000));
+      latency.observe(Math.max(0, (clock.nowMs() - delivery.queuedAt.getTime()) / 1000));
     } else {
       attempts.inc({ outcome: response.outcome === "answered" ? "http_error" : response.outcome });
     }

@@ -21,7 +21,6 @@ import { SeatIntents } from "../orders/recovery/seat-intents";
 import { walletChange, WALLET_GUARD } from "../wallet/wallet-change";
 import { insufficientBalance } from "../wallet/insufficient-balance";
 import type { WalletService } from "../wallet/wallet.service";
-import { clock } from "../clock";
 import { noPause, type TestPause } from "../test-pause";
 import { changedBooking } from "./change-pricing";
 import type { ChangeRequestService } from "./change-requests.service";
@@ -64,7 +63,7 @@ export class ChangeConfirmationService {
   async create(scope: TenantScope, offerId: string): Promise<OrderChange> {
     const field = "selected_order_change_offer";
     const offer = await this.requests.offer(scope, offerId, field);
-    const now = clock.now();
+    const now = scope.clock.now();
     if (offer.expiresAt <= now) throw expired(offer, field);
     const change = { id: newId("oce", now.getTime()), orderId: offer.orderId, tenantId: offer.tenantId, changeOfferId: offer.id, createdAt: now };
     try {
@@ -98,14 +97,14 @@ export class ChangeConfirmationService {
     if (change.confirmedAt !== null) return change;
     const { offer } = change;
     const order = await this.orders.get(scope, change.orderId);
-    const now = clock.now();
+    const now = scope.clock.now();
     if (offer.expiresAt <= now) throw expired(offer);
     requireAllowed(order, "change", now, { noPenalty: offer.noPenalty });
     // The order read may already be this change's doing: a racing confirmation committed in between.
     if (order.updatedAt.getTime() !== offer.orderVersion.getTime()) return this.confirmedOr(scope, changeId, offer, () => changedSincePriced(order));
     checkChangePayment(payment, offer);
     const money = await this.money(scope, order, change);
-    const reissue = this.jobs.schedule(order, "reissue", now);
+    const reissue = this.jobs.schedule(order, "reissue");
     const booking = changedBooking(order, offer.removed, offer.added);
     const changed: Order = { ...order, offer: booking.offer, services: booking.services, totalAmount: offer.newTotalAmount, updatedAt: now };
     const added = offer.added.slices.flatMap((slice) => slice.segments);
@@ -113,7 +112,7 @@ export class ChangeConfirmationService {
       release: flightKeysOf(offer.removed),
       hold: added.map((segment) => ({ flightKey: segment.flightKey, cabinClass: segment.cabinClass, marketingCarrier: segment.marketingCarrier, seatsForSale: segment.seatsLeft })),
       passengers: order.offer.payload.passengers,
-    }, now);
+    });
     // A racing confirmation's exchange was under way: it has committed or been undone since.
     if (exchange === "raced") return this.confirm(scope, changeId, payment);
     if (exchange === "committed") return this.get(scope, changeId);
@@ -157,10 +156,10 @@ export class ChangeConfirmationService {
    * The airline's seats on the change's new flights, held under an intent keyed by the change
    * (SeatCalls.exchange). 422 `offer_no_longer_available` when a new flight has too few seats left.
    */
-  private async exchangeSeats(scope: TenantScope, order: Order, change: OrderChange, exchange: SeatExchange, at: Date) {
+  private async exchangeSeats(scope: TenantScope, order: Order, change: OrderChange, exchange: SeatExchange) {
     const booking = { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment };
     try {
-      return await this.seatCalls.exchange(booking, change.id, exchange, at, async () => (await this.get(scope, change.id)).confirmedAt !== null);
+      return await this.seatCalls.exchange(booking, change.id, exchange, async () => (await this.get(scope, change.id)).confirmedAt !== null);
     } catch (error) {
       if (error instanceof SeatsUnavailable) throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.flightKey} has too few seats left; request the change again.` });
       throw error;
@@ -174,7 +173,7 @@ export class ChangeConfirmationService {
   private async confirmedOr(scope: TenantScope, changeId: string, offer: OrderChangeOffer, refusal: () => Error): Promise<OrderChange> {
     const change = await this.get(scope, changeId);
     if (change.confirmedAt !== null) return change;
-    requireAllowed(await this.orders.get(scope, change.orderId), "change", clock.now(), { noPenalty: offer.noPenalty });
+    requireAllowed(await this.orders.get(scope, change.orderId), "change", scope.clock.now(), { noPenalty: offer.noPenalty });
     throw refusal();
   }
 

@@ -15,7 +15,6 @@ import type { SupplierSearch } from "../supplier/supplier";
 import type { SupplierRegistry } from "../supplier/supplier-registry";
 import { requireSupplierCapability } from "../orders/core/order-supplier";
 import { offerSupplier } from "../search/offer-payload";
-import { clock } from "../clock";
 import { canReplace, checkChangeSlices } from "./change-rules";
 import { priceChange, removedPart } from "./change-pricing";
 import { CHANGE_TENANT_GUARD, insertChangeRequest } from "./change-rows";
@@ -57,7 +56,7 @@ export class ChangeRequestService {
   async request(scope: TenantScope, input: ChangeRequestInput): Promise<OrderChangeRequest> {
     const [order] = await this.orders.getMany(scope, [input.orderId]);
     if (!order) throw appError("not_found", { field: "order_id", message: "order_id: no such order" });
-    const now = clock.now();
+    const now = scope.clock.now();
     const noPenalty = await this.answersAirlineChange(order, input);
     requireSupplierCapability(order, "change", "order changes");
     requireAllowed(order, "change", now, { noPenalty });

@@ -1,6 +1,5 @@
 import { offerSupplier } from "../search/offer-payload";
 import { availableActions } from "../orders/core/order-supplier";
-import { clock } from "../clock";
 import type { z } from "zod";
 import { orderPriceSplit, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "../orders/core/order";
 import { isRefunded, isRefunding } from "../orders/core/order-actions";
@@ -56,9 +55,10 @@ export function documentView(document: OrderDocument): z.output<typeof documentS
 
 /**
  * Variant A order (Duffel's names), as created, listed and read: status in Variant A's terms,
- * the booked itinerary, passengers, services and, once ticketed, the e-tickets.
+ * the booked itinerary, passengers, services and, once ticketed, the e-tickets; what the order
+ * allows (`available_actions`) as of `now`, the tenant's time.
  */
-export function orderViewA(order: OrderDetail): z.output<typeof orderASchema> {
+export function orderViewA(order: OrderDetail, now: Date): z.output<typeof orderASchema> {
   const { currency } = order;
   return {
     id: order.id,
@@ -70,7 +70,7 @@ export function orderViewA(order: OrderDetail): z.output<typeof orderASchema> {
     payment_status: paymentStatusView(order),
     offer_id: order.offerId,
     supplier: offerSupplier(order.offer.payload),
-    available_actions: availableActions(order, clock.now()),
+    available_actions: availableActions(order, now),
     total_amount: formatMinor(order.totalAmount, currency),
     total_currency: currency,
     ...priceSplitView(orderPriceSplit(order), currency),
@@ -117,12 +117,12 @@ export function createdOrderViewB(order: OrderDetail): z.output<typeof createdOr
  * GET /v1/air/orders/:id serves both variants at once (docs/rest-api.md#two-interface-variants): `data` is the Variant A
  * order with the offer as booked at `data.offer`; `order` and `offer` are Variant B's view.
  */
-export function orderDetailView(order: OrderDetail): z.output<typeof orderDetailSchema> {
+export function orderDetailView(order: OrderDetail, now: Date): z.output<typeof orderDetailSchema> {
   const offer = offerViewA(order.offer);
   return {
     success: true as const,
     message: "OK",
-    data: { ...orderViewA(order), offer },
+    data: { ...orderViewA(order, now), offer },
     order: orderViewB(order),
     offer: { id: offer.id, total_amount: offer.total_amount },
   };

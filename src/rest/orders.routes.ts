@@ -17,14 +17,20 @@ import { parseInput } from "../validation/parse-input";
 import { ok, okPage, okPageSchema, okSchema } from "./envelope";
 import { createdOrderBSchema, documentDetailSchema, orderASchema, orderBSchema, orderDetailSchema } from "./order.schemas";
 import { listQuery, pageRequestFromQuery } from "./list-query";
+import { offerViewA } from "./offer.views";
+import { availableActions } from "../orders/core/order-supplier";
 import { createdOrderViewB, documentView, orderDetailView, orderViewA, orderViewB, statusFilter, STATUS_FILTER_VALUES } from "./order.views";
 import { JsonText } from "./rendered-responses";
 import { restRoute, type RestRoute } from "./route";
 
 const tag = "Orders";
 
-/** What was rendered of each order detail: the orders service returns the same object while the order is unchanged. */
-const renderedOrders = new WeakMap<OrderDetail, JsonText<ReturnType<typeof orderDetailView>>>();
+/**
+ * What was rendered of each order detail: the orders service returns the same object while the
+ * order is unchanged. What the order allows moves with time (a payment deadline passes), so a
+ * rendering serves only while it still lists the same actions.
+ */
+const renderedOrders = new WeakMap<OrderDetail, { actions: string; text: JsonText<ReturnType<typeof orderDetailView>> }>();
 
 /** Which variant an order request is (docs/rest-api.md#two-interface-variants): a body with `offerId` is Variant B, anything else Variant A. */
 function parseCreateOrder(body: unknown): { variant: "A" | "B"; request: CreateOrderRequest } {
@@ -65,7 +71,7 @@ function orderAction(
       idempotencyKeyRequired: options.idempotencyKeyRequired,
       response: okSchema(orderASchema),
       errors: options.errors.A,
-      handle: async ({ ctx, params }) => ok(orderViewA(await run(ctx, params.id!))),
+      handle: async ({ ctx, params }) => ok(orderViewA(await run(ctx, params.id!), tenantScope(ctx).clock.now())),
     }),
     restRoute({
       method: "POST",
@@ -104,7 +110,7 @@ const passengerUpdate = (method: "POST" | "PUT") =>
     body: updatePassengersInput,
     response: okSchema(orderASchema),
     errors: ["not_found", "order_state_conflict"],
-    handle: async ({ ctx, params, body }) => ok(orderViewA(await ctx.services.orders.updatePassengers(tenantScope(ctx), params.id!, fromUpdatePassengersInput(body))), "Passengers updated"),
+    handle: async ({ ctx, params, body }) => ok(orderViewA(await ctx.services.orders.updatePassengers(tenantScope(ctx), params.id!, fromUpdatePassengersInput(body)), tenantScope(ctx).clock.now()), "Passengers updated"),
   });
 
 /** Orders (docs/rest-api.md#orders-and-ticketing, docs/rest-api.md#two-interface-variants), both variants. */
@@ -126,7 +132,7 @@ export const orderRoutes = [
     errors: ["not_found", "invalid_field_value", "offer_no_longer_available", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable"],
     handle: async ({ ctx, body }) => {
       const order = await ctx.services.orders.create(tenantScope(ctx), body.request);
-      return body.variant === "B" ? createdOrderViewB(order) : ok(orderViewA(order), "Order created");
+      return body.variant === "B" ? createdOrderViewB(order) : ok(orderViewA(order, tenantScope(ctx).clock.now()), "Order created");
     },
   }),
   restRoute({
@@ -137,7 +143,7 @@ export const orderRoutes = [
     tag,
     query: orderListQuery,
     response: okPageSchema(orderASchema),
-    handle: async ({ ctx, query }) => okPage(await ctx.services.orders.listDetails(tenantScope(ctx), { status: statusOf(query.status) }, pageRequestFromQuery(query, 25)), orderViewA),
+    handle: async ({ ctx, query }) => orderPage(ctx, query, 25),
   }),
   restRoute({
     method: "GET",
@@ -148,10 +154,15 @@ export const orderRoutes = [
     response: orderDetailSchema,
     errors: ["not_found"],
     handle: async ({ ctx, params }) => {
-      const order = await ctx.services.orders.detail(tenantScope(ctx), params.id!);
-      let rendered = renderedOrders.get(order);
-      if (!rendered) renderedOrders.set(order, (rendered = new JsonText(JSON.stringify(orderDetailView(order)))));
-      return rendered;
+      const scope = tenantScope(ctx);
+      const order = await ctx.services.orders.detail(scope, params.id!);
+      const now = scope.clock.now();
+      const actions = availableActions(order, now).join();
+      const rendered = renderedOrders.get(order);
+      if (rendered?.actions === actions) return rendered.text;
+      const text = new JsonText<ReturnType<typeof orderDetailView>>(JSON.stringify(orderDetailView(order, now)));
+      renderedOrders.set(order, { actions, text });
+      return text;
     },
   }),
   passengerUpdate("POST"),
@@ -191,7 +202,7 @@ export const orderRoutes = [
         order_id: order.id,
         booking_reference: order.bookingReference,
         passenger_name: passenger ? `${passenger.givenName} ${passenger.familyName}` : null,
-        slices: orderViewA(order).slices,
+        slices: offerViewA(order.offer).slices,
       });
     },
   }),
@@ -203,6 +214,14 @@ export const orderRoutes = [
     tag,
     query: orderListQuery,
     response: okPageSchema(orderASchema),
-    handle: async ({ ctx, query }) => okPage(await ctx.services.orders.listDetails(tenantScope(ctx), { status: statusOf(query.status) }, pageRequestFromQuery(query)), orderViewA),
+    handle: async ({ ctx, query }) => orderPage(ctx, query),
   }),
 ];
+
+/** A page of the tenant's orders in Variant A, as of the tenant's time (`GET /v1/air/orders`, `GET /v1/bookings`). */
+async function orderPage(ctx: RequestContext, query: z.output<typeof orderListQuery>, defaultLimit?: number) {
+  const scope = tenantScope(ctx);
+  const now = scope.clock.now();
+  const page = await ctx.services.orders.listDetails(scope, { status: statusOf(query.status) }, pageRequestFromQuery(query, defaultLimit));
+  return okPage(page, (order) => orderViewA(order, now));
+}

@@ -20,6 +20,7 @@ import { webhookEndpointRoutes } from "./webhook-endpoints.routes";
 import { supplierConnectionRoutes } from "./supplier-connections.routes";
 import { eventRoutes } from "./events.routes";
 import { fareCalendarRoutes } from "./fare-calendar.routes";
+import { sandboxClockRoutes } from "./sandbox-clock.routes";
 
 /** Every `/v1` route: registered by the app and described by /openapi.json from this one list. */
-export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...batchOfferRequestRoutes, ...fareCalendarRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...orderChangeRoutes, ...cancellationRoutes, ...airlineChangeRoutes, ...walletRoutes, ...webhookRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...supplierRoutes, ...supplierConnectionRoutes];
+export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...batchOfferRequestRoutes, ...fareCalendarRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...orderChangeRoutes, ...cancellationRoutes, ...airlineChangeRoutes, ...walletRoutes, ...webhookRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...supplierRoutes, ...supplierConnectionRoutes, ...sandboxClockRoutes];

@@ -11,8 +11,13 @@ import { timedWriteBatch } from "../db/write-batch";
 export interface RetentionRule {
   /** The table, as metrics and logs name it. */
   table: string;
-  /** Removes at most `limit` rows past keeping at `now`, in one short transaction. */
-  removeBatch(now: Date, limit: number): Promise<RemovedBatch>;
+  /**
+   * Whether its rows are dated on their tenant's clock (tenancy/tenant-clock.ts): a sandbox
+   * tenant whose clock runs ahead has them swept on its own time too (retention-sweeper.ts).
+   */
+  datedByTenant: boolean;
+  /** Removes at most `limit` rows past keeping at `now` (of `tenantId` alone, when given), in one short transaction. */
+  removeBatch(now: Date, limit: number, tenantId?: string): Promise<RemovedBatch>;
 }
 
 /** What a batch removed, and how long it held the database (timedWriteBatch). */
@@ -33,12 +38,18 @@ export function boundedDelete(db: Database, table: string, key: readonly string[
     SELECT ${columns} FROM ${Sql.raw(`"${table}"`)} WHERE ${where} ORDER BY ${Sql.raw(`"${orderBy}"`)} LIMIT ${limit} ${lock})`;
 }
 
+/** The rows of `tenantId` alone, when given (a tenant's own sweep: `RetentionRule.datedByTenant`). */
+export function ofTenant(tenantId: string | undefined): Sql.Sql {
+  return tenantId === undefined ? Sql.empty : Sql.sql`AND "tenantId" = ${tenantId}`;
+}
+
 /** A rule that removes, batch by batch, `table`'s rows matching `where(now)` (see `boundedDelete`). */
-export function deleteRule(db: Database, table: string, key: readonly string[], orderBy: string, where: (now: Date) => Sql.Sql): RetentionRule {
+export function deleteRule(db: Database, table: string, key: readonly string[], orderBy: string, where: (now: Date) => Sql.Sql, datedByTenant = false): RetentionRule {
   return {
     table,
-    async removeBatch(now, limit) {
-      const { counts, heldMs } = await timedWriteBatch(db, [boundedDelete(db, table, key, where(now), orderBy, limit)]);
+    datedByTenant,
+    async removeBatch(now, limit, tenantId) {
+      const { counts, heldMs } = await timedWriteBatch(db, [boundedDelete(db, table, key, Sql.sql`${where(now)} ${ofTenant(tenantId)}`, orderBy, limit)]);
       return { removed: counts[0] ?? 0, heldMs };
     },
   };

@@ -20,12 +20,20 @@ export interface SweptBatch extends RemovedBatch {
   table: string;
 }
 
+/** A tenant whose clock runs ahead of the process's, and by how much (tenancy/tenant-clock.ts). */
+export interface ClockAhead {
+  tenantId: string;
+  offsetMs: number;
+}
+
 /**
  * Removes what every retention rule says is past keeping (docs/retention.md), in the background
  * of every process: every RETENTION_SWEEP_SECONDS, rounds of one bounded batch per rule, the
  * event loop free between batches, until no rule has more. A batch's size follows how long the
  * last one held the database (not how long it waited for its turn: a busy process would shrink
  * its batches and fall behind), so it stays near BATCH_TARGET_MS whatever the database.
+ * Rows dated on their tenant's clock are swept on the process clock, and, for each sandbox tenant
+ * whose clock runs ahead, on that tenant's clock too: its rows expire on its time.
  */
 export class RetentionSweeper {
   readonly #loop: PollingLoop;
@@ -38,6 +46,8 @@ export class RetentionSweeper {
     log: Logger,
     /** While it says the database cannot be reached, no sweep runs (none would succeed). */
     availability?: DatabaseAvailability,
+    /** The tenants whose clocks run ahead, read at each round. */
+    private readonly clocksAhead: () => Promise<readonly ClockAhead[]> = async () => [],
   ) {
     this.#loop = new PollingLoop(() => this.round(), intervalMs, (error) => log.error({ err: error }, "retention sweep failed; it runs again at the next interval"), availability);
   }
@@ -56,19 +66,28 @@ export class RetentionSweeper {
     this.#listeners.push(listener);
   }
 
-  /** One batch of every rule; true when one of them may have more. */
+  /** One batch of every rule (and of every tenant ahead, for rules dated by tenant); true when one of them may have more. */
   private async round(): Promise<boolean> {
     let more = false;
+    const ahead = this.rules.some((rule) => rule.datedByTenant) ? await this.clocksAhead() : [];
     for (const rule of this.rules) {
-      const limit = this.#limits.get(rule) ?? FIRST_BATCH;
-      const { removed, heldMs } = await rule.removeBatch(clock.now(), limit);
-      for (const listener of this.#listeners) listener({ table: rule.table, removed, heldMs });
-      if (removed === limit) more = true;
-      this.#limits.set(rule, nextLimit(limit, removed, heldMs));
-      // After a batch that removed rows, the next one waits its turn behind the requests that came meanwhile.
-      if (removed > 0) await nextTurn();
+      const now = clock.nowMs();
+      more = (await this.batch(rule, new Date(now))) || more;
+      if (!rule.datedByTenant) continue;
+      for (const { tenantId, offsetMs } of ahead) more = (await this.batch(rule, new Date(now + offsetMs), tenantId)) || more;
     }
     return more;
+  }
+
+  /** One batch of `rule` at `now` (of one tenant's rows alone, when given); true when it was full. */
+  private async batch(rule: RetentionRule, now: Date, tenantId?: string): Promise<boolean> {
+    const limit = this.#limits.get(rule) ?? FIRST_BATCH;
+    const { removed, heldMs } = await rule.removeBatch(now, limit, tenantId);
+    for (const listener of this.#listeners) listener({ table: rule.table, removed, heldMs });
+    this.#limits.set(rule, nextLimit(limit, removed, heldMs));
+    // After a batch that removed rows, the next one waits its turn behind the requests that came meanwhile.
+    if (removed > 0) await nextTurn();
+    return removed === limit;
   }
 }
 

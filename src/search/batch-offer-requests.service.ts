@@ -62,12 +62,13 @@ export class BatchOfferRequestService {
    */
   async create(scope: TenantScope, request: SearchRequest): Promise<BatchOfferRequestState> {
     const { suppliers, batches } = await this.search.streamed(scope, request, this.#stopping.signal);
-    const now = clock.now();
+    // Dated on the tenant's clock, as its offers are; the deadline is the search's timers', on the process clock.
+    const now = scope.clock.now();
     const row: BatchOfferRequestRow = {
       id: newId("boq", now.getTime()),
       tenantId: scope.tenantId,
       totalBatches: suppliers.length,
-      deadlineAt: new Date(now.getTime() + request.supplierTimeoutMs),
+      deadlineAt: new Date(clock.nowMs() + request.supplierTimeoutMs),
       expiresAt: new Date(now.getTime() + this.lifetimes.ttlMs),
       createdAt: now,
     };
@@ -87,7 +88,7 @@ export class BatchOfferRequestService {
    */
   async next(scope: TenantScope, id: string): Promise<BatchOfferAnswer> {
     const request = await findBatchRequest(this.db, scope.tenantId, id);
-    if (!request || request.expiresAt.getTime() + this.lifetimes.retentionMs <= clock.nowMs()) throw appError("not_found", { field: "id" });
+    if (!request || request.expiresAt.getTime() + this.lifetimes.retentionMs <= scope.clock.nowMs()) throw appError("not_found", { field: "id" });
     const watch = this.arrivals.watch(id);
     try {
       return await this.#nextBatches(scope, request, watch);
@@ -114,7 +115,7 @@ export class BatchOfferRequestService {
       const batches = await readBatches(this.db, request.id);
       if (taken.size > 0 || batches.every((batch) => batch.answeredAt !== null) || this.#stopping.signal.aborted) return this.#answer(scope, request, batches, taken);
       const now = clock.nowMs();
-      if (now >= givenUpAt) await settleOverdue(this.db, request, new Date(now));
+      if (now >= givenUpAt) await settleOverdue(this.db, request.id, new Date(now), scope.clock.toProcess(request.createdAt));
       else await watch.next(Math.min(givenUpAt - now, LOOK_AGAIN_MS));
     }
   }

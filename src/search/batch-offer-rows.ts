@@ -12,9 +12,9 @@ export interface BatchOfferRequestRow {
   id: string;
   tenantId: string;
   totalBatches: number;
-  /** The search's deadline: by then every supplier has answered or is `timeout`. */
+  /** The search's deadline, on the process clock: by then every supplier has answered or is `timeout`. */
   deadlineAt: Date;
-  /** When its batches' offers expire. */
+  /** When its batches' offers expire, on the tenant's clock (as `createdAt`). */
   expiresAt: Date;
   createdAt: Date;
 }
@@ -69,13 +69,14 @@ export async function recordArrival(db: Database, requestId: string, result: Sup
 
 /**
  * Gives up on the batches still pending past the deadline (the process running the search died,
- * or lost its database): each is `timeout`, with no offers.
+ * or lost its database): each is `timeout`, with no offers, having taken from `startedAt` (the
+ * process clock's time of the request) until `now`.
  */
-export async function settleOverdue(db: Database, request: BatchOfferRequestRow, now: Date): Promise<void> {
+export async function settleOverdue(db: Database, requestId: string, now: Date, startedAt: Date): Promise<void> {
   const status: SupplierStatus = "timeout";
   await db.prisma.offerBatch.updateMany({
-    where: { batchOfferRequestId: request.id, status: null },
-    data: { status, durationMs: now.getTime() - request.createdAt.getTime(), arrivedAt: now },
+    where: { batchOfferRequestId: requestId, status: null },
+    data: { status, durationMs: now.getTime() - startedAt.getTime(), arrivedAt: now },
   });
 }
 

@@ -75,7 +75,7 @@ export class FareCalendarService {
     const origins = this.place("origin", request.origin);
     const destinations = this.place("destination", request.destination);
     if (origins.some((airport) => destinations.includes(airport))) throw invalid("destination", "must differ from the origin");
-    const { today, lastOnSale } = salesWindow(origins[0]!);
+    const { today, lastOnSale } = salesWindow(origins[0]!, scope.clock.nowMs());
     const from = localDay(request.from);
     const to = localDay(request.to);
     if (from < today) throw invalid("from", `is in the past (today is ${dayToIsoDate(today)} at the origin)`);
@@ -124,7 +124,7 @@ export class FareCalendarService {
     const currency = scope.tenant.defaultCurrency;
     const maxPrice = request.maxPrice === null ? null : parseMinor(request.maxPrice, currency);
     if (maxPrice === null && request.maxPrice !== null) throw invalid("max_price", `is not an amount of ${currency}`);
-    const { today, lastOnSale } = salesWindow(origins[0]!);
+    const { today, lastOnSale } = salesWindow(origins[0]!, scope.clock.nowMs());
     const first = Math.max(today, localDay(`${request.month}-01`));
     const last = Math.min(lastOnSale, localDay(`${request.month}-01`) + daysInMonth(request.month) - 1);
     if (first > last) throw invalid("month", `has no date on sale (dates on sale run from ${dayToIsoDate(today)} to ${dayToIsoDate(lastOnSale)})`);
@@ -187,9 +187,9 @@ function indicativeFare(fare: PricedFare<FareCandidate<TravelDay>>, currency: st
   return { departureDate: day.departureDate, returnDate: day.returnDate, lowestTotalAmount: fare.totalAmount, currency, supplier: fare.supplier };
 }
 
-/** Today at the origin, and the last date on sale there (as a search counts them). */
-function salesWindow(origin: Airport): { today: number; lastOnSale: number } {
-  const today = instantToLocalDay(origin.timeZone, clock.nowMs());
+/** Today at the origin at `nowMs` (the tenant's time), and the last date on sale there (as a search counts them). */
+function salesWindow(origin: Airport, nowMs: number): { today: number; lastOnSale: number } {
+  const today = instantToLocalDay(origin.timeZone, nowMs);
   return { today, lastOnSale: today + SALES_HORIZON_DAYS };
 }
 

@@ -10,7 +10,6 @@ import { offerAddress, offerIdOf } from "./offer-ids";
 import { offerAt, type SearchAnswer } from "./search-answer";
 import { readSearches, type OfferRequestRow, type StoredSearch } from "./search-rows";
 import { decodeSearch } from "./search-encoding";
-import { clock } from "../clock";
 
 /** How long searches live, as OfferService applies it. */
 export interface OfferLifetimes {
@@ -19,6 +18,9 @@ export interface OfferLifetimes {
   /** OFFER_RETENTION_SECONDS in ms: a search and its offers are gone this long after they expire. */
   retentionMs: number;
 }
+
+/** How far apart the clocks of two server processes may be: a search another process just made is dated up to this far ahead. */
+const CLOCK_SKEW_MS = 60_000;
 
 /**
  * Reading stored offers and offer requests, always within the caller's tenant. A search is read
@@ -48,10 +50,10 @@ export class OfferService {
   async getMany(scope: TenantScope, offerIds: readonly string[]): Promise<Array<StoredOffer | null>> {
     const uncached = offerIds.filter((id) => this.cache.get(id) === undefined).map((id) => offerAddress(id)!.requestId);
     if (uncached.length > 0) for (const search of await readSearches(this.db, scope.tenantId, [...new Set(uncached)])) this.cache.addSearch(search);
-    const now = clock.nowMs();
+    const now = scope.clock.nowMs();
     return offerIds.map((id) => {
       const offer = this.cache.get(id);
-      return offer && offer.tenantId === scope.tenantId && this.kept(offer.expiresAt, now) ? offer : null;
+      return offer && offer.tenantId === scope.tenantId && this.kept(offer, now) ? offer : null;
     });
   }
 
@@ -76,10 +78,10 @@ export class OfferService {
    * offers expired, and may since have been removed), else 404 `not_found`. Either answer is the
    * same for another tenant's offer as for an id never given.
    */
-  missing(offerId: string, field: string): AppError {
+  missing(scope: TenantScope, offerId: string, field: string): AppError {
     const address = offerAddress(offerId);
     const madeAt = address && idTimeMs(address.requestId);
-    if (madeAt !== null && madeAt + this.lifetimes.ttlMs <= clock.nowMs()) {
+    if (madeAt !== null && madeAt + this.lifetimes.ttlMs <= scope.clock.nowMs()) {
       const expiredAt = new Date(madeAt + this.lifetimes.ttlMs).toISOString();
       return appError("offer_no_longer_available", { field, reason: `The offer expired at ${expiredAt}; search again.` });
     }
@@ -161,14 +163,19 @@ export class OfferService {
     });
   }
 
-  /** Whether a search whose offers expire at `expiresAt` is still kept at `now`. */
-  private kept(expiresAt: Date, now: number): boolean {
-    return now < expiresAt.getTime() + this.lifetimes.retentionMs;
+  /**
+   * Whether a search is still kept at `now`, the tenant's time: until OFFER_RETENTION_SECONDS after
+   * its offers expire, and not if it is dated well after `now` (made on a sandbox clock since set
+   * back, which sandbox-clock.service.ts removes; other processes' cached copies are hidden here).
+   */
+  private kept(search: { createdAt: Date; expiresAt: Date }, now: number): boolean {
+    return search.createdAt.getTime() <= now + CLOCK_SKEW_MS && now < search.expiresAt.getTime() + this.lifetimes.retentionMs;
   }
 
-  /** The tenant's searches still kept. */
+  /** The tenant's searches still kept (`kept`). */
   private keptWhere(scope: TenantScope) {
-    return { tenantId: scope.tenantId, expiresAt: { gt: new Date(clock.nowMs() - this.lifetimes.retentionMs) } };
+    const now = scope.clock.nowMs();
+    return { tenantId: scope.tenantId, createdAt: { lte: new Date(now + CLOCK_SKEW_MS) }, expiresAt: { gt: new Date(now - this.lifetimes.retentionMs) } };
   }
 }
 

@@ -2,7 +2,6 @@ import type { Database } from "../db/database";
 import type { TenantScope } from "../tenancy/tenant-scope";
 import { appError } from "../errors/app-error";
 import { datedId } from "../ids";
-import { clock } from "../clock";
 import type { AirportIndex } from "../locations/airport-index";
 import type { UsageMeter } from "../tenants/usage-meter";
 import type { StoredOffer } from "./offer-payload";
@@ -108,9 +107,9 @@ export class SearchService {
     for (let remaining = prepared.entries.length; remaining > 0; remaining--) {
       if (arrived.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       const batch = arrived.shift()!;
-      const answeredAt = new Date(prepared.answeredAt.get(batch.entry.id) ?? clock.nowMs());
+      const answeredAt = new Date(prepared.answeredAt.get(batch.entry.id) ?? scope.clock.nowMs());
       const sourced = mergeOffers([batch]);
-      const stored = sourced.length > 0 ? await this.#store(scope, request, prepared.search, clock.now(), sourced) : null;
+      const stored = sourced.length > 0 ? await this.#store(scope, request, prepared.search, scope.clock.now(), sourced) : null;
       yield { result: batch.result, offers: stored ? new SearchResult(stored.offerRequest, prepared.search, stored.answer, [batch.result]).offers : [], remainingSuppliers: remaining - 1, answeredAt };
     }
     await done;
@@ -118,7 +117,7 @@ export class SearchService {
 
   /** The search resolved and checked, the suppliers it asks, and how each is asked. */
   private async prepare(scope: TenantScope, request: SearchRequest) {
-    const now = clock.now();
+    const now = scope.clock.now();
     const search = resolveSearch(request, this.airports, now);
     const entries = this.suppliers.searchedBy(tenantSuppliers(scope.tenant), await this.connections(scope.tenantId));
     checkBehaviour(request, scope, this.suppliers);
@@ -127,7 +126,7 @@ export class SearchService {
     const ask = async (entry: RegisteredSupplier, signal: AbortSignal) => {
       const forcedOutcome = request.supplierBehaviour?.[entry.id];
       const found = await entry.supplier.search({ ...search, signal, ...(forcedOutcome ? { forcedOutcome } : {}) });
-      answeredAt.set(entry.id, clock.nowMs());
+      answeredAt.set(entry.id, scope.clock.nowMs());
       return sellableOffers(entry.supplier, found, search, scope.tenant.environment);
     };
     return { now, search, entries, ask, answeredAt };

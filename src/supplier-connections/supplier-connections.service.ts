@@ -74,7 +74,7 @@ export class SupplierConnectionService {
     const encryptedToken = this.cipher.encrypt(input.access_token, associatedData(scope.tenantId, id));
     try {
       const row = await this.db.prisma.supplierConnection.create({
-        data: { id, tenantId: scope.tenantId, supplier: input.supplier, mode, status: "active", encryptedToken, createdAt: clock.now() },
+        data: { id, tenantId: scope.tenantId, supplier: input.supplier, mode, status: "active", encryptedToken, createdAt: scope.clock.now() },
       });
       return connectionFromRow(row);
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { Tenant } from "../db/models";
+import { tenantClock, type TenantClock } from "./tenant-clock";
 
 /**
  * The tenant whose data a request reads and changes: what domain services take first. It lives
@@ -16,4 +17,11 @@ export interface TenantScope {
    * other operations show the wallet's balance only then (a 402 says what is short, not what is held).
    */
   mayReadWallet: boolean;
+  /** The tenant's own time (tenant-clock.ts): what every rule of its data and every time it is shown run on. */
+  clock: TenantClock;
+}
+
+/** The scope of `tenant`'s data, on the tenant's own clock. */
+export function scopeOf(tenant: Tenant, caller: Pick<TenantScope, "actingAsOwner" | "mayReadWallet">): TenantScope {
+  return { tenantId: tenant.id, tenant, ...caller, clock: tenantClock(tenant) };
 }

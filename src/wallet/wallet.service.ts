@@ -14,7 +14,7 @@ import type { CursorCodec } from "../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import { ledgerEntryFrom, walletFrom, type LedgerEntry, type Wallet } from "./wallet";
 import { walletChange } from "./wallet-change";
-import { clock } from "../clock";
+import { tenantClock } from "../tenancy/tenant-clock";
 
 export interface WalletCredit {
   /** Minor units of `currency`, positive. */
@@ -73,7 +73,7 @@ export class WalletService {
    */
   async credit(tenant: Tenant, credit: WalletCredit): Promise<WalletCreditResult> {
     if (tenant.status === "deleted") throw appError("tenant_deleted");
-    const change = walletChange(this.db, { tenantId: tenant.id, type: "owner_credit", ...credit, capped: true, at: clock.now() });
+    const change = walletChange(this.db, { tenantId: tenant.id, type: "owner_credit", ...credit, capped: true, at: tenantClock(tenant).now() });
     try {
       await writeBatch(this.db, change.statements);
     } catch (error) {
@@ -138,7 +138,7 @@ export class WalletService {
     if (!row) throw appError("tenant_not_found");
     if (row.currency === currency) return;
     const balance = Number(row.balance);
-    const now = clock.now();
+    const now = tenantClock(tenant).now();
     if (tenant.environment === "live") {
       const open = await tx.order.count({ where: { tenantId: tenant.id, status: { in: ["PENDING", "PROCESSING"] } } });
       if (balance > 0 || open > 0) throw appError("currency_locked", { field: "default_currency" });

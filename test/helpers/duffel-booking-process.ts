@@ -7,6 +7,7 @@ import { openDatabase } from "../../src/db/database";
 import { LocalPubSub, PostgresPubSub, type PubSub } from "../../src/events/pubsub";
 import { createLogger } from "../../src/logger";
 import { createServices } from "../../src/services";
+import { scopeOf } from "../../src/tenancy/tenant-scope";
 
 const config = loadConfig();
 const log = createLogger(config.LOG_LEVEL);
@@ -15,7 +16,7 @@ const pubsub: PubSub = db.provider === "postgresql" ? await PostgresPubSub.conne
 const services = await createServices(config, db, pubsub, log);
 const { tenantId, request } = JSON.parse(process.env.DUFFEL_BOOKING ?? "{}");
 const tenant = await db.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } });
-const booking = await services.duffelBookings.book({ tenantId, tenant, actingAsOwner: false, mayReadWallet: true }, request);
+const booking = await services.duffelBookings.book(scopeOf(tenant, { actingAsOwner: false, mayReadWallet: true }), request);
 process.stdout.write(`DUFFEL_BOOKED ${JSON.stringify(booking)}\n`);
 await pubsub.close();
 await db.close();

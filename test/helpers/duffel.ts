@@ -4,7 +4,7 @@ import type { DuffelAccount } from "../../src/duffel/duffel-accounts";
 import type { DuffelOrderPassenger } from "../../src/duffel/duffel-shapes";
 import type { SupplierSearch } from "../../src/supplier/supplier";
 import { duffelAccounts } from "../../src/supplier-connections/duffel-accounts";
-import type { TenantScope } from "../../src/tenancy/tenant-scope";
+import { scopeOf as tenantScopeOf, type TenantScope } from "../../src/tenancy/tenant-scope";
 import { call, type TenantFixture } from "./client";
 import type { DuffelFake } from "./duffel-fake";
 import type { TestServer } from "./test-server";
@@ -29,7 +29,7 @@ export async function connectDuffel(server: TestServer, tenant: TenantFixture, t
 /** The tenant's scope as a request of its own key has it. */
 export async function scopeOf(server: TestServer, tenant: TenantFixture): Promise<TenantScope> {
   const row = await server.db.prisma.tenant.findUniqueOrThrow({ where: { id: tenant.tenantId } });
-  return { tenantId: row.id, tenant: row, actingAsOwner: false, mayReadWallet: true };
+  return tenantScopeOf(row, { actingAsOwner: false, mayReadWallet: true });
 }
 
 /** The tenant's Duffel account as the server wires it (connections, DUFFEL_API_URL). */

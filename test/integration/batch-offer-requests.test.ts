@@ -162,6 +162,20 @@ describe("batch offer requests", () => {
     expect(given.data.supplier_results[0].duration_ms).toBeGreaterThanOrEqual(3000);
   });
 
+  it("dates a sandbox tenant's request on its clock moved ahead, and still reads it batch by batch within the search's real deadline", async () => {
+    const ahead = await createTenant(server);
+    const DAY_S = 86_400;
+    expect((await call(server, "POST", "/v1/sandbox/clock/advance", { key: ahead.key, body: { seconds: 2 * DAY_S } })).status).toBe(200);
+    const created = await create(searchBody(38, { supplier_timeout: 5 }), ahead.key);
+    expect(created.status).toBe(201);
+    expect(Date.parse(created.body.data.created_at) - Date.now()).toBeGreaterThan(2 * DAY_S * 1000 - 60_000);
+    const first = await read(created.body.data.id, ahead.key);
+    expect(first.data.supplier_results.map((result: any) => [result.supplier, result.status])).toEqual([["simulated", "ok"]]);
+    const second = await read(created.body.data.id, ahead.key);
+    expect(second.data.supplier_results[1]).toMatchObject({ supplier: "simulated_lcc", status: "ok" });
+    expect(second.data.offers.length).toBeGreaterThan(0);
+  });
+
   it("refuses supplier_behaviour from a live tenant, naming the field", async () => {
     const live = await createTenant(server, { environment: "live" });
     expectError(await create(searchBody(37, { supplier_behaviour: { simulated_lcc: "timeout" } }), live.key), 400, "invalid_search_params", "supplier_behaviour");

@@ -98,6 +98,12 @@ describe("health, readiness, metrics, OpenAPI", () => {
       expect(queries.filter((sql) => /\bCOUNT\(/i.test(sql)).length).toBeLessThanOrEqual(3);
     });
 
+    it("has the heap a major GC left (0 before the first), below the heap's total", () => {
+      const value = (name: string) => Number(text.match(new RegExp(`^${name} (\\S+)$`, "m"))?.[1]);
+      expect(value("aerogate_heap_used_after_major_gc_bytes")).toBeGreaterThanOrEqual(0);
+      expect(value("aerogate_heap_used_after_major_gc_bytes")).toBeLessThan(value("nodejs_heap_size_total_bytes"));
+    });
+
     it("has the latency histogram http_request_duration_seconds_bucket", () => {
       const buckets = samples("http_request_duration_seconds_bucket").filter((s) => s.labels.route === "/v1/tenant");
       expect(buckets.length).toBeGreaterThan(1);

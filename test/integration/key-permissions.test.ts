@@ -85,6 +85,10 @@ const probes: Record<string, Probe> = {
   confirmOrderChange: { rest: "POST /v1/air/order_changes/:id/actions/confirm", body: {} },
   acceptAirlineInitiatedChange: { rest: "POST /v1/air/airline_initiated_changes/:id/actions/accept" },
   simulateAirlineInitiatedChange: { rest: "POST /v1/sandbox/orders/:id/airline_initiated_change", body: { kind: "retime" } },
+  sandboxClock: { rest: "GET /v1/sandbox/clock" },
+  // An empty body: refused by the input rules (an answer), or for the key's permissions.
+  advanceSandboxClock: { rest: "POST /v1/sandbox/clock/advance", body: {} },
+  resetSandboxClock: { rest: "POST /v1/sandbox/clock/reset" },
   orderStatusChanged: { subscription: ORDER_STATUS_CHANGED, variables: { orderId: UNKNOWN_ORDER } },
   orderEvents: { subscription: ORDER_EVENTS },
   // An empty search: refused by the search rules (an answer), or for the key's permissions.

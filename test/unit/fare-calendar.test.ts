@@ -4,7 +4,7 @@ import { airportIndex } from "../../src/locations/airport-index";
 import { FareCalendarService } from "../../src/search/fare-calendar.service";
 import { parseFareCalendarRequest } from "../../src/search/fare-calendar.inputs";
 import type { FareQuote, FlightCabin, Supplier, SupplierSearch } from "../../src/supplier/supplier";
-import type { TenantScope } from "../../src/tenancy/tenant-scope";
+import { scopeOf } from "../../src/tenancy/tenant-scope";
 
 /**
  * The fare calendar's merging rules, with suppliers made up here: every supplier able to quote
@@ -17,12 +17,7 @@ const index = airportIndex();
 const DAY_MS = 86_400_000;
 const daysAhead = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString().slice(0, 10);
 
-const scope = {
-  tenantId: "ten_unit",
-  tenant: { id: "ten_unit", environment: "sandbox", defaultCurrency: "USD" } as Tenant,
-  actingAsOwner: false,
-  mayReadWallet: true,
-} satisfies TenantScope;
+const scope = scopeOf({ id: "ten_unit", environment: "sandbox", defaultCurrency: "USD", clockOffsetSeconds: 0 } as Tenant, { actingAsOwner: false, mayReadWallet: true });
 
 /** A quote of `adultFare` cents per passenger on one flight with `seats` for sale. */
 function quote(search: SupplierSearch, flightKey: string, adultFare: number, seats = 100): FareQuote {

@@ -12,6 +12,7 @@ function table(name: string, rows: number, batchMs = 0, failures = 0) {
   let failing = failures;
   const rule: RetentionRule = {
     table: name,
+    datedByTenant: false,
     async removeBatch(_now, limit) {
       if (failing-- > 0) throw new Error("database unavailable");
       limits.push(limit);
@@ -54,6 +55,28 @@ describe("RetentionSweeper", () => {
     await eventually(async () => (slow.left() === 0 ? true : undefined), () => `${slow.left()} rows left`, 10_000);
     expect(slow.limits.slice(0, 5)).toEqual([100, 50, 25, 12, 10]);
     expect(Math.min(...slow.limits)).toBe(10);
+  });
+
+  it("sweeps rows dated by tenant on real time, and on the time of each tenant whose clock runs ahead, that tenant's rows alone", async () => {
+    const calls: Array<{ table: string; nowMs: number; tenantId?: string }> = [];
+    const recording = (name: string, datedByTenant: boolean): RetentionRule => ({
+      table: name,
+      datedByTenant,
+      async removeBatch(now, _limit, tenantId) {
+        calls.push({ table: name, nowMs: now.getTime(), ...(tenantId === undefined ? {} : { tenantId }) });
+        return { removed: 0, heldMs: 0 };
+      },
+    });
+    const DAY_MS = 86_400_000;
+    sweeper = new RetentionSweeper([recording("Searches", true), recording("Deliveries", false)], 60_000, createLogger("silent"), undefined, async () => [{ tenantId: "ten_ahead", offsetMs: DAY_MS }]);
+    const before = Date.now();
+    sweeper.start();
+    await eventually(async () => (calls.length >= 3 ? true : undefined), () => `${calls.length} batches`, 5_000);
+    const after = Date.now();
+    expect(calls.map(({ table, tenantId }) => [table, tenantId])).toEqual([["Searches", undefined], ["Searches", "ten_ahead"], ["Deliveries", undefined]]);
+    expect(calls[0]!.nowMs).toBeGreaterThanOrEqual(before);
+    expect(calls[0]!.nowMs).toBeLessThanOrEqual(after);
+    expect(calls[1]!.nowMs - calls[0]!.nowMs).toBe(DAY_MS);
   });
 
   it("sweeps again at the next interval after a batch failed", async () => {

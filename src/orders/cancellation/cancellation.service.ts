@@ -10,7 +10,6 @@ import { newId } from "../../ids";
 import type { CursorCodec } from "../../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../../pagination/paginate";
 import { noPause, type TestPause } from "../../test-pause";
-import { clock } from "../../clock";
 import { cancellationFrom, confirmCancellation, insertCancellation, QUOTE_LIFETIME_MS, type CancellationRecord, type OrderCancellation } from "./cancellation";
 import { servicesPaidAfterTicketing as paidAfterTicketing, type Order, type OrderDetail } from "../core/order";
 import type { OrderCommits } from "../core/order-commits";
@@ -50,7 +49,7 @@ export class CancellationService {
    */
   async quote(scope: TenantScope, orderId: string): Promise<OrderCancellation> {
     const order = await this.orders.get(scope, orderId);
-    const now = clock.now();
+    const now = scope.clock.now();
     requireAllowed(order, "cancelWithQuote", now);
     const quote = await this.priced(order, now);
     await writeBatch(this.db, [insertCancellation(this.db, quote)]);
@@ -66,7 +65,7 @@ export class CancellationService {
   async confirm(scope: TenantScope, cancellationId: string): Promise<OrderCancellation> {
     const quote = await this.get(scope, cancellationId);
     if (quote.confirmedAt !== null) return quote;
-    const now = clock.now();
+    const now = scope.clock.now();
     if (quote.expiresAt <= now) {
       throw appError("cancellation_quote_expired", { field: "id", reason: `The quote expired at ${quote.expiresAt.toISOString()}.` });
     }
@@ -112,7 +111,7 @@ export class CancellationService {
   async requestRefund(scope: TenantScope, orderId: string): Promise<OrderDetail> {
     for (let pricing = 1; ; pricing++) {
       const order = await this.orders.get(scope, orderId);
-      const now = clock.now();
+      const now = scope.clock.now();
       requireAllowed(order, "refund", now);
       const quote = { ...(await this.priced(order, now)), confirmedAt: now };
       try {
@@ -162,7 +161,7 @@ export class CancellationService {
    * (`condition` too) decides between racing refunds and quote confirmations: one of them.
    */
   private async startRefund(scope: TenantScope, order: Order, now: Date, statements: BatchStatement[], condition: Sql.Sql = Sql.empty): Promise<void> {
-    const refund = this.jobs.schedule(order, "refund", now);
+    const refund = this.jobs.schedule(order, "refund");
     const requested = Sql.sql`, "refundRequestedAt" = ${sqlTimestamp(this.db.provider, now)}`;
     try {
       await this.commits.commit([order], [...statements, touchIn(this.db, order, "TICKETED", now, requested, Sql.sql`AND "refundRequestedAt" IS NULL ${condition}`), refund.statement]);

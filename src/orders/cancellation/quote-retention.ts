@@ -5,7 +5,8 @@ import { deleteRule, type RetentionRule } from "../../retention/retention-rule";
 
 /**
  * A cancellation quote never confirmed is removed OFFER_RETENTION_SECONDS after it expires; a
- * confirmed one stays with its order (it is what the order was refunded).
+ * confirmed one stays with its order (it is what the order was refunded). Quotes are dated on
+ * their tenant's clock.
  */
 export function quoteRetention(db: Database, retentionMs: number): RetentionRule {
   return deleteRule(
@@ -14,5 +15,6 @@ export function quoteRetention(db: Database, retentionMs: number): RetentionRule
     ["id"],
     "expiresAt",
     (now) => Sql.sql`"confirmedAt" IS NULL AND "expiresAt" < ${sqlTimestamp(db.provider, new Date(now.getTime() - retentionMs))}`,
+    true,
   );
 }

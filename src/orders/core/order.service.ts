@@ -34,7 +34,6 @@ import type { OrderHolds } from "../payment/hold-deadline";
 import type { SeatCalls } from "../recovery/seat-calls";
 import { SeatIntents } from "../recovery/seat-intents";
 import { VersionedCache } from "../../versioned-cache";
-import { clock } from "../../clock";
 import { noPause, type TestPause } from "../../test-pause";
 
 /** Order details kept at least this many (RecentMap), and at most this long should a change's word be lost. */
@@ -97,8 +96,8 @@ export class OrderService {
   async create(scope: TenantScope, request: CreateOrderRequest): Promise<OrderDetail> {
     const field = request.offerField;
     const [offer] = await this.offers.getMany(scope, [request.offerId]);
-    if (!offer) throw this.offers.missing(request.offerId, field);
-    const now = clock.now();
+    if (!offer) throw this.offers.missing(scope, request.offerId, field);
+    const now = scope.clock.now();
     if (offer.expiresAt <= now) {
       throw appError("offer_no_longer_available", { field, reason: `The offer expired at ${offer.expiresAt.toISOString()}.` });
     }
@@ -130,11 +129,11 @@ export class OrderService {
     };
     // The intent is written before the airline is asked and removed by the order's commit: should
     // the process die in between, the seat reconciler finds it and gives the seats back.
-    const hold = await this.holdSeats(pending, passengers, scope, field, now);
+    const hold = await this.holdSeats(pending, passengers, scope, field);
     const order = { ...pending, bookingReference: hold.answer.bookingReference };
     await this.pause("after_supplier_hold", { orderId: order.id });
     try {
-      await this.commits.commit([order], [...insertOrder(this.db, order, passengers), this.holds.expiry(order, paymentRequiredBy, now), this.seatCalls.intents.committed(hold.call)], [orderEvent(order, now, { type: "order.created" })]);
+      await this.commits.commit([order], [...insertOrder(this.db, order, passengers), this.holds.expiry(order, paymentRequiredBy, scope.clock), this.seatCalls.intents.committed(hold.call)], [orderEvent(order, now, { type: "order.created" })]);
     } catch (error) {
       // The airline holds seats for an order that does not exist: give them back.
       await this.seatCalls.undo(hold.call);
@@ -223,7 +222,7 @@ export class OrderService {
    */
   async updatePassengers(scope: TenantScope, orderId: string, updates: readonly PassengerUpdate[]): Promise<OrderDetail> {
     const detail = await this.detail(scope, orderId);
-    const now = clock.now();
+    const now = scope.clock.now();
     requireAllowed(detail, "updatePassengers", now);
     const current = new Map(detail.passengers.map((passenger) => [passenger.id, passenger]));
     const seen = new Set<string>();
@@ -260,11 +259,11 @@ export class OrderService {
    */
   async cancel(scope: TenantScope, orderId: string, confirming: BatchStatement[] = []): Promise<OrderDetail> {
     const order = await this.get(scope, orderId);
-    const now = clock.now();
+    const now = scope.clock.now();
     requireAllowed(order, "cancel", now);
     try {
       const cancelled = transition(this.db, order, "cancel", now, Sql.sql`, "cancellationReason" = ${REQUESTED}`);
-      await this.commits.commit([order], [...confirming, cancelled, this.seatCalls.intents.releaseOwed(order, now)], [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED })]);
+      await this.commits.commit([order], [...confirming, cancelled, this.seatCalls.intents.releaseOwed(order)], [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED })]);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "cancel");
       throw error;
@@ -316,9 +315,9 @@ export class OrderService {
    * a chosen seat is taken. When the hold fails nothing is held (all or nothing), so nothing is
    * owed for it.
    */
-  private async holdSeats(order: Order, passengers: readonly BookedPassenger[], scope: TenantScope, field: string, at: Date) {
+  private async holdSeats(order: Order, passengers: readonly BookedPassenger[], scope: TenantScope, field: string) {
     try {
-      const made = await this.seatCalls.hold(supplierBooking(order, passengers, scope.tenant.environment), at);
+      const made = await this.seatCalls.hold(supplierBooking(order, passengers, scope.tenant.environment));
       // A new order id: no other request holds an intent of it.
       if (!made) throw new Error(`order ${order.id} has a seat intent already`);
       return made;

@@ -134,17 +134,22 @@ export class OrderFeed {
    * After the word between processes was cut off (a database outage, on PostgreSQL) and is back:
    * what subscribers may have missed is told now. Each followed order is read again (a
    * subscriber gets it only if it changed), and the events of subscribed tenants committed since
-   * shortly before the cut are told, those already told skipped.
+   * shortly before the cut are told, those already told skipped. Events are dated on their
+   * tenant's clock, so "since" is read on each tenant's (tenants on one clock, one query).
    */
   private async catchUp(lostAt: Date): Promise<void> {
-    const tenantIds = [...this.byTenant.keys()];
-    for (const tenantId of tenantIds) {
-      const followed = new Set([...(this.byTenant.get(tenantId) ?? [])].flatMap((subscriber) => (subscriber.orderId ? [subscriber.orderId] : [])));
+    const byClock = new Map<number, string[]>();
+    for (const [tenantId, subscribers] of this.byTenant) {
+      const followed = new Set([...subscribers].flatMap((subscriber) => (subscriber.orderId ? [subscriber.orderId] : [])));
       for (const orderId of followed) this.fanOut({ tenantId, orderId });
+      const offsetMs = subscribers.values().next().value?.scope.clock.offsetMs ?? 0;
+      byClock.set(offsetMs, [...(byClock.get(offsetMs) ?? []), tenantId]);
     }
-    const events = await eventsSince(this.db, tenantIds, new Date(lostAt.getTime() - CATCH_UP_MARGIN_MS), CATCH_UP_LIMIT);
-    for (const event of events) {
-      this.fanOut({ tenantId: event.tenantId, orderId: event.orderId, event: { id: event.id, type: event.type, createdAt: event.createdAt.toISOString() } });
+    for (const [offsetMs, tenantIds] of byClock) {
+      const events = await eventsSince(this.db, tenantIds, new Date(lostAt.getTime() + offsetMs - CATCH_UP_MARGIN_MS), CATCH_UP_LIMIT);
+      for (const event of events) {
+        this.fanOut({ tenantId: event.tenantId, orderId: event.orderId, event: { id: event.id, type: event.type, createdAt: event.createdAt.toISOString() } });
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import type { AirlineJobKind, OrderJobQueue } from "./order-job-queue";
+import { clock } from "../../clock";
 
 /**
  * Work that can grow while its job waits (the EMDs of services paid since, the e-tickets of a
@@ -29,8 +30,13 @@ export class AirlineJobs {
     private readonly delayMs: number,
   ) {}
 
-  /** The `kind` job for the order, due `delayMs` after `at`, the time of the change that queues it. */
-  schedule(order: { id: string; tenantId: string }, kind: AirlineJobKind, at: Date): ScheduledJob {
+  /**
+   * The `kind` job for the order, due `delayMs` from now. The airline's delay is a real duration,
+   * so it runs on the process clock whatever the tenant's (a sandbox clock moved ahead past it
+   * makes the job due at once: sandbox-clock/sandbox-clock.service.ts).
+   */
+  schedule(order: { id: string; tenantId: string }, kind: AirlineJobKind): ScheduledJob {
+    const at = clock.now();
     const runAt = new Date(at.getTime() + this.delayMs);
     const statement = QUEUED_AGAIN.has(kind) ? this.queue.requeue(order, kind, runAt, at) : this.queue.enqueue(order, kind, runAt, at);
     return { statement, runAt, wake: () => this.wakeWorker(runAt) };

@@ -19,13 +19,15 @@ import type { SeatCalls } from "../recovery/seat-calls";
 import { supplierBooking } from "../core/supplier-booking";
 import { insertDocument } from "../core/order-rows";
 import type { TicketReissue } from "./ticket-reissue";
-import { clock } from "../../clock";
+import { tenantClock, type TenantClock } from "../../tenancy/tenant-clock";
 import { noPause, type TestPause } from "../../test-pause";
 
 interface JobSubject {
   order: Order;
   passengers: OrderPassenger[];
   environment: "sandbox" | "live";
+  /** The tenant's clock, read with the order: what the outcome is dated on (tenancy/tenant-clock.ts). */
+  clock: TenantClock;
 }
 
 /**
@@ -75,13 +77,13 @@ export class OrderJobRunner {
     if (job.kind === "emd") return this.issueEmds(job, lease, subject);
     // The change is paid and the airline answers a reissue the same every time: it runs until done.
     if (job.kind === "reissue") return this.reissueTickets(job, lease, subject);
-    if (job.attempts > this.maxAttempts) return this.giveUp(job, lease, subject.order);
+    if (job.attempts > this.maxAttempts) return this.giveUp(job, lease, subject);
     if (job.kind === "ticket") return this.ticket(job, lease, subject);
     return this.refund(job, lease, subject);
   }
 
   /** PROCESSING → TICKETED with e-tickets, or → FAILED with the debit reversed (the airline released the seats). */
-  private async ticket(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
+  private async ticket(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment, clock }: JobSubject): Promise<JobResult> {
     if (!awaitsTicketing(order)) return this.finish(job, lease, order, []);
     const answer = await this.supplier.issueTickets(supplierBooking(order, passengers, environment));
     await this.pause("after_airline_ticketing", { orderId: order.id });
@@ -105,7 +107,7 @@ export class OrderJobRunner {
    * (`ticketing_attempts_exhausted`) with the debit reversed and the seats released; a refund is
    * withdrawn: the order stays TICKETED, no longer refunding, and the tenant may ask again.
    */
-  private async giveUp(job: ClaimedJob, lease: LeaseHeartbeat, order: Order): Promise<JobResult> {
+  private async giveUp(job: ClaimedJob, lease: LeaseHeartbeat, { order, clock }: JobSubject): Promise<JobResult> {
     const now = clock.now();
     if (job.kind === "refund") {
       if (!isRefunding(order)) return this.finish(job, lease, order, []);
@@ -115,7 +117,7 @@ export class OrderJobRunner {
     // The release is owed from the failure's commit on (a seat intent in the same transaction), and
     // done only then: until then another run may still ticket these seats. A process dying in
     // between leaves the intent to the seat reconciler.
-    const result = await this.fail(job, lease, order, ATTEMPTS_EXHAUSTED, now, [this.seatCalls.intents.releaseOwed(order, now)]);
+    const result = await this.fail(job, lease, order, ATTEMPTS_EXHAUSTED, now, [this.seatCalls.intents.releaseOwed(order)]);
     if (result === "applied") {
       await this.seatCalls.release(order.id);
     }
@@ -123,7 +125,7 @@ export class OrderJobRunner {
   }
 
   /** TICKETED (refund asked) → REFUNDED: the airline refunds, the wallet gets back what the confirmed quote said. */
-  private async refund(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
+  private async refund(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment, clock }: JobSubject): Promise<JobResult> {
     if (!isRefunding(order)) return this.finish(job, lease, order, []);
     await this.supplier.refundTickets(supplierBooking(order, passengers, environment));
     await this.pause("after_airline_refund", { orderId: order.id });
@@ -150,7 +152,7 @@ export class OrderJobRunner {
    * gone, it writes nothing, and the next run issues every EMD owed. Once the order is no longer
    * TICKETED (refunded), none is issued.
    */
-  private async issueEmds(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
+  private async issueEmds(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment, clock }: JobSubject): Promise<JobResult> {
     if (!isTicketed(order)) return this.finish(job, lease, order, []);
     const issued = await this.db.prisma.orderDocument.findMany({ where: { orderId: order.id, tenantId: order.tenantId, type: EMD }, select: { id: true } });
     const issuedIds = new Set(issued.map((document) => document.id));
@@ -170,7 +172,7 @@ export class OrderJobRunner {
   }
 
   /** A TICKETED order's e-tickets reissued for its slices as changed (ticket-reissue.ts); none once it is no longer TICKETED. */
-  private async reissueTickets(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment }: JobSubject): Promise<JobResult> {
+  private async reissueTickets(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment, clock }: JobSubject): Promise<JobResult> {
     if (!isTicketed(order)) return this.finish(job, lease, order, []);
     const outcome = await this.reissue.outcome(order, passengers, environment, clock.now());
     await this.pause("after_airline_reissue", { orderId: order.id });
@@ -244,15 +246,20 @@ export class OrderJobRunner {
     return { quoted: row.quoted, walletCurrency: row.walletCurrency };
   }
 
-  /** The job's order, its passengers and its tenant's environment: two raw prepared reads (Prisma's one call with its includes cost ~1 ms of CPU a job). */
+  /**
+   * The job's order, its passengers, its tenant's environment and clock (read here, not from a
+   * cache: a sandbox clock just moved ahead is what made the job due): two raw prepared reads
+   * (Prisma's one call with its includes cost ~1 ms of CPU a job).
+   */
   private async load(job: ClaimedJob): Promise<JobSubject | null> {
-    const [row] = await queryRows<OrderRecord & { environment: JobSubject["environment"] }>(
+    const [row] = await queryRows<OrderRecord & { environment: JobSubject["environment"]; clockOffsetSeconds: number }>(
       this.db,
-      Sql.sql`SELECT "Order".*, "Tenant"."environment" AS "environment" FROM "Order" JOIN "Tenant" ON "Tenant"."id" = "Order"."tenantId"
+      Sql.sql`SELECT "Order".*, "Tenant"."environment" AS "environment", "Tenant"."clockOffsetSeconds" AS "clockOffsetSeconds"
+        FROM "Order" JOIN "Tenant" ON "Tenant"."id" = "Order"."tenantId"
         WHERE "Order"."id" = ${job.orderId} AND "Order"."tenantId" = ${job.tenantId}`,
     );
     if (!row) return null;
     const passengers = await queryRows<PassengerRecord>(this.db, Sql.sql`SELECT * FROM "OrderPassenger" WHERE "orderId" = ${job.orderId} ORDER BY "position"`);
-    return { order: orderFrom(row), passengers: passengers.map(passengerFrom), environment: row.environment };
+    return { order: orderFrom(row), passengers: passengers.map(passengerFrom), environment: row.environment, clock: tenantClock(row) };
   }
 }

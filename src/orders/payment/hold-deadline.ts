@@ -2,6 +2,8 @@ import type { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import type { Order } from "../core/order";
 import { awaitsPayment } from "../core/order-actions";
 import type { OrderJobQueue } from "../jobs/order-job-queue";
+import type { TenantClock } from "../../tenancy/tenant-clock";
+import { clock } from "../../clock";
 
 /** A hold must be paid at least this long before the first departure (the airline tickets by then). */
 const LAST_PAYMENT_BEFORE_DEPARTURE_MS = 24 * 60 * 60 * 1000;
@@ -32,9 +34,13 @@ export class OrderHolds {
     return new Date(Math.min(bookedAt.getTime() + this.holdSeconds * 1000, lastPayment));
   }
 
-  /** For the order's creation batch: the job that cancels it at `paymentRequiredBy` if still unpaid. */
-  expiry(order: { id: string; tenantId: string }, paymentRequiredBy: Date, at: Date): Sql.Sql {
-    return this.queue.enqueue(order, "payment_deadline", paymentRequiredBy, at);
+  /**
+   * For the order's creation batch: the job that cancels it at `paymentRequiredBy` (on the
+   * tenant's clock) if still unpaid. The queue runs on the process clock, so the job is due when
+   * the tenant's clock reads the deadline; a sandbox clock moved ahead moves it with it.
+   */
+  expiry(order: { id: string; tenantId: string }, paymentRequiredBy: Date, tenantClock: TenantClock): Sql.Sql {
+    return this.queue.enqueue(order, "payment_deadline", tenantClock.toProcess(paymentRequiredBy), clock.now());
   }
 }
 

@@ -2,7 +2,7 @@ import type { Database } from "../../db/database";
 import { GuardFailed, writeBatch } from "../../db/write-batch";
 import { orderEvent } from "../presentation/order-event-payload";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
-import { clock } from "../../clock";
+import { tenantClock, type TenantClock } from "../../tenancy/tenant-clock";
 import { orderFrom, type Order } from "../core/order";
 import { awaitsPayment } from "../core/order-actions";
 import type { OrderCommits } from "../core/order-commits";
@@ -38,11 +38,10 @@ export class HoldExpiry {
   async expire(jobs: readonly ClaimedJob[]): Promise<JobResult[]> {
     if (jobs.length === 0) return [];
     const orders = await this.ordersOf(jobs);
-    const now = clock.now();
     const finished: ClaimedJob[] = [];
     const cancelled: Order[] = [];
     const results = jobs.map((job): JobResult => {
-      const order = orders.get(job.orderId);
+      const order = orders.get(job.orderId)?.order;
       // The order is gone (its tenant was deleted): the job went with it.
       if (!order || order.tenantId !== job.tenantId) return "superseded";
       finished.push(job);
@@ -55,9 +54,18 @@ export class HoldExpiry {
       // One statement a kind for the whole batch, each guarded on every row it must change.
       const done = finished.length > 0 ? [this.queue.doneAll(finished.map((job) => job.id), finished[0]!.lease)] : [];
       if (cancelled.length > 0) {
-        const cancel = transitionAll(this.db, cancelled, "cancel", now, Sql.sql`, "cancellationReason" = ${REASON}`);
-        const events = cancelled.map((order) => orderEvent(order, now, { type: "order.cancelled", cancellationReason: REASON }));
-        await this.commits.commit(cancelled, [...done, cancel, this.seatCalls.intents.releaseOwedAll(cancelled, now)], events);
+        // Each order is cancelled at its tenant's time (one statement per clock: almost always one).
+        const byClock = new Map<number, Order[]>();
+        for (const order of cancelled) {
+          const offset = orders.get(order.id)!.clock.offsetMs;
+          const group = byClock.get(offset);
+          if (group) group.push(order);
+          else byClock.set(offset, [order]);
+        }
+        const cancels = [...byClock.values()].map((group) => ({ group, now: orders.get(group[0]!.id)!.clock.now() }));
+        const statements = cancels.map(({ group, now }) => transitionAll(this.db, group, "cancel", now, Sql.sql`, "cancellationReason" = ${REASON}`));
+        const events = cancels.flatMap(({ group, now }) => group.map((order) => orderEvent(order, now, { type: "order.cancelled", cancellationReason: REASON })));
+        await this.commits.commit(cancelled, [...done, ...statements, this.seatCalls.intents.releaseOwedAll(cancelled)], events);
       } else if (done.length > 0) {
         await writeBatch(this.db, done);
       }
@@ -75,8 +83,9 @@ export class HoldExpiry {
     return results;
   }
 
-  private async ordersOf(jobs: readonly ClaimedJob[]): Promise<Map<string, Order>> {
-    const rows = await this.db.prisma.order.findMany({ where: { id: { in: jobs.map((job) => job.orderId) } } });
-    return new Map(rows.map((row) => [row.id, orderFrom(row)]));
+  /** The jobs' orders, each with its tenant's clock (read here, not from a cache: a sandbox clock just moved ahead is what made the job due). */
+  private async ordersOf(jobs: readonly ClaimedJob[]): Promise<Map<string, { order: Order; clock: TenantClock }>> {
+    const rows = await this.db.prisma.order.findMany({ where: { id: { in: jobs.map((job) => job.orderId) } }, include: { tenant: { select: { clockOffsetSeconds: true } } } });
+    return new Map(rows.map(({ tenant, ...row }) => [row.id, { order: orderFrom(row), clock: tenantClock(tenant) }]));
   }
 }

@@ -19,7 +19,6 @@ import type { AirlineJobs } from "../jobs/airline-jobs";
 import type { OrderService } from "../core/order.service";
 import { awaitsPayment, requireAllowed, stateConflict } from "../core/order-actions";
 import { ORDER_GUARD, touchIn, transition } from "../core/order-state-machine";
-import { clock } from "../../clock";
 
 /** 422 `price_changed`, naming the order's new total. */
 function priceChanged(order: Order) {
@@ -76,7 +75,7 @@ export class TicketingService {
       if (error instanceof AppError && error.code === "payment_amount_mismatch" && request.payment.currency === order.currency && newPrice) throw priceChanged(order);
       throw error;
     }
-    const now = clock.now();
+    const now = scope.clock.now();
     const payment: Payment = { id: newId("pay", now.getTime()), orderId: order.id, type: "balance", amount, currency: order.currency, createdAt: now };
     await this.pay(scope, order, payment);
     return payment;
@@ -97,7 +96,7 @@ export class TicketingService {
    */
   private async payable(scope: TenantScope, orderId: string): Promise<{ order: Order; repriced: boolean }> {
     const order = await this.orders.get(scope, orderId);
-    const now = clock.now();
+    const now = scope.clock.now();
     requireAllowed(order, "pay", now);
     const total = currentTotal(order, now);
     if (total === order.totalAmount) return { order, repriced: false };
@@ -126,8 +125,8 @@ export class TicketingService {
     for (let pass = 0; pass < 2; pass++) {
       const wallet = await this.wallets.get(scope.tenantId);
       const amount = convertMinor(order.totalAmount, order.currency, wallet.currency);
-      const now = payment?.createdAt ?? clock.now();
-      const ticketing = this.jobs.schedule(order, "ticket", now);
+      const now = payment?.createdAt ?? scope.clock.now();
+      const ticketing = this.jobs.schedule(order, "ticket");
       const debit = walletChange(this.db, { tenantId: scope.tenantId, type: "ticketing_debit", amount: -amount, currency: wallet.currency, orderId: order.id, reference: payment?.id ?? null, at: now });
       const paid = transition(this.db, order, "ticket", now, Sql.sql`, "paidAt" = ${sqlTimestamp(this.db.provider, now)}`, Sql.sql`AND "totalAmount" = ${order.totalAmount}`);
       try {

@@ -31,13 +31,13 @@ export class SeatCalls {
   ) {}
 
   /** Supplier.holdSeats for a new order, under a `hold` intent keyed by the order's id. */
-  hold(booking: SupplierBooking, at: Date) {
-    return this.make("hold", { id: booking.id, orderId: booking.id, tenantId: booking.tenantId }, at, () => this.supplier.holdSeats(booking));
+  hold(booking: SupplierBooking) {
+    return this.make("hold", { id: booking.id, orderId: booking.id, tenantId: booking.tenantId }, () => this.supplier.holdSeats(booking));
   }
 
   /** Supplier.sellSeats, under a `sale` intent keyed by the sale's id (the addition's). */
-  sell(booking: BookingRef, saleId: string, seats: readonly SeatChoice[], at: Date) {
-    return this.make("sale", { id: saleId, orderId: booking.id, tenantId: booking.tenantId }, at, () => this.supplier.sellSeats(booking, saleId, seats));
+  sell(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]) {
+    return this.make("sale", { id: saleId, orderId: booking.id, tenantId: booking.tenantId }, () => this.supplier.sellSeats(booking, saleId, seats));
   }
 
   /**
@@ -48,8 +48,8 @@ export class SeatCalls {
    * that commit's, neither to be made again nor undone). 409 `order_state_conflict` when the
    * racing request's intent is not settled within two leases. @throws SeatsUnavailable
    */
-  async exchange(booking: BookingRef, exchangeId: string, exchange: SeatExchange, at: Date, committed: () => Promise<boolean>): Promise<SeatCall | "raced" | "committed"> {
-    const made = await this.make("exchange", { id: exchangeId, orderId: booking.id, tenantId: booking.tenantId, release: exchange.release }, at, async () => {
+  async exchange(booking: BookingRef, exchangeId: string, exchange: SeatExchange, committed: () => Promise<boolean>): Promise<SeatCall | "raced" | "committed"> {
+    const made = await this.make("exchange", { id: exchangeId, orderId: booking.id, tenantId: booking.tenantId, release: exchange.release }, async () => {
       if (await committed()) return "committed";
       await this.supplier.exchangeSeats(booking, exchangeId, exchange);
       return "made";
@@ -70,8 +70,8 @@ export class SeatCalls {
    * thrown. Any other failure (a timeout) may have done the work: it is undone, or left to the
    * reconciler when the airline cannot be reached.
    */
-  private async make<T>(kind: SeatCallKind, subject: SeatCallSubject, at: Date, ask: () => Promise<T>): Promise<{ call: SeatCall; answer: T } | null> {
-    const call = await this.intents.begin(kind, subject, at);
+  private async make<T>(kind: SeatCallKind, subject: SeatCallSubject, ask: () => Promise<T>): Promise<{ call: SeatCall; answer: T } | null> {
+    const call = await this.intents.begin(kind, subject);
     if (!call) return null;
     try {
       return { call, answer: await ask() };

@@ -87,7 +87,8 @@ export class SeatIntents {
    * this process; null when an intent of that key is there already (a racing request's, for
    * the same change): `awaitTurn`, then read again what it did.
    */
-  async begin(kind: SeatCallKind, subject: SeatCallSubject, at: Date): Promise<SeatCall | null> {
+  async begin(kind: SeatCallKind, subject: SeatCallSubject): Promise<SeatCall | null> {
+    const at = clock.now();
     const lease = leaseEnd({ now: at, leaseMs: this.leaseMs });
     const { provider } = this.db;
     const insert = Sql.sql`INSERT INTO "SeatIntent" ("id", "orderId", "tenantId", "kind", "release", "lockedUntil", "createdAt")
@@ -131,13 +132,14 @@ export class SeatIntents {
   }
 
   /** For the batch that gives an order's seats back (a cancellation): the release is owed from its commit on. */
-  releaseOwed(order: { id: string; tenantId: string }, at: Date): Sql.Sql {
-    return this.releaseOwedAll([order], at);
+  releaseOwed(order: { id: string; tenantId: string }): Sql.Sql {
+    return this.releaseOwedAll([order]);
   }
 
   /** `releaseOwed` for several orders in one statement; one left over for an order (none should be) becomes this one. */
-  releaseOwedAll(orders: ReadonlyArray<{ id: string; tenantId: string }>, at: Date): Sql.Sql {
+  releaseOwedAll(orders: ReadonlyArray<{ id: string; tenantId: string }>): Sql.Sql {
     const { provider } = this.db;
+    const at = clock.now();
     const [kindValue, leaseValue, atValue] = [sqlEnum(provider, "SeatIntentKind", "release"), sqlTimestamp(provider, leaseEnd({ now: at, leaseMs: this.leaseMs })), sqlTimestamp(provider, at)];
     return Sql.sql`INSERT INTO "SeatIntent" ("id", "orderId", "tenantId", "kind", "lockedUntil", "createdAt")
       VALUES ${Sql.join(orders.map((order) => Sql.sql`(${order.id}, ${order.id}, ${order.tenantId}, ${kindValue}, ${leaseValue}, ${atValue})`))}

@@ -13,7 +13,6 @@ import { SeatTaken, type BookingRef, type SeatChoice } from "../../supplier/supp
 import { walletChange, WALLET_GUARD } from "../../wallet/wallet-change";
 import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
-import { clock } from "../../clock";
 import { noPause, type TestPause } from "../../test-pause";
 import type { Order, OrderDetail, SelectedService } from "../core/order";
 import type { OrderCommits } from "../core/order-commits";
@@ -68,7 +67,7 @@ export class ServiceAdditionService {
    */
   async available(scope: TenantScope, orderId: string): Promise<AvailableService[]> {
     const order = await this.orders.get(scope, orderId);
-    return refusal(order, "addServices", clock.now()) ? [] : servicesLeft(order.offer, order.services);
+    return refusal(order, "addServices", scope.clock.now()) ? [] : servicesLeft(order.offer, order.services);
   }
 
   /**
@@ -85,7 +84,7 @@ export class ServiceAdditionService {
   async add(scope: TenantScope, orderId: string, request: AddServicesRequest): Promise<OrderDetail> {
     for (let attempt = 1; ; attempt++) {
       const order = await this.orders.get(scope, orderId);
-      const now = clock.now();
+      const now = scope.clock.now();
       const refused = refusal(order, "addServices", now);
       if (refused) throw refused;
       const { services, amount } = selectServices(request.services, order.offer, (id) => this.seats.seatOption(order.offer, id, order.id), {
@@ -129,9 +128,9 @@ export class ServiceAdditionService {
     };
     const updated: Order = { ...order, services: [...order.services, ...addition.services], totalAmount: order.totalAmount + amount, updatedAt: at };
     const booking = supplierBooking({ ...order, services: addition.services }, [], scope.tenant.environment);
-    const sale = booking.seats.length === 0 ? null : await this.sellSeats(booking, addition, at);
+    const sale = booking.seats.length === 0 ? null : await this.sellSeats(booking, addition);
     if (sale) await this.pause("after_supplier_seat_sale", { orderId: order.id, additionId: addition.id });
-    const emds = ticketed ? this.jobs.schedule(order, "emd", at) : null;
+    const emds = ticketed ? this.jobs.schedule(order, "emd") : null;
     // A second pass only if a sandbox wallet was re-denominated between reading and debiting it.
     for (let pass = 0; pass < 2; pass++) {
       const debit = ticketed && amount > 0 ? await this.debit(order, addition) : null;
@@ -174,9 +173,9 @@ export class ServiceAdditionService {
   }
 
   /** The addition's seats sold by the airline (a sale keyed by the addition's id); 422 `seat_unavailable` naming the first seat taken. */
-  private async sellSeats(booking: BookingRef & { seats: SeatChoice[] }, addition: ServiceAddition, at: Date): Promise<SeatCall> {
+  private async sellSeats(booking: BookingRef & { seats: SeatChoice[] }, addition: ServiceAddition): Promise<SeatCall> {
     try {
-      const made = await this.seatCalls.sell(booking, addition.id, booking.seats, at);
+      const made = await this.seatCalls.sell(booking, addition.id, booking.seats);
       // A new addition id: no other request holds an intent of it.
       if (!made) throw new Error(`addition ${addition.id} has a seat intent already`);
       return made.call;

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Tenant" ADD COLUMN "clockOffsetSeconds" INTEGER NOT NULL DEFAULT 0;
