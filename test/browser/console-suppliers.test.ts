@@ -1,9 +1,8 @@
-import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type TenantFixture } from "../helpers/client";
-import { createSqliteTestDatabase, createTestDatabase } from "../helpers/test-database";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import type { TestServer } from "../helpers/test-server";
+import { consoleProviders, consoleSteps, SCREENSHOTS, startConsoleServer } from "./console-suite";
 import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
 
 /**
@@ -15,41 +14,25 @@ import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
  *
  * Runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL names a server (as in CI).
  */
-const SCREENSHOTS = new URL("./screenshots/", import.meta.url).pathname;
 const STEP_TIMEOUT_MS = 120_000;
 
-const providers = [["SQLite", createSqliteTestDatabase] as const, ...(process.env.TEST_DATABASE_URL ? [["PostgreSQL", createTestDatabase] as const] : [])];
-
-describe.each(providers)("console: supplier results and health in Chromium (%s)", (providerName, createDatabase) => {
+describe.each(consoleProviders)("console: supplier results and health in Chromium (%s)", (providerName, createDatabase) => {
   let server: TestServer;
   let browser: LocalBrowser;
   let page: Page;
   let tenant: TenantFixture;
 
-  const shot = (name: string) => page.screenshot({ path: `${SCREENSHOTS}${providerName.toLowerCase()}-${name}.png`, fullPage: true });
-  const nav = (name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name });
+  const { shot, nav, onFailure } = consoleSteps(providerName, () => ({ page, browser }));
   const signIn = async (key: string, landing: string) => {
     await page.goto(`${server.url}/console`);
     await page.getByLabel("API key").fill(key);
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: landing, level: 1 }).waitFor();
   };
-  const onFailure = (name: string) =>
-    onTestFailed(async () => {
-      await shot(`failed-${name}`).catch(() => {});
-      console.error(`console test failed (${providerName}); requests:\n${browser.requests.slice(-40).join("\n")}`);
-    });
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    const database = await createDatabase();
     // The low-cost supplier takes a moment, as a real one would.
-    server = await startTestServer({ database, env: { SUPPLIER_LCC_LATENCY_MS: "150" } });
-    const close = server.close;
-    server.close = async () => {
-      await close();
-      await database.drop();
-    };
+    server = await startConsoleServer(createDatabase, { SUPPLIER_LCC_LATENCY_MS: "150" });
     tenant = await createTenant(server, { name: `Gateway Travel ${providerName}` });
     browser = await openLocalBrowser();
     page = browser.page;
