@@ -22,14 +22,15 @@ export interface SupplierProfile {
  * the search's deadline aborts it. Every wait ends when the search's signal aborts.
  */
 export function withProfile(inner: Supplier, profile: SupplierProfile): Supplier {
+  const { min, max } = profile.latencyMs;
   const search = async (request: SupplierSearch): Promise<SupplierOffer[]> => {
-    const key = requestKey(request);
-    const { min, max } = profile.latencyMs;
     if (request.forcedOutcome === "timeout") {
       await abortable(request.signal, undefined);
     }
-    await abortable(request.signal, min + Math.floor(unitHash(`latency|${key}`) * (max - min + 1)));
-    const fails = request.forcedOutcome === "error" || (request.forcedOutcome !== "ok" && unitHash(`failure|${key}`) < profile.failureRate);
+    // A source that answers at once and never fails (the network) draws nothing: no key, no timer.
+    const key = max > 0 || profile.failureRate > 0 ? requestKey(request) : "";
+    if (max > 0) await abortable(request.signal, min + Math.floor(unitHash(`latency|${key}`) * (max - min + 1)));
+    const fails = request.forcedOutcome === "error" || (request.forcedOutcome !== "ok" && profile.failureRate > 0 && unitHash(`failure|${key}`) < profile.failureRate);
     if (fails) throw new SupplierFailed("the supplier failed the search");
     return inner.search(request);
   };
