@@ -46,7 +46,7 @@ export async function fanOut(
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(DEADLINE_PASSED), deadlineMs);
   const deadlinePassed = new Promise<"deadline">((resolve) => deadline.signal.addEventListener("abort", () => resolve("deadline"), { once: true }));
-  const stopNow = () => deadline.abort();
+  const stopNow = () => deadline.abort(DEADLINE_PASSED);
   if (stop?.aborted) stopNow();
   else stop?.addEventListener("abort", stopNow, { once: true });
   const startedAt = performance.now();
