@@ -32,7 +32,8 @@ export interface SupplierBatch {
  * out is `timeout`, and its call is aborted then (its timers and requests end with it), so
  * nothing outlives the answer. A supplier whose circuit is open is not asked (`unavailable`).
  * Each answer feeds its supplier's breaker; `onBatch` hears each batch as it is settled, in the
- * order they settle.
+ * order they settle. `stop` (the process shutting down) brings the deadline forward: whoever is
+ * still out then is `timeout`.
  */
 export async function fanOut(
   entries: readonly RegisteredSupplier[],
@@ -40,10 +41,14 @@ export async function fanOut(
   deadlineMs: number,
   calls: SupplierCalls,
   onBatch?: (batch: SupplierBatch) => void,
+  stop?: AbortSignal,
 ): Promise<SupplierBatch[]> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(DEADLINE_PASSED), deadlineMs);
   const deadlinePassed = new Promise<"deadline">((resolve) => deadline.signal.addEventListener("abort", () => resolve("deadline"), { once: true }));
+  const stopNow = () => deadline.abort(DEADLINE_PASSED);
+  if (stop?.aborted) stopNow();
+  else stop?.addEventListener("abort", stopNow, { once: true });
   const startedAt = performance.now();
   const settle = (entry: RegisteredSupplier, status: SupplierStatus, offers: SupplierOffer[]): SupplierBatch => {
     const batch = { entry, offers, result: { supplier: entry.id, status, offerCount: offers.length, durationMs: Math.round(performance.now() - startedAt) } };
@@ -79,6 +84,7 @@ export async function fanOut(
     return await Promise.all(entries.map(one));
   } finally {
     clearTimeout(timer);
+    stop?.removeEventListener("abort", stopNow);
     // Whoever is still out is let go: its waits and requests end now, not at its own pace.
     deadline.abort(DEADLINE_PASSED);
   }
