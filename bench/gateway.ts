@@ -6,7 +6,10 @@
  *    interleaved dates (each supplier's cache sees each date once): p50 of the both-supplier search,
  *    and the server's CPU per search over both against the sum of the two alone.
  * 2. Deadline: searches with `simulated_lcc` forced to time out and `supplier_timeout: 2`.
- * 3. Streaming: a `searchOffers` subscriber's first message, less the fast supplier's own time.
+ * 3. Streaming: a `searchOffers` subscriber's first message against the fast supplier's answer:
+ *    the server's own time of that answer (`answeredAt`) to the subscriber's receipt, one clock
+ *    (the same machine); and, for comparison, the time from the subscribe less the supplier's
+ *    `durationMs`.
  */
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
@@ -58,7 +61,9 @@ export async function benchGateway(api: ApiClient, ownerKey: string, app: Server
     deadlines.push(performance.now() - started);
   }
 
-  const overheads = await streamOverheads(api.baseUrl, key);
+  const streams = await streamTimings(api.baseUrl, key);
+  const afterAnswer = streams.map((each) => each.afterAnswerMs);
+  const fromSubscribe = streams.map((each) => each.fromSubscribeMs);
   return [
     { name: `search over both suppliers (simulated_lcc 300 ms), p50 of ${SEARCHES}`, value: `${both.p50.toFixed(0)} ms (network alone ${network.p50.toFixed(0)} ms, simulated_lcc alone ${lowCost.p50.toFixed(0)} ms)`, target: "≤ 320 ms", passed: both.p50 <= 320 },
     {
@@ -75,32 +80,44 @@ export async function benchGateway(api: ApiClient, ownerKey: string, app: Server
     },
     {
       name: `searchOffers: first message after the fast supplier's answer, worst of ${STREAMS}`,
-      value: `${Math.max(...overheads).toFixed(1)} ms (median ${median(overheads).toFixed(1)} ms; from the subscribe, less the supplier's own duration_ms)`,
+      value: `${Math.max(...afterAnswer).toFixed(1)} ms (median ${median(afterAnswer).toFixed(1)} ms: the server's answeredAt to the subscriber's receipt; from the subscribe less durationMs, median ${median(fromSubscribe).toFixed(1)} ms)`,
       target: "≤ 10 ms",
-      passed: Math.max(...overheads) <= 10,
+      passed: Math.max(...afterAnswer) <= 10,
     },
   ];
 }
 
-/** For each of `STREAMS` subscriptions on one open connection: the time to the first message, less the answering supplier's own time. */
-async function streamOverheads(baseUrl: string, key: string): Promise<number[]> {
+interface StreamTiming {
+  /** From the server's time of the fast supplier's answer (`answeredAt`) to the first message's receipt here. */
+  afterAnswerMs: number;
+  /** From the subscribe to that receipt, less the supplier's `durationMs` (its time from the fan-out's start). */
+  fromSubscribeMs: number;
+}
+
+/**
+ * For each of `STREAMS` subscriptions on one open connection, the first message's timings. The
+ * server and this process share the machine's clock, so `answeredAt` and the receipt compare.
+ */
+async function streamTimings(baseUrl: string, key: string): Promise<StreamTiming[]> {
   const client = createClient({ url: `${baseUrl.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
-  const query = `subscription ($input: SearchFlightsInput!) { searchOffers(input: $input) { supplier durationMs offers { id } } }`;
-  const overheads: number[] = [];
+  const query = `subscription ($input: SearchFlightsInput!) { searchOffers(input: $input) { supplier durationMs answeredAt offers { id } } }`;
+  const timings: StreamTiming[] = [];
   try {
     for (let i = 0; i < STREAMS; i++) {
-      overheads.push(
-        await new Promise<number>((resolve, reject) => {
+      timings.push(
+        await new Promise<StreamTiming>((resolve, reject) => {
           const started = performance.now();
           let first = true;
-          client.subscribe<{ searchOffers: { durationMs: number } }>(
+          client.subscribe<{ searchOffers: { durationMs: number; answeredAt: string } }>(
             { query, variables: { input: { slices: [{ origin: "LON", destination: "BCN", departureDate: day(200 + i) }], passengers: [{ type: "ADULT" }] } } },
             {
               next: (message) => {
                 if (!first) return;
                 first = false;
+                const receivedAt = performance.timeOrigin + performance.now();
                 if (!message.data) return reject(new Error(JSON.stringify(message.errors)));
-                resolve(performance.now() - started - message.data.searchOffers.durationMs);
+                const batch = message.data.searchOffers;
+                resolve({ afterAnswerMs: receivedAt - Date.parse(batch.answeredAt), fromSubscribeMs: performance.now() - started - batch.durationMs });
               },
               error: reject,
               complete: () => undefined,
@@ -112,5 +129,5 @@ async function streamOverheads(baseUrl: string, key: string): Promise<number[]> 
   } finally {
     await client.dispose();
   }
-  return overheads;
+  return timings;
 }

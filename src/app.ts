@@ -97,6 +97,9 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
     async close() {
       closing = true;
       await closeSubscriptions();
+      // Searches still answering batch offer requests end now (their suppliers still out: timeout),
+      // and reads waiting for batches answer with what has arrived: closing waits for no deadline.
+      await services.batchOfferRequests.stop();
       await http.close();
       await stopBackgroundWork();
       await services.usageMeter.flush();

@@ -29,6 +29,9 @@ import { RoutedSupplier } from "./supplier/routed-supplier";
 import { SupplierHealth, supplierStatRetention } from "./supplier/supplier-health";
 import { FareCalendarService } from "./search/fare-calendar.service";
 import { OfferCache } from "./search/offer-cache";
+import { BatchOfferRequestService } from "./search/batch-offer-requests.service";
+import { BatchArrivals } from "./search/batch-arrivals";
+import { batchOfferRetention } from "./search/batch-offer-retention";
 import { IdempotencyService, idempotencyRetention } from "./idempotency/idempotency.service";
 import { WalletService } from "./wallet/wallet.service";
 import { OrderService } from "./orders/core/order.service";
@@ -104,6 +107,8 @@ export interface Services {
   /** Every supplier's health over the last five minutes, every process's calls together. */
   supplierHealth: SupplierHealth;
   search: SearchService;
+  /** Searches answered a supplier's batch at a time to long-polled reads (docs/gateway.md#batch-offer-requests). */
+  batchOfferRequests: BatchOfferRequestService;
   fareCalendar: FareCalendarService;
   offers: OfferService;
   seatMaps: SeatMapService;
@@ -180,7 +185,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const supplierHealth = new SupplierHealth(db, suppliers, supplierCalls, log, config.SUPPLIER_STATS_FLUSH_MS);
   // Every call after the search goes to the supplier that sold the flights it names.
   const supplier = new RoutedSupplier(suppliers);
-  const offers = new OfferService(db, cursors, offerCache, { ttlMs: config.OFFER_TTL_SECONDS * 1000, retentionMs: config.OFFER_RETENTION_SECONDS * 1000 });
+  const offerLifetimes = { ttlMs: config.OFFER_TTL_SECONDS * 1000, retentionMs: config.OFFER_RETENTION_SECONDS * 1000 };
+  const offers = new OfferService(db, cursors, offerCache, offerLifetimes);
   const orderCommits = new OrderCommits(db, pubsub, config.WEBHOOK_RETRY_SCHEDULE[0]! * 1000);
   const credentials = new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null);
   const tenantDirectory = new TenantDirectory(db, pubsub);
@@ -210,6 +216,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   );
   const orderChangeRequests = new ChangeRequestService(db, orders, suppliers, airports);
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
+  const search = new SearchService(db, suppliers, supplierCalls, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache);
   const retention = new RetentionSweeper(retentionRules(config, db), config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability, () => clocksAhead(db));
   const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, suppliers.all.map((entry) => entry.id));
   // Every process hears every committed event: the one whose dispatcher claims it first sends it
@@ -235,7 +242,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     suppliers,
     supplierCalls,
     supplierHealth,
-    search: new SearchService(db, suppliers, supplierCalls, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache),
+    search,
+    batchOfferRequests: new BatchOfferRequestService(db, search, offers, new BatchArrivals(pubsub), offerLifetimes, log),
     fareCalendar: new FareCalendarService(suppliers.all, airports),
     offers,
     seatMaps: new SeatMapService(offers, orders, seatCatalogue, supplier),
@@ -275,6 +283,7 @@ function retentionRules(config: Config, db: Database): RetentionRule[] {
   const buckets = rateLimitRetention(config, db);
   return [
     searchRetention(db, retentionMs),
+    ...batchOfferRetention(db, retentionMs),
     changeRetention(db, retentionMs),
     quoteRetention(db, retentionMs),
     idempotencyRetention(db),

@@ -22,6 +22,7 @@ const SearchPage = page(() => import("./search/SearchPage"), "SearchPage");
 const BookPage = page(() => import("./search/BookPage"), "BookPage");
 const WebhooksPage = page(() => import("./webhooks/WebhooksPage"), "WebhooksPage");
 const WalletPage = page(() => import("./wallet/WalletPage"), "WalletPage");
+const SuppliersPage = page(() => import("./suppliers/SuppliersPage"), "SuppliersPage");
 
 /** Errors on which the key is no good for the console at all: back to signing in, saying why. */
 const REFUSED_KEY_CODES = new Set(["unauthorized", "tenant_suspended"]);
@@ -109,6 +110,7 @@ function Shell() {
         <span className="brand">Aerogate</span>
         <nav aria-label="Main">
           {owner ? <NavLink href="/tenants">Tenants</NavLink> : null}
+          {owner ? <NavLink href="/suppliers">Suppliers</NavLink> : null}
           {tenantScope && session.can("orders", "read") ? <NavLink href="/orders">Orders</NavLink> : null}
           {tenantScope && session.can("search", "read") ? <NavLink href="/search">Search &amp; book</NavLink> : null}
           {tenantScope && session.can("webhooks", "read") ? <NavLink href="/webhooks">Webhooks</NavLink> : null}
@@ -145,6 +147,7 @@ function Shell() {
             <Route path="/book/:offerId" component={BookPage} />
             <Route path="/webhooks" component={WebhooksPage} />
             <Route path="/wallet" component={WalletPage} />
+            <Route path="/suppliers" component={SuppliersPage} />
             <Route>
               <h1>Not found</h1>
               <p>

@@ -63,6 +63,9 @@ export const operations = {
   deleteSupplierConnection: { audience: "tenant", effect: "write", permission: "tenant:write" },
   locations: { audience: "anyone", effect: "read", permission: "search:read" },
   searchFlights: { audience: "tenant", effect: "write", permission: "search:read" },
+  /** Batch offer requests (REST only; GraphQL streams a search with searchOffers): a search, read a batch at a time. */
+  createBatchOfferRequest: { audience: "tenant", effect: "write", permission: "search:read" },
+  batchOfferRequest: { audience: "tenant", effect: "read", permission: "search:read" },
   /** Indicative prices from the suppliers' schedules: nothing is stored, so searching's permission. */
   fareCalendar: { audience: "tenant", effect: "read", permission: "search:read" },
   destinations: { audience: "tenant", effect: "read", permission: "search:read" },

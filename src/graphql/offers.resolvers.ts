@@ -78,6 +78,7 @@ export const offerResolvers: Resolvers = {
         supplier: batch.result.supplier,
         status: toGraphQLEnum(batch.result.status),
         durationMs: batch.result.durationMs,
+        answeredAt: batch.answeredAt,
         offers: batch.offers,
         remainingSuppliers: batch.remainingSuppliers,
       }),

@@ -6,6 +6,7 @@ import { locationRoutes } from "./locations.routes";
 import { offerRoutes } from "./offers.routes";
 import { seatMapRoutes } from "./seat-maps.routes";
 import { searchRoutes } from "./search.routes";
+import { batchOfferRequestRoutes } from "./batch-offer-requests.routes";
 import { orderRoutes } from "./orders.routes";
 import { orderServiceRoutes } from "./order-services.routes";
 import { paymentRoutes } from "./payments.routes";
@@ -22,4 +23,4 @@ import { fareCalendarRoutes } from "./fare-calendar.routes";
 import { sandboxClockRoutes } from "./sandbox-clock.routes";
 
 /** Every `/v1` route: registered by the app and described by /openapi.json from this one list. */
-export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...fareCalendarRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...orderChangeRoutes, ...cancellationRoutes, ...airlineChangeRoutes, ...walletRoutes, ...webhookRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...supplierRoutes, ...supplierConnectionRoutes, ...sandboxClockRoutes];
+export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...batchOfferRequestRoutes, ...fareCalendarRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...orderChangeRoutes, ...cancellationRoutes, ...airlineChangeRoutes, ...walletRoutes, ...webhookRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...supplierRoutes, ...supplierConnectionRoutes, ...sandboxClockRoutes];

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
-import { fromVariantA, fromVariantB, searchInputA, searchInputB, type SearchRequest } from "../search/search.inputs";
-import { parseInput } from "../validation/parse-input";
+import { parseSearch, searchBodySchema } from "./search-body";
 import { ok, okPage, okPageSchema, okSchema } from "./envelope";
 import { offerBSchema, offerRequestSchema, searchResultASchema, supplierResultSchema } from "./offer.schemas";
 import { listQuery, pageRequestFromQuery } from "./list-query";
@@ -14,22 +13,6 @@ const tag = "Search and offers";
 
 const searchResponseA = okSchema(searchResultASchema);
 
-/** Which variant a search is (docs/rest-api.md#two-interface-variants): a body with a top-level `data` object is Variant B, anything else Variant A. */
-function isVariantB(body: unknown): boolean {
-  return typeof body === "object" && body !== null && !Array.isArray(body) && typeof (body as { data?: unknown }).data === "object";
-}
-
-interface ParsedSearch {
-  variant: "A" | "B";
-  request: SearchRequest;
-}
-
-function parseSearch(body: unknown): ParsedSearch {
-  return isVariantB(body)
-    ? { variant: "B", request: fromVariantB(parseInput(searchInputB, body, "invalid_search_params")) }
-    : { variant: "A", request: fromVariantA(parseInput(searchInputA, body, "invalid_search_params")) };
-}
-
 /** Flight search (docs/rest-api.md#search-and-offers) in both variants, and the offer-request and offer listings. */
 export const searchRoutes = [
   restRoute({
@@ -38,7 +21,7 @@ export const searchRoutes = [
     operation: "searchFlights",
     summary: "Search flights (Variant A: fields at top level; Variant B: under `data`)",
     tag,
-    body: z.union([searchInputA, searchInputB]) as unknown as z.ZodType<ParsedSearch>,
+    body: searchBodySchema,
     parseBody: parseSearch,
     response: z.union([searchResponseA, okSchema(z.array(offerBSchema)).extend({ meta: z.object({ supplier_results: z.array(supplierResultSchema) }) }), okSchema(offerRequestSchema)]).meta({
       description:

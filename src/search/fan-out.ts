@@ -35,7 +35,8 @@ export interface SupplierBatch {
  * A supplier that says it cannot answer in time (a rate limit that resets after the deadline) is
  * `timeout` too. Each answer feeds its supplier's breaker, but for a refusal of the tenant's own
  * account (SupplierAccountRefused: `error`, and the supplier is well); `onBatch` hears each batch
- * as it is settled, in the order they settle.
+ * as it is settled, in the order they settle. `stop` (the process shutting down) brings the
+ * deadline forward: whoever is still out then is `timeout`.
  */
 export async function fanOut(
   entries: readonly RegisteredSupplier[],
@@ -43,10 +44,14 @@ export async function fanOut(
   deadlineMs: number,
   calls: SupplierCalls,
   onBatch?: (batch: SupplierBatch) => void,
+  stop?: AbortSignal,
 ): Promise<SupplierBatch[]> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(DEADLINE_PASSED), deadlineMs);
   const deadlinePassed = new Promise<"deadline">((resolve) => deadline.signal.addEventListener("abort", () => resolve("deadline"), { once: true }));
+  const stopNow = () => deadline.abort(DEADLINE_PASSED);
+  if (stop?.aborted) stopNow();
+  else stop?.addEventListener("abort", stopNow, { once: true });
   const startedAt = performance.now();
   const settle = (entry: RegisteredSupplier, status: SupplierStatus, offers: SupplierOffer[]): SupplierBatch => {
     const batch = { entry, offers, result: { supplier: entry.id, status, offerCount: offers.length, durationMs: Math.round(performance.now() - startedAt) } };
@@ -87,6 +92,7 @@ export async function fanOut(
     return await Promise.all(entries.map(one));
   } finally {
     clearTimeout(timer);
+    stop?.removeEventListener("abort", stopNow);
     // Whoever is still out is let go: its waits and requests end now, not at its own pace.
     deadline.abort(DEADLINE_PASSED);
   }

@@ -13,7 +13,7 @@ import { insertSearch, type OfferRequestRow, type StoredSearch } from "./search-
 import { answerSearch, offerAt, type SearchAnswer } from "./search-answer";
 import type { OfferCache } from "./offer-cache";
 import type { SupplierSearch } from "../supplier/supplier";
-import type { RegisteredSupplier, SupplierRegistry } from "../supplier/supplier-registry";
+import type { RegisteredSupplier, SupplierRef, SupplierRegistry } from "../supplier/supplier-registry";
 import type { SupplierCalls } from "../supplier/supplier-calls";
 import { fanOut, type SupplierBatch, type SupplierResult } from "./fan-out";
 import { mergeOffers, type SourcedOffer } from "./merge-offers";
@@ -72,24 +72,40 @@ export class SearchService {
    * says no supplier remains. A search the rules refuse is refused here, before any batch.
    */
   async stream(scope: TenantScope, request: SearchRequest): Promise<AsyncGenerator<SearchBatch>> {
-    const prepared = await this.prepare(scope, request);
-    this.usage.record(scope.tenantId, "searches");
-    return this.#batches(scope, request, prepared);
+    return (await this.streamed(scope, request)).batches;
   }
 
-  async *#batches(scope: TenantScope, request: SearchRequest, prepared: Awaited<ReturnType<SearchService["prepare"]>>): AsyncGenerator<SearchBatch> {
+  /**
+   * `stream`, also naming the suppliers it asks (one batch each, in the tenant's order). The
+   * suppliers are asked when the first batch is pulled; `stop` brings their deadline forward.
+   */
+  async streamed(scope: TenantScope, request: SearchRequest, stop?: AbortSignal): Promise<StreamedSearch> {
+    const prepared = await this.prepare(scope, request);
+    this.usage.record(scope.tenantId, "searches");
+    return { suppliers: prepared.entries.map((entry) => ({ id: entry.id, name: entry.name })), batches: this.#batches(scope, request, prepared, stop) };
+  }
+
+  async *#batches(scope: TenantScope, request: SearchRequest, prepared: Awaited<ReturnType<SearchService["prepare"]>>, stop?: AbortSignal): AsyncGenerator<SearchBatch> {
     const arrived: SupplierBatch[] = [];
     let wake: (() => void) | undefined;
-    const done = fanOut(prepared.entries, prepared.ask, request.supplierTimeoutMs, this.calls, (batch) => {
-      arrived.push(batch);
-      wake?.();
-    });
+    const done = fanOut(
+      prepared.entries,
+      prepared.ask,
+      request.supplierTimeoutMs,
+      this.calls,
+      (batch) => {
+        arrived.push(batch);
+        wake?.();
+      },
+      stop,
+    );
     for (let remaining = prepared.entries.length; remaining > 0; remaining--) {
       if (arrived.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       const batch = arrived.shift()!;
+      const answeredAt = new Date(prepared.answeredAt.get(batch.entry.id) ?? scope.clock.nowMs());
       const sourced = mergeOffers([batch]);
       const stored = sourced.length > 0 ? await this.#store(scope, request, prepared.search, scope.clock.now(), sourced) : null;
-      yield { result: batch.result, offers: stored ? new SearchResult(stored.offerRequest, prepared.search, stored.answer, [batch.result]).offers : [], remainingSuppliers: remaining - 1 };
+      yield { result: batch.result, offers: stored ? new SearchResult(stored.offerRequest, prepared.search, stored.answer, [batch.result]).offers : [], remainingSuppliers: remaining - 1, answeredAt };
     }
     await done;
   }
@@ -101,14 +117,17 @@ export class SearchService {
     checkBehaviour(request, scope, this.suppliers);
     // A supplier that needs the tenant's own account (Duffel) is its entry for the tenant.
     const entries = await this.suppliers.searchedFor(scope.tenantId, tenantSuppliers(scope.tenant));
+    /** When each supplier's answer came (before the gateway's own work on it), by supplier id. */
+    const answeredAt = new Map<string, number>();
     const ask = async (entry: RegisteredSupplier, signal: AbortSignal) => {
       const forcedOutcome = request.supplierBehaviour?.[entry.id];
       // Asked as the fan-out starts: its deadline is the search's, on the process clock (a timer's, whatever the tenant's clock reads).
       const deadlineMs = clock.nowMs() + request.supplierTimeoutMs;
       const found = await entry.supplier.search({ ...search, signal, deadlineMs, ...(forcedOutcome ? { forcedOutcome } : {}) });
+      answeredAt.set(entry.id, scope.clock.nowMs());
       return sellableOffers(entry.supplier, found, search, scope.tenant.environment);
     };
-    return { now, search, entries, ask };
+    return { now, search, entries, ask, answeredAt };
   }
 
   /** Prices and stores the offers as one search of the tenant, dated `now`. */
@@ -136,6 +155,14 @@ export interface SearchBatch {
   result: SupplierResult;
   offers: StoredOffer[];
   remainingSuppliers: number;
+  /** When the supplier's answer reached the gateway, before its offers were checked and stored (or when it was given up). */
+  answeredAt: Date;
+}
+
+/** A streamed search: the suppliers it asks (a batch each), and their batches as they come. */
+export interface StreamedSearch {
+  suppliers: SupplierRef[];
+  batches: AsyncGenerator<SearchBatch>;
 }
 
 /** `supplier_behaviour` is the sandbox's, and names suppliers this gateway has (400 `invalid_search_params` naming the field). */

@@ -31,5 +31,7 @@ export const tenantOwnedTables: ReadonlyArray<{ table: string; deleteFor: (tx: T
   { table: "Order", deleteFor: (tx, tenantId) => tx.order.deleteMany({ where: { tenantId } }) },
   { table: "LedgerEntry", deleteFor: (tx, tenantId) => tx.ledgerEntry.deleteMany({ where: { tenantId } }) },
   { table: "Wallet", deleteFor: (tx, tenantId) => tx.wallet.deleteMany({ where: { tenantId } }) },
+  { table: "OfferBatch", deleteFor: (tx, tenantId) => tx.offerBatch.deleteMany({ where: { tenantId } }) },
+  { table: "BatchOfferRequest", deleteFor: (tx, tenantId) => tx.batchOfferRequest.deleteMany({ where: { tenantId } }) },
   { table: "OfferRequest", deleteFor: (tx, tenantId) => tx.offerRequest.deleteMany({ where: { tenantId } }) },
 ];

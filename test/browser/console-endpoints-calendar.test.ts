@@ -1,11 +1,10 @@
-import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTenant, type TenantFixture } from "../helpers/client";
 import { eventually } from "../helpers/eventually";
-import { createSqliteTestDatabase, createTestDatabase } from "../helpers/test-database";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import type { TestServer } from "../helpers/test-server";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
+import { consoleProviders, consoleSteps, startConsoleServer } from "./console-suite";
 import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
 
 /**
@@ -18,35 +17,19 @@ import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
  *
  * Runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL names a server (as in CI).
  */
-const SCREENSHOTS = new URL("./screenshots/", import.meta.url).pathname;
 const STEP_TIMEOUT_MS = 120_000;
 
-const providers = [["SQLite", createSqliteTestDatabase] as const, ...(process.env.TEST_DATABASE_URL ? [["PostgreSQL", createTestDatabase] as const] : [])];
-
-describe.each(providers)("console endpoints and fare calendar in Chromium (%s)", (providerName, createDatabase) => {
+describe.each(consoleProviders)("console endpoints and fare calendar in Chromium (%s)", (providerName, createDatabase) => {
   let server: TestServer;
   let receiver: Receiver;
   let browser: LocalBrowser;
   let page: Page;
   let tenant: TenantFixture;
 
-  const shot = (name: string) => page.screenshot({ path: `${SCREENSHOTS}${providerName.toLowerCase()}-${name}.png`, fullPage: true });
-  const nav = (name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name });
-  const onFailure = (name: string) =>
-    onTestFailed(async () => {
-      await shot(`failed-${name}`).catch(() => {});
-      console.error(`console test failed (${providerName}); requests:\n${browser.requests.slice(-40).join("\n")}`);
-    });
+  const { shot, nav, onFailure } = consoleSteps(providerName, () => ({ page, browser }));
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    const database = await createDatabase();
-    server = await startTestServer({ database, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" } });
-    const close = server.close;
-    server.close = async () => {
-      await close();
-      await database.drop();
-    };
+    server = await startConsoleServer(createDatabase, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" });
     receiver = await startReceiver();
     tenant = await createTenant(server, { name: `Endpoint Travel ${providerName}` });
     browser = await openLocalBrowser();

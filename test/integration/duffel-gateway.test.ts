@@ -8,6 +8,7 @@ import { expectError } from "../helpers/expect-error";
 import { eventually } from "../helpers/eventually";
 import { toMinor } from "../helpers/flight-checks";
 import { bookOffer, createOrderA, getOrder, newKey, passengersOf, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
+import { daysAhead } from "../helpers/offers";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
@@ -114,6 +115,27 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       expect(search.status).toBe(200);
       expect(search.body.data.supplier_results.find((result: any) => result.supplier === "duffel")).toMatchObject({ status: "timeout", offer_count: 0 });
       expect(Date.now() - started).toBeLessThan(2_500);
+    });
+
+    it("answers a batch offer request with a batch of Duffel's offers beside the simulated sources' (POST and GET /v1/air/batch_offer_requests)", async () => {
+      const created = await call(server, "POST", "/v1/air/batch_offer_requests", {
+        key: tenant.key,
+        headers: { "idempotency-key": newKey("batch") },
+        body: { slices: [{ origin: "LON", destination: "BCN", departure_date: daysAhead(45) }], passengers: [{ type: "adult" }], cabin_class: "economy" },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body.data).toMatchObject({ total_batches: 3 });
+      const offers: any[] = [];
+      const results: any[] = [];
+      for (let remaining = created.body.data.remaining_batches; remaining > 0; ) {
+        const read = await call(server, "GET", `/v1/air/batch_offer_requests/${created.body.data.id}`, { key: tenant.key });
+        expect(read.status, JSON.stringify(read.body).slice(0, 300)).toBe(200);
+        offers.push(...read.body.data.offers);
+        results.push(...read.body.data.supplier_results);
+        remaining = read.body.data.remaining_batches;
+      }
+      expect(new Set(results.map((result) => result.supplier))).toEqual(new Set(WITH_DUFFEL));
+      expect(offers.filter((offer) => offer.supplier.id === "duffel")).toHaveLength(3);
     });
 
     it("lets a sandbox search force Duffel's outcome, as any supplier's (supplier_behaviour)", async () => {

@@ -138,6 +138,10 @@ function validBodies(records: TenantRecords): Partial<Record<Operation, fc.Arbit
       slices: fc.constant([{ origin: "LHR", destination: "JFK", departure_date: daysAhead(45) }]),
       passengers: fc.constant([{ type: "adult" }]),
     }),
+    createBatchOfferRequest: fc.record({
+      slices: fc.constant([{ origin: "LON", destination: "BCN", departure_date: daysAhead(46) }]),
+      passengers: fc.constant([{ type: "adult" }]),
+    }),
     createOrder: offer.map((picked) => ({
       selected_offers: [picked.id],
       passengers: passengersOf(picked),
@@ -271,10 +275,15 @@ describe("fuzz campaign: every REST route and GraphQL operation", () => {
     await receiver?.close();
   });
 
-  /** Waits for the background work an accepted write started (ticketing, webhook attempts; a hold's deadline is a day off), then reads the new state. */
+  /** Waits for the background work an accepted write started (ticketing, webhook attempts, a batch offer request's search; a hold's deadline is a day off), then reads the new state. */
   async function settle(): Promise<void> {
     await eventually(
-      async () => ((await server.db.prisma.orderJob.count({ where: { kind: { not: "payment_deadline" } } })) === 0 && (await server.db.prisma.webhookDelivery.count({ where: { status: "pending" } })) === 0 ? true : undefined),
+      async () =>
+        (await server.db.prisma.orderJob.count({ where: { kind: { not: "payment_deadline" } } })) === 0 &&
+        (await server.db.prisma.webhookDelivery.count({ where: { status: "pending" } })) === 0 &&
+        (await server.db.prisma.offerBatch.count({ where: { status: null } })) === 0
+          ? true
+          : undefined,
       () => "background work still running after an accepted write",
     );
     state = await databaseState(server);

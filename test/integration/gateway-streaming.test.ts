@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 /** The streamed search (docs/gateway.md#streaming-search): one message per supplier as it answers, then complete. */
 
 const SEARCH_OFFERS = `subscription ($input: SearchFlightsInput!) {
-  searchOffers(input: $input) { supplier status durationMs remainingSuppliers offers { id supplier { id } totalAmount passengers { id } } }
+  searchOffers(input: $input) { supplier status durationMs answeredAt remainingSuppliers offers { id supplier { id } totalAmount passengers { id } } }
 }`;
 
 describe("searchOffers over graphql-ws", () => {
@@ -30,9 +30,15 @@ describe("searchOffers over graphql-ws", () => {
   it("sends the fast supplier's offers first, the slow one's after, then completes; each batch's offers can be booked at once", async () => {
     const client = wsClient(server.wsUrl, { authorization: `Bearer ${tenant.key}` });
     try {
+      const subscribedAt = Date.now();
       const subscription = subscribe(client, SEARCH_OFFERS, { input: input(30) });
       const [first] = await subscription.waitForResults(1);
+      const receivedAt = Date.now();
       expect(first!.errors).toBeUndefined();
+      // When the fast supplier's answer reached the gateway: after the subscribe, before the message.
+      const answeredAt = Date.parse(first!.data.searchOffers.answeredAt);
+      expect(answeredAt).toBeGreaterThanOrEqual(subscribedAt);
+      expect(answeredAt).toBeLessThanOrEqual(receivedAt);
       expect(first!.data.searchOffers).toMatchObject({ supplier: "simulated", status: "OK", remainingSuppliers: 1 });
       expect(first!.data.searchOffers.offers.length).toBeGreaterThan(0);
       // Booked before the slow supplier has answered.

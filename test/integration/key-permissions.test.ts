@@ -52,6 +52,8 @@ const probes: Record<string, Probe> = {
   event: { rest: "GET /v1/events/:id" },
   locations: { rest: "GET /v1/air/locations" },
   searchFlights: { rest: "POST /v1/air/search", body: {} },
+  createBatchOfferRequest: { rest: "POST /v1/air/batch_offer_requests", body: {} },
+  batchOfferRequest: { rest: "GET /v1/air/batch_offer_requests/:id" },
   fareCalendar: { rest: "GET /v1/air/fare_calendar" },
   destinations: { rest: "GET /v1/air/destinations" },
   offer: { rest: "GET /v1/air/offers/:id" },

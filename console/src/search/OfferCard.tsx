@@ -15,6 +15,7 @@ export function OfferCard({ offer }: { offer: OfferSummaryFragment }) {
     <article className="card offer" aria-labelledby={`offer-${offer.id}`}>
       <h3 id={`offer-${offer.id}`}>{offer.owner.name}</h3>
       <p className="price">{money(offer.totalAmount, offer.totalCurrency)}</p>
+      <p className="hint">from {offer.supplier.name}</p>
       <p className="hint">
         fare {offer.baseAmount} + taxes {offer.taxAmount}
       </p>

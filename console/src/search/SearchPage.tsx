@@ -10,6 +10,7 @@ import { AirportField } from "./AirportField";
 import { FareCalendar } from "./FareCalendar";
 import { OfferCard } from "./OfferCard";
 import { OffersQuery, SearchFlightsMutation } from "./queries";
+import { SupplierResults, type SupplierResultRow } from "./SupplierResults";
 
 const SEARCH_FIELDS = ["from", "to", "depart", "return", "adults", "children", "infants", "cabin", "request"] as const;
 const CABINS: ReadonlyArray<[CabinClass, string]> = [
@@ -39,6 +40,13 @@ interface Draft {
   infants: string;
   cabin: string;
 }
+
+/**
+ * How each supplier did, by the search's id, for the searches run in this tab: the search's own
+ * answer says it, and coming back from booking shows it again (a search read later by its id has
+ * its offers, not its supplier results).
+ */
+const supplierResultsOf = new Map<string, readonly SupplierResultRow[]>();
 
 function inDays(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -75,7 +83,10 @@ export function SearchPage() {
       ...(draft.return ? [{ origin: draft.to, destination: draft.from, departureDate: draft.return }] : []),
     ];
     const result = await searchFlights({ input: { slices, passengers, cabinClass: draft.cabin as CabinClass } });
-    if (result.data) apply({ ...draft, request: result.data.searchFlights.offerRequestId });
+    if (result.data) {
+      supplierResultsOf.set(result.data.searchFlights.offerRequestId, result.data.searchFlights.supplierResults);
+      apply({ ...draft, request: result.data.searchFlights.offerRequestId });
+    }
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -91,6 +102,7 @@ export function SearchPage() {
   const searched: Draft = { from: values.from, to: values.to, depart: values.depart, return: values.return, adults: values.adults || "1", children: values.children || "0", infants: values.infants || "0", cabin: values.cabin || "ECONOMY" };
   const found = offers.data?.offers;
   const sorted = [...(found?.nodes ?? [])].sort((a, b) => Number(a.totalAmount) - Number(b.totalAmount));
+  const supplierResults = values.request ? supplierResultsOf.get(values.request) : undefined;
   return (
     <>
       <PageHeading title="Search and book" />
@@ -142,16 +154,19 @@ export function SearchPage() {
         />
       ) : null}
       {values.request ? (
-        <section aria-labelledby="offers-heading">
-          <h2 id="offers-heading" aria-live="polite">
-            {found ? `${found.totalCount} offer${found.totalCount === 1 ? "" : "s"}, cheapest first` : "Loading offers…"}
-          </h2>
-          <div className="offers">
-            {sorted.map((offer) => (
-              <OfferCard key={offer.id} offer={offer} />
-            ))}
-          </div>
-        </section>
+        <div className="search-results">
+          <section aria-labelledby="offers-heading">
+            <h2 id="offers-heading" aria-live="polite">
+              {found ? `${found.totalCount} offer${found.totalCount === 1 ? "" : "s"}, cheapest first` : "Loading offers…"}
+            </h2>
+            <div className="offers">
+              {sorted.map((offer) => (
+                <OfferCard key={offer.id} offer={offer} />
+              ))}
+            </div>
+          </section>
+          {supplierResults ? <SupplierResults results={supplierResults} /> : null}
+        </div>
       ) : null}
     </>
   );

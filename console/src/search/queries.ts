@@ -25,6 +25,10 @@ export const OfferSummaryFragment = graphql(`
     owner {
       name
     }
+    supplier {
+      id
+      name
+    }
     passengerIdentityDocumentsRequired
     passengers {
       id
@@ -48,6 +52,12 @@ export const SearchFlightsMutation = graphql(`
   mutation ConsoleSearchFlights($input: SearchFlightsInput!) {
     searchFlights(input: $input) {
       offerRequestId
+      supplierResults {
+        supplier
+        status
+        offerCount
+        durationMs
+      }
     }
   }
 `);
