@@ -10,7 +10,6 @@ import { openDatabase } from "../src/db/database";
 import { onAccount } from "../src/duffel/duffel-accounts";
 import { offerRequestBody, pricedOffer } from "../src/duffel/duffel-offers";
 import { LocalPubSub } from "../src/events/pubsub";
-import { scopeOf } from "../src/tenancy/tenant-scope";
 import { createLogger } from "../src/logger";
 import { createServices } from "../src/services";
 import { duffelAccounts } from "../src/supplier-connections/duffel-accounts";
@@ -45,7 +44,7 @@ try {
   if (values.book && chosen) {
     const hold = !chosen.requiresInstantPayment;
     const booking = await services.duffelBookings.book(
-      scopeOf(tenant, { actingAsOwner: true, mayReadWallet: true }),
+      tenant.id,
       {
         idempotencyKey: `duffel-try-${chosen.id}`,
         offerId: chosen.id,

@@ -73,6 +73,8 @@ import { DuffelBookings } from "./duffel/duffel-bookings";
 import { DuffelBookingReconciler } from "./duffel/duffel-booking-reconciler";
 import { duffelBookingRetention } from "./duffel/duffel-booking-retention";
 import { duffelAccounts } from "./supplier-connections/duffel-accounts";
+import { DUFFEL_SUPPLIER, duffelRegistration } from "./duffel/duffel-registration";
+import { DuffelOrderBooking } from "./orders/core/duffel-order-booking";
 
 /**
  * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
@@ -145,7 +147,7 @@ export interface Services {
   supplierConnections: SupplierConnectionService;
   /** Bookings asked of Duffel, keyed by the tenant's Idempotency-Key and found again after a crash (docs/duffel.md). */
   duffelBookings: DuffelBookings;
-  /** Settles Duffel bookings a crashed process left unfinished. */
+  /** Settles Duffel bookings a crashed process left unfinished: each becomes the order it was to be. */
   duffelBookingReconciler: DuffelBookingReconciler;
   orderFeed: OrderFeed;
   /** Per-key token buckets (REST requests, GraphQL operations by cost); null when RATE_LIMIT_RPS=0. */
@@ -171,7 +173,15 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const wallets = new WalletService(db, cursors);
   const callPolicy = { timeoutMs: config.SUPPLIER_CALL_TIMEOUT_MS, jobTimeoutMs: config.SUPPLIER_JOB_CALL_TIMEOUT_MS, retries: config.SUPPLIER_CALL_RETRIES, backoffMs: config.SUPPLIER_RETRY_BACKOFF_MS };
   const supplierCalls = new SupplierCalls({ failureThreshold: config.SUPPLIER_BREAKER_FAILURES, cooldownMs: config.SUPPLIER_BREAKER_COOLDOWN_SECONDS * 1000 });
-  const suppliers = new SupplierRegistry(simulatedSuppliers(config, db, airports, supplierCalls, callPolicy, log));
+  const pause = testPause(config.AEROGATE_TEST_PAUSE_AT);
+  const supplierConnections = new SupplierConnectionService(db, TokenCipher.fromSetting(config.SUPPLIER_SECRETS_KEY));
+  const duffelSettings = { baseUrl: config.DUFFEL_API_URL, timeoutMs: config.DUFFEL_TIMEOUT_MS };
+  // Searches are under the fan-out's Duffel breaker; every other call's HTTP exchanges under the same breaker here.
+  const duffelSearchAccounts = duffelAccounts(supplierConnections, duffelSettings);
+  const duffelOrderAccounts = duffelAccounts(supplierConnections, { ...duffelSettings, breaker: (attempt) => supplierCalls.breaker(DUFFEL_SUPPLIER.id).run(attempt) });
+  const duffelBookings = new DuffelBookings(db, duffelOrderAccounts, config.DUFFEL_TIMEOUT_MS, pause);
+  const duffel = duffelRegistration({ accounts: duffelOrderAccounts, bookings: duffelBookings, airportByIata: (code) => airports.getByIata(code) }, duffelSearchAccounts, supplierCalls, callPolicy, log);
+  const suppliers = new SupplierRegistry([...simulatedSuppliers(config, db, airports, supplierCalls, callPolicy, log), duffel]);
   const supplierHealth = new SupplierHealth(db, suppliers, supplierCalls, log, config.SUPPLIER_STATS_FLUSH_MS);
   // Every call after the search goes to the supplier that sold the flights it names.
   const supplier = new RoutedSupplier(suppliers);
@@ -185,8 +195,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
   const holds = new OrderHolds(jobQueue, config.ORDER_HOLD_SECONDS);
   const seatCatalogue = new SeatCatalogue();
-  const pause = testPause(config.AEROGATE_TEST_PAUSE_AT);
-  const orders = new OrderService(db, cursors, offers, wallets, orderCommits, seatCalls, seatCatalogue, holds, pause);
+  const duffelOrders = new DuffelOrderBooking(db, duffelBookings, holds, orderCommits);
+  const orders = new OrderService(db, cursors, offers, wallets, orderCommits, seatCalls, seatCatalogue, holds, pause, duffelOrders);
   const holdExpiry = new HoldExpiry(db, jobQueue, orderCommits, seatCalls);
   const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, seatCalls, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS, availability: db.availability });
   // The airline works every job as slowly: tickets, refunds, EMDs and reissues come TICKETING_DELAY_MS after they are asked.
@@ -206,8 +216,6 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   );
   const orderChangeRequests = new ChangeRequestService(db, orders, suppliers, airports);
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
-  const supplierConnections = new SupplierConnectionService(db, TokenCipher.fromSetting(config.SUPPLIER_SECRETS_KEY));
-  const duffelBookings = new DuffelBookings(db, duffelAccounts(supplierConnections, { baseUrl: config.DUFFEL_API_URL, timeoutMs: config.DUFFEL_TIMEOUT_MS }), pause, config.DUFFEL_TIMEOUT_MS);
   const search = new SearchService(db, suppliers, supplierCalls, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache);
   const retention = new RetentionSweeper(retentionRules(config, db), config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability, () => clocksAhead(db));
   const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, suppliers.all.map((entry) => entry.id));
@@ -244,7 +252,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     orders,
     ticketing: new TicketingService(db, orders, wallets, airlineJobs, orderCommits),
     serviceAdditions: new ServiceAdditionService(db, orders, wallets, seatCalls, seatCatalogue, airlineJobs, orderCommits, pause),
-    cancellations: new CancellationService(db, cursors, orders, airlineJobs, orderCommits, pause),
+    cancellations: new CancellationService(db, cursors, orders, airlineJobs, orderCommits, (order, currency) => supplier.supplierQuote(order, currency), pause),
     orderHistory: new OrderHistory(db, cursors, orders),
     orderChangeRequests,
     airlineChanges: new AirlineChangeService(db, orders, wallets, supplier, suppliers, seatCalls, airports, orderCommits, pause),
@@ -261,7 +269,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     events: new EventService(db, cursors, config.WEBHOOK_LOG_RETENTION_DAYS),
     supplierConnections,
     duffelBookings,
-    duffelBookingReconciler: new DuffelBookingReconciler(duffelBookings, log, { pollMs: config.JOB_POLL_MS, availability: db.availability }),
+    duffelBookingReconciler: new DuffelBookingReconciler((limit) => duffelOrders.settleAbandoned(limit), log, { pollMs: config.JOB_POLL_MS, availability: db.availability }),
     orderFeed: new OrderFeed(orderCommits, orders, log, db),
     rateLimiter: createRateLimiter(config, db),
     retention,

@@ -20,15 +20,23 @@ export interface DuffelAccounts {
 
 /**
  * Runs `call` on the account: a success marks the connection used, a 401 marks it invalid, and
- * any Duffel failure is thrown in the catalogue's words (duffel-errors.ts).
+ * any Duffel failure is thrown in the catalogue's words (duffel-errors.ts); a refused token's
+ * answer is thrown as `refusedToken` makes it (a search tells it apart so).
  */
-export async function onAccount<T>(accounts: DuffelAccounts, account: DuffelAccount, call: (connector: DuffelConnector) => Promise<T>): Promise<T> {
+export async function onAccount<T>(
+  accounts: DuffelAccounts,
+  account: DuffelAccount,
+  call: (connector: DuffelConnector) => Promise<T>,
+  refusedToken: (answer: AppError) => Error = (answer) => answer,
+): Promise<T> {
   let result: T;
   try {
     result = await call(account.connector);
   } catch (error) {
-    if (isUnauthorized(error)) await accounts.refused(account.connectionId);
-    throw catalogueError(error) satisfies AppError;
+    const answer = catalogueError(error) satisfies AppError;
+    if (!isUnauthorized(error)) throw answer;
+    await accounts.refused(account.connectionId);
+    throw refusedToken(answer);
   }
   await accounts.used(account.connectionId);
   return result;

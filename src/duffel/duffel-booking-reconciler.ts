@@ -1,20 +1,20 @@
 import type { DatabaseAvailability } from "../db/availability";
 import type { Logger } from "../logger";
 import { PollingLoop } from "../polling-loop";
-import type { DuffelBookings } from "./duffel-bookings";
 
 /** Intents settled per round; a full round runs another at once. */
 const BATCH = 50;
 
 /**
- * Settles Duffel bookings a crashed or stalled process left `requested` (DuffelBookings.settleAbandoned),
- * every `pollMs`, in every process: each is booked when Duffel has its order, failed when not.
+ * Settles Duffel bookings a crashed or stalled process left `requested` every `pollMs`, in every
+ * process: `settle` (DuffelBookings.settleAbandoned, finishing each as its owner does) looks at up
+ * to `limit` of them and says how many it looked at.
  */
 export class DuffelBookingReconciler {
   readonly #loop: PollingLoop;
 
-  constructor(bookings: DuffelBookings, log: Logger, options: { pollMs: number; availability?: DatabaseAvailability }) {
-    this.#loop = new PollingLoop(async () => (await bookings.settleAbandoned(BATCH)) === BATCH, options.pollMs, (error) => log.error({ err: error }, "Duffel bookings could not be settled"), options.availability);
+  constructor(settle: (limit: number) => Promise<number>, log: Logger, options: { pollMs: number; availability?: DatabaseAvailability }) {
+    this.#loop = new PollingLoop(async () => (await settle(BATCH)) === BATCH, options.pollMs, (error) => log.error({ err: error }, "Duffel bookings could not be settled"), options.availability);
   }
 
   start(): void {

@@ -93,6 +93,15 @@ export class DuffelConnector {
     return this.client.post(`/air/order_cancellations/${encodeURIComponent(cancellationId)}/actions/confirm`, { deadlineMs: options.deadlineMs });
   }
 
+  /**
+   * Cancels the order through its order cancellations: confirms the quote `quoteId`, or one asked
+   * now. Nothing when Duffel has the order cancelled already, so it is safe to repeat.
+   */
+  async cancelOrder(orderId: string, quoteId?: string | null, options: Deadline = {}): Promise<void> {
+    if ((await this.getOrder(orderId, options)).cancelled_at !== null) return;
+    await this.confirmCancellation(quoteId ?? (await this.quoteCancellation(orderId, options)).id, options);
+  }
+
   /** Asks to replace slices of a paid order; the answer lists priced change offers. */
   requestChange(orderId: string, slices: DuffelOrderChangeRequest["slices"], options: Deadline = {}): Promise<DuffelOrderChangeRequest> {
     return this.client.post("/air/order_change_requests", { body: { order_id: orderId, slices }, deadlineMs: options.deadlineMs });

@@ -1,4 +1,5 @@
 import { AppError, appError } from "../errors/app-error";
+import { SupplierFailed } from "../supplier/supplier";
 import { DuffelApiError, DuffelTimeout, DuffelUnreachable } from "./duffel-client";
 
 /**
@@ -20,10 +21,11 @@ export function isUnauthorized(error: unknown): boolean {
  * - 401 (a bad or revoked token), 403: 502 `supplier_error` naming the token;
  * - 404: `not_found`; any other 4xx: 422 `invalid_field_value` with Duffel's message;
  * - a timeout, or a rate limit past the deadline: 504 `supplier_timeout`;
- * - a 5xx or no connection: 502 `supplier_error`.
+ * - a 5xx, no connection, or Duffel's circuit open (SupplierFailed): 502 `supplier_error`.
  */
 export function catalogueError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof SupplierFailed) return appError("supplier_error", { reason: `Duffel: ${error.message}` });
   if (error instanceof DuffelTimeout) return appError("supplier_timeout", { reason: error.message });
   if (error instanceof DuffelUnreachable) return appError("supplier_error", { reason: "Duffel could not be reached" });
   if (!(error instanceof DuffelApiError)) throw error;

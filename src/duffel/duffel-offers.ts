@@ -54,10 +54,14 @@ export function pricedOffer(offer: DuffelOffer, currency: string): PricedDuffelO
 
 /**
  * A Duffel offer as the Supplier interface states offers: in USD minor units (converted with the
- * static table), airports from our index. Null when a place is not in our index, or a price is in a
- * currency the table lacks: such an offer cannot be shown in our terms, so it is left out.
+ * static table), airports from our index, its fares under the search's passenger ids (Duffel
+ * answers its passengers in the order they were asked), and Duffel's own ids and total kept
+ * (`supplierOffer`) for booking to send back. Null when a place is not in our index, a price is
+ * in a currency the table lacks, or its passengers are not the search's: such an offer cannot be
+ * shown in our terms, so it is left out.
  */
-export function toSupplierOffer(offer: DuffelOffer, airportByIata: (code: string) => Airport | undefined): SupplierOffer | null {
+export function toSupplierOffer(offer: DuffelOffer, airportByIata: (code: string) => Airport | undefined, searched: SupplierSearch["passengers"]): SupplierOffer | null {
+  if (offer.passengers.length !== searched.length || offer.passengers.some((passenger, index) => passenger.type !== searched[index]!.type)) return null;
   try {
     const usd = (amount: string, currency: string) => convertedAmount(amount, currency, "USD").amountMinor;
     const total = usd(offer.total_amount, offer.total_currency);
@@ -80,7 +84,7 @@ export function toSupplierOffer(offer: DuffelOffer, airportByIata: (code: string
       fareBrandName: offer.slices[0]?.fare_brand_name ?? "Duffel",
       slices,
       passengers: splitEvenly(total, offer.passengers.length).map((fareAmount, index) => ({
-        id: offer.passengers[index]!.id,
+        id: searched[index]!.id,
         type: offer.passengers[index]!.type,
         fareAmount,
         taxAmount: splitEvenly(tax, offer.passengers.length)[index]!,
@@ -92,6 +96,13 @@ export function toSupplierOffer(offer: DuffelOffer, airportByIata: (code: string
         refundBeforeDeparture: penalty(offer.conditions.refund_before_departure, usd),
       },
       passengerIdentityDocumentsRequired: offer.passenger_identity_documents_required,
+      supplierOffer: {
+        id: offer.id,
+        passengerIds: offer.passengers.map((passenger) => passenger.id),
+        totalAmount: offer.total_amount,
+        totalCurrency: offer.total_currency,
+        requiresInstantPayment: offer.payment_requirements.requires_instant_payment,
+      },
     };
   } catch (error) {
     if (error instanceof UnknownPlace || (error instanceof Error && error.message.startsWith("no exchange rate"))) return null;

@@ -106,7 +106,7 @@ export const offerResolvers: Resolvers = {
       changeBeforeDeparture: penalty(offer.payload.conditions.changeBeforeDeparture, offer.currency),
       refundBeforeDeparture: penalty(offer.payload.conditions.refundBeforeDeparture, offer.currency),
     }),
-    paymentRequirements: (offer) => ({ requiresInstantPayment: false, priceGuaranteeExpiresAt: offer.expiresAt }),
+    paymentRequirements: (offer) => ({ requiresInstantPayment: offer.payload.supplierOffer?.requiresInstantPayment ?? false, priceGuaranteeExpiresAt: offer.expiresAt }),
     availableServices: (offer) => availableServices(offer).map(availableServiceFields),
   },
   Slice: {

@@ -98,7 +98,7 @@ export const orderResolvers: Resolvers = {
           ...(input.services == null ? {} : { services: input.services.map((service) => ({ id: service.id, ...(service.quantity == null ? {} : { quantity: service.quantity }) })) }),
           ...(input.metadata == null ? {} : { metadata: input.metadata }),
         };
-        const request = { ...fromOrderInputA(parseInput(createOrderInputA, body)), offerField: "offerId" };
+        const request = { ...fromOrderInputA(parseInput(createOrderInputA, body)), offerField: "offerId", ...(args.idempotencyKey && { idempotencyKey: args.idempotencyKey }) };
         return ctx.services.orders.create(tenantScope(ctx), request);
       }),
     updateOrderPassengers: (_parent, args, ctx) =>

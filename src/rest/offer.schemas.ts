@@ -107,7 +107,7 @@ export const availableServiceSchema = z
 /** Single-offer retrieval: Variant A plus payment requirements and, when asked, services. */
 export const offerDetailSchema = offerASchema
   .extend({
-    payment_requirements: z.object({ requires_instant_payment: z.literal(false), price_guarantee_expires_at: timestamp }),
+    payment_requirements: z.object({ requires_instant_payment: z.boolean().meta({ description: "true for an offer that cannot be held (Duffel's): booked, it must be paid within 15 minutes" }), price_guarantee_expires_at: timestamp }),
     available_services: z.array(availableServiceSchema).optional().meta({ description: "Only with return_available_services=true" }),
   })
   .meta({ id: "OfferDetail" });

@@ -116,7 +116,7 @@ export function offerViewA(offer: StoredOffer): z.output<typeof offerASchema> {
 export function offerDetailView(offer: StoredOffer, services: AvailableService[] | null): z.output<typeof offerDetailSchema> {
   return {
     ...offerViewA(offer),
-    payment_requirements: { requires_instant_payment: false, price_guarantee_expires_at: offer.expiresAt.toISOString() },
+    payment_requirements: { requires_instant_payment: offer.payload.supplierOffer?.requiresInstantPayment ?? false, price_guarantee_expires_at: offer.expiresAt.toISOString() },
     ...(services === null ? {} : { available_services: services.map(availableServiceView) }),
   };
 }

@@ -33,7 +33,7 @@ export const orderServiceRoutes = [
     idempotencyKeyRequired: true,
     response: okSchema(orderASchema),
     // 503 service_unavailable: the addition stalled past its seat sale's lease and was not made (a retry adds it).
-    errors: ["not_found", "order_state_conflict", "invalid_field_value", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable"],
+    errors: ["not_found", "order_state_conflict", "invalid_field_value", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable", "unsupported_by_supplier"],
     handle: async ({ ctx, params, body }) => ok(orderViewA(await ctx.services.serviceAdditions.add(tenantScope(ctx), params.id!, fromAddServicesInput(body)), tenantScope(ctx).clock.now()), "Services added"),
   }),
 ];

@@ -109,7 +109,8 @@ const passengerUpdate = (method: "POST" | "PUT") =>
     tag,
     body: updatePassengersInput,
     response: okSchema(orderASchema),
-    errors: ["not_found", "order_state_conflict"],
+    // 422 unsupported_by_supplier: a Duffel order keeps the names it was booked with.
+    errors: ["not_found", "order_state_conflict", "unsupported_by_supplier"],
     handle: async ({ ctx, params, body }) => ok(orderViewA(await ctx.services.orders.updatePassengers(tenantScope(ctx), params.id!, fromUpdatePassengersInput(body)), tenantScope(ctx).clock.now()), "Passengers updated"),
   });
 
@@ -129,9 +130,11 @@ export const orderRoutes = [
     // 503 service_unavailable: the booking stalled past its seat lease and was not made (a retry books it).
     // 422 invalid_field_value: a service id (services[i].id) the offer does not offer its passengers,
     // or a metadata key holding an invisible or direction-changing character.
-    errors: ["not_found", "invalid_field_value", "offer_no_longer_available", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable"],
-    handle: async ({ ctx, body }) => {
-      const order = await ctx.services.orders.create(tenantScope(ctx), body.request);
+    // 422 price_changed, unsupported_by_supplier, 502 supplier_error, 504 supplier_timeout: a Duffel offer
+    // priced again, services asked of Duffel, and Duffel failing or not answering in time.
+    errors: ["not_found", "invalid_field_value", "offer_no_longer_available", "price_changed", "unsupported_by_supplier", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable", "supplier_error", "supplier_timeout"],
+    handle: async ({ ctx, body, idempotencyKey }) => {
+      const order = await ctx.services.orders.create(tenantScope(ctx), { ...body.request, ...(idempotencyKey && { idempotencyKey }) });
       return body.variant === "B" ? createdOrderViewB(order) : ok(orderViewA(order, tenantScope(ctx).clock.now()), "Order created");
     },
   }),
@@ -181,7 +184,8 @@ export const orderRoutes = [
   }),
   ...orderAction("refund", "refundOrder", "Refund a ticketed order (the fare's penalty is kept); completes after the airline confirms", (ctx, id) =>
     ctx.services.cancellations.requestRefund(tenantScope(ctx), id), {
-    errors: { A: ["not_found", "order_state_conflict", "refund_not_allowed"], B: ["not_found", "order_state_conflict", "refund_not_allowed"] },
+    // 502 supplier_error, 504 supplier_timeout: a Duffel order's refund is quoted by Duffel.
+    errors: { A: ["not_found", "order_state_conflict", "refund_not_allowed", "supplier_error", "supplier_timeout"], B: ["not_found", "order_state_conflict", "refund_not_allowed", "supplier_error", "supplier_timeout"] },
   }),
   restRoute({
     method: "GET",

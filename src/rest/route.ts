@@ -19,6 +19,8 @@ export interface RouteInput<Body, Query> {
   body: Body;
   query: Query;
   params: Record<string, string>;
+  /** The request's Idempotency-Key (POST), or null without one. */
+  idempotencyKey?: string | null;
 }
 
 /**
@@ -100,7 +102,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
             ? parseInput(route.body, request.body, route.bodyErrorCode)
             : undefined;
         const query = route.query ? parseInput(route.query, request.query) : {};
-        const input = { ctx, body, query, params: request.params as Record<string, string> };
+        const input = { ctx, body, query, params: request.params as Record<string, string>, idempotencyKey: key };
         if (key === null) {
           const result = await route.handle(input);
           reply.code(route.status ?? 200);

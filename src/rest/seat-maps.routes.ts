@@ -26,7 +26,7 @@ export const seatMapRoutes = [
     tag: "Search and offers",
     query: seatMapQuery,
     response: okSchema(z.array(seatMapSchema)),
-    errors: ["not_found"],
+    errors: ["not_found", "unsupported_by_supplier"],
     handle: async ({ ctx, query }) => {
       const subject = await ctx.services.seatMaps.subject(tenantScope(ctx), query);
       return renderedMaps.get(`${subject.id} ${subject.onSale} ${takenKey(subject)}`, () => ok(ctx.services.seatMaps.maps(subject).map(seatMapView)));

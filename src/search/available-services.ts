@@ -2,6 +2,7 @@ import { derivedId } from "../ids";
 import { convertFromUsdMinor } from "../money/exchange-rates";
 import { offerSupplier, type StoredOffer } from "./offer-payload";
 import { ancillaryPrices } from "../supplier/ancillary-prices";
+import { supplierCapabilities } from "../supplier/supplier-capabilities";
 
 export interface AvailableService {
   id: string;
@@ -20,11 +21,14 @@ const LONG_HAUL_KM = 3000;
  * from the stored offer alone, at its supplier's prices (supplier/ancillary-prices.ts): up to two
  * extra checked bags per passenger and slice (the network: USD 35, 60 long-haul), and a seat
  * selection per seated passenger and segment (the network: USD 12 in economy, 20 in premium
- * economy; included in business and first, so not offered there).
+ * economy; included in business and first, so not offered there). None from a supplier that
+ * sells no services through us (Duffel: docs/duffel.md#not-covered-yet).
  */
 export function availableServices(offer: StoredOffer): AvailableService[] {
+  const supplier = offerSupplier(offer.payload).id;
+  if (!supplierCapabilities(supplier).has("add_services")) return [];
   const price = (usdMinor: number) => convertFromUsdMinor(usdMinor, offer.currency);
-  const prices = ancillaryPrices(offerSupplier(offer.payload).id);
+  const prices = ancillaryPrices(supplier);
   const services: AvailableService[] = [];
   for (const passenger of offer.payload.passengers) {
     for (const slice of offer.payload.slices) {

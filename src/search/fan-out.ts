@@ -1,7 +1,8 @@
 import { databaseFault } from "../db/errors";
+import { AppError } from "../errors/app-error";
 import type { RegisteredSupplier } from "../supplier/supplier-registry";
 import type { SupplierCalls } from "../supplier/supplier-calls";
-import type { SupplierOffer } from "../supplier/supplier";
+import { SupplierAccountRefused, type SupplierOffer } from "../supplier/supplier";
 
 export type SupplierStatus = "ok" | "timeout" | "error" | "unavailable";
 
@@ -31,9 +32,11 @@ export interface SupplierBatch {
  * answers as soon as all have answered or at the deadline with what has arrived: a supplier still
  * out is `timeout`, and its call is aborted then (its timers and requests end with it), so
  * nothing outlives the answer. A supplier whose circuit is open is not asked (`unavailable`).
- * Each answer feeds its supplier's breaker; `onBatch` hears each batch as it is settled, in the
- * order they settle. `stop` (the process shutting down) brings the deadline forward: whoever is
- * still out then is `timeout`.
+ * A supplier that says it cannot answer in time (a rate limit that resets after the deadline) is
+ * `timeout` too. Each answer feeds its supplier's breaker, but for a refusal of the tenant's own
+ * account (SupplierAccountRefused: `error`, and the supplier is well); `onBatch` hears each batch
+ * as it is settled, in the order they settle. `stop` (the process shutting down) brings the
+ * deadline forward: whoever is still out then is `timeout`.
  */
 export async function fanOut(
   entries: readonly RegisteredSupplier[],
@@ -74,8 +77,13 @@ export async function fanOut(
         breaker.released();
         throw outcome.error;
       }
+      if (outcome.error instanceof SupplierAccountRefused) {
+        breaker.released();
+        return settle(entry, "error", []);
+      }
       breaker.failed();
-      return settle(entry, deadline.signal.aborted ? "timeout" : "error", []);
+      const timedOut = deadline.signal.aborted || (outcome.error instanceof AppError && outcome.error.code === "supplier_timeout");
+      return settle(entry, timedOut ? "timeout" : "error", []);
     }
     breaker.succeeded();
     return settle(entry, "ok", outcome.offers);

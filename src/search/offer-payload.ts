@@ -1,4 +1,4 @@
-import type { CarrierRef, OfferConditions, PassengerType, SupplierSegment } from "../supplier/supplier";
+import type { CarrierRef, OfferConditions, PassengerType, SupplierOfferRef, SupplierSegment } from "../supplier/supplier";
 import { NETWORK_SUPPLIER, type SupplierRef } from "../supplier/supplier-registry";
 
 /**
@@ -19,6 +19,8 @@ export interface OfferPayload {
   passengers: Array<{ id: string; type: PassengerType; fareAmount: number; taxAmount?: number }>;
   conditions: OfferConditions;
   passengerIdentityDocumentsRequired: boolean;
+  /** The supplier's own names for the offer and its total, when booking must send them back (a Duffel offer's). */
+  supplierOffer?: SupplierOfferRef;
 }
 
 export interface StoredSlice {

@@ -1,4 +1,4 @@
-import type { CarrierRef, OfferConditions, PassengerType, SupplierOffer, SupplierSegment } from "../supplier/supplier";
+import type { CarrierRef, OfferConditions, PassengerType, SupplierOffer, SupplierOfferRef, SupplierSegment } from "../supplier/supplier";
 import type { StoredOffer, StoredSegment, StoredSlice } from "./offer-payload";
 import { MAX_OFFER_POSITIONS, offerIdOf, segmentIdOf, sliceIdOf } from "./offer-ids";
 import { priceConditions, priceFares, sharedSegment } from "./price-offer";
@@ -34,6 +34,8 @@ export interface AnsweredOffer {
   totalAmount: number;
   conditions: OfferConditions;
   passengerIdentityDocumentsRequired: boolean;
+  /** The supplier's own names for it, when booking must send them back (Duffel's offer and passenger ids). */
+  supplierOffer?: SupplierOfferRef;
 }
 
 /** What every offer of a search has in common. */
@@ -105,6 +107,7 @@ export function answerSearch(header: SearchHeader, supplierOffers: readonly Sour
       totalAmount: fares.reduce((sum, fare) => sum + fare, 0),
       conditions: priceConditions(offer.conditions, header.currency),
       passengerIdentityDocumentsRequired: offer.passengerIdentityDocumentsRequired,
+      ...(offer.supplierOffer && { supplierOffer: offer.supplierOffer }),
     };
   });
   return { ...header, segments, slices, offers };
@@ -166,6 +169,7 @@ export function offerAt(answer: SearchAnswer, index: number): StoredOffer {
       passengers: answer.passengers.map((passenger, i) => ({ id: passenger.id, type: passenger.type, fareAmount: offer.fares[i]!, taxAmount: offer.taxes[i]! })),
       conditions: offer.conditions,
       passengerIdentityDocumentsRequired: offer.passengerIdentityDocumentsRequired,
+      ...(offer.supplierOffer && { supplierOffer: offer.supplierOffer }),
       slices: offer.slices.map((sliceIndex, s): StoredSlice => {
         const slice = answer.slices[sliceIndex]!;
         return {

@@ -1,5 +1,5 @@
 import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
-import type { AircraftRef, BaggageAllowance, CabinClass, CarrierRef, OfferConditions, PassengerType } from "../supplier/supplier";
+import type { AircraftRef, BaggageAllowance, CabinClass, CarrierRef, OfferConditions, PassengerType, SupplierOfferRef } from "../supplier/supplier";
 import { answeredOfferKey, type AnsweredOffer, type SearchAnswer, type SearchHeader, type SharedSegment, type SharedSlice } from "./search-answer";
 import { NETWORK_SUPPLIER, type SupplierRef } from "../supplier/supplier-registry";
 
@@ -19,10 +19,13 @@ interface EncodedSearch {
   conditions: Array<[changeAllowed: boolean, changePenalty: number | null, refundAllowed: boolean, refundPenalty: number | null]>;
   segments: EncodedSegment[];
   slices: Array<[origin: string, destination: string, departureDate: string, durationMinutes: number, segments: number[]]>;
-  offers: Array<[owner: number, fareBrandName: string, slices: number[], fares: number[], taxes: number[], conditions: number, identityDocumentsRequired: 0 | 1, supplier?: number]>;
+  offers: Array<[owner: number, fareBrandName: string, slices: number[], fares: number[], taxes: number[], conditions: number, identityDocumentsRequired: 0 | 1, supplier?: number, supplierOffer?: EncodedSupplierOffer]>;
   /** The suppliers the offers came from (absent in rows written before offers named theirs: the network's). */
   suppliers?: Array<[id: string, name: string]>;
 }
+
+/** A supplier's own names for an offer (a Duffel offer's), present only on offers that have them. */
+type EncodedSupplierOffer = [id: string, passengerIds: string[], totalAmount: string, totalCurrency: string, requiresInstantPayment: 0 | 1];
 
 type EncodedSegment = [
   flightKey: string,
@@ -84,16 +87,20 @@ export function encodeSearch(answer: SearchAnswer): Buffer {
       baggage.indexOf(segment.baggageAllowances),
     ]),
     slices: answer.slices.map((slice) => [slice.origin, slice.destination, slice.departureDate, slice.durationMinutes, slice.segments]),
-    offers: answer.offers.map((offer) => [
-      carriers.indexOf(offer.owner),
-      offer.fareBrandName,
-      offer.slices,
-      offer.fares,
-      offer.taxes,
-      conditions.indexOf(offer.conditions),
-      offer.passengerIdentityDocumentsRequired ? 1 : 0,
-      suppliers.indexOf(offer.supplier),
-    ]),
+    offers: answer.offers.map((offer) => {
+      const encodedOffer: EncodedSearch["offers"][number] = [
+        carriers.indexOf(offer.owner),
+        offer.fareBrandName,
+        offer.slices,
+        offer.fares,
+        offer.taxes,
+        conditions.indexOf(offer.conditions),
+        offer.passengerIdentityDocumentsRequired ? 1 : 0,
+        suppliers.indexOf(offer.supplier),
+      ];
+      if (offer.supplierOffer) encodedOffer.push(encodeSupplierOffer(offer.supplierOffer));
+      return encodedOffer;
+    }),
   };
   encoded.suppliers = suppliers.values.map((supplier) => [supplier.id, supplier.name]);
   encoded.carriers = carriers.values.map((carrier) => [carrier.iataCode, carrier.name]);
@@ -137,7 +144,7 @@ export function decodeSearch(bytes: Uint8Array, header: Omit<SearchHeader, "curr
   const slices = encoded.slices.map(([origin, destination, departureDate, durationMinutes, sliceSegments]): SharedSlice => ({ origin, destination, departureDate, durationMinutes, segments: sliceSegments }));
   const suppliers = (encoded.suppliers ?? []).map(([id, name]): SupplierRef => ({ id, name }));
   const offers = encoded.offers.map(
-    ([owner, fareBrandName, offerSlices, fares, taxes, condition, documents, supplier]): AnsweredOffer => ({
+    ([owner, fareBrandName, offerSlices, fares, taxes, condition, documents, supplier, supplierOffer]): AnsweredOffer => ({
       supplier: (supplier === undefined ? undefined : suppliers[supplier]) ?? NETWORK_SUPPLIER,
       comparisonKey: answeredOfferKey({ segments, slices }, { slices: offerSlices }),
       owner: carriers[owner]!,
@@ -148,9 +155,18 @@ export function decodeSearch(bytes: Uint8Array, header: Omit<SearchHeader, "curr
       totalAmount: fares.reduce((sum, fare) => sum + fare, 0),
       conditions: conditions[condition]!,
       passengerIdentityDocumentsRequired: documents === 1,
+      ...(supplierOffer && { supplierOffer: decodeSupplierOffer(supplierOffer) }),
     }),
   );
   return { ...header, currency: encoded.currency, segments, slices, offers };
+}
+
+function encodeSupplierOffer(offer: SupplierOfferRef): EncodedSupplierOffer {
+  return [offer.id, offer.passengerIds, offer.totalAmount, offer.totalCurrency, offer.requiresInstantPayment ? 1 : 0];
+}
+
+function decodeSupplierOffer([id, passengerIds, totalAmount, totalCurrency, instant]: EncodedSupplierOffer): SupplierOfferRef {
+  return { id, passengerIds, totalAmount, totalCurrency, requiresInstantPayment: instant === 1 };
 }
 
 /**

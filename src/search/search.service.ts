@@ -1,6 +1,7 @@
 import type { Database } from "../db/database";
 import type { TenantScope } from "../tenancy/tenant-scope";
 import { appError } from "../errors/app-error";
+import { clock } from "../clock";
 import { datedId } from "../ids";
 import type { AirportIndex } from "../locations/airport-index";
 import type { UsageMeter } from "../tenants/usage-meter";
@@ -38,11 +39,6 @@ export class SearchResult {
   }
 }
 
-/** Which suppliers a tenant has connected its own accounts to (those that need one are searched only then). */
-export type SupplierConnections = (tenantId: string) => Promise<ReadonlySet<string>>;
-
-const NO_CONNECTIONS: SupplierConnections = () => Promise.resolve(new Set());
-
 /** Flight search: validate, ask every supplier of the tenant at once, price in the tenant's currency, store the search with its offers. */
 export class SearchService {
   constructor(
@@ -53,7 +49,6 @@ export class SearchService {
     private readonly usage: UsageMeter,
     private readonly offerTtlSeconds: number,
     private readonly cache: OfferCache,
-    private readonly connections: SupplierConnections = NO_CONNECTIONS,
   ) {}
 
   /**
@@ -119,13 +114,16 @@ export class SearchService {
   private async prepare(scope: TenantScope, request: SearchRequest) {
     const now = scope.clock.now();
     const search = resolveSearch(request, this.airports, now);
-    const entries = this.suppliers.searchedBy(tenantSuppliers(scope.tenant), await this.connections(scope.tenantId));
     checkBehaviour(request, scope, this.suppliers);
+    // A supplier that needs the tenant's own account (Duffel) is its entry for the tenant.
+    const entries = await this.suppliers.searchedFor(scope.tenantId, tenantSuppliers(scope.tenant));
     /** When each supplier's answer came (before the gateway's own work on it), by supplier id. */
     const answeredAt = new Map<string, number>();
     const ask = async (entry: RegisteredSupplier, signal: AbortSignal) => {
       const forcedOutcome = request.supplierBehaviour?.[entry.id];
-      const found = await entry.supplier.search({ ...search, signal, ...(forcedOutcome ? { forcedOutcome } : {}) });
+      // Asked as the fan-out starts: its deadline is the search's, on the process clock (a timer's, whatever the tenant's clock reads).
+      const deadlineMs = clock.nowMs() + request.supplierTimeoutMs;
+      const found = await entry.supplier.search({ ...search, signal, deadlineMs, ...(forcedOutcome ? { forcedOutcome } : {}) });
       answeredAt.set(entry.id, scope.clock.nowMs());
       return sellableOffers(entry.supplier, found, search, scope.tenant.environment);
     };

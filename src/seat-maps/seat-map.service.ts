@@ -1,6 +1,7 @@
 import type { TenantScope } from "../tenancy/tenant-scope";
 import { appError } from "../errors/app-error";
 import { stateAllows } from "../orders/core/order-actions";
+import { requireOfferSupplierCapability } from "../orders/core/order-supplier";
 import type { OrderService } from "../orders/core/order.service";
 import type { StoredOffer } from "../search/offer-payload";
 import type { OfferService } from "../search/offer.service";
@@ -27,9 +28,14 @@ export class SeatMapService {
     return this.maps(await this.subject(scope, query));
   }
 
-  /** The offer or order named, as seats are chosen for it; 404 `not_found` naming the field for an unknown or foreign id. */
+  /**
+   * The offer or order named, as seats are chosen for it; 404 `not_found` naming the field for an
+   * unknown or foreign id; 422 `unsupported_by_supplier` for one whose supplier has no seat maps
+   * through us (Duffel).
+   */
   async subject(scope: TenantScope, query: SeatMapQuery): Promise<SeatMapSubject> {
     const { id, offer, onSale } = query.offer_id !== undefined ? await this.offerSubject(scope, query.offer_id) : await this.orderSubject(scope, query.order_id!);
+    requireOfferSupplierCapability(offer, "select_seats", "seat maps", query.offer_id !== undefined ? "offer" : "order");
     const slices = offer.payload.slices;
     // Nothing is offered on a map past sale, so what is taken need not be read.
     const taken = onSale ? await this.supplier.seatsAssigned(slices.flatMap((slice) => slice.segments.map((segment) => segment.flightKey)), scope.tenant.environment) : new Map();

@@ -1,4 +1,10 @@
 import { clock } from "../clock";
+import { SupplierFailed } from "./supplier";
+
+/** The supplier's circuit is open: the call was not made. */
+export class CircuitOpen extends SupplierFailed {
+  override name = "CircuitOpen";
+}
 
 export type CircuitState = "closed" | "open" | "half_open";
 
@@ -44,6 +50,24 @@ export class CircuitBreaker {
   /** A call that told nothing of the supplier (our own database failed under it): neither a success nor a failure. */
   released(): void {
     this.#trialInFlight = false;
+  }
+
+  /**
+   * Runs a call that goes out to the supplier directly (a connector's HTTP exchange) under the
+   * breaker: refused with CircuitOpen while the circuit is open, counted a success when it
+   * resolves and a failure when it rejects.
+   */
+  async run<T>(attempt: () => Promise<T>): Promise<T> {
+    if (!this.tryAcquire()) throw new CircuitOpen("the supplier's circuit is open after consecutive failures; try again after its cooldown");
+    let result: T;
+    try {
+      result = await attempt();
+    } catch (error) {
+      this.failed();
+      throw error;
+    }
+    this.succeeded();
+    return result;
   }
 
   failed(): void {

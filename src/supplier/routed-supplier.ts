@@ -1,11 +1,12 @@
 import type { SupplierRegistry } from "./supplier-registry";
-import type { BookedItinerary, BookingRef, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { BookedItinerary, BookingRef, CancellationQuote, FlightCabin, FlightTimes, IssuedEmd, OrderRef, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 
 /**
- * Every call after the search, sent to the supplier that sold the flights it names: a booking's
- * to the seller of its first flight (a booking is one supplier's offer), a seat or a flight's to
- * its seller. Giving seats back names only bookings, so every supplier is asked and each lets go
- * of what it holds. Searches are the fan-out's (search/fan-out.ts), never this router's.
+ * Every call after the search, sent to the supplier it belongs to: a booking's to the order's own
+ * supplier (its offer's; for a booking that does not name it, the seller of its first flight), a
+ * seat or a flight's to its seller. Giving seats back names only bookings, so every supplier is
+ * asked and each lets go of what it holds. Searches are the fan-out's (search/fan-out.ts), never
+ * this router's.
  */
 export class RoutedSupplier implements Supplier {
   readonly name = "gateway";
@@ -16,9 +17,9 @@ export class RoutedSupplier implements Supplier {
     return Promise.reject(new Error("searches go to each supplier through the fan-out"));
   }
 
-  /** The supplier of a booking: the seller of its first flight. */
-  #of(booking: Pick<SupplierBooking, "segments">): Supplier {
-    return this.#seller(booking.segments[0]?.flightKey);
+  /** The supplier of a booking: the order's own, else the seller of its first flight. */
+  #of(booking: Pick<SupplierBooking, "segments" | "supplier">): Supplier {
+    return booking.supplier === undefined ? this.#seller(booking.segments[0]?.flightKey) : this.registry.get(booking.supplier).supplier;
   }
 
   #seller(flightKey: string | undefined): Supplier {
@@ -77,8 +78,14 @@ export class RoutedSupplier implements Supplier {
     return this.#of(booking).reissueTickets(booking, reissue);
   }
 
-  refundTickets(booking: SupplierBooking): Promise<void> {
-    return this.#of(booking).refundTickets(booking);
+  refundTickets(booking: SupplierBooking, quoteReference?: string | null): Promise<void> {
+    return this.#of(booking).refundTickets(booking, quoteReference);
+  }
+
+  /** The order's supplier's own cancellation quote (`Supplier.quoteCancellation`), or null when it leaves cancellations to our refund rule. */
+  supplierQuote(order: OrderRef & { supplier: string }, currency: string): Promise<CancellationQuote | null> {
+    const supplier = this.registry.get(order.supplier).supplier;
+    return supplier.quoteCancellation ? supplier.quoteCancellation(order, currency) : Promise.resolve(null);
   }
 
   retimeFlight(flightKey: string, itineraries: readonly BookedItinerary[], now: Date): FlightTimes | null {

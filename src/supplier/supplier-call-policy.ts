@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { AppError } from "../errors/app-error";
 import type { Airport } from "../locations/airport";
 import type { Logger } from "../logger";
 import {
@@ -7,9 +8,11 @@ import {
   type BookedItinerary,
   type FareQuote,
   type BookingRef,
+  type CancellationQuote,
   type FlightCabin,
   type FlightTimes,
   type IssuedEmd,
+  type OrderRef,
   type ReissuedTicket,
   type SeatChoice,
   type SeatExchange,
@@ -47,9 +50,9 @@ export class SupplierTimeout extends Error {
   }
 }
 
-/** A supplier's answer (it refused, for a reason of its own): final, never retried. */
+/** A supplier's answer (it refused, for a reason of its own, or a connector's refusal in the catalogue's words): final, never retried. */
 function isAnswer(error: unknown): boolean {
-  return error instanceof SeatsUnavailable || error instanceof SeatTaken;
+  return error instanceof SeatsUnavailable || error instanceof SeatTaken || (error instanceof AppError && error.status < 500);
 }
 
 /**
@@ -67,6 +70,8 @@ export class SupplierCallPolicy implements Supplier {
   /** Present when the inner supplier has them: reads answered from its own timetable, with no call to bound. */
   readonly lowestFares?: (request: SupplierSearch, limit: number) => Promise<FareQuote[]>;
   readonly destinationsFrom?: (origins: readonly Airport[], candidates: readonly Airport[]) => Airport[];
+  /** Present when the inner supplier prices its own cancellations: bounded and retried as any call a client waits on. */
+  readonly quoteCancellation?: (order: OrderRef, currency: string) => Promise<CancellationQuote>;
 
   constructor(
     private readonly inner: Supplier,
@@ -76,6 +81,8 @@ export class SupplierCallPolicy implements Supplier {
     this.name = inner.name;
     this.lowestFares = inner.lowestFares?.bind(inner);
     this.destinationsFrom = inner.destinationsFrom?.bind(inner);
+    const quote = inner.quoteCancellation?.bind(inner);
+    if (quote) this.quoteCancellation = (order, currency) => this.call("quoteCancellation", "interactive", () => quote(order, currency));
   }
 
   search(request: SupplierSearch): Promise<SupplierOffer[]> {
@@ -130,8 +137,8 @@ export class SupplierCallPolicy implements Supplier {
     return this.call("reissueTickets", "job", () => this.inner.reissueTickets(booking, reissue));
   }
 
-  refundTickets(booking: SupplierBooking): Promise<void> {
-    return this.call("refundTickets", "job", () => this.inner.refundTickets(booking));
+  refundTickets(booking: SupplierBooking, quoteReference?: string | null): Promise<void> {
+    return this.call("refundTickets", "job", () => this.inner.refundTickets(booking, quoteReference));
   }
 
   /** Local to the sandbox's trigger (no remote state changes): passed through. */

@@ -8,10 +8,15 @@ export interface RegisteredSupplier {
   name: string;
   supplier: Supplier;
   capabilities: ReadonlySet<SupplierCapability>;
-  /** Searched for a tenant only once the tenant has connected its own account (an aggregator's). */
+  /** Searched for a tenant only once the tenant has connected its own account (an aggregator's): `forTenant` then gives it. */
   needsConnection: boolean;
   /** Whether the flight (a segment's `flightKey`) is one this supplier sells. */
   sellsFlight(flightKey: string): boolean;
+  /**
+   * For a supplier that needs a connection: the supplier as the tenant's own account answers a
+   * search (its token), or null when the tenant has no connection to it.
+   */
+  forTenant?(tenantId: string): Promise<Supplier | null>;
 }
 
 /** Which supplier an offer or order came from, as they show it. */
@@ -50,12 +55,18 @@ export class SupplierRegistry {
 
   /**
    * The suppliers a tenant's search asks, in the tenant's order (`chosen`, or the defaults):
-   * registered ones only, and one that needs a connection only when `connected` has it.
+   * registered ones only, and one that needs a connection only when the tenant has one, as the
+   * tenant's own entry (its account: `forTenant`).
    */
-  searchedBy(chosen: readonly string[] | null, connected: ReadonlySet<string>): RegisteredSupplier[] {
-    return (chosen ?? DEFAULT_TENANT_SUPPLIERS).flatMap((id) => {
-      const entry = this.#byId.get(id);
-      return entry && (!entry.needsConnection || connected.has(id)) ? [entry] : [];
-    });
+  async searchedFor(tenantId: string, chosen: readonly string[] | null): Promise<RegisteredSupplier[]> {
+    const entries = await Promise.all(
+      (chosen ?? DEFAULT_TENANT_SUPPLIERS).map(async (id): Promise<RegisteredSupplier | null> => {
+        const entry = this.#byId.get(id);
+        if (!entry?.needsConnection) return entry ?? null;
+        const own = await entry.forTenant?.(tenantId);
+        return own ? { ...entry, supplier: own } : null;
+      }),
+    );
+    return entries.filter((entry) => entry !== null);
   }
 }

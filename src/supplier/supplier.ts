@@ -1,3 +1,4 @@
+import type { AppError } from "../errors/app-error";
 import type { Airport } from "../locations/airport";
 
 /**
@@ -34,6 +35,8 @@ export interface SupplierSearch {
   signal?: AbortSignal;
   /** Sandbox only: the outcome the search forces on this supplier instead of its own (`supplier_behaviour`). */
   forcedOutcome?: ForcedOutcome;
+  /** When the search's answer is due (clock milliseconds): a remote supplier keeps its own waits (a rate limit) before it. */
+  deadlineMs?: number;
 }
 
 /** An outcome a sandbox search can force on a supplier: hang past any deadline, fail, or answer. */
@@ -42,6 +45,17 @@ export type ForcedOutcome = "timeout" | "error" | "ok";
 /** The supplier could not answer (a failure of its own, not a rule of ours). */
 export class SupplierFailed extends Error {
   override name = "SupplierFailed";
+}
+
+/**
+ * The supplier refused the tenant's own account (a revoked token): the tenant's to put right, not
+ * a failure of the supplier, so a search reports it as `error` and no circuit breaker counts it.
+ */
+export class SupplierAccountRefused extends Error {
+  override name = "SupplierAccountRefused";
+  constructor(readonly answer: AppError) {
+    super(answer.message);
+  }
 }
 
 export interface SupplierSearchSlice {
@@ -121,8 +135,19 @@ export interface Supplier {
   cancelSeatExchange(bookingId: string, exchangeId: string): Promise<void>;
   /** Reissues the ticketed booking's e-tickets after a change (`reissue` names it): the same numbers every time for the same booking and reissue. */
   reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]>;
-  /** Refunds the booking's tickets; their seats go back on sale. */
-  refundTickets(booking: SupplierBooking): Promise<void>;
+  /**
+   * Refunds the booking's tickets; their seats go back on sale. `quoteReference` names the
+   * supplier's own quote that was confirmed (`quoteCancellation`), for a supplier that prices its
+   * own cancellations; the others are given none.
+   */
+  refundTickets(booking: SupplierBooking, quoteReference?: string | null): Promise<void>;
+  /**
+   * A supplier that prices its own cancellations (a connector: Duffel's order cancellations) quotes
+   * what cancelling the ticketed booking refunds, in minor units of `currency`, and names its quote
+   * for `refundTickets` to confirm. Nothing changes at the supplier until then. A supplier without
+   * it leaves the price to our refund rule.
+   */
+  quoteCancellation?(booking: OrderRef, currency: string): Promise<CancellationQuote>;
   /**
    * Sandbox only (the `retime` trigger, docs/rest-api.md#airline-initiated-changes): the airline retimes one of its flights,
    * booked in each of `itineraries`: the same flight (key, number, aircraft, block time) at new
@@ -166,6 +191,43 @@ export function flightCabinKey(flight: FlightCabin): string {
 /** How calls after booking name it: our order id, whose it is, and its inventory. */
 export type BookingRef = Pick<SupplierBooking, "id" | "tenantId" | "environment">;
 
+/** An order as a call naming only the order and its supplier sees it. */
+export type OrderRef = Pick<SupplierBooking, "id" | "tenantId" | "supplier">;
+
+/** A supplier's own cancellation quote: what it refunds, converted to the currency asked, until when, and its reference. */
+export interface CancellationQuote {
+  reference: string;
+  /** Minor units of the currency asked. */
+  refundAmount: number;
+  /** When the supplier's quote lapses, if it says. */
+  expiresAt: Date | null;
+}
+
+/**
+ * A connector's own names for an offer (Duffel's offer id, and its passenger ids in the search's
+ * passenger order), which booking and ticketing send back, with its total in its own currency
+ * (what paying the supplier pays) and whether it must be paid at once (it cannot be held).
+ */
+export interface SupplierOfferRef {
+  id: string;
+  passengerIds: string[];
+  totalAmount: string;
+  totalCurrency: string;
+  requiresInstantPayment: boolean;
+}
+
+/** Who travels, as an airline that books them by name asks for them. */
+export interface Traveller {
+  title: "mr" | "ms" | "mrs" | "dr" | null;
+  givenName: string;
+  familyName: string;
+  /** YYYY-MM-DD */
+  bornOn: string;
+  gender: "m" | "f";
+  email: string;
+  phoneNumber: string;
+}
+
 /** A booking as the airline sees it: whose, which seats on which flights, and who travels. */
 export interface SupplierBooking {
   /** Our order id; the airline keys the booking by it. */
@@ -176,6 +238,10 @@ export interface SupplierBooking {
    * environment has its own inventory of every flight: a sandbox hold never takes a live seat.
    */
   environment: "sandbox" | "live";
+  /** The order's supplier (its offer's): the booking's calls go to it. Absent: the seller of its first flight. */
+  supplier?: string;
+  /** The supplier's own names for the offer booked, when it gave them (a connector's). */
+  supplierOffer?: SupplierOfferRef;
   segments: Array<{
     flightKey: string;
     cabinClass: CabinClass;
@@ -183,7 +249,8 @@ export interface SupplierBooking {
     /** Seats the flight was offered with (SupplierSegment.seatsLeft): the airline's capacity for sale. */
     seatsForSale: number;
   }>;
-  passengers: Array<{ id: string; type: PassengerType; familyName: string }>;
+  /** Who travels; with every detail (`traveller`) when the caller has them, as a supplier that books by name needs. */
+  passengers: Array<{ id: string; type: PassengerType; familyName: string; traveller?: Traveller }>;
   /** Seats chosen by designator (seat maps): each held for this booking alone, or none is. */
   seats: SeatChoice[];
 }
@@ -221,7 +288,8 @@ export interface IssuedEmd {
 }
 
 export type TicketingAnswer =
-  | { outcome: "ticketed"; tickets: Array<{ passengerId: string; number: string }> }
+  /** `bookingReference`: the airline's, when the booking gets one only at ticketing (an instant order made then). */
+  | { outcome: "ticketed"; tickets: Array<{ passengerId: string; number: string }>; bookingReference?: string }
   | { outcome: "rejected"; reason: "airline_rejected" | "airline_timeout" };
 
 /** A flight of the booking has fewer seats left than the booking needs. */
@@ -328,4 +396,6 @@ export interface SupplierOffer {
   conditions: OfferConditions;
   /** True when any segment crosses a national border. */
   passengerIdentityDocumentsRequired: boolean;
+  /** The supplier's own names for the offer, when booking must send them back (a connector's). */
+  supplierOffer?: SupplierOfferRef;
 }

@@ -23,6 +23,8 @@ export interface DuffelFake {
   revoke(token: string): void;
   /** Every answer waits this long first (0: none). */
   delayMs: number;
+  /** How long a cancellation quote can be confirmed (default 15 minutes). */
+  quoteLifetimeMs: number;
   /** The next `count` requests (to `route` only, e.g. `POST /air/orders`, when given) answer `status` (a 5xx) with an api_error body. */
   failNext(count: number, status?: number, route?: string): void;
   /** The next `count` requests answer 429, the window resetting `resetInMs` from now. */
@@ -70,6 +72,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     orders,
     currency: "GBP",
     delayMs: 0,
+    quoteLifetimeMs: 15 * 60_000,
     allow: (token: string) => void tokens.add(token),
     revoke: (token: string) => void tokens.delete(token),
     failNext: (count: number, status = 500, route?: string) => void (failures = { count, status, route }),
@@ -188,7 +191,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     if (route === "POST /air/order_cancellations") {
       const order = orders.get(String(data.order_id));
       if (!order) return notFound(response);
-      const cancellation = { id: duffelId("ore"), order_id: order.id, refund_amount: order.paid ? order.totalAmount : "0.00", refund_currency: order.totalCurrency, refund_to: "balance", expires_at: new Date(Date.now() + 15 * 60_000).toISOString(), confirmed_at: null, created_at: new Date().toISOString(), live_mode: false };
+      const cancellation = { id: duffelId("ore"), order_id: order.id, refund_amount: order.paid ? order.totalAmount : "0.00", refund_currency: order.totalCurrency, refund_to: "balance", expires_at: new Date(Date.now() + fake.quoteLifetimeMs).toISOString(), confirmed_at: null, created_at: new Date().toISOString(), live_mode: false };
       cancellations.set(cancellation.id, cancellation);
       return send(response, 201, { data: cancellation });
     }
@@ -302,8 +305,12 @@ const CARRIERS = [
   { iata_code: "AA", name: "American Airlines", departs: "17:05", minutes: 465, price: 45010 },
 ];
 
+/** A city's main airport: Duffel answers a search from a city code with flights between airports. */
+const CITY_AIRPORTS: Record<string, string> = { LON: "LHR", NYC: "JFK", PAR: "CDG", CHI: "ORD", MIL: "MXP" };
+
 function place(code: string) {
-  return { iata_code: code, name: code, type: "airport" };
+  const airport = CITY_AIRPORTS[code] ?? code;
+  return { iata_code: airport, name: airport, type: "airport" };
 }
 
 function makeOfferRequest(slices: Array<{ origin: string; destination: string; departure_date: string }>, passengers: Array<{ type: string }>, cabinClass: string, currency: string) {

@@ -5,7 +5,7 @@ import type { DuffelOrderPassenger } from "../../src/duffel/duffel-shapes";
 import type { SupplierSearch } from "../../src/supplier/supplier";
 import { duffelAccounts } from "../../src/supplier-connections/duffel-accounts";
 import { scopeOf as tenantScopeOf, type TenantScope } from "../../src/tenancy/tenant-scope";
-import { call, type TenantFixture } from "./client";
+import { call, type Endpoint, type TenantFixture } from "./client";
 import type { DuffelFake } from "./duffel-fake";
 import type { TestServer } from "./test-server";
 
@@ -20,7 +20,7 @@ export function fakeToken(fake: DuffelFake): string {
 }
 
 /** Connects the tenant to Duffel (the fake) through the API, as a tenant would; returns the connection. */
-export async function connectDuffel(server: TestServer, tenant: TenantFixture, token: string): Promise<{ id: string }> {
+export async function connectDuffel(server: Endpoint, tenant: TenantFixture, token: string): Promise<{ id: string }> {
   const created = await call(server, "POST", "/v1/supplier_connections", { key: tenant.key, body: { supplier: "duffel", access_token: token } });
   if (created.status !== 201) throw new Error(`connection failed: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body.data;

@@ -3,12 +3,13 @@ import { clock } from "../../src/clock";
 import { AppError } from "../../src/errors/app-error";
 import { onAccount } from "../../src/duffel/duffel-accounts";
 import { ORDER_ID_METADATA } from "../../src/duffel/duffel-bookings";
-import { DuffelSupplier } from "../../src/duffel/duffel-supplier";
+import { DuffelSupplier, type DuffelSearchAccount } from "../../src/duffel/duffel-supplier";
 import { offerRequestBody, pricedOffer } from "../../src/duffel/duffel-offers";
 import type { DuffelOffer } from "../../src/duffel/duffel-shapes";
 import { duffelAccounts } from "../../src/supplier-connections/duffel-accounts";
+import { SupplierAccountRefused } from "../../src/supplier/supplier";
 import { call, createTenant, type TenantFixture } from "../helpers/client";
-import { accountOf, connectDuffel, fakeToken, londonToNewYork, scopeOf, secretsKey, travellers } from "../helpers/duffel";
+import { accountOf, connectDuffel, fakeToken, londonToNewYork, secretsKey, travellers } from "../helpers/duffel";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
 import { newKey } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
@@ -53,6 +54,8 @@ describe("the Duffel connector", () => {
   });
 
   const accounts = () => duffelAccounts(server.app.services.supplierConnections, { baseUrl: fake.url, timeoutMs: 10_000 });
+  /** The Duffel supplier as the gateway makes it for a tenant's search, with `search`'s account. */
+  const duffelSupplier = (search: DuffelSearchAccount) => new DuffelSupplier({ accounts: accounts(), bookings: server.app.services.duffelBookings, airportByIata: (code) => server.app.services.airports.getByIata(code) }, search);
   const connection = async () => (await call(server, "GET", "/v1/supplier_connections", { key: tenant.key })).body.data.find((c: { id: string }) => c.id === connectionId);
   /** A fresh offer request's offers, through the tenant's account. */
   const searchOffers = async (deadlineMs?: number): Promise<DuffelOffer[]> => {
@@ -75,7 +78,7 @@ describe("the Duffel connector", () => {
   });
 
   it("answers the Supplier interface's search: offers in USD from Duffel's GBP, our airports, times in UTC", async () => {
-    const supplier = new DuffelSupplier(accounts(), await accountOf(server, tenant), (code) => server.app.services.airports.getByIata(code), 2500);
+    const supplier = duffelSupplier({ accounts: accounts(), account: await accountOf(server, tenant) });
     const offers = await supplier.search(londonToNewYork(server));
     expect(offers).toHaveLength(3);
     const [first] = offers;
@@ -139,17 +142,17 @@ describe("the Duffel connector", () => {
     fake.failNext(1, 500, "POST /air/orders");
     const ordersBefore = fake.orders.size;
     const booking = { idempotencyKey: newKey("duffel"), offerId: offer!.id, type: "instant" as const, passengers: travellers(offer!.passengers.map((p) => p.id)), payment: { amount: offer!.total_amount, currency: offer!.total_currency } };
-    expect((await refusal(server.app.services.duffelBookings.book(await scopeOf(server, tenant), booking))).code).toBe("supplier_error");
+    expect((await refusal(server.app.services.duffelBookings.book(tenant.tenantId, booking))).code).toBe("supplier_error");
     expect(fake.orders.size).toBe(ordersBefore);
     // The same key again finds nothing at Duffel under its id, so books once now.
-    const booked = await server.app.services.duffelBookings.book(await scopeOf(server, tenant), booking);
+    const booked = await server.app.services.duffelBookings.book(tenant.tenantId, booking);
     expect(booked.status).toBe("booked");
     expect(fake.orders.size).toBe(ordersBefore + 1);
   });
 
   it("books an instant order once per Idempotency-Key, naming our order id in Duffel's metadata", async () => {
     const [offer] = await searchOffers();
-    const scope = await scopeOf(server, tenant);
+    const scope = tenant.tenantId;
     const booking = { idempotencyKey: newKey("duffel"), offerId: offer!.id, type: "instant" as const, passengers: travellers(offer!.passengers.map((p) => p.id)), payment: { amount: offer!.total_amount, currency: offer!.total_currency } };
     const first = await server.app.services.duffelBookings.book(scope, booking);
     expect(first).toMatchObject({ id: expect.stringMatching(/^ord_/), status: "booked", duffelOrderId: expect.stringMatching(/^ord_0000/), totalAmount: offer!.total_amount, totalCurrency: "GBP", paymentRequiredBy: null });
@@ -163,7 +166,7 @@ describe("the Duffel connector", () => {
   it("holds an order until Duffel's payment_required_by, then pays it", async () => {
     const offers = await searchOffers();
     const holdable = offers.find((offer) => !offer.payment_requirements.requires_instant_payment)!;
-    const booked = await server.app.services.duffelBookings.book(await scopeOf(server, tenant), { idempotencyKey: newKey("hold"), offerId: holdable.id, type: "hold", passengers: travellers(holdable.passengers.map((p) => p.id)) });
+    const booked = await server.app.services.duffelBookings.book(tenant.tenantId, { idempotencyKey: newKey("hold"), offerId: holdable.id, type: "hold", passengers: travellers(holdable.passengers.map((p) => p.id)) });
     expect(booked.paymentRequiredBy).toBe(holdable.payment_requirements.payment_required_by);
     const account = await accountOf(server, tenant);
     const payment = await account.connector.createPayment(booked.duffelOrderId!, { amount: booked.totalAmount!, currency: booked.totalCurrency! });
@@ -181,7 +184,7 @@ describe("the Duffel connector", () => {
     const balanceBefore = (await call(server, "GET", "/v1/wallet", { key: tenant.key })).body;
     const entriesBefore = await server.app.services.db.prisma.ledgerEntry.count({ where: { tenantId: tenant.tenantId } });
     const booking = { idempotencyKey: newKey("refused"), offerId: offer!.id, type: "instant" as const, passengers: travellers(offer!.passengers.map((p) => p.id)), payment: { amount: offer!.total_amount, currency: offer!.total_currency } };
-    const error = await refusal(server.app.services.duffelBookings.book(await scopeOf(server, tenant), booking));
+    const error = await refusal(server.app.services.duffelBookings.book(tenant.tenantId, booking));
     expect({ code: error.code, status: error.status }).toEqual({ code, status: 422 });
     expect(fake.orders.size).toBe(ordersBefore);
     expect((await call(server, "GET", "/v1/wallet", { key: tenant.key })).body).toEqual(balanceBefore);
@@ -191,7 +194,7 @@ describe("the Duffel connector", () => {
 
   it("services a booked order: cancellation quote and confirmation, a change request, offer and confirmation, airline-initiated changes", async () => {
     const [offer] = await searchOffers();
-    const booked = await server.app.services.duffelBookings.book(await scopeOf(server, tenant), { idempotencyKey: newKey("servicing"), offerId: offer!.id, type: "instant", passengers: travellers(offer!.passengers.map((p) => p.id)), payment: { amount: offer!.total_amount, currency: offer!.total_currency } });
+    const booked = await server.app.services.duffelBookings.book(tenant.tenantId, { idempotencyKey: newKey("servicing"), offerId: offer!.id, type: "instant", passengers: travellers(offer!.passengers.map((p) => p.id)), payment: { amount: offer!.total_amount, currency: offer!.total_currency } });
     const { connector } = await accountOf(server, tenant);
     const orderId = booked.duffelOrderId!;
 
@@ -211,13 +214,19 @@ describe("the Duffel connector", () => {
     expect((await connector.getOrder(orderId)).cancelled_at).not.toBeNull();
   });
 
-  it("marks the connection invalid when Duffel refuses the token (401): its searches fail with 502 supplier_error naming the token", async () => {
+  it("marks the connection invalid when Duffel refuses the token (401): its searches fail with the account refused (502 supplier_error naming the token)", async () => {
     const other = await createTenant(server);
     const revoked = fakeToken(fake);
     const { id } = await connectDuffel(server, other, revoked);
     fake.revoke(revoked);
-    const supplier = new DuffelSupplier(accounts(), await accountOf(server, other), (code) => server.app.services.airports.getByIata(code), 2000);
-    const error = await refusal(supplier.search(londonToNewYork(server)));
+    const supplier = duffelSupplier({ accounts: accounts(), account: await accountOf(server, other) });
+    // A search tells the tenant's refused account apart (no circuit counts it), with the catalogue's answer.
+    const refused = await supplier.search(londonToNewYork(server)).then(
+      () => new Error("expected the search to fail"),
+      (thrown: unknown) => thrown,
+    );
+    expect(refused).toBeInstanceOf(SupplierAccountRefused);
+    const error = (refused as SupplierAccountRefused).answer;
     expect(error.code).toBe("supplier_error");
     expect(error.details.reason).toContain("access token");
     const shown = (await call(server, "GET", "/v1/supplier_connections", { key: other.key })).body.data;
@@ -225,7 +234,7 @@ describe("the Duffel connector", () => {
     // A booking on the refused token fails the same way, and books nothing.
     const ordersBefore = fake.orders.size;
     const key = newKey("revoked");
-    expect((await refusal(server.app.services.duffelBookings.book(await scopeOf(server, other), { idempotencyKey: key, offerId: "off_0000x", type: "hold", passengers: [] }))).code).toBe("supplier_error");
+    expect((await refusal(server.app.services.duffelBookings.book(other.tenantId, { idempotencyKey: key, offerId: "off_0000x", type: "hold", passengers: [] }))).code).toBe("supplier_error");
     expect(fake.orders.size).toBe(ordersBefore);
     // Duffel refused it, so it made nothing: the booking is failed, not left for the reconciler.
     expect(await server.app.services.db.prisma.duffelBooking.findFirst({ where: { tenantId: other.tenantId, idempotencyKey: key } })).toMatchObject({ status: "failed" });

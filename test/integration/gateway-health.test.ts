@@ -26,10 +26,11 @@ describe("suppliers' health", () => {
       body: { slices: [{ origin: "LON", destination: "BCN", departure_date: daysAhead(30) }], passengers: [{ type: "adult" }], supplier_behaviour: { simulated_lcc: lowCost } },
     });
 
-  it("lists every supplier, healthy and closed, with no figures before any call", async () => {
+  it("lists every supplier (Duffel too, searched only for tenants connected to it), healthy and closed, with no figures before any call", async () => {
     expect(await health()).toEqual({
       simulated: { id: "simulated", name: "Simulated airline network", status: "healthy", circuit: "closed", latency_ms: { p50: null, p99: null }, error_rate: 0, calls: 0 },
       simulated_lcc: { id: "simulated_lcc", name: "Simulated low-cost carriers", status: "healthy", circuit: "closed", latency_ms: { p50: null, p99: null }, error_rate: 0, calls: 0 },
+      duffel: { id: "duffel", name: "Duffel", status: "healthy", circuit: "closed", latency_ms: { p50: null, p99: null }, error_rate: 0, calls: 0 },
     });
   });
 
@@ -60,6 +61,7 @@ describe("suppliers' health", () => {
     expect(response.body.data.suppliers.map((entry: any) => [entry.id, entry.circuit])).toEqual([
       ["simulated", "CLOSED"],
       ["simulated_lcc", "OPEN"],
+      ["duffel", "CLOSED"],
     ]);
     const refused = await graphql(server, `{ suppliers { id } }`, {}, { key: tenant.key });
     expect(refused.body.errors![0]!.extensions.code).toBe("forbidden");

@@ -106,15 +106,24 @@ describe("a circuit breaker", () => {
 });
 
 describe("the suppliers a tenant searches", () => {
-  const registry = new SupplierRegistry([entry("simulated"), entry("simulated_lcc"), entry("duffel", { needsConnection: true })]);
+  const own = { name: "the tenant's own Duffel" } as never;
+  const connected = new Set(["ten_connected"]);
+  const registry = new SupplierRegistry([
+    entry("simulated"),
+    entry("simulated_lcc"),
+    entry("duffel", { needsConnection: true, forTenant: (tenantId) => Promise.resolve(connected.has(tenantId) ? own : null) }),
+  ]);
+  const ids = (entries: RegisteredSupplier[]) => entries.map((e) => e.id);
 
-  it("are the two simulated ones by default, the tenant's choice in its order otherwise", () => {
-    expect(registry.searchedBy(null, new Set()).map((e) => e.id)).toEqual(["simulated", "simulated_lcc"]);
-    expect(registry.searchedBy(["simulated_lcc", "simulated"], new Set()).map((e) => e.id)).toEqual(["simulated_lcc", "simulated"]);
+  it("are the two simulated ones by default, the tenant's choice in its order otherwise", async () => {
+    expect(ids(await registry.searchedFor("ten_other", null))).toEqual(["simulated", "simulated_lcc"]);
+    expect(ids(await registry.searchedFor("ten_other", ["simulated_lcc", "simulated"]))).toEqual(["simulated_lcc", "simulated"]);
   });
 
-  it("include one that needs a connection only once the tenant has one", () => {
-    expect(registry.searchedBy(["duffel", "simulated"], new Set()).map((e) => e.id)).toEqual(["simulated"]);
-    expect(registry.searchedBy(["duffel", "simulated"], new Set(["duffel"])).map((e) => e.id)).toEqual(["duffel", "simulated"]);
+  it("include one that needs a connection only once the tenant has one, as the tenant's own entry", async () => {
+    expect(ids(await registry.searchedFor("ten_other", ["duffel", "simulated"]))).toEqual(["simulated"]);
+    const searched = await registry.searchedFor("ten_connected", ["duffel", "simulated"]);
+    expect(ids(searched)).toEqual(["duffel", "simulated"]);
+    expect(searched[0]!.supplier).toBe(own);
   });
 });

@@ -18,12 +18,19 @@ import { awaitsPayment, isRefunding, isTicketed, refusal, requireAllowed, stateC
 import { ORDER_GUARD, touchIn } from "../core/order-state-machine";
 import type { OrderService } from "../core/order.service";
 import { refundAmount } from "./refund-rules";
+import { offerSupplier } from "../../search/offer-payload";
+import type { CancellationQuote, OrderRef } from "../../supplier/supplier";
+import type { TenantClock } from "../../tenancy/tenant-clock";
+
+/** The order's supplier's own quote for cancelling it (RoutedSupplier.supplierQuote), or null when our refund rule prices it. */
+export type SupplierQuotes = (order: OrderRef & { supplier: string }, currency: string) => Promise<CancellationQuote | null>;
 
 /**
  * Cancelling orders for a refund (docs/rest-api.md#cancellations-with-a-quote): quotes, their confirmation, and the seed's
  * one-step refund action, which is a quote confirmed at once. Both paths price the refund with
- * the one rule (refund-rules.ts) and write the quote, so the refund job credits exactly what was
- * quoted. A confirmed quote of a PENDING order cancels it (seats released, as the cancel action
+ * the one rule (refund-rules.ts), or, for a ticketed order whose supplier prices its own
+ * cancellations (Duffel), with the supplier's quote converted to the order's currency, and write
+ * the quote, so the refund job credits exactly what was quoted (and confirms the supplier's). A confirmed quote of a PENDING order cancels it (seats released, as the cancel action
  * does); of a TICKETED order, it asks the airline to refund (the order stays TICKETED until the
  * refund job makes it REFUNDED and credits the wallet, once). While the airline has changed one of
  * the order's flights and the change awaits an answer (docs/rest-api.md#airline-initiated-changes), cancelling is that answer:
@@ -37,6 +44,8 @@ export class CancellationService {
     /** Queues the refund job with the refund's request, due after the airline's delay. */
     private readonly jobs: AirlineJobs,
     private readonly commits: OrderCommits,
+    /** The supplier's own quotes, for the orders of a supplier that prices its cancellations. */
+    private readonly supplierQuotes: SupplierQuotes,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
     private readonly pause: TestPause = noPause,
   ) {}
@@ -51,7 +60,7 @@ export class CancellationService {
     const order = await this.orders.get(scope, orderId);
     const now = scope.clock.now();
     requireAllowed(order, "cancelWithQuote", now);
-    const quote = await this.priced(order, now);
+    const quote = await this.priced(order, now, scope.clock);
     await writeBatch(this.db, [insertCancellation(this.db, quote)]);
     return quote;
   }
@@ -113,7 +122,7 @@ export class CancellationService {
       const order = await this.orders.get(scope, orderId);
       const now = scope.clock.now();
       requireAllowed(order, "refund", now);
-      const quote = { ...(await this.priced(order, now)), confirmedAt: now };
+      const quote = { ...(await this.priced(order, now, scope.clock)), confirmedAt: now };
       try {
         await this.startRefund(scope, order, now, [insertCancellation(this.db, quote), ...this.answering(quote, now)], Sql.sql`AND "updatedAt" = ${sqlTimestamp(this.db.provider, order.updatedAt)}`);
       } catch (error) {
@@ -173,18 +182,28 @@ export class CancellationService {
     refund.wake();
   }
 
-  /** A new quote for the order as it is now, priced by the refund rule: in full while an airline-initiated change is open. */
-  private async priced(order: Order, now: Date): Promise<OrderCancellation> {
+  /**
+   * A new quote for the order as it is now, priced by the refund rule: in full while an
+   * airline-initiated change is open. A ticketed order whose supplier quotes its own cancellations
+   * is priced by that quote instead (asked now, outside any transaction: nothing changes at the
+   * supplier until the refund confirms it), and lives no longer than it (Duffel's expiry is in
+   * real time: read on the tenant's clock, `tenantClock`, it is as far ahead as that clock is).
+   */
+  private async priced(order: Order, now: Date, tenantClock: TenantClock): Promise<OrderCancellation> {
     const servicesPaidAfterTicketing = isTicketed(order) ? paidAfterTicketing(order) : 0;
     const fullRefund = isTicketed(order) && (await openAirlineChange(this.db, order)) !== null;
+    const supplierQuote = isTicketed(order) ? await this.supplierQuotes({ id: order.id, tenantId: order.tenantId, supplier: offerSupplier(order.offer.payload).id }, order.currency) : null;
+    const supplierExpiry = supplierQuote?.expiresAt ? supplierQuote.expiresAt.getTime() + tenantClock.offsetMs : Infinity;
+    const expiresAt = new Date(Math.min(now.getTime() + QUOTE_LIFETIME_MS, supplierExpiry));
     return {
       id: newId("ore", now.getTime()),
       orderId: order.id,
       tenantId: order.tenantId,
-      refundAmount: refundAmount(order, { servicesPaidAfterTicketing, fullRefund }),
+      refundAmount: supplierQuote ? supplierQuote.refundAmount : refundAmount(order, { servicesPaidAfterTicketing, fullRefund }),
       currency: order.currency,
       fullRefund,
-      expiresAt: new Date(now.getTime() + QUOTE_LIFETIME_MS),
+      supplierReference: supplierQuote?.reference ?? null,
+      expiresAt,
       confirmedAt: null,
       createdAt: now,
     };

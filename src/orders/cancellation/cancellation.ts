@@ -23,13 +23,15 @@ export interface OrderCancellation {
   currency: string;
   /** Quoted for an airline-initiated change's `cancel`: the whole total comes back. */
   fullRefund: boolean;
+  /** The supplier's own quote this one repeats (Duffel's order cancellation), confirmed at the supplier by the refund; null when our refund rule priced it. */
+  supplierReference: string | null;
   expiresAt: Date;
   confirmedAt: Date | null;
   createdAt: Date;
 }
 
 /** A quote's row as Prisma reads it, or as a raw read does (queryRows: dates as ISO text on SQLite, the flag as 0 or 1). */
-export type CancellationRecord = Pick<CancellationRow, "id" | "orderId" | "tenantId" | "currency"> & Record<"refundAmount" | "fullRefund" | "expiresAt" | "confirmedAt" | "createdAt", unknown>;
+export type CancellationRecord = Pick<CancellationRow, "id" | "orderId" | "tenantId" | "currency" | "supplierReference"> & Record<"refundAmount" | "fullRefund" | "expiresAt" | "confirmedAt" | "createdAt", unknown>;
 
 export function cancellationFrom(row: CancellationRecord): OrderCancellation {
   return {
@@ -39,6 +41,7 @@ export function cancellationFrom(row: CancellationRecord): OrderCancellation {
     refundAmount: exactNumber(row.refundAmount as bigint | number),
     currency: row.currency,
     fullRefund: Boolean(row.fullRefund),
+    supplierReference: row.supplierReference,
     expiresAt: dateFrom(row.expiresAt),
     confirmedAt: row.confirmedAt === null ? null : dateFrom(row.confirmedAt),
     createdAt: dateFrom(row.createdAt),
@@ -48,9 +51,9 @@ export function cancellationFrom(row: CancellationRecord): OrderCancellation {
 /** Writes a quote (confirmed already when the refund action quotes and confirms in one step). */
 export function insertCancellation(db: Database, quote: OrderCancellation): Sql.Sql {
   const at = (date: Date | null) => (date === null ? null : sqlTimestamp(db.provider, date));
-  return Sql.sql`INSERT INTO "OrderCancellation" ("id", "orderId", "tenantId", "refundAmount", "currency", "fullRefund", "expiresAt", "confirmedAt", "createdAt")
+  return Sql.sql`INSERT INTO "OrderCancellation" ("id", "orderId", "tenantId", "refundAmount", "currency", "fullRefund", "supplierReference", "expiresAt", "confirmedAt", "createdAt")
     VALUES (${quote.id}, ${quote.orderId}, ${quote.tenantId}, ${BigInt(quote.refundAmount)}, ${quote.currency}, ${quote.fullRefund ? Sql.sql`TRUE` : Sql.sql`FALSE`},
-      ${at(quote.expiresAt)}, ${at(quote.confirmedAt)}, ${at(quote.createdAt)})`;
+      ${quote.supplierReference}, ${at(quote.expiresAt)}, ${at(quote.confirmedAt)}, ${at(quote.createdAt)})`;
 }
 
 /** Confirms a quote once: of racing confirmations one changes the row, the others fail `CANCELLATION_GUARD`. */

@@ -1,5 +1,5 @@
 import { appError } from "../../errors/app-error";
-import { offerSupplier } from "../../search/offer-payload";
+import { offerSupplier, type StoredOffer } from "../../search/offer-payload";
 import { supplierCapabilities, type SupplierCapability } from "../../supplier/supplier-capabilities";
 import type { Order } from "./order";
 import { refusal } from "./order-actions";
@@ -9,7 +9,7 @@ export type AvailableAction = "cancel" | "change" | "add_services" | "pay" | "se
 
 /**
  * What the order can be asked now: what its state and fare allow (order-actions.ts) and its
- * supplier does (a low-cost supplier changes no booking).
+ * supplier does (a low-cost supplier changes no booking; Duffel's orders are paid and cancelled).
  */
 export function availableActions(order: Order, now: Date): AvailableAction[] {
   const capabilities = supplierCapabilities(offerSupplier(order.offer.payload).id);
@@ -23,9 +23,19 @@ export function availableActions(order: Order, now: Date): AvailableAction[] {
   return actions;
 }
 
+/** Whether the supplier of the offer (booked or not) does `capability`. */
+export function supplierDoes(offer: Pick<StoredOffer, "payload">, capability: SupplierCapability): boolean {
+  return supplierCapabilities(offerSupplier(offer.payload).id).has(capability);
+}
+
 /** 422 `unsupported_by_supplier`, naming the supplier, unless the order's supplier does `capability`. */
-export function requireSupplierCapability(order: Order, capability: SupplierCapability, what: string): void {
-  const supplier = offerSupplier(order.offer.payload);
-  if (supplierCapabilities(supplier.id).has(capability)) return;
-  throw appError("unsupported_by_supplier", { message: `The order's supplier ${supplier.id} (${supplier.name}) does not offer ${what}.` });
+export function requireSupplierCapability(order: Pick<Order, "offer">, capability: SupplierCapability, what: string): void {
+  requireOfferSupplierCapability(order.offer, capability, what, "order");
+}
+
+/** 422 `unsupported_by_supplier`, naming the supplier, unless the supplier of the offer (or of the order booking it: `subject`) does `capability`. */
+export function requireOfferSupplierCapability(offer: Pick<StoredOffer, "payload">, capability: SupplierCapability, what: string, subject: "offer" | "order" = "offer"): void {
+  if (supplierDoes(offer, capability)) return;
+  const supplier = offerSupplier(offer.payload);
+  throw appError("unsupported_by_supplier", { message: `The ${subject}'s supplier ${supplier.id} (${supplier.name}) does not offer ${what}.` });
 }

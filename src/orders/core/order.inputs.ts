@@ -96,6 +96,11 @@ export interface CreateOrderRequest {
   services: Array<{ id: string; quantity: number }>;
   payment: { currency: string; amount: string } | null;
   metadata: Metadata;
+  /**
+   * The request's Idempotency-Key: a booking at a remote supplier (Duffel) is recorded under it, so
+   * a repeat after a crash finds the booking the first request made.
+   */
+  idempotencyKey?: string;
 }
 
 type ParsedPassenger = z.output<typeof passengerInput>;

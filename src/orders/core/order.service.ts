@@ -23,6 +23,10 @@ import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderReco
 import type { CreateOrderRequest, PassengerInput, PassengerUpdate } from "./order.inputs";
 import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
 import { requireAllowed, stateConflict } from "./order-actions";
+import { requireOfferSupplierCapability, requireSupplierCapability } from "./order-supplier";
+import type { DuffelOrderBooking } from "./duffel-order-booking";
+import { DUFFEL_SUPPLIER } from "../../duffel/duffel-registration";
+import { offerSupplier } from "../../search/offer-payload";
 import { ORDER_GUARD, touchIn, transition } from "./order-state-machine";
 import { checkPassengers, type BookedPassenger } from "./passenger-rules";
 import { checkPayment } from "../payment/payment-rules";
@@ -71,6 +75,8 @@ export class OrderService {
     private readonly holds: OrderHolds,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
     private readonly pause: TestPause = noPause,
+    /** Bookings of Duffel's offers, made at Duffel under their own intent (duffel-order-booking.ts). */
+    private readonly duffel?: DuffelOrderBooking,
   ) {
     commits.onChange(({ tenantId, orderId }) => this.details.delete(detailKey(tenantId, orderId)));
   }
@@ -102,6 +108,7 @@ export class OrderService {
       throw appError("offer_no_longer_available", { field, reason: `The offer expired at ${offer.expiresAt.toISOString()}.` });
     }
     const passengers = checkPassengers(request.passengers, offer, now.toISOString().slice(0, 10));
+    if (request.services.length > 0) requireOfferSupplierCapability(offer, "add_services", "services chosen at booking");
     const { services, amount } = selectServices(request.services, offer, (id) => this.seats.seatOption(offer, id));
     const totalAmount = offer.totalAmount + amount;
     if (request.payment) checkPayment(request.payment, totalAmount, offer.currency, "payments[0].amount");
@@ -127,6 +134,11 @@ export class OrderService {
       createdAt: now,
       updatedAt: now,
     };
+    if (this.duffel && offerSupplier(offer.payload).id === DUFFEL_SUPPLIER.id) {
+      const booked = await this.duffel.book(scope, pending, passengers, request.idempotencyKey);
+      if ("existingOrderId" in booked) return this.detail(scope, booked.existingOrderId);
+      return { ...booked.order, passengers: booked.passengers.map((passenger) => ({ ...passenger, orderId: booked.order.id })), documents: [], airlineInitiatedChanges: [] };
+    }
     // The intent is written before the airline is asked and removed by the order's commit: should
     // the process die in between, the seat reconciler finds it and gives the seats back.
     const hold = await this.holdSeats(pending, passengers, scope, field);
@@ -224,6 +236,7 @@ export class OrderService {
     const detail = await this.detail(scope, orderId);
     const now = scope.clock.now();
     requireAllowed(detail, "updatePassengers", now);
+    requireSupplierCapability(detail, "update_passengers", "changes to passengers' details after booking");
     const current = new Map(detail.passengers.map((passenger) => [passenger.id, passenger]));
     const seen = new Set<string>();
     const changed: PassengerInput[] = updates.map((update, index) => {

@@ -2,7 +2,7 @@ import type { AirlineInitiatedChange } from "./airline-change";
 import type { Order as OrderRow, OrderDocument as OrderDocumentRow, OrderPassenger as OrderPassengerRow, OrderStatus } from "../../db/models";
 import { dateFrom, exactNumber, jsonFrom } from "../../db/sql-values";
 import { splitTotal, type PriceSplit, type StoredOffer } from "../../search/offer-payload";
-import type { PassengerType } from "../../supplier/supplier";
+import type { PassengerType, Traveller } from "../../supplier/supplier";
 import { asMetadata, type Metadata } from "../../tenants/metadata";
 
 export type { OrderStatus };
@@ -64,16 +64,8 @@ export interface IdentityDocument {
   expiresOn: string;
 }
 
-/** A traveller as booked: the identity the airline tickets. */
-export interface PassengerDetails {
-  title: "mr" | "ms" | "mrs" | "dr" | null;
-  givenName: string;
-  familyName: string;
-  /** YYYY-MM-DD */
-  bornOn: string;
-  gender: "m" | "f";
-  email: string;
-  phoneNumber: string;
+/** A traveller as booked: the identity the airline tickets (its name and contact as the airline asks for them), and travel documents. */
+export interface PassengerDetails extends Traveller {
   identityDocuments: IdentityDocument[];
 }
 

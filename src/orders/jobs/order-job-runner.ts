@@ -90,7 +90,9 @@ export class OrderJobRunner {
     const now = clock.now();
     if (answer.outcome === "rejected") return this.fail(job, lease, order, answer.reason, now);
     const documents = this.documents(order, answer, now);
-    return this.finish(job, lease, order, [transition(this.db, order, "ticketed", now), ...documents.map((document) => insertDocument(this.db, order, document))], orderEvent(order, now, { type: "order.ticketed", documents }));
+    // An airline that books only when paid (an instant order at Duffel) gives its reference now.
+    const reference = answer.bookingReference && answer.bookingReference !== order.bookingReference ? Sql.sql`, "bookingReference" = ${answer.bookingReference}` : Sql.empty;
+    return this.finish(job, lease, order, [transition(this.db, order, "ticketed", now, reference), ...documents.map((document) => insertDocument(this.db, order, document))], orderEvent(order, now, { type: "order.ticketed", documents }));
   }
 
   /** PROCESSING → FAILED for `reason`, with the ticketing debit reversed (and `also` in the same transaction). */
@@ -127,9 +129,9 @@ export class OrderJobRunner {
   /** TICKETED (refund asked) → REFUNDED: the airline refunds, the wallet gets back what the confirmed quote said. */
   private async refund(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment, clock }: JobSubject): Promise<JobResult> {
     if (!isRefunding(order)) return this.finish(job, lease, order, []);
-    await this.supplier.refundTickets(supplierBooking(order, passengers, environment));
+    const { quoted, walletCurrency, supplierReference } = await this.refundOwed(order);
+    await this.supplier.refundTickets(supplierBooking(order, passengers, environment), supplierReference);
     await this.pause("after_airline_refund", { orderId: order.id });
-    const { quoted, walletCurrency } = await this.refundOwed(order);
     const now = clock.now();
     const amount = convertMinor(quoted, order.currency, walletCurrency);
     return this.finish(
@@ -231,19 +233,23 @@ export class OrderJobRunner {
 
   /**
    * The refund the order's latest confirmed cancellation quoted (the refund action writes one
-   * too), in the order's currency, and the wallet's currency now. One read.
+   * too), in the order's currency, the supplier's own quote it repeats (if any), and the wallet's
+   * currency now. One read.
    */
-  private async refundOwed(order: Order): Promise<{ quoted: number; walletCurrency: string }> {
-    const [row] = await queryRows<{ quoted: number | null; walletCurrency: string }>(
+  private async refundOwed(order: Order): Promise<{ quoted: number; walletCurrency: string; supplierReference: string | null }> {
+    const [row] = await queryRows<{ quoted: number | null; supplierReference: string | null; walletCurrency: string }>(
       this.db,
       Sql.sql`SELECT (SELECT "refundAmount" FROM "OrderCancellation"
           WHERE "orderId" = ${order.id} AND "tenantId" = ${order.tenantId} AND "confirmedAt" IS NOT NULL
-          ORDER BY "confirmedAt" DESC LIMIT 1) AS "quoted", "currency" AS "walletCurrency"
+          ORDER BY "confirmedAt" DESC LIMIT 1) AS "quoted",
+        (SELECT "supplierReference" FROM "OrderCancellation"
+          WHERE "orderId" = ${order.id} AND "tenantId" = ${order.tenantId} AND "confirmedAt" IS NOT NULL
+          ORDER BY "confirmedAt" DESC LIMIT 1) AS "supplierReference", "currency" AS "walletCurrency"
         FROM "Wallet" WHERE "tenantId" = ${order.tenantId}`,
     );
     if (!row) throw new Error(`tenant ${order.tenantId} has no wallet`);
     if (row.quoted === null) throw new Error(`order ${order.id} is refunding without a confirmed cancellation`);
-    return { quoted: row.quoted, walletCurrency: row.walletCurrency };
+    return { quoted: row.quoted, walletCurrency: row.walletCurrency, supplierReference: row.supplierReference };
   }
 
   /**

@@ -26,12 +26,14 @@ export class OrderHolds {
 
   /**
    * When an order booked at `bookedAt` must be paid: `holdSeconds` later, but never later than
-   * 24 h before the first departure; booked within those 24 h, 15 minutes later.
+   * 24 h before the first departure, nor than the supplier's own deadline for its hold
+   * (`supplierDeadline`: Duffel's `payment_required_by`); booked within those 24 h, or from an offer
+   * that requires instant payment (it cannot be held), 15 minutes later.
    */
-  paymentDeadline(bookedAt: Date, firstDepartureUtc: Date): Date {
+  paymentDeadline(bookedAt: Date, firstDepartureUtc: Date, supplier: { requiresInstantPayment?: boolean; supplierDeadline?: Date | null } = {}): Date {
     const lastPayment = firstDepartureUtc.getTime() - LAST_PAYMENT_BEFORE_DEPARTURE_MS;
-    if (bookedAt.getTime() >= lastPayment) return new Date(bookedAt.getTime() + LAST_MINUTE_HOLD_MS);
-    return new Date(Math.min(bookedAt.getTime() + this.holdSeconds * 1000, lastPayment));
+    if (supplier.requiresInstantPayment || bookedAt.getTime() >= lastPayment) return new Date(bookedAt.getTime() + LAST_MINUTE_HOLD_MS);
+    return new Date(Math.min(bookedAt.getTime() + this.holdSeconds * 1000, lastPayment, supplier.supplierDeadline?.getTime() ?? Infinity));
   }
 
   /**

@@ -25,6 +25,7 @@ import type { ServiceAddition } from "./service-addition";
 import type { AddServicesRequest } from "./service-addition.inputs";
 import { seatServiceIndex, selectServices, servicesLeft } from "./service-selection";
 import { supplierBooking } from "../core/supplier-booking";
+import { requireSupplierCapability } from "../core/order-supplier";
 import type { SeatCalls } from "../recovery/seat-calls";
 import { SeatIntents, type SeatCall } from "../recovery/seat-intents";
 
@@ -85,6 +86,7 @@ export class ServiceAdditionService {
     for (let attempt = 1; ; attempt++) {
       const order = await this.orders.get(scope, orderId);
       const now = scope.clock.now();
+      requireSupplierCapability(order, "add_services", "services after booking");
       const refused = refusal(order, "addServices", now);
       if (refused) throw refused;
       const { services, amount } = selectServices(request.services, order.offer, (id) => this.seats.seatOption(order.offer, id, order.id), {

@@ -1,0 +1,57 @@
+import { expect } from "vitest";
+import { call, createTenant, type Endpoint, type TenantFixture } from "./client";
+import { connectDuffel, fakeToken } from "./duffel";
+import type { DuffelFake } from "./duffel-fake";
+import { daysAhead } from "./offers";
+import { allTransactions, signedMinor, walletBalance } from "./orders";
+import type { TestServer } from "./test-server";
+
+/** The three suppliers a Duffel tenant searches, Duffel last. */
+export const WITH_DUFFEL = ["simulated", "simulated_lcc", "duffel"];
+
+/** A sandbox tenant connected to Duffel (the fake) with a fresh token, searching all three suppliers; returns it and its token. */
+export async function duffelTenant(server: Pick<TestServer, "url" | "ownerKey">, fake: DuffelFake): Promise<TenantFixture & { token: string }> {
+  const tenant = await createTenant(server);
+  const token = fakeToken(fake);
+  await connectDuffel(server, tenant, token);
+  const patched = await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { suppliers: WITH_DUFFEL } });
+  expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+  return { ...tenant, token };
+}
+
+let searchDay = 30;
+
+/** A Variant A search London → Barcelona, one adult, on a date of its own (so simulated flights are not shared between tests), as answered. */
+export async function searchLondonBarcelona(server: Endpoint, key: string, extra: Record<string, unknown> = {}) {
+  searchDay += 1;
+  return call(server, "POST", "/v1/air/search", {
+    key,
+    body: { slices: [{ origin: "LON", destination: "BCN", departure_date: daysAhead(searchDay) }], passengers: [{ type: "adult", id: "p1" }], cabin_class: "economy", ...extra },
+  });
+}
+
+/**
+ * A Duffel offer of a fresh search, chosen by the fake's airline (`BA`: instant payment only; `VS`: holdable,
+ * not refundable; `AA`: holdable, refundable for a penalty).
+ */
+export async function duffelOffer(server: Endpoint, key: string, owner: "BA" | "VS" | "AA"): Promise<any> {
+  const search = await searchLondonBarcelona(server, key);
+  expect(search.status, JSON.stringify(search.body).slice(0, 500)).toBe(200);
+  const offer = search.body.data.offers.find((candidate: any) => candidate.supplier.id === "duffel" && candidate.owner.iata_code === owner);
+  expect(offer, `a Duffel offer of ${owner}`).toBeDefined();
+  return offer;
+}
+
+/** The fake's orders carrying our order id. */
+export function duffelOrdersOf(fake: DuffelFake, orderId: string) {
+  return [...fake.orders.values()].filter((order) => order.metadata.aerogate_order_id === orderId);
+}
+
+/** The wallet's balance equals its ledger's sum, and the order's entries are exactly `types` (each once); returns the balance in minor units. */
+export async function expectLedgerOf(server: Endpoint, key: string, orderId: string, types: string[]): Promise<number> {
+  const entries = await allTransactions(server, key);
+  const wallet = await walletBalance(server, key);
+  expect(entries.reduce((sum, entry) => sum + signedMinor(entry.amount, entry.currency), 0)).toBe(wallet.minor);
+  expect(entries.filter((entry) => entry.order_id === orderId).map((entry) => entry.type).sort()).toEqual([...types].sort());
+  return wallet.minor;
+}

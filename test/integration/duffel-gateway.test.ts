@@ -1,0 +1,351 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { setClock } from "../../src/clock";
+import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
+import { connectDuffel, fakeToken, scopeOf, secretsKey } from "../helpers/duffel";
+import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
+import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, searchLondonBarcelona, WITH_DUFFEL } from "../helpers/duffel-gateway";
+import { expectError } from "../helpers/expect-error";
+import { eventually } from "../helpers/eventually";
+import { toMinor } from "../helpers/flight-checks";
+import { bookOffer, createOrderA, getOrder, newKey, passengersOf, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
+import { daysAhead } from "../helpers/offers";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+/**
+ * Duffel as one of the gateway's suppliers (docs/duffel.md#duffel-in-the-gateway), against the
+ * contract fake of Duffel's API: searched beside the simulated sources for a connected tenant that
+ * lists it, its offers stored and read as any other, its orders booked, ticketed and cancelled at
+ * Duffel through /v1/air/orders with the wallet moving once, and every action Duffel's orders do not
+ * take refused as 422 `unsupported_by_supplier`.
+ */
+
+describe("Duffel in the gateway", { timeout: 60_000 }, () => {
+  let fake: DuffelFake;
+  let server: TestServer;
+  let tenant: Awaited<ReturnType<typeof duffelTenant>>;
+
+  beforeAll(async () => {
+    fake = await startDuffelFake();
+    server = await startTestServer({ env: { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_API_URL: fake.url, DUFFEL_TIMEOUT_MS: "10000", TICKETING_DELAY_MS: "0" } });
+    tenant = await duffelTenant(server, fake);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fake?.close();
+  });
+  beforeEach(() => {
+    fake.delayMs = 0;
+  });
+  afterEach(() => setClock(new Date()));
+
+  describe("search", () => {
+    it("answers a search mixing Duffel with the two simulated sources with supplier_results for all three and offers from each", async () => {
+      const search = await searchLondonBarcelona(server, tenant.key);
+      expect(search.status, JSON.stringify(search.body).slice(0, 500)).toBe(200);
+      const { supplier_results: results, offers } = search.body.data;
+      expect(results.map((result: any) => [result.supplier, result.status])).toEqual(WITH_DUFFEL.map((id) => [id, "ok"]));
+      for (const id of WITH_DUFFEL) expect(offers.some((offer: any) => offer.supplier.id === id), id).toBe(true);
+      const duffel = offers.filter((offer: any) => offer.supplier.id === "duffel");
+      expect(results.find((result: any) => result.supplier === "duffel").offer_count).toBe(duffel.length);
+      expect(duffel).toHaveLength(3);
+      expect(duffel[0]).toMatchObject({ supplier: { id: "duffel", name: "Duffel" }, comparison_key: expect.stringMatching(/^(BA|VS|AA)10\d@\d{4}-\d{2}-\d{2}:economy$/), passengers: [expect.objectContaining({ id: "p1" })] });
+      // Ordered by total with the others' offers, as every search is.
+      const totals = offers.map((offer: any) => toMinor(offer.total_amount, offer.total_currency));
+      expect(totals).toEqual([...totals].sort((a, b) => a - b));
+    });
+
+    it("stores Duffel's offers like the others: readable by id in Variant A (with Duffel's payment requirements), in Variant B and in GraphQL", async () => {
+      const instant = await duffelOffer(server, tenant.key, "BA");
+      const read = await call(server, "GET", `/v1/air/offers/${instant.id}?return_available_services=true`, { key: tenant.key });
+      expect(read.status).toBe(200);
+      expect(read.body.data).toMatchObject({ id: instant.id, supplier: { id: "duffel" }, total_amount: instant.total_amount, payment_requirements: { requires_instant_payment: true }, available_services: [] });
+      const holdable = await duffelOffer(server, tenant.key, "VS");
+      expect((await call(server, "GET", `/v1/air/offers/${holdable.id}`, { key: tenant.key })).body.data.payment_requirements.requires_instant_payment).toBe(false);
+      const listed = await call(server, "GET", "/v1/air/offers?limit=50", { key: tenant.key });
+      expect(listed.body.data.items.find((offer: any) => offer.id === holdable.id)).toMatchObject({ supplier: { id: "duffel", name: "Duffel" }, comparison_key: holdable.comparison_key });
+      const graph = await graphql(server, `query ($id: ID!) { offer(id: $id) { id supplier { id } comparisonKey paymentRequirements { requiresInstantPayment } } }`, { id: instant.id }, { key: tenant.key });
+      expect(graph.body.data.offer).toEqual({ id: instant.id, supplier: { id: "duffel" }, comparisonKey: instant.comparison_key, paymentRequirements: { requiresInstantPayment: true } });
+    });
+
+    it("asks Duffel only for a tenant that has a connection and lists duffel in its suppliers", async () => {
+      const unconnected = await createTenant(server);
+      expect((await call(server, "PATCH", "/v1/tenant", { key: unconnected.key, body: { suppliers: WITH_DUFFEL } })).status).toBe(200);
+      const connectedOnly = await createTenant(server);
+      await connectDuffel(server, connectedOnly, fakeToken(fake));
+      const before = fake.requests.length;
+      for (const other of [unconnected, connectedOnly]) {
+        const search = await searchLondonBarcelona(server, other.key);
+        expect(search.body.data.supplier_results.map((result: any) => result.supplier)).toEqual(["simulated", "simulated_lcc"]);
+      }
+      expect(fake.requests.length).toBe(before);
+    });
+
+    it("on a refused token (Duffel 401) shows the connection invalid and reports Duffel's supplier_results as error while the others answer", async () => {
+      const revoked = await duffelTenant(server, fake);
+      fake.revoke(revoked.token);
+      // As many refusals as open a circuit of failures (SUPPLIER_BREAKER_FAILURES): they are not Duffel's.
+      for (let i = 0; i < 4; i++) await searchLondonBarcelona(server, revoked.key);
+      const search = await searchLondonBarcelona(server, revoked.key);
+      expect(search.status).toBe(200);
+      expect(search.body.data.supplier_results.map((result: any) => [result.supplier, result.status])).toEqual([
+        ["simulated", "ok"],
+        ["simulated_lcc", "ok"],
+        ["duffel", "error"],
+      ]);
+      expect(search.body.data.offers.length).toBeGreaterThan(0);
+      expect(search.body.data.offers.some((offer: any) => offer.supplier.id === "duffel")).toBe(false);
+      const connections = await call(server, "GET", "/v1/supplier_connections", { key: revoked.key });
+      expect(connections.body.data).toEqual([expect.objectContaining({ supplier: "duffel", status: "invalid" })]);
+      // Another tenant's token is not this one's: Duffel's circuit did not count the refusal.
+      expect(server.app.services.supplierCalls.breaker("duffel").state).toBe("closed");
+    });
+
+    it("waits out a 429 until its reset within the search's deadline", async () => {
+      fake.rateLimitNext(1, 600);
+      const started = Date.now();
+      const search = await searchLondonBarcelona(server, tenant.key, { supplier_timeout: 5 });
+      expect(search.body.data.supplier_results.find((result: any) => result.supplier === "duffel")).toMatchObject({ status: "ok", offer_count: 3 });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    });
+
+    it("reports Duffel's supplier_results as timeout when the 429 resets after the deadline, the others answering", async () => {
+      fake.rateLimitNext(1, 10_000);
+      const started = Date.now();
+      const search = await searchLondonBarcelona(server, tenant.key, { supplier_timeout: 2 });
+      expect(search.status).toBe(200);
+      expect(search.body.data.supplier_results.find((result: any) => result.supplier === "duffel")).toMatchObject({ status: "timeout", offer_count: 0 });
+      expect(Date.now() - started).toBeLessThan(2_500);
+    });
+
+    it("answers a batch offer request with a batch of Duffel's offers beside the simulated sources' (POST and GET /v1/air/batch_offer_requests)", async () => {
+      const created = await call(server, "POST", "/v1/air/batch_offer_requests", {
+        key: tenant.key,
+        headers: { "idempotency-key": newKey("batch") },
+        body: { slices: [{ origin: "LON", destination: "BCN", departure_date: daysAhead(45) }], passengers: [{ type: "adult" }], cabin_class: "economy" },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body.data).toMatchObject({ total_batches: 3 });
+      const offers: any[] = [];
+      const results: any[] = [];
+      for (let remaining = created.body.data.remaining_batches; remaining > 0; ) {
+        const read = await call(server, "GET", `/v1/air/batch_offer_requests/${created.body.data.id}`, { key: tenant.key });
+        expect(read.status, JSON.stringify(read.body).slice(0, 300)).toBe(200);
+        offers.push(...read.body.data.offers);
+        results.push(...read.body.data.supplier_results);
+        remaining = read.body.data.remaining_batches;
+      }
+      expect(new Set(results.map((result) => result.supplier))).toEqual(new Set(WITH_DUFFEL));
+      expect(offers.filter((offer) => offer.supplier.id === "duffel")).toHaveLength(3);
+    });
+
+    it("lets a sandbox search force Duffel's outcome, as any supplier's (supplier_behaviour)", async () => {
+      const before = fake.requests.length;
+      const forced = await searchLondonBarcelona(server, tenant.key, { supplier_timeout: 2, supplier_behaviour: { duffel: "error" } });
+      expect(forced.body.data.supplier_results.find((result: any) => result.supplier === "duffel")).toMatchObject({ status: "error", offer_count: 0 });
+      expect(fake.requests.length).toBe(before);
+    });
+  });
+
+  describe("orders", () => {
+    it("books a holdable offer as a Duffel hold, tickets it by paying Duffel, and cancels it through Duffel's cancellations: the wallet debited once, the refund credited once", async () => {
+      const offer = await duffelOffer(server, tenant.key, "VS");
+      const balanceBefore = (await walletBalance(server, tenant.key)).minor;
+      const order = await bookOffer(server, tenant.key, offer);
+      expect(order).toMatchObject({ supplier: { id: "duffel", name: "Duffel" }, booking_reference: expect.stringMatching(/^\w{6}$/), payment_status: { awaiting_payment: true } });
+      expect(order.available_actions).toEqual(["cancel", "pay"]);
+      const [held] = duffelOrdersOf(fake, order.id);
+      expect(duffelOrdersOf(fake, order.id)).toHaveLength(1);
+      expect(held).toMatchObject({ type: "hold", paid: false });
+      expect(held!.body.passengers).toEqual([expect.objectContaining({ given_name: "Ada", family_name: "Lovelace", title: "ms", id: expect.stringMatching(/^pas_/) })]);
+      // Ours is a day (ORDER_HOLD_SECONDS), never later than Duffel's own deadline for the hold (a day after the search).
+      const duffelDeadline = (await server.db.prisma.duffelBooking.findUniqueOrThrow({ where: { id: order.id } })).paymentRequiredBy!;
+      expect(Date.parse(order.payment_status.payment_required_by)).toBe(Date.parse(duffelDeadline));
+      expect(await expectLedgerOf(server, tenant.key, order.id, [])).toBe(balanceBefore);
+
+      expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
+      const ticketed = (await waitForStatus(server, tenant.key, order.id, ["TICKETED"])).body.data;
+      expect(held!.paid).toBe(true);
+      expect(ticketed.documents).toEqual([expect.objectContaining({ type: "electronic_ticket", unique_identifier: "125000000000", passenger_id: "p1" })]);
+      expect(ticketed.available_actions).toEqual(["cancel"]);
+      const total = toMinor(ticketed.total_amount, ticketed.total_currency);
+      expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit"])).toBe(balanceBefore - total);
+
+      fake.quoteLifetimeMs = 5 * 60_000;
+      const quote = await call(server, "POST", "/v1/air/order_cancellations", { key: tenant.key, body: { order_id: order.id } });
+      fake.quoteLifetimeMs = 15 * 60_000;
+      expect(quote.status, JSON.stringify(quote.body)).toBe(201);
+      // Our quote lives no longer than Duffel's (5 minutes from Duffel's answer, a moment after ours), not our usual 15.
+      expect(Date.parse(quote.body.data.expires_at) - Date.parse(quote.body.data.created_at)).toBeLessThan(6 * 60_000);
+      // The fake refunds a paid order's whole total, in GBP: converted to the order's currency.
+      const refund = toMinor(quote.body.data.refund_amount, quote.body.data.refund_currency);
+      expect(quote.body.data.refund_currency).toBe(ticketed.total_currency);
+      expect(Math.abs(refund - total)).toBeLessThanOrEqual(1);
+      const confirm = () => call(server, "POST", `/v1/air/order_cancellations/${quote.body.data.id}/actions/confirm`, { key: tenant.key, headers: { "idempotency-key": newKey("confirm") } });
+      expect((await confirm()).status).toBe(200);
+      expect((await confirm()).status).toBe(200);
+      await waitForStatus(server, tenant.key, order.id, ["REFUNDED"]);
+      expect(held!.cancelled).toBe(true);
+      expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "refund_credit"])).toBe(balanceBefore - total + refund);
+    });
+
+    it("reads a Duffel hold's deadline on a sandbox tenant's own clock: Duffel's real-time deadline is as far ahead as the tenant's clock", async () => {
+      const ahead = await duffelTenant(server, fake);
+      const DAYS = 10;
+      const advanced = await call(server, "POST", "/v1/sandbox/clock/advance", { key: ahead.key, headers: { "idempotency-key": newKey("clock") }, body: { seconds: DAYS * 86_400 } });
+      expect(advanced.status, JSON.stringify(advanced.body)).toBe(200);
+      const order = await bookOffer(server, ahead.key, await duffelOffer(server, ahead.key, "VS"));
+      const duffelDeadline = (await server.db.prisma.duffelBooking.findUniqueOrThrow({ where: { id: order.id } })).paymentRequiredBy!;
+      expect(Date.parse(order.payment_status.payment_required_by)).toBe(Date.parse(duffelDeadline) + DAYS * 86_400_000);
+      expect(Date.parse(order.created_at)).toBeGreaterThan(Date.now() + (DAYS - 1) * 86_400_000);
+    });
+
+    it("books an offer that requires instant payment as a 15-minute hold of ours, and as Duffel's instant order when it is ticketed", async () => {
+      const offer = await duffelOffer(server, tenant.key, "BA");
+      const order = await bookOffer(server, tenant.key, offer);
+      expect(duffelOrdersOf(fake, order.id)).toEqual([]);
+      const deadline = Date.parse(order.payment_status.payment_required_by) - Date.parse(order.created_at);
+      expect(deadline).toBe(15 * 60_000);
+      expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
+      const ticketed = (await waitForStatus(server, tenant.key, order.id, ["TICKETED"])).body.data;
+      const [instant] = duffelOrdersOf(fake, order.id);
+      expect(duffelOrdersOf(fake, order.id)).toHaveLength(1);
+      expect(instant).toMatchObject({ type: "instant", paid: true });
+      expect(ticketed.booking_reference).toBe(instant!.id.slice(-6).toUpperCase());
+      expect(ticketed.documents).toHaveLength(1);
+      await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit"]);
+    });
+
+    it.each([
+      ["price_changed", (offerId: string) => fake.changePrice(offerId, "999.00")],
+      ["offer_no_longer_available", (offerId: string) => fake.withdraw(offerId)],
+    ])("answers Duffel's %s at booking with the catalogue's 422, booking nothing and debiting nothing", async (code, change) => {
+      for (const owner of ["VS", "BA"] as const) {
+        const offer = await duffelOffer(server, tenant.key, owner);
+        change(await duffelOfferIdOf(server, tenant, offer.id));
+        const ordersBefore = fake.orders.size;
+        const balanceBefore = (await walletBalance(server, tenant.key)).minor;
+        const refused = await createOrderA(server, tenant.key, offer);
+        expectError(refused, 422, code);
+        expect(fake.orders.size).toBe(ordersBefore);
+        expect((await walletBalance(server, tenant.key)).minor).toBe(balanceBefore);
+        expect((await call(server, "GET", "/v1/air/orders?limit=100", { key: tenant.key })).body.data.items.some((order: any) => order.offer_id === offer.id)).toBe(false);
+      }
+    });
+
+    it("books a Duffel offer once: a second booking of it under another key is 422 offer_no_longer_available, and the hold Duffel made for it is cancelled", async () => {
+      const offer = await duffelOffer(server, tenant.key, "VS");
+      const first = await bookOffer(server, tenant.key, offer);
+      const ordersBefore = fake.orders.size;
+      expectError(await createOrderA(server, tenant.key, offer), 422, "offer_no_longer_available");
+      const second = [...fake.orders.values()].slice(ordersBefore);
+      expect(second).toEqual([expect.objectContaining({ type: "hold", cancelled: true })]);
+      expect(duffelOrdersOf(fake, first.id)).toEqual([expect.objectContaining({ cancelled: false })]);
+    });
+
+    it("fails the order with its debit reversed when Duffel refuses the hold's payment at ticketing, and cancels the hold at Duffel", async () => {
+      const offer = await duffelOffer(server, tenant.key, "AA");
+      const order = await bookOffer(server, tenant.key, offer);
+      const [held] = duffelOrdersOf(fake, order.id);
+      // Duffel now asks more for the hold than it was booked at: it refuses the payment (price_changed).
+      held!.totalAmount = "999.00";
+      expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
+      const failed = (await waitForStatus(server, tenant.key, order.id, ["FAILED"])).body.data;
+      expect(failed).toMatchObject({ failure_reason: "airline_rejected" });
+      expect(held).toMatchObject({ paid: false, cancelled: true });
+      await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "ticketing_reversal"]);
+    });
+
+    it("cancels a pending Duffel hold (the cancel action) at Duffel, and refunds a refundable ticketed one (the refund action) by Duffel's quote", async () => {
+      const pending = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "VS"));
+      const cancelled = await call(server, "POST", `/v1/air/orders/${pending.id}/actions/cancel`, { key: tenant.key });
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+      await eventually(async () => (duffelOrdersOf(fake, pending.id)[0]!.cancelled ? true : undefined), () => "the hold is cancelled at Duffel");
+      await expectLedgerOf(server, tenant.key, pending.id, []);
+
+      const refundable = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "AA"));
+      expect((await ticketOrder(server, tenant.key, refundable.id)).status).toBe(200);
+      await waitForStatus(server, tenant.key, refundable.id, ["TICKETED"]);
+      const refunded = await call(server, "POST", `/v1/air/orders/${refundable.id}/actions/refund`, { key: tenant.key });
+      expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
+      await waitForStatus(server, tenant.key, refundable.id, ["REFUNDED"]);
+      expect(duffelOrdersOf(fake, refundable.id)[0]!.cancelled).toBe(true);
+      await expectLedgerOf(server, tenant.key, refundable.id, ["ticketing_debit", "refund_credit"]);
+    });
+
+    it("pays a Duffel hold after its offer's price guarantee at the total booked (POST /v1/air/payments): Duffel prices its own holds, the simulated airline's repricing never applies", async () => {
+      const order = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "VS"));
+      // Past the offer's expiry (OFFER_TTL_SECONDS), well before the hold's payment deadline.
+      setClock(new Date(Date.parse(order.payment_status.price_guarantee_expires_at) + 60_000));
+      expect((await getOrder(server, tenant.key, order.id)).body.data.total_amount).toBe(order.total_amount);
+      const payment = await call(server, "POST", "/v1/air/payments", {
+        key: tenant.key,
+        headers: { "idempotency-key": newKey("pay") },
+        body: { order_id: order.id, payment: { type: "balance", amount: order.total_amount, currency: order.total_currency } },
+      });
+      expect(payment.status, JSON.stringify(payment.body)).toBe(201);
+      await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);
+      expect(duffelOrdersOf(fake, order.id)[0]!.paid).toBe(true);
+    });
+
+    it("books a Duffel offer through GraphQL's createOrder, as a hold at Duffel", async () => {
+      const offer = await duffelOffer(server, tenant.key, "VS");
+      const rest = passengersOf(offer)[0] as Record<string, any>;
+      const [passport] = rest.identity_documents;
+      const passenger = {
+        id: "p1",
+        title: "MS",
+        givenName: rest.given_name,
+        familyName: rest.family_name,
+        bornOn: rest.born_on,
+        gender: "F",
+        email: rest.email,
+        phoneNumber: rest.phone_number,
+        identityDocuments: [{ type: "PASSPORT", number: passport.number, issuingCountryCode: passport.issuing_country_code, expiresOn: passport.expires_on }],
+      };
+      const created = await graphql(
+        server,
+        `mutation ($input: CreateOrderInput!, $key: String!) { createOrder(input: $input, idempotencyKey: $key) { id supplier { id } availableActions bookingReference } }`,
+        { key: newKey("graphql"), input: { offerId: offer.id, passengers: [passenger] } },
+        { key: tenant.key },
+      );
+      expect(created.body.errors, JSON.stringify(created.body.errors)).toBeUndefined();
+      expect(created.body.data.createOrder).toMatchObject({ supplier: { id: "duffel" }, availableActions: ["CANCEL", "PAY"] });
+      expect(duffelOrdersOf(fake, created.body.data.createOrder.id)).toEqual([expect.objectContaining({ type: "hold" })]);
+    });
+
+    it("refuses every action Duffel's orders do not take with 422 unsupported_by_supplier naming the supplier, none of them in available_actions", async () => {
+      const offer = await duffelOffer(server, tenant.key, "AA");
+      const withServices = await createOrderA(server, tenant.key, offer, { body: { services: [{ id: "ase_anything", quantity: 1 }] } });
+      expectError(withServices, 422, "unsupported_by_supplier");
+      expectError(await call(server, "GET", `/v1/air/seat_maps?offer_id=${offer.id}`, { key: tenant.key }), 422, "unsupported_by_supplier");
+
+      const order = await bookOffer(server, tenant.key, offer);
+      const renamed = await call(server, "POST", `/v1/air/orders/${order.id}/passengers`, { key: tenant.key, body: { passengers: [{ id: "p1", given_name: "Grace" }] } });
+      expectError(renamed, 422, "unsupported_by_supplier");
+      expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
+      const ticketed = (await waitForStatus(server, tenant.key, order.id, ["TICKETED"])).body.data;
+      expect(ticketed.available_actions).toEqual(["cancel"]);
+
+      const refusals = [
+        await call(server, "GET", `/v1/air/seat_maps?order_id=${order.id}`, { key: tenant.key }),
+        await call(server, "POST", `/v1/air/orders/${order.id}/services`, { key: tenant.key, headers: { "idempotency-key": newKey("services") }, body: { add_services: [{ id: "ase_anything", quantity: 1 }] } }),
+        await call(server, "POST", "/v1/air/order_change_requests", {
+          key: tenant.key,
+          body: { order_id: order.id, slices: { remove: [{ slice_id: ticketed.slices[0].id }], add: [{ origin: "LHR", destination: "BCN", departure_date: ticketed.slices[0].segments[0].departing_at.slice(0, 10), cabin_class: "economy" }] } },
+        }),
+        await call(server, "POST", `/v1/sandbox/orders/${order.id}/airline_initiated_change`, { key: tenant.key, body: { kind: "retime" } }),
+      ];
+      for (const refused of refusals) {
+        expectError(refused, 422, "unsupported_by_supplier");
+        expect(refused.body.errors[0].message).toContain("duffel (Duffel)");
+      }
+      expect((await getOrder(server, tenant.key, order.id)).body.data.updated_at).toBe(ticketed.updated_at);
+    });
+  });
+});
+
+/** Duffel's own id of one of the tenant's offers, as its stored offer keeps it. */
+async function duffelOfferIdOf(server: TestServer, tenant: TenantFixture, offerId: string): Promise<string> {
+  const [offer] = await server.app.services.offers.getMany(await scopeOf(server, tenant), [offerId]);
+  return offer!.payload.supplierOffer!.id;
+}
