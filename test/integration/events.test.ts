@@ -190,12 +190,13 @@ describe("events API", () => {
 
     it("narrows to a time range, neither end included", async () => {
       const all = (await events(tenant, "?limit=100")).items;
-      const [newest, second, ...rest] = all;
-      const oldest = rest.at(-1);
+      const [newest] = all;
+      const oldest = all.at(-1);
       const between = await events(tenant, `?created_after=${encodeURIComponent(oldest.created_at)}&created_before=${encodeURIComponent(newest.created_at)}&limit=100`);
       const expected = all.filter((item) => item.created_at > oldest.created_at && item.created_at < newest.created_at);
+      // Events made in the same millisecond as an end are outside the range with it.
+      expect(expected.length).toBeGreaterThan(0);
       expect(between.items).toEqual(expected);
-      expect(between.items.map((item) => item.id)).toContain(second.id);
       // Another offset names the same instant.
       const shifted = new Date(Date.parse(newest.created_at)).toISOString().replace("Z", "+00:00");
       expect((await events(tenant, `?created_before=${encodeURIComponent(shifted)}&limit=100`)).items).toEqual(all.filter((item) => item.created_at < newest.created_at));
