@@ -19,7 +19,7 @@ export const batchOfferRequestRoutes = [
     parseBody: parseSearch,
     status: 201,
     response: okSchema(batchOfferRequestSchema),
-    errors: ["invalid_search_params", "departure_date_out_of_range"],
+    errors: ["invalid_search_params", "departure_date_out_of_range", "clock_advanced"],
     handle: async ({ ctx, body }) => ok(batchOfferRequestView(await ctx.services.batchOfferRequests.create(tenantScope(ctx), body.request)), "Batch offer request created"),
   }),
   restRoute({

@@ -21,7 +21,7 @@ export const cancellationRoutes = [
     status: 201,
     response: okSchema(cancellationSchema),
     // 502 supplier_error, 504 supplier_timeout: a Duffel order's refund is quoted by Duffel.
-    errors: ["not_found", "order_state_conflict", "refund_not_allowed", "supplier_error", "supplier_timeout"],
+    errors: ["not_found", "order_state_conflict", "refund_not_allowed", "supplier_error", "supplier_timeout", "clock_advanced"],
     handle: async ({ ctx, body }) => ok(cancellationView(await ctx.services.cancellations.quote(tenantScope(ctx), body.order_id)), "Cancellation quoted"),
   }),
   restRoute({
@@ -31,7 +31,7 @@ export const cancellationRoutes = [
     summary: "Confirm a quote: a pending order is cancelled, a ticketed one refunded (after the airline's delay) by the quoted amount, once",
     tag,
     response: okSchema(cancellationSchema),
-    errors: ["not_found", "cancellation_quote_expired", "order_state_conflict", "refund_not_allowed"],
+    errors: ["not_found", "cancellation_quote_expired", "order_state_conflict", "refund_not_allowed", "clock_advanced"],
     handle: async ({ ctx, params }) => ok(cancellationView(await ctx.services.cancellations.confirm(tenantScope(ctx), params.id!)), "Cancellation confirmed"),
   }),
   restRoute({

@@ -132,7 +132,7 @@ export const orderRoutes = [
     // or a metadata key holding an invisible or direction-changing character.
     // 422 price_changed, unsupported_by_supplier, 502 supplier_error, 504 supplier_timeout: a Duffel offer
     // priced again, services asked of Duffel, and Duffel failing or not answering in time.
-    errors: ["not_found", "invalid_field_value", "offer_no_longer_available", "price_changed", "unsupported_by_supplier", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable", "supplier_error", "supplier_timeout"],
+    errors: ["not_found", "invalid_field_value", "offer_no_longer_available", "price_changed", "unsupported_by_supplier", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable", "supplier_error", "supplier_timeout", "clock_advanced"],
     handle: async ({ ctx, body, idempotencyKey }) => {
       const order = await ctx.services.orders.create(tenantScope(ctx), { ...body.request, ...(idempotencyKey && { idempotencyKey }) });
       return body.variant === "B" ? createdOrderViewB(order) : ok(orderViewA(order, tenantScope(ctx).clock.now()), "Order created");
@@ -174,8 +174,8 @@ export const orderRoutes = [
     idempotencyKeyRequired: true,
     // payment_amount_mismatch: services added while it was paid raised the total (read it and ticket again).
     errors: {
-      A: ["not_found", "order_state_conflict", "price_changed", "payment_amount_mismatch", "insufficient_balance"],
-      B: ["not_found", "order_state_conflict", "price_changed", "payment_amount_mismatch", "TB_AUTH_101"],
+      A: ["not_found", "order_state_conflict", "price_changed", "payment_amount_mismatch", "insufficient_balance", "clock_advanced"],
+      B: ["not_found", "order_state_conflict", "price_changed", "payment_amount_mismatch", "TB_AUTH_101", "clock_advanced"],
     },
     forB: insufficientBalanceAsB,
   }),
@@ -185,7 +185,10 @@ export const orderRoutes = [
   ...orderAction("refund", "refundOrder", "Refund a ticketed order (the fare's penalty is kept); completes after the airline confirms", (ctx, id) =>
     ctx.services.cancellations.requestRefund(tenantScope(ctx), id), {
     // 502 supplier_error, 504 supplier_timeout: a Duffel order's refund is quoted by Duffel.
-    errors: { A: ["not_found", "order_state_conflict", "refund_not_allowed", "supplier_error", "supplier_timeout"], B: ["not_found", "order_state_conflict", "refund_not_allowed", "supplier_error", "supplier_timeout"] },
+    errors: {
+      A: ["not_found", "order_state_conflict", "refund_not_allowed", "supplier_error", "supplier_timeout", "clock_advanced"],
+      B: ["not_found", "order_state_conflict", "refund_not_allowed", "supplier_error", "supplier_timeout", "clock_advanced"],
+    },
   }),
   restRoute({
     method: "GET",

@@ -17,7 +17,7 @@ export const paymentRoutes = [
     idempotencyKeyRequired: true,
     status: 201,
     response: okSchema(paymentSchema),
-    errors: ["not_found", "payment_amount_mismatch", "price_changed", "insufficient_balance", "order_state_conflict"],
+    errors: ["not_found", "payment_amount_mismatch", "price_changed", "insufficient_balance", "order_state_conflict", "clock_advanced"],
     handle: async ({ ctx, body }) => ok(paymentView(await ctx.services.ticketing.payOrder(tenantScope(ctx), fromPaymentInput(body))), "Payment created"),
   }),
 ];

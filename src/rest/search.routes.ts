@@ -27,7 +27,7 @@ export const searchRoutes = [
       description:
         "Variant A: `data` is the search with its offers and `supplier_results`. Variant B: `data` is the offers (`supplier_results` in `meta`), or the offer request with its `supplier_results` with `return_offers: false`.",
     }),
-    errors: ["invalid_search_params", "departure_date_out_of_range", "supplier_timeout", "supplier_error"],
+    errors: ["invalid_search_params", "departure_date_out_of_range", "supplier_timeout", "supplier_error", "clock_advanced"],
     handle: async ({ ctx, body }) => {
       const result = await ctx.services.search.search(tenantScope(ctx), body.request);
       if (body.variant === "B") {

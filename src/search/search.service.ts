@@ -116,7 +116,7 @@ export class SearchService {
     const search = resolveSearch(request, this.airports, now);
     checkBehaviour(request, scope, this.suppliers);
     // A supplier that needs the tenant's own account (Duffel) is its entry for the tenant.
-    const entries = await this.suppliers.searchedFor(scope.tenantId, tenantSuppliers(scope.tenant));
+    const entries = onTenantClock(await this.suppliers.searchedFor(scope.tenantId, tenantSuppliers(scope.tenant)), scope);
     /** When each supplier's answer came (before the gateway's own work on it), by supplier id. */
     const answeredAt = new Map<string, number>();
     const ask = async (entry: RegisteredSupplier, signal: AbortSignal) => {
@@ -181,4 +181,18 @@ function refuseEmptyFailure(batches: readonly SupplierBatch[]): void {
   const outcomes = batches.map((batch) => `${batch.result.supplier}: ${batch.result.status}`).join(", ");
   if (batches.some((batch) => batch.result.status === "timeout")) throw appError("supplier_timeout", { reason: outcomes });
   if (batches.length > 0 && batches.every((batch) => batch.result.status !== "ok")) throw appError("supplier_error", { reason: outcomes });
+}
+
+/**
+ * The suppliers that can run on the tenant's clock: all of them on real time; on a sandbox clock
+ * moved ahead, those living on our time (a remote supplier's cannot be moved: docs/sandbox-clock.md).
+ * 422 `clock_advanced` when that leaves none of the tenant's suppliers.
+ */
+function onTenantClock(entries: RegisteredSupplier[], scope: TenantScope): RegisteredSupplier[] {
+  if (scope.clock.offsetMs === 0) return entries;
+  const runnable = entries.filter((entry) => entry.capabilities.has("moved_clock"));
+  if (runnable.length === 0 && entries.length > 0) {
+    throw appError("clock_advanced", { reason: `The tenant's sandbox clock runs ahead of real time, and ${entries.map((entry) => entry.id).join(", ")} run on real time: reset the clock to search them.` });
+  }
+  return runnable;
 }

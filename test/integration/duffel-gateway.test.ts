@@ -188,15 +188,34 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "refund_credit"])).toBe(balanceBefore - total + refund);
     });
 
-    it("reads a Duffel hold's deadline on a sandbox tenant's own clock: Duffel's real-time deadline is as far ahead as the tenant's clock", async () => {
+    it("runs on real time only: a tenant whose sandbox clock runs ahead gets 422 clock_advanced from Duffel, the simulated sources still answer, and a hold is still let go", async () => {
       const ahead = await duffelTenant(server, fake);
-      const DAYS = 10;
-      const advanced = await call(server, "POST", "/v1/sandbox/clock/advance", { key: ahead.key, headers: { "idempotency-key": newKey("clock") }, body: { seconds: DAYS * 86_400 } });
+      const held = await bookOffer(server, ahead.key, await duffelOffer(server, ahead.key, "VS"));
+      const [ticketed, unbooked] = [await duffelOffer(server, ahead.key, "AA"), await duffelOffer(server, ahead.key, "VS")];
+      const paid = await bookOffer(server, ahead.key, ticketed);
+      expect((await ticketOrder(server, ahead.key, paid.id)).status).toBe(200);
+      await waitForStatus(server, ahead.key, paid.id, ["TICKETED"]);
+      const advanced = await call(server, "POST", "/v1/sandbox/clock/advance", { key: ahead.key, body: { seconds: 3_600 } });
       expect(advanced.status, JSON.stringify(advanced.body)).toBe(200);
-      const order = await bookOffer(server, ahead.key, await duffelOffer(server, ahead.key, "VS"));
-      const duffelDeadline = (await server.db.prisma.duffelBooking.findUniqueOrThrow({ where: { id: order.id } })).paymentRequiredBy!;
-      expect(Date.parse(order.payment_status.payment_required_by)).toBe(Date.parse(duffelDeadline) + DAYS * 86_400_000);
-      expect(Date.parse(order.created_at)).toBeGreaterThan(Date.now() + (DAYS - 1) * 86_400_000);
+
+      const mixed = await searchLondonBarcelona(server, ahead.key);
+      expect(mixed.status).toBe(200);
+      expect(mixed.body.data.supplier_results.map((result: any) => result.supplier)).toEqual(["simulated", "simulated_lcc"]);
+      expect(mixed.body.data.offers.some((offer: any) => offer.supplier.id === "duffel")).toBe(false);
+      expect((await call(server, "PATCH", "/v1/tenant", { key: ahead.key, body: { suppliers: ["duffel"] } })).status).toBe(200);
+      expectError(await searchLondonBarcelona(server, ahead.key), 422, "clock_advanced");
+
+      const ordersAtDuffel = fake.orders.size;
+      expectError(await createOrderA(server, ahead.key, unbooked), 422, "clock_advanced");
+      expectError(await ticketOrder(server, ahead.key, held.id), 422, "clock_advanced");
+      expectError(await call(server, "POST", "/v1/air/order_cancellations", { key: ahead.key, body: { order_id: paid.id } }), 422, "clock_advanced");
+      expect(fake.orders.size).toBe(ordersAtDuffel);
+      expect((await walletBalance(server, ahead.key)).minor).toBe(await expectLedgerOf(server, ahead.key, paid.id, ["ticketing_debit"]));
+      // Letting a hold go asks nothing of Duffel's time: it is cancelled here and at Duffel.
+      expect((await call(server, "POST", `/v1/air/orders/${held.id}/actions/cancel`, { key: ahead.key })).status).toBe(200);
+      await eventually(async () => (duffelOrdersOf(fake, held.id).every((order) => order.cancelled) ? true : undefined), () => "the hold is not cancelled at Duffel");
+      expect((await call(server, "POST", "/v1/sandbox/clock/reset", { key: ahead.key })).status).toBe(200);
+      expect((await searchLondonBarcelona(server, ahead.key)).status).toBe(200);
     });
 
     it("books an offer that requires instant payment as a 15-minute hold of ours, and as Duffel's instant order when it is ticketed", async () => {

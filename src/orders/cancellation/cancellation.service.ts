@@ -1,4 +1,5 @@
 import { answerAirlineChanges, openAirlineChange } from "../core/airline-change-rows";
+import { requireSupplierClock } from "../core/order-supplier";
 import type { TenantScope } from "../../tenancy/tenant-scope";
 import type { Database } from "../../db/database";
 import { queryRows } from "../../db/query-rows";
@@ -60,6 +61,8 @@ export class CancellationService {
     const order = await this.orders.get(scope, orderId);
     const now = scope.clock.now();
     requireAllowed(order, "cancelWithQuote", now);
+    // A hold is let go whatever the clock; a paid order's refund is the supplier's quote, on its own time.
+    if (!awaitsPayment(order)) requireSupplierClock(order.offer, scope.clock);
     const quote = await this.priced(order, now, scope.clock);
     await writeBatch(this.db, [insertCancellation(this.db, quote)]);
     return quote;
@@ -122,6 +125,7 @@ export class CancellationService {
       const order = await this.orders.get(scope, orderId);
       const now = scope.clock.now();
       requireAllowed(order, "refund", now);
+      requireSupplierClock(order.offer, scope.clock);
       const quote = { ...(await this.priced(order, now, scope.clock)), confirmedAt: now };
       try {
         await this.startRefund(scope, order, now, [insertCancellation(this.db, quote), ...this.answering(quote, now)], Sql.sql`AND "updatedAt" = ${sqlTimestamp(this.db.provider, order.updatedAt)}`);
@@ -150,6 +154,7 @@ export class CancellationService {
       return;
     }
     requireAllowed(order, "cancelWithQuote", now);
+    requireSupplierClock(order.offer, scope.clock);
     // Paid, changed or given services since: the quoted amount may no longer be what is owed.
     if (order.updatedAt > quote.createdAt) throw stateConflict(order, "cancelWithQuote", CHANGED_SINCE_QUOTE);
     await this.startRefund(scope, order, now, [confirmed, ...this.answering(quote, now)], Sql.sql`AND "updatedAt" <= ${sqlTimestamp(this.db.provider, quote.createdAt)}`);

@@ -1,6 +1,7 @@
 import { appError } from "../../errors/app-error";
 import { offerSupplier, type StoredOffer } from "../../search/offer-payload";
 import { supplierCapabilities, type SupplierCapability } from "../../supplier/supplier-capabilities";
+import type { TenantClock } from "../../tenancy/tenant-clock";
 import type { Order } from "./order";
 import { refusal } from "./order-actions";
 
@@ -26,6 +27,16 @@ export function availableActions(order: Order, now: Date): AvailableAction[] {
 /** Whether the supplier of the offer (booked or not) does `capability`. */
 export function supplierDoes(offer: Pick<StoredOffer, "payload">, capability: SupplierCapability): boolean {
   return supplierCapabilities(offerSupplier(offer.payload).id).has(capability);
+}
+
+/**
+ * 422 `clock_advanced`, naming the supplier, when the tenant's clock runs ahead of real time and
+ * the offer's (or order's) supplier cannot run on a moved clock (Duffel: docs/sandbox-clock.md).
+ */
+export function requireSupplierClock(offer: Pick<StoredOffer, "payload">, clock: TenantClock): void {
+  if (clock.offsetMs === 0 || supplierDoes(offer, "moved_clock")) return;
+  const supplier = offerSupplier(offer.payload);
+  throw appError("clock_advanced", { reason: `The tenant's sandbox clock runs ${Math.round(clock.offsetMs / 1000)} s ahead of real time, and ${supplier.name} (${supplier.id}) runs on real time: reset the clock to use it.` });
 }
 
 /** 422 `unsupported_by_supplier`, naming the supplier, unless the order's supplier does `capability`. */

@@ -23,7 +23,7 @@ import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderReco
 import type { CreateOrderRequest, PassengerInput, PassengerUpdate } from "./order.inputs";
 import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
 import { requireAllowed, stateConflict } from "./order-actions";
-import { requireOfferSupplierCapability, requireSupplierCapability } from "./order-supplier";
+import { requireOfferSupplierCapability, requireSupplierCapability, requireSupplierClock } from "./order-supplier";
 import type { DuffelOrderBooking } from "./duffel-order-booking";
 import { DUFFEL_SUPPLIER } from "../../duffel/duffel-registration";
 import { offerSupplier } from "../../search/offer-payload";
@@ -103,6 +103,7 @@ export class OrderService {
     const field = request.offerField;
     const [offer] = await this.offers.getMany(scope, [request.offerId]);
     if (!offer) throw this.offers.missing(scope, request.offerId, field);
+    requireSupplierClock(offer, scope.clock);
     const now = scope.clock.now();
     if (offer.expiresAt <= now) {
       throw appError("offer_no_longer_available", { field, reason: `The offer expired at ${offer.expiresAt.toISOString()}.` });

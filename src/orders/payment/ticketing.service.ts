@@ -1,4 +1,5 @@
 import type { TenantScope } from "../../tenancy/tenant-scope";
+import { requireSupplierClock } from "../core/order-supplier";
 import type { Database } from "../../db/database";
 import { sqlTimestamp } from "../../db/sql-values";
 import { GuardFailed } from "../../db/write-batch";
@@ -98,6 +99,7 @@ export class TicketingService {
     const order = await this.orders.get(scope, orderId);
     const now = scope.clock.now();
     requireAllowed(order, "pay", now);
+    requireSupplierClock(order.offer, scope.clock);
     const total = currentTotal(order, now);
     if (total === order.totalAmount) return { order, repriced: false };
     const set = Sql.sql`, "totalAmount" = ${total}`;
