@@ -52,7 +52,7 @@ export class SandboxClockService {
    * ten years ahead of real time. Answers once the work that fell due by the new time has run
    * (hold deadlines, the airline's ticketing and refunds), or after DUE_WORK_WAIT_MS with that
    * work still running. Racing advances each move the clock by what they asked, from where the
-   * other left it (`to`: to the later of the two instants).
+   * other left it; a `to` that the other has already passed is 422, as it would be after it.
    */
   async advance(scope: TenantScope, advance: ClockAdvance): Promise<SandboxClock> {
     const offset = await this.offsetOf(scope);

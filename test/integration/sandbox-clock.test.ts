@@ -63,6 +63,24 @@ describe("sandbox clock", () => {
     expect((await clockOf(tenant)).offset_seconds).toBe(to.body.data.offset_seconds);
   });
 
+  it("advances racing each other: each moves the clock by what it asked; an instant another has passed is 422 as it would be after it", async () => {
+    const tenant = await createTenant(server);
+    const bySeconds = await Promise.all([3600, 7200, 60, 86_400].map((seconds) => advance(tenant, { seconds })));
+    expect(bySeconds.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect((await clockOf(tenant)).offset_seconds).toBe(3600 + 7200 + 60 + 86_400);
+
+    const now = Date.parse((await clockOf(tenant)).now);
+    const instants = [now + HOUR_MS, now + 3 * HOUR_MS, now + 2 * HOUR_MS];
+    const byInstant = await Promise.all(instants.map((to) => advance(tenant, { to: new Date(to).toISOString() })));
+    // The furthest instant always moves the clock; the others move it, or find it already past them.
+    expect(byInstant[1]!.status).toBe(200);
+    for (const answer of byInstant) if (answer.status !== 200) expectError(answer, 422, "invalid_field_value", "to");
+    const after = await clockOf(tenant);
+    expect(Date.parse(after.now)).toBeGreaterThanOrEqual(now + 3 * HOUR_MS);
+    expect(Date.parse(after.now) - (now + 3 * HOUR_MS)).toBeLessThan(5_000);
+    expect(byInstant[1]!.body.data.offset_seconds).toBe(after.offset_seconds);
+  });
+
   it("is 404 route_not_found for a live tenant, on all three paths", async () => {
     const live = await createTenant(server, { environment: "live" });
     expectError(await call(server, "GET", "/v1/sandbox/clock", { key: live.key }), 404, "route_not_found");
