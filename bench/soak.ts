@@ -202,19 +202,35 @@ function plateau(sizes: DatabaseSize[], provider: string): EventsBenchResult {
   };
 }
 
-/** RSS or heap growth over the last 15 minutes (the last half of a shorter soak). */
+/** Minutes whose readings are taken together at each end of the memory window (their median). */
+const MEMORY_ENDS = 5;
+
+/**
+ * RSS or heap growth over the last 15 minutes (the last half of a shorter soak): the median of
+ * the window's last five readings against the median of its first five. RSS swings by a fifth
+ * from one minute to the next (buffers of answers freed at the collector's pace), so two single
+ * readings would measure that swing; a leak moves the medians.
+ */
 function memoryPlateau(name: string, samples: number[], provider: string): EventsBenchResult {
   const window = Math.min(MEMORY_PLATEAU_MINUTES, Math.floor(samples.length / 2));
-  const [first, last] = [samples.at(-1 - window), samples.at(-1)];
-  const target = `< ${MEMORY_PLATEAU_GROWTH * 100} % growth`;
-  if (first === undefined || last === undefined || window === 0) return { name: `soak ${name} plateau (${provider})`, value: "too short to tell", target, passed: false };
+  const inWindow = samples.slice(-1 - window);
+  const ends = Math.max(1, Math.min(MEMORY_ENDS, Math.floor(inWindow.length / 3)));
+  const target = `< ${MEMORY_PLATEAU_GROWTH * 100} % growth (median of the window's last ${ends} minutes against its first ${ends})`;
+  if (window === 0) return { name: `soak ${name} plateau (${provider})`, value: "too short to tell", target, passed: false };
+  const [first, last] = [median(inWindow.slice(0, ends)), median(inWindow.slice(-ends))];
   const growth = last / first - 1;
   return {
     name: `soak ${name} plateau (${provider}): over the last ${window} minutes`,
-    value: `${megabytes(first)} → ${megabytes(last)}: ${(growth * 100).toFixed(1)} %`,
+    value: `${megabytes(first)} → ${megabytes(last)}: ${(growth * 100).toFixed(1)} % (readings ${megabytes(Math.min(...inWindow))}–${megabytes(Math.max(...inWindow))})`,
     target,
     passed: growth < MEMORY_PLATEAU_GROWTH,
   };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** A stream's last minute, as a result line (every minute is printed above). */
