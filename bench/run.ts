@@ -43,7 +43,7 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { benchEvents, type EventsBenchResult } from "./events";
+import { benchEvents, median, type EventsBenchResult } from "./events";
 import { benchHoldDeadlines, holdsDatabase } from "./holds";
 import { benchGateway } from "./gateway";
 import { benchTarpit, HANGING_RECEIVERS, TARPIT_SERVER_ENV } from "./tarpit";
@@ -158,12 +158,6 @@ async function checkOnce(entry: Prepared, ctx: ScenarioContext, when: string): P
 async function requestForRun(entry: Prepared, ctx: ScenarioContext, seconds: number): Promise<BenchRequest> {
   const { once } = entry.scenario;
   return once ? requestFor(entry.scenario, ctx, Math.ceil(once.perSecond * seconds)) : entry.request!;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Several runs of one scenario as one: medians of the figures, sums of the failures. */

@@ -1,6 +1,6 @@
 import { benchDatabase, megabytes, type DatabaseSize } from "./bench-database";
 import type { EventsBenchResult } from "./events";
-import { percentile, Receiver, subscribe, subscriberClient } from "./events";
+import { median, percentile, Receiver, subscribe, subscriberClient } from "./events";
 import { ApiClient, createFixtures } from "./fixtures";
 import { fundTickets } from "./order-fixtures";
 import { freePort, startServer, type ServerProcess } from "./processes";
@@ -225,12 +225,6 @@ function memoryPlateau(name: string, samples: number[], provider: string): Event
     target,
     passed: growth < MEMORY_PLATEAU_GROWTH,
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** A stream's last minute, as a result line (every minute is printed above). */
