@@ -37,9 +37,9 @@ const LAYERS = [
       "rate-limits",
     ],
   ],
-  // duffel/ speaks Duffel's API: its client, shapes, errors and bookings, beside the simulated airline.
-  ["places and the airline", ["locations", "supplier", "duffel"]],
-  ["domain", ["events", "authentication", "wallet", "tenants", "idempotency", "search", "seats", "supplier-connections"]],
+  // gateway/ is the home of the suppliers' contract and mechanics; connectors/ one folder per supplier.
+  ["places and the airline", ["locations", "gateway/contract", "gateway/connections", "gateway - gateway/contract gateway/connections", "connectors/simulated - connectors/simulated/seating", "connectors/duffel"]],
+  ["domain", ["events", "authentication", "wallet", "tenants", "idempotency", "search", "connectors/simulated/seating"]],
   ["orders", ["orders"]],
   // sandbox-clock/ moves a tenant's clock and, with it, the due times of its orders' queued work.
   ["readers and changes of orders", ["order-changes", "airline-changes", "seat-maps", "usage", "sandbox-clock"]],
@@ -51,8 +51,18 @@ const LAYERS = [
 ];
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-/** The paths of a place: a file, or everything under a folder; "a + b" is both. */
-const pattern = (place) => place.split(" + ").map((part) => (part.endsWith(".ts") ? `^src/${escape(part)}$` : `^src/${escape(part)}/`)).join("|");
+/** The paths of one part of a place: a file, or everything under a folder. */
+const partPattern = (part) => (part.endsWith(".ts") ? `^src/${escape(part)}$` : `^src/${escape(part)}/`);
+/**
+ * The paths of a place: "a + b" is both parts; "a - b c" is a folder without the subfolders
+ * listed after the dash (each a place of its own).
+ */
+const pattern = (place) => {
+  const [included, excluded] = place.split(" - ");
+  const paths = included.split(" + ").map(partPattern).join("|");
+  if (!excluded) return paths;
+  return `^(?!${excluded.split(" ").map((part) => partPattern(part).slice(1)).join("|")})(?:${paths})`;
+};
 const places = LAYERS.flatMap(([layer, names]) => names.map((name) => ({ layer, name })));
 
 const layerRules = places.map(({ layer, name }, index) => {

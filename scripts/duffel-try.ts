@@ -7,12 +7,12 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config";
 import { openDatabase } from "../src/db/database";
-import { onAccount } from "../src/duffel/duffel-accounts";
-import { offerRequestBody, pricedOffer } from "../src/duffel/duffel-offers";
+import { onAccount } from "../src/connectors/duffel/duffel-accounts";
+import { offerRequestBody, pricedOffer } from "../src/connectors/duffel/duffel-offers";
 import { LocalPubSub } from "../src/events/pubsub";
 import { createLogger } from "../src/logger";
 import { createServices } from "../src/services";
-import { duffelAccounts } from "../src/supplier-connections/duffel-accounts";
+import { duffelAccounts } from "../src/connectors/duffel/connected-accounts";
 
 const { values } = parseArgs({ options: { tenant: { type: "string" }, from: { type: "string" }, to: { type: "string" }, date: { type: "string" }, book: { type: "boolean", default: false } } });
 if (!values.tenant || !values.from || !values.to || !values.date) {

@@ -1,6 +1,6 @@
 import { tenantScope } from "../context/request-context";
 import type { Resolvers } from "../generated/graphql";
-import { parseCreateSupplierConnection } from "../supplier-connections/supplier-connection.inputs";
+import { parseCreateSupplierConnection } from "../gateway/connections/supplier-connection.inputs";
 import { toGraphQLEnum } from "./enum-case";
 
 export const supplierConnectionResolvers: Resolvers = {

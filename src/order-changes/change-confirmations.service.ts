@@ -15,7 +15,7 @@ import type { AirlineJobs } from "../orders/jobs/airline-jobs";
 import { ORDER_GUARD } from "../orders/core/order-state-machine";
 import type { OrderService } from "../orders/core/order.service";
 import { checkPayment, type PaymentInput } from "../orders/payment/payment-rules";
-import { SeatsUnavailable, type SeatExchange } from "../supplier/supplier";
+import { SeatsUnavailable, type SeatExchange } from "../gateway/contract/supplier";
 import type { SeatCalls } from "../orders/recovery/seat-calls";
 import { SeatIntents } from "../orders/recovery/seat-intents";
 import { walletChange, WALLET_GUARD } from "../wallet/wallet-change";

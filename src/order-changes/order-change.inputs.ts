@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { paymentInput } from "../orders/core/order.inputs";
 import type { PaymentInput } from "../orders/payment/payment-rules";
-import { CABIN_CLASSES, type CabinClass } from "../supplier/supplier";
+import { CABIN_CLASSES, type CabinClass } from "../gateway/contract/supplier";
 import { isCalendarDate } from "../validation/calendar-date";
 import type { ChangeSlices } from "./order-change";
 

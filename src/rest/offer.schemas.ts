@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CabinClass, PassengerType } from "../supplier/supplier";
+import type { CabinClass, PassengerType } from "../gateway/contract/supplier";
 import { decimalAmount, timestamp } from "./envelope";
 import { locationSchema } from "./location.schemas";
 

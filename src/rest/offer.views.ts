@@ -6,10 +6,10 @@ import type { AvailableService } from "../search/available-services";
 import { offerSupplier, splitTotal, type OfferPayload, type PriceSplit, type StoredOffer, type StoredSegment } from "../search/offer-payload";
 import type { OfferRequestRow } from "../search/search-rows";
 import { formatIsoDuration } from "../time/local-time";
-import type { PenaltyCondition } from "../supplier/supplier";
+import type { PenaltyCondition } from "../gateway/contract/supplier";
 import type { availableServiceSchema, offerASchema, offerBSchema, offerDetailSchema, offerRequestSchema, sliceA, supplierResultSchema } from "./offer.schemas";
-import { comparisonKey } from "../search/merge-offers";
-import type { SupplierResult } from "../search/fan-out";
+import { comparisonKey } from "../gateway/merge-offers";
+import type { SupplierResult } from "../gateway/fan-out";
 
 /** Airports are reference data: each one's view is built once and shared by every offer. */
 const locationViews = new Map<string, LocationView>();

@@ -2,8 +2,8 @@ import { formatMinor } from "../money/format";
 import type { SearchResult } from "../search/search.service";
 import type { SearchAnswer, SharedSegment } from "../search/search-answer";
 import { offerIdOf, segmentIdOf, sliceIdOf } from "../search/offer-ids";
-import type { CarrierRef, OfferConditions, PenaltyCondition } from "../supplier/supplier";
-import type { SupplierRef } from "../supplier/supplier-registry";
+import type { CarrierRef, OfferConditions, PenaltyCondition } from "../gateway/contract/supplier";
+import type { SupplierRef } from "../gateway/registry";
 import { formatIsoDuration } from "../time/local-time";
 import { locationView, supplierResultsView } from "./offer.views";
 

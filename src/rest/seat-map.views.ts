@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { formatMinor } from "../money/format";
-import type { SeatMap, SeatMapElement } from "../seats/seat-map";
+import type { SeatMap, SeatMapElement } from "../connectors/simulated/seating/seat-map";
 import type { seatMapSchema } from "./seat-map.schemas";
 
 type SeatMapView = z.infer<typeof seatMapSchema>;

@@ -6,7 +6,7 @@ import { seatMapSchema } from "./seat-map.schemas";
 import { seatMapView } from "./seat-map.views";
 import { RenderedResponses } from "./rendered-responses";
 import { restRoute } from "./route";
-import type { SeatMapSubject } from "../seats/seat-map";
+import type { SeatMapSubject } from "../connectors/simulated/seating/seat-map";
 
 /**
  * A map depends only on its subject (an immutable offer, or an order and whether it takes

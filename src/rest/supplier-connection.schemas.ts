@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONNECTABLE_SUPPLIERS } from "../supplier-connections/supplier-connection.inputs";
+import { CONNECTABLE_SUPPLIERS } from "../gateway/connections/supplier-connection.inputs";
 import { timestamp } from "./envelope";
 
 /** A tenant's connection to a supplier: never its token. */

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { SupplierConnection } from "../supplier-connections/supplier-connections.service";
+import type { SupplierConnection } from "../gateway/connections/supplier-connections.service";
 import type { supplierConnectionSchema } from "./supplier-connection.schemas";
 
 export function supplierConnectionView(connection: SupplierConnection): z.output<typeof supplierConnectionSchema> {

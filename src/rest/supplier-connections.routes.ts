@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
-import { createSupplierConnectionInput, parseCreateSupplierConnection, withoutAccessToken } from "../supplier-connections/supplier-connection.inputs";
+import { createSupplierConnectionInput, parseCreateSupplierConnection, withoutAccessToken } from "../gateway/connections/supplier-connection.inputs";
 import { ok, okSchema } from "./envelope";
 import { restRoute } from "./route";
 import { supplierConnectionSchema } from "./supplier-connection.schemas";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SupplierHealthFigures } from "../supplier/supplier-health";
+import type { SupplierHealthFigures } from "../gateway/health";
 import { ok, okSchema } from "./envelope";
 import { restRoute } from "./route";
 

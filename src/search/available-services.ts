@@ -1,8 +1,8 @@
 import { derivedId } from "../ids";
 import { convertFromUsdMinor } from "../money/exchange-rates";
 import { offerSupplier, type StoredOffer } from "./offer-payload";
-import { ancillaryPrices } from "../supplier/ancillary-prices";
-import { supplierCapabilities } from "../supplier/supplier-capabilities";
+import { ancillaryPrices } from "../connectors/simulated/ancillary-prices";
+import { supplierCapabilities } from "../gateway/contract/capabilities";
 
 export interface AvailableService {
   id: string;

@@ -6,7 +6,7 @@ import type { Logger } from "../logger";
 import type { TenantScope } from "../tenancy/tenant-scope";
 import type { ArrivalWatch, BatchArrivals } from "./batch-arrivals";
 import { findBatchRequest, insertBatchRequest, readBatches, recordArrival, settleOverdue, takeArrived, type BatchOfferRequestRow, type OfferBatchRow } from "./batch-offer-rows";
-import type { SupplierResult, SupplierStatus } from "./fan-out";
+import type { SupplierResult, SupplierStatus } from "../gateway/fan-out";
 import type { StoredOffer } from "./offer-payload";
 import { offerIdOf } from "./offer-ids";
 import type { OfferLifetimes, OfferService } from "./offer.service";

@@ -4,7 +4,7 @@ import { clock } from "../clock";
 import type { Airport } from "../locations/airport";
 import type { AirportIndex } from "../locations/airport-index";
 import { parseMinor } from "../money/format";
-import type { CabinClass, FareQuote, Supplier, SupplierSearch } from "../supplier/supplier";
+import type { CabinClass, FareQuote, Supplier, SupplierSearch } from "../gateway/contract/supplier";
 import { RecentMap } from "../recent-map";
 import { dayToIsoDate, instantToLocalDay, localDay } from "../time/local-time";
 import { MAX_CALENDAR_DAYS, type DestinationsRequest, type FareCalendarRequest } from "./fare-calendar.inputs";

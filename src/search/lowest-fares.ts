@@ -1,5 +1,5 @@
 import { convertFromUsdMinor } from "../money/exchange-rates";
-import { flightCabinKey, passengersNeedingSeats, type FareQuote, type FlightCabin, type Supplier, type SupplierSearch } from "../supplier/supplier";
+import { flightCabinKey, passengersNeedingSeats, type FareQuote, type FlightCabin, type Supplier, type SupplierSearch } from "../gateway/contract/supplier";
 
 /**
  * How many of a search's cheapest fares are checked for seats: should bookings hold the last

@@ -1,5 +1,5 @@
-import type { CarrierRef, OfferConditions, PassengerType, SupplierOfferRef, SupplierSegment } from "../supplier/supplier";
-import { NETWORK_SUPPLIER, type SupplierRef } from "../supplier/supplier-registry";
+import type { CarrierRef, OfferConditions, PassengerType, SupplierOfferRef, SupplierSegment } from "../gateway/contract/supplier";
+import { NETWORK_SUPPLIER, type SupplierRef } from "../gateway/registry";
 
 /**
  * An offer whole, everything a view or an order needs, priced in the tenant's currency (minor

@@ -1,7 +1,7 @@
 import { newId } from "../ids";
 import { convertFromUsdMinor } from "../money/exchange-rates";
 import type { OfferPayload, StoredSegment } from "./offer-payload";
-import type { OfferConditions, PenaltyCondition, SupplierOffer, SupplierSegment } from "../supplier/supplier";
+import type { OfferConditions, PenaltyCondition, SupplierOffer, SupplierSegment } from "../gateway/contract/supplier";
 
 /**
  * Each passenger's fare and the taxes inside it, converted one by one into the tenant's currency

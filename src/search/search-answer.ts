@@ -1,9 +1,9 @@
-import type { CarrierRef, OfferConditions, PassengerType, SupplierOffer, SupplierOfferRef, SupplierSegment } from "../supplier/supplier";
+import type { CarrierRef, OfferConditions, PassengerType, SupplierOffer, SupplierOfferRef, SupplierSegment } from "../gateway/contract/supplier";
 import type { StoredOffer, StoredSegment, StoredSlice } from "./offer-payload";
 import { MAX_OFFER_POSITIONS, offerIdOf, segmentIdOf, sliceIdOf } from "./offer-ids";
 import { priceConditions, priceFares, sharedSegment } from "./price-offer";
-import { comparisonKey, type SourcedOffer } from "./merge-offers";
-import type { SupplierRef } from "../supplier/supplier-registry";
+import { comparisonKey, type SourcedOffer } from "../gateway/merge-offers";
+import type { SupplierRef } from "../gateway/registry";
 
 /** A flight segment as the offers of a search share it: every field of a stored segment but its id (which names the offer). */
 export type SharedSegment = Omit<StoredSegment, "id">;

@@ -1,7 +1,7 @@
 import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
-import type { AircraftRef, BaggageAllowance, CabinClass, CarrierRef, OfferConditions, PassengerType, SupplierOfferRef } from "../supplier/supplier";
+import type { AircraftRef, BaggageAllowance, CabinClass, CarrierRef, OfferConditions, PassengerType, SupplierOfferRef } from "../gateway/contract/supplier";
 import { answeredOfferKey, type AnsweredOffer, type SearchAnswer, type SearchHeader, type SharedSegment, type SharedSlice } from "./search-answer";
-import { NETWORK_SUPPLIER, type SupplierRef } from "../supplier/supplier-registry";
+import { NETWORK_SUPPLIER, type SupplierRef } from "../gateway/registry";
 
 /**
  * A search's offers as one stored value (docs/search-storage.md): JSON of positional arrays,

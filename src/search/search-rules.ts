@@ -3,7 +3,7 @@ import type { AirportIndex } from "../locations/airport-index";
 import { appError } from "../errors/app-error";
 import { newId } from "../ids";
 import type { SearchRequest } from "./search.inputs";
-import type { SupplierSearch } from "../supplier/supplier";
+import type { SupplierSearch } from "../gateway/contract/supplier";
 import { dayToIsoDate, instantToLocalDay, localDay } from "../time/local-time";
 
 /** How far ahead the airline sells: 361 days after today at the origin, as airlines' schedules open. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isCalendarDate } from "../validation/calendar-date";
-import { CABIN_CLASSES, type CabinClass, type ForcedOutcome, type PassengerType } from "../supplier/supplier";
+import { CABIN_CLASSES, type CabinClass, type ForcedOutcome, type PassengerType } from "../gateway/contract/supplier";
 
 const placeCode = z
   .string()

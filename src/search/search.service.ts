@@ -12,11 +12,11 @@ import { resolveSearch } from "./search-rules";
 import { insertSearch, type OfferRequestRow, type StoredSearch } from "./search-rows";
 import { answerSearch, offerAt, type SearchAnswer } from "./search-answer";
 import type { OfferCache } from "./offer-cache";
-import type { SupplierSearch } from "../supplier/supplier";
-import type { RegisteredSupplier, SupplierRef, SupplierRegistry } from "../supplier/supplier-registry";
-import type { SupplierCalls } from "../supplier/supplier-calls";
-import { fanOut, type SupplierBatch, type SupplierResult } from "./fan-out";
-import { mergeOffers, type SourcedOffer } from "./merge-offers";
+import type { SupplierSearch } from "../gateway/contract/supplier";
+import type { RegisteredSupplier, SupplierRef, SupplierRegistry } from "../gateway/registry";
+import type { SupplierCalls } from "../gateway/pipeline/supplier-calls";
+import { fanOut, type SupplierBatch, type SupplierResult } from "../gateway/fan-out";
+import { mergeOffers, type SourcedOffer } from "../gateway/merge-offers";
 import { tenantSuppliers } from "../tenants/tenant-suppliers";
 
 /** A search as answered: its offer request, the search as resolved, its offers and how each supplier did. */

@@ -1,4 +1,4 @@
-import { flightCabinKey, passengersNeedingSeats, type FlightCabin, type Supplier, type SupplierOffer, type SupplierSearch } from "../supplier/supplier";
+import { flightCabinKey, passengersNeedingSeats, type FlightCabin, type Supplier, type SupplierOffer, type SupplierSearch } from "../gateway/contract/supplier";
 
 /**
  * The offers the airline can still sell the party: every flight-cabin flown has at least as many

@@ -5,9 +5,9 @@ import { requireOfferSupplierCapability } from "../orders/core/order-supplier";
 import type { OrderService } from "../orders/core/order.service";
 import type { StoredOffer } from "../search/offer-payload";
 import type { OfferService } from "../search/offer.service";
-import type { Supplier } from "../supplier/supplier";
-import type { SeatCatalogue } from "../seats/seat-catalogue";
-import type { SeatMap, SeatMapSubject } from "../seats/seat-map";
+import type { Supplier } from "../gateway/contract/supplier";
+import type { SeatCatalogue } from "../connectors/simulated/seating/seat-catalogue";
+import type { SeatMap, SeatMapSubject } from "../connectors/simulated/seating/seat-map";
 import type { SeatMapQuery } from "./seat-map.inputs";
 
 /**

@@ -1,5 +1,5 @@
 import type { Tenant } from "../db/models";
-import { DEFAULT_TENANT_SUPPLIERS } from "../supplier/supplier-registry";
+import { DEFAULT_TENANT_SUPPLIERS } from "../gateway/registry";
 
 /** The supplier ids the tenant chose to search, in its order, or null when it chose none (the defaults apply). */
 export function tenantSuppliers(tenant: Pick<Tenant, "suppliers">): string[] | null {

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { clock } from "../../src/clock";
-import type { DuffelAccount } from "../../src/duffel/duffel-accounts";
-import type { DuffelOrderPassenger } from "../../src/duffel/duffel-shapes";
-import type { SupplierSearch } from "../../src/supplier/supplier";
-import { duffelAccounts } from "../../src/supplier-connections/duffel-accounts";
+import type { DuffelAccount } from "../../src/connectors/duffel/duffel-accounts";
+import type { DuffelOrderPassenger } from "../../src/connectors/duffel/duffel-shapes";
+import type { SupplierSearch } from "../../src/gateway/contract/supplier";
+import { duffelAccounts } from "../../src/connectors/duffel/connected-accounts";
 import { scopeOf as tenantScopeOf, type TenantScope } from "../../src/tenancy/tenant-scope";
 import { call, type Endpoint, type TenantFixture } from "./client";
 import type { DuffelFake } from "./duffel-fake";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../src/db/database";
 import { applyMigrations } from "../../src/db/migrate";
-import { SimulatedBookings } from "../../src/supplier/simulated-bookings";
-import { SeatsUnavailable, SeatTaken, type SupplierBooking } from "../../src/supplier/supplier";
+import { SimulatedBookings } from "../../src/connectors/simulated/simulated-bookings";
+import { SeatsUnavailable, SeatTaken, type SupplierBooking } from "../../src/gateway/contract/supplier";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 
 /**

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clock } from "../../src/clock";
-import { ORDER_ID_METADATA } from "../../src/duffel/duffel-bookings";
+import { ORDER_ID_METADATA } from "../../src/connectors/duffel/duffel-bookings";
 import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { connectDuffel, fakeToken, secretsKey } from "../helpers/duffel";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seatServiceId } from "../../src/seats/seat-service-ids";
+import { seatServiceId } from "../../src/connectors/simulated/seating/seat-service-ids";
 import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
 import { expectError } from "../helpers/expect-error";
 import { toMinor } from "../helpers/flight-checks";

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { clock } from "../../src/clock";
-import { DuffelApiError, DuffelTimeout, DuffelUnreachable, rateLimitResetMs } from "../../src/duffel/duffel-client";
-import { catalogueError } from "../../src/duffel/duffel-errors";
-import { isoDurationMinutes } from "../../src/duffel/duffel-offers";
-import { convertedAmount } from "../../src/duffel/duffel-prices";
-import { withoutAccessToken } from "../../src/supplier-connections/supplier-connection.inputs";
-import { TokenCipher } from "../../src/supplier-connections/token-cipher";
+import { DuffelApiError, DuffelTimeout, DuffelUnreachable, rateLimitResetMs } from "../../src/connectors/duffel/duffel-client";
+import { catalogueError } from "../../src/connectors/duffel/duffel-errors";
+import { isoDurationMinutes } from "../../src/connectors/duffel/duffel-offers";
+import { convertedAmount } from "../../src/connectors/duffel/duffel-prices";
+import { withoutAccessToken } from "../../src/gateway/connections/supplier-connection.inputs";
+import { TokenCipher } from "../../src/gateway/connections/token-cipher";
 
 /** The Duffel connector's pure rules: token encryption, rate-limit resets, durations, conversions and error mapping. */
 

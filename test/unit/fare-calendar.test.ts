@@ -3,7 +3,7 @@ import type { Tenant } from "../../src/db/models";
 import { airportIndex } from "../../src/locations/airport-index";
 import { FareCalendarService } from "../../src/search/fare-calendar.service";
 import { parseFareCalendarRequest } from "../../src/search/fare-calendar.inputs";
-import type { FareQuote, FlightCabin, Supplier, SupplierSearch } from "../../src/supplier/supplier";
+import type { FareQuote, FlightCabin, Supplier, SupplierSearch } from "../../src/gateway/contract/supplier";
 import { scopeOf } from "../../src/tenancy/tenant-scope";
 
 /**

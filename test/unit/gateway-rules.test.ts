@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { setClock } from "../../src/clock";
-import { mergeOffers } from "../../src/search/merge-offers";
-import type { SupplierBatch } from "../../src/search/fan-out";
-import { CircuitBreaker } from "../../src/supplier/circuit-breaker";
-import type { RegisteredSupplier } from "../../src/supplier/supplier-registry";
-import { SupplierRegistry } from "../../src/supplier/supplier-registry";
-import type { SupplierOffer } from "../../src/supplier/supplier";
+import { mergeOffers } from "../../src/gateway/merge-offers";
+import type { SupplierBatch } from "../../src/gateway/fan-out";
+import { CircuitBreaker } from "../../src/gateway/pipeline/circuit-breaker";
+import type { RegisteredSupplier } from "../../src/gateway/registry";
+import { SupplierRegistry } from "../../src/gateway/registry";
+import type { SupplierOffer } from "../../src/gateway/contract/supplier";
 
 /** The gateway's pure rules: merging suppliers' offers, the circuit breaker, which suppliers a tenant searches. */
 

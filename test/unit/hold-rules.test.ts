@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { OrderHolds } from "../../src/orders/payment/hold-deadline";
 import type { OrderJobQueue } from "../../src/orders/jobs/order-job-queue";
-import { fareRisePercent } from "../../src/supplier/repricing";
+import { fareRisePercent } from "../../src/connectors/simulated/timetable/repricing";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { airportIndex } from "../../src/locations/airport-index";
-import { SimulatedTimetable } from "../../src/supplier/simulated-timetable";
-import { CABIN_CLASSES, type PassengerType, type SupplierSearch } from "../../src/supplier/supplier";
+import { SimulatedTimetable } from "../../src/connectors/simulated/timetable/simulated-timetable";
+import { CABIN_CLASSES, type PassengerType, type SupplierSearch } from "../../src/gateway/contract/supplier";
 
 /**
  * The simulated airline's lowest fares (the fare calendar's and destination ideas' source) are

@@ -14,11 +14,11 @@ import { checkPassengers } from "../../src/orders/core/passenger-rules";
 import { refundAmount } from "../../src/orders/cancellation/refund-rules";
 import { selectServices } from "../../src/orders/services/service-selection";
 import { availableServices } from "../../src/search/available-services";
-import { SeatCatalogue } from "../../src/seats/seat-catalogue";
-import type { SeatElement } from "../../src/seats/seat-map";
-import { seatServiceId } from "../../src/seats/seat-service-ids";
+import { SeatCatalogue } from "../../src/connectors/simulated/seating/seat-catalogue";
+import type { SeatElement } from "../../src/connectors/simulated/seating/seat-map";
+import { seatServiceId } from "../../src/connectors/simulated/seating/seat-service-ids";
 import type { StoredOffer, StoredSegment } from "../../src/search/offer-payload";
-import type { CabinClass, PassengerType } from "../../src/supplier/supplier";
+import type { CabinClass, PassengerType } from "../../src/gateway/contract/supplier";
 import { isCalendarDate, yearsBetween } from "../../src/validation/calendar-date";
 import { orderOf as order } from "../helpers/order-fixture";
 

@@ -4,8 +4,8 @@ import { airportIndex } from "../../src/locations/airport-index";
 import { convertFromUsdMinor, USD_RATES } from "../../src/money/exchange-rates";
 import { splitTotal } from "../../src/search/offer-payload";
 import { priceOffer } from "../../src/search/price-offer";
-import { SimulatedTimetable } from "../../src/supplier/simulated-timetable";
-import type { PassengerType, SupplierOffer } from "../../src/supplier/supplier";
+import { SimulatedTimetable } from "../../src/connectors/simulated/timetable/simulated-timetable";
+import type { PassengerType, SupplierOffer } from "../../src/gateway/contract/supplier";
 
 /**
  * The simulated airline's fares priced into the tenant's currency keep their split: each

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { airportIndex } from "../../src/locations/airport-index";
-import { SimulatedTimetable } from "../../src/supplier/simulated-timetable";
+import { SimulatedTimetable } from "../../src/connectors/simulated/timetable/simulated-timetable";
 
 /**
  * The simulated airline's retiming of a booked flight (the sandbox's `retime`, docs/rest-api.md#airline-initiated-changes): 2 h

@@ -1,5 +1,5 @@
-import { supplierOfferKey } from "../../src/search/merge-offers";
-import { NETWORK_SUPPLIER } from "../../src/supplier/supplier-registry";
+import { supplierOfferKey } from "../../src/gateway/merge-offers";
+import { NETWORK_SUPPLIER } from "../../src/gateway/registry";
 import { beforeAll, describe, expect, it } from "vitest";
 import { datedId, idTimeMs, newId } from "../../src/ids";
 import { airportIndex } from "../../src/locations/airport-index";
@@ -11,8 +11,8 @@ import { priceOffer } from "../../src/search/price-offer";
 import { answerSearch, offerAt, type SearchAnswer } from "../../src/search/search-answer";
 import { decodeSearch, encodeSearch } from "../../src/search/search-encoding";
 import { SearchResult } from "../../src/search/search.service";
-import { SimulatedTimetable } from "../../src/supplier/simulated-timetable";
-import type { CabinClass, PassengerType, SupplierOffer, SupplierSearch } from "../../src/supplier/supplier";
+import { SimulatedTimetable } from "../../src/connectors/simulated/timetable/simulated-timetable";
+import type { CabinClass, PassengerType, SupplierOffer, SupplierSearch } from "../../src/gateway/contract/supplier";
 
 /**
  * A search is stored once, what its offers share kept once: each offer read back from the stored

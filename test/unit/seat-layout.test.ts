@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { aircraftLayout, type LayoutCabin, type LayoutElement, type LayoutSeat } from "../../src/seats/cabin-layout";
-import { flightSeating, type FlightSeat } from "../../src/seats/flight-seating";
-import { aircraftType, type AircraftType } from "../../src/supplier/aircraft";
-import { initialSeatsLeft } from "../../src/supplier/inventory";
+import { aircraftLayout, type LayoutCabin, type LayoutElement, type LayoutSeat } from "../../src/connectors/simulated/seating/cabin-layout";
+import { flightSeating, type FlightSeat } from "../../src/connectors/simulated/seating/flight-seating";
+import { aircraftType, type AircraftType } from "../../src/connectors/simulated/timetable/aircraft";
+import { initialSeatsLeft } from "../../src/connectors/simulated/timetable/inventory";
 
 /** The cabin layout generator (src/seats): every aircraft type the simulated airline flies. */
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { backoff, SupplierCallPolicy, SupplierTimeout, type CallPolicy } from "../../src/supplier/supplier-call-policy";
-import { SeatsUnavailable, type Supplier, type SupplierBooking } from "../../src/supplier/supplier";
+import { backoff, SupplierCallPolicy, SupplierTimeout, type CallPolicy } from "../../src/gateway/pipeline/call-policy";
+import { SeatsUnavailable, type Supplier, type SupplierBooking } from "../../src/gateway/contract/supplier";
 
 /**
  * The call policy around a supplier (docs/supplier-contract.md#timeouts-and-retries): each

@@ -2,16 +2,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Airport } from "../../src/locations/airport";
 import { airportIndex } from "../../src/locations/airport-index";
-import { CARRIERS } from "../../src/supplier/carriers";
-import { MIN_STOPOVER_MINUTES } from "../../src/supplier/journeys";
-import { MAX_LAYOVER_MINUTES } from "../../src/supplier/routing";
-import { MAX_OFFERS_PER_SEARCH, SimulatedTimetable } from "../../src/supplier/simulated-timetable";
+import { CARRIERS } from "../../src/connectors/simulated/timetable/carriers";
+import { MIN_STOPOVER_MINUTES } from "../../src/connectors/simulated/timetable/journeys";
+import { MAX_LAYOVER_MINUTES } from "../../src/connectors/simulated/timetable/hub-connections";
+import { MAX_OFFERS_PER_SEARCH, SimulatedTimetable } from "../../src/connectors/simulated/timetable/simulated-timetable";
 import {
   CABIN_CLASSES,
   type PassengerType,
   type SupplierOffer,
   type SupplierSearch,
-} from "../../src/supplier/supplier";
+} from "../../src/gateway/contract/supplier";
 
 const index = airportIndex();
 const airline = new SimulatedTimetable({ airportByIata: (code) => index.getByIata(code) });

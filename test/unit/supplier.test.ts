@@ -2,16 +2,16 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import { airportIndex } from "../../src/locations/airport-index";
-import { MIN_STOPOVER_MINUTES } from "../../src/supplier/journeys";
-import { pickBestMix, type Rankable } from "../../src/supplier/selection";
-import { MAX_OFFERS_PER_SEARCH, SimulatedTimetable } from "../../src/supplier/simulated-timetable";
+import { MIN_STOPOVER_MINUTES } from "../../src/connectors/simulated/timetable/journeys";
+import { pickBestMix, type Rankable } from "../../src/connectors/simulated/timetable/selection";
+import { MAX_OFFERS_PER_SEARCH, SimulatedTimetable } from "../../src/connectors/simulated/timetable/simulated-timetable";
 import type {
   CabinClass,
   PassengerType,
   SupplierOffer,
   SupplierSearch,
   SupplierSegment,
-} from "../../src/supplier/supplier";
+} from "../../src/gateway/contract/supplier";
 
 const index = airportIndex();
 const airline = new SimulatedTimetable({ airportByIata: (code) => index.getByIata(code) });
@@ -67,7 +67,7 @@ describe("simulated airline: determinism", () => {
   it("gives the same offers after the modules are loaded afresh, as after a restart", async () => {
     const first = await airline.search(roundTrip);
     vi.resetModules();
-    const fresh = await import("../../src/supplier/simulated-timetable");
+    const fresh = await import("../../src/connectors/simulated/timetable/simulated-timetable");
     const freshIndex = (await import("../../src/locations/airport-index")).airportIndex();
     const restarted = new fresh.SimulatedTimetable({ airportByIata: (code) => freshIndex.getByIata(code) });
     const slices = roundTrip.slices.map((slice) => ({
@@ -81,7 +81,7 @@ describe("simulated airline: determinism", () => {
   it("gives the same offers in another process", async () => {
     const script = `
       import { airportIndex } from "./src/locations/airport-index.ts";
-      import { SimulatedTimetable } from "./src/supplier/simulated-timetable.ts";
+      import { SimulatedTimetable } from "./src/connectors/simulated/timetable/simulated-timetable.ts";
       const index = airportIndex();
       const airline = new SimulatedTimetable({ airportByIata: (code) => index.getByIata(code) });
       const request = JSON.parse(process.argv[1]);

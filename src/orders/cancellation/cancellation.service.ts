@@ -20,7 +20,7 @@ import { ORDER_GUARD, touchIn } from "../core/order-state-machine";
 import type { OrderService } from "../core/order.service";
 import { refundAmount } from "./refund-rules";
 import { offerSupplier } from "../../search/offer-payload";
-import type { CancellationQuote, OrderRef } from "../../supplier/supplier";
+import type { CancellationQuote, OrderRef } from "../../gateway/contract/supplier";
 import type { TenantClock } from "../../tenancy/tenant-clock";
 
 /** The order's supplier's own quote for cancelling it (RoutedSupplier.supplierQuote), or null when our refund rule prices it. */

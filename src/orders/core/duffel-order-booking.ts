@@ -1,9 +1,9 @@
 import type { Database } from "../../db/database";
 import { isUniqueViolation } from "../../db/errors";
 import { GuardFailed } from "../../db/write-batch";
-import { DUFFEL_BOOKING_GUARD, type DuffelBookingRecord, type DuffelBookings } from "../../duffel/duffel-bookings";
-import type { DuffelOrder } from "../../duffel/duffel-shapes";
-import { duffelPassengers } from "../../duffel/duffel-travellers";
+import { DUFFEL_BOOKING_GUARD, type DuffelBookingRecord, type DuffelBookings } from "../../connectors/duffel/duffel-bookings";
+import type { DuffelOrder } from "../../connectors/duffel/duffel-shapes";
+import { duffelPassengers } from "../../connectors/duffel/duffel-travellers";
 import { AppError, appError } from "../../errors/app-error";
 import { tenantClock, type TenantClock } from "../../tenancy/tenant-clock";
 import type { TenantScope } from "../../tenancy/tenant-scope";

@@ -1,6 +1,6 @@
 import { appError } from "../../errors/app-error";
 import { offerSupplier, type StoredOffer } from "../../search/offer-payload";
-import { supplierCapabilities, type SupplierCapability } from "../../supplier/supplier-capabilities";
+import { supplierCapabilities, type SupplierCapability } from "../../gateway/contract/capabilities";
 import type { TenantClock } from "../../tenancy/tenant-clock";
 import type { Order } from "./order";
 import { refusal } from "./order-actions";

@@ -6,7 +6,7 @@ import { GuardFailed, writeBatch, type BatchStatement } from "../../db/write-bat
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { newId } from "../../ids";
 import { convertMinor } from "../../money/exchange-rates";
-import type { Supplier, TicketingAnswer } from "../../supplier/supplier";
+import type { Supplier, TicketingAnswer } from "../../gateway/contract/supplier";
 import { walletChange } from "../../wallet/wallet-change";
 import type { OrderEvent } from "../../events/order-events";
 import { orderEvent } from "../presentation/order-event-payload";

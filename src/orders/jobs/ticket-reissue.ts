@@ -6,7 +6,7 @@ import type { Order, OrderDocument, OrderPassenger } from "../core/order";
 import { insertDocument } from "../core/order-rows";
 import { touchIn } from "../core/order-state-machine";
 import { supplierBooking } from "../core/supplier-booking";
-import type { Supplier } from "../../supplier/supplier";
+import type { Supplier } from "../../gateway/contract/supplier";
 
 /**
  * The `reissue` job's work (order-job-runner.ts) after a confirmed change: the airline reissues

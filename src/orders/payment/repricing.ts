@@ -1,5 +1,5 @@
 import { splitTotal } from "../../search/offer-payload";
-import { fareRisePercent } from "../../supplier/repricing";
+import { fareRisePercent } from "../../connectors/simulated/timetable/repricing";
 import { itineraryDates, type Order } from "../core/order";
 import { supplierDoes } from "../core/order-supplier";
 

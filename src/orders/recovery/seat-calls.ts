@@ -1,5 +1,5 @@
 import { appError } from "../../errors/app-error";
-import { SeatsUnavailable, SeatTaken, type BookingRef, type SeatChoice, type SeatExchange, type Supplier, type SupplierBooking } from "../../supplier/supplier";
+import { SeatsUnavailable, SeatTaken, type BookingRef, type SeatChoice, type SeatExchange, type Supplier, type SupplierBooking } from "../../gateway/contract/supplier";
 import type { SeatCall, SeatCallKind, SeatCallSubject, SeatIntentKind, SeatIntents } from "./seat-intents";
 
 /**

@@ -4,7 +4,7 @@ import { sqlEnumList } from "../../db/sql-enum";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import type { Logger } from "../../logger";
 import { PollingLoop } from "../../polling-loop";
-import type { Supplier } from "../../supplier/supplier";
+import type { Supplier } from "../../gateway/contract/supplier";
 import { SEAT_OWNING_STATUSES } from "../core/order-actions";
 import { finishSeatCall, undoSeatCall } from "./seat-calls";
 import type { ClaimedSeatIntent, SeatIntentKind, SeatIntents } from "./seat-intents";

@@ -2,7 +2,7 @@ import { appError } from "../../errors/app-error";
 import type { ErrorCode } from "../../errors/catalogue";
 import { availableServices, type AvailableService } from "../../search/available-services";
 import type { StoredOffer } from "../../search/offer-payload";
-import type { SeatOption } from "../../seats/seat-catalogue";
+import type { SeatOption } from "../../connectors/simulated/seating/seat-catalogue";
 import type { SelectedService } from "../core/order";
 
 /** What services are chosen for, and how the request names them. */

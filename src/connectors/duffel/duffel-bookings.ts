@@ -1,0 +1,280 @@
+import type { Database } from "../../db/database";
+import { sqlTimestamp } from "../../db/sql-values";
+import { GuardFailed, guarded, writeBatch, type GuardedStatement } from "../../db/write-batch";
+import { AppError, appError } from "../../errors/app-error";
+import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
+import { newId } from "../../ids";
+import { clock } from "../../clock";
+import { noPause, type TestPause } from "../../test-pause";
+import { onAccount, type DuffelAccount, type DuffelAccounts } from "./duffel-accounts";
+import { isRefusal } from "./duffel-errors";
+import type { DuffelConnector } from "./duffel-connector";
+import type { DuffelOffer, DuffelOrder, DuffelOrderPassenger } from "./duffel-shapes";
+
+/** The metadata key a Duffel order carries our order id under: how a booking whose answer was lost is found again. */
+export const ORDER_ID_METADATA = "aerogate_order_id";
+
+/** Names the guard of `booked` in `GuardFailed`: the booking was settled otherwise meanwhile. */
+export const DUFFEL_BOOKING_GUARD = "duffel_booking";
+
+export interface DuffelBookingRequest {
+  /** The tenant's Idempotency-Key (or, for a booking an order's ticketing makes, the order's id): the same key is the same booking, however often it is sent. */
+  idempotencyKey: string;
+  /** Our order id the booking is named by (its Duffel order's metadata); a new `ord_…` when absent. */
+  orderId?: string;
+  /** Duffel's offer id (from a search or a read of the offer). */
+  offerId: string;
+  /** `instant` pays from the Duffel balance now; `hold` keeps the seats until Duffel's `payment_required_by`. */
+  type: "instant" | "hold";
+  passengers: DuffelOrderPassenger[];
+  /**
+   * What the tenant agreed to pay, in Duffel's amount and currency: an instant order pays
+   * exactly this, so a price Duffel changed meanwhile is refused (`price_changed`), never paid.
+   */
+  payment?: { amount: string; currency: string };
+  /**
+   * What the booking becomes on our side (an order not yet committed), kept with the intent so
+   * that the reconciler can finish it after a crash. Opaque here: its owner reads it back.
+   */
+  draft?: unknown;
+}
+
+export interface DuffelBookingRecord {
+  /** Our order id (`ord_…`), also the Duffel order's `metadata.aerogate_order_id`. */
+  id: string;
+  tenantId: string;
+  status: "requested" | "booked" | "failed";
+  offerId: string;
+  duffelOrderId: string | null;
+  bookingReference: string | null;
+  totalAmount: string | null;
+  totalCurrency: string | null;
+  paymentRequiredBy: string | null;
+  /** The request's `draft`, as it was recorded. */
+  draft: unknown;
+}
+
+/** A booking Duffel made: our intent, and Duffel's order (null when the intent was booked already, by an earlier request or the reconciler). */
+export interface PlacedBooking {
+  intent: DuffelBookingRecord;
+  order: DuffelOrder | null;
+}
+
+/** What settles a requested booking once Duffel is found to have its order: commits it (`booked`) with whatever it becomes on our side. */
+export type FinishBooking = (intent: DuffelBookingRecord, order: DuffelOrder) => Promise<void>;
+
+/**
+ * Bookings asked of Duffel, safe across crashes: the intent is recorded before Duffel is called,
+ * the Duffel order carries our order id in its metadata, and our record is committed after. A
+ * repeat of the same key, or the reconciler after a crash, finds Duffel's order by that id
+ * instead of booking again, so each intent has at most one Duffel order.
+ */
+export class DuffelBookings {
+  constructor(
+    private readonly db: Database,
+    private readonly accounts: DuffelAccounts,
+    /** How long a Duffel call may take: an intent older than twice this has no call still in flight, even one Duffel finishes late. */
+    private readonly callTimeoutMs: number,
+    /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a booking between Duffel's answer and our commit. */
+    private readonly pause: TestPause = noPause,
+  ) {}
+
+  /**
+   * Records the intent (once per key) and asks Duffel for the order: the one carrying our order id
+   * if Duffel has it, else a new one carrying it. Does not commit: the caller commits `booked`
+   * with its own writes. A refusal Duffel gives (`offer_no_longer_available`, `price_changed`, a
+   * bad token) fails the intent and is answered as the catalogue's error; a repeat of a failed
+   * booking asks Duffel again (it made nothing). A timeout or a 5xx leaves the intent `requested`,
+   * for a repeat or the reconciler to settle.
+   */
+  async place(tenantId: string, request: DuffelBookingRequest): Promise<PlacedBooking> {
+    const account = await this.account(tenantId);
+    const intent = await this.claimIntent(tenantId, account.connectionId, request);
+    if (intent.status === "booked") return { intent, order: null };
+    let refused = false;
+    const order = await onAccount(this.accounts, account, async (connector) => {
+      try {
+        return (await liveOrderOf(connector, intent.id)) ?? (await connector.createOrder(orderBody(intent.id, request)));
+      } catch (error) {
+        refused = isRefusal(error);
+        throw error;
+      }
+    }).catch(async (error: unknown) => {
+      if (refused) await this.fail(intent.id);
+      throw error;
+    });
+    await this.pause("after_duffel_order", { orderId: intent.id, duffelOrderId: order.id });
+    return { intent, order };
+  }
+
+  /** `place`, committed on its own: for a booking that is nothing more on our side (an order's ticketing, the try script). */
+  async book(tenantId: string, request: DuffelBookingRequest): Promise<DuffelBookingRecord> {
+    const placed = await this.place(tenantId, request);
+    if (placed.order) await this.commit(placed.intent, placed.order);
+    return (await this.find(tenantId, placed.intent.id))!;
+  }
+
+  /**
+   * Duffel's offer as Duffel prices it now, read before booking it: 422 `offer_no_longer_available`
+   * when Duffel no longer has it, 422 `price_changed` when its total is no longer `expected` (what
+   * the tenant saw and agrees to pay).
+   */
+  async currentOffer(tenantId: string, offerId: string, expected: { amount: string; currency: string }): Promise<DuffelOffer> {
+    const offer = await onAccount(this.accounts, await this.account(tenantId), (connector) => connector.getOffer(offerId)).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === "not_found") throw appError("offer_no_longer_available", { reason: "Duffel no longer has the offer; search again." });
+      throw error;
+    });
+    if (offer.total_amount !== expected.amount || offer.total_currency !== expected.currency) {
+      throw appError("price_changed", {
+        message: "Duffel priced the offer again and its total changed.",
+        reason: `Duffel prices the offer at ${offer.total_amount} ${offer.total_currency} now, not ${expected.amount} ${expected.currency}: search again and book a current offer.`,
+      });
+    }
+    return offer;
+  }
+
+  /** The booking recorded for the tenant's key, if any. */
+  async forKey(tenantId: string, idempotencyKey: string): Promise<DuffelBookingRecord | null> {
+    const row = await this.db.prisma.duffelBooking.findUnique({ where: { tenantId_idempotencyKey: { tenantId, idempotencyKey } } });
+    return row ? recordFromRow(row) : null;
+  }
+
+  /**
+   * Undoes a booking Duffel made that never became ours (its commit was refused): Duffel's order is
+   * cancelled and the booking failed, so that a repeat books afresh. Best effort at Duffel: an order
+   * it cannot cancel lapses unpaid at its own deadline.
+   */
+  async undo(intent: DuffelBookingRecord, order: DuffelOrder): Promise<void> {
+    const account = await this.accounts.forTenant(intent.tenantId);
+    if (account) await onAccount(this.accounts, account, (connector) => connector.cancelOrder(order.id)).catch(() => undefined);
+    await this.fail(intent.id);
+  }
+
+  /** The statement that commits a requested booking with Duffel's order, for the caller's batch; its guard fails when the booking was settled meanwhile. */
+  booked(id: string, order: DuffelOrder): GuardedStatement {
+    const paymentRequiredBy = order.payment_status.awaiting_payment ? order.payment_status.payment_required_by : null;
+    return guarded(
+      Sql.sql`UPDATE "DuffelBooking" SET "status" = 'booked', "duffelOrderId" = ${order.id}, "bookingReference" = ${order.booking_reference},
+          "totalAmount" = ${order.total_amount}, "totalCurrency" = ${order.total_currency}, "paymentRequiredBy" = ${paymentRequiredBy},
+          "updatedAt" = ${sqlTimestamp(this.db.provider, clock.now())}
+        WHERE "id" = ${id} AND "status" = 'requested'`,
+      DUFFEL_BOOKING_GUARD,
+    );
+  }
+
+  /** The tenant's booking by our order id; null for an unknown id or another tenant's. */
+  async find(tenantId: string, orderId: string): Promise<DuffelBookingRecord | null> {
+    const row = await this.db.prisma.duffelBooking.findFirst({ where: { id: orderId, tenantId } });
+    return row ? recordFromRow(row) : null;
+  }
+
+  /** The booked bookings among these order ids (any tenant's): those whose calls go to Duffel. */
+  async bookedAmong(orderIds: readonly string[]): Promise<DuffelBookingRecord[]> {
+    if (orderIds.length === 0) return [];
+    const rows = await this.db.prisma.duffelBooking.findMany({ where: { id: { in: [...orderIds] }, status: "booked" } });
+    return rows.map(recordFromRow);
+  }
+
+  /** The tenant's Duffel account, or 422 naming `supplier` when it has no Duffel connection (any more). */
+  async account(tenantId: string): Promise<DuffelAccount> {
+    const account = await this.accounts.forTenant(tenantId);
+    if (!account) throw appError("invalid_field_value", { field: "supplier", message: "The tenant has no Duffel connection: connect one with POST /v1/supplier_connections." });
+    return account;
+  }
+
+  /**
+   * Settles bookings no call is working on any more (untouched for twice a call's timeout): each
+   * is finished (`finish`: committed `booked`, with what it becomes on our side) when Duffel has an
+   * order carrying its id, and failed when Duffel says it has none. One Duffel cannot be asked
+   * about (no connection now, a refused token, no answer) is tried again a while later. Returns
+   * how many it looked at.
+   */
+  async settleAbandoned(limit = 50, finish: FinishBooking = (intent, order) => this.commit(intent, order)): Promise<number> {
+    const cutoff = new Date(clock.nowMs() - 2 * this.callTimeoutMs);
+    const stale = await this.db.prisma.duffelBooking.findMany({ where: { status: "requested", updatedAt: { lt: cutoff } }, orderBy: { updatedAt: "asc" }, take: limit });
+    for (const row of stale) {
+      const intent = recordFromRow(row);
+      const account = await this.accounts.forTenant(intent.tenantId);
+      const order = account ? await onAccount(this.accounts, account, (connector: DuffelConnector) => liveOrderOf(connector, intent.id)).catch(() => undefined) : undefined;
+      if (order) await finish(intent, order);
+      else if (order === null) await this.fail(intent.id);
+      else await this.db.prisma.duffelBooking.updateMany({ where: { id: intent.id, status: "requested" }, data: { updatedAt: clock.now() } });
+    }
+    return stale.length;
+  }
+
+  /** Duffel made nothing for the booking (it refused, or has no order under its id): failed, unless settled otherwise meanwhile. */
+  async fail(id: string): Promise<void> {
+    await this.db.prisma.duffelBooking.updateMany({ where: { id, status: "requested" }, data: { status: "failed", updatedAt: clock.now() } });
+  }
+
+  /** Commits the booking alone; one settled meanwhile (by a repeat, or the reconciler) stays as it was settled. */
+  async commit(intent: DuffelBookingRecord, order: DuffelOrder): Promise<void> {
+    try {
+      await writeBatch(this.db, [this.booked(intent.id, order)]);
+    } catch (error) {
+      if (!(error instanceof GuardFailed && error.guard === DUFFEL_BOOKING_GUARD)) throw error;
+    }
+  }
+
+  /**
+   * The intent for the key: recorded now, or the one a first request (maybe of a crashed process)
+   * recorded, touched so that the reconciler leaves it to this request. A failed one is asked
+   * again (Duffel made nothing for it).
+   */
+  private async claimIntent(tenantId: string, connectionId: string, request: DuffelBookingRequest): Promise<DuffelBookingRecord> {
+    const key = { tenantId_idempotencyKey: { tenantId, idempotencyKey: request.idempotencyKey } };
+    const now = clock.now();
+    const row = await this.db.prisma.duffelBooking.upsert({
+      where: key,
+      create: {
+        id: request.orderId ?? newId("ord", now.getTime()),
+        tenantId,
+        idempotencyKey: request.idempotencyKey,
+        connectionId,
+        offerId: request.offerId,
+        status: "requested",
+        ...(request.draft !== undefined && { draft: request.draft as object }),
+        createdAt: now,
+        updatedAt: now,
+      },
+      update: {},
+    });
+    if (row.offerId !== request.offerId) throw appError("idempotency_key_reused", { field: "Idempotency-Key" });
+    if (row.status !== "booked") await this.db.prisma.duffelBooking.updateMany({ where: { id: row.id, status: { not: "booked" } }, data: { status: "requested", updatedAt: now } });
+    return { ...recordFromRow(row), status: row.status === "booked" ? "booked" : "requested" };
+  }
+}
+
+/** Duffel's order carrying our order id, unless it was cancelled (an undone booking: a repeat books afresh); null when there is none. */
+async function liveOrderOf(connector: DuffelConnector, orderId: string): Promise<DuffelOrder | null> {
+  const order = await connector.findOrderByMetadata(ORDER_ID_METADATA, orderId);
+  return order && order.cancelled_at === null ? order : null;
+}
+
+function orderBody(orderId: string, request: DuffelBookingRequest) {
+  return {
+    type: request.type,
+    selected_offers: [request.offerId] as [string],
+    passengers: request.passengers,
+    ...(request.type === "instant" && request.payment && { payments: [{ type: "balance" as const, amount: request.payment.amount, currency: request.payment.currency }] }),
+    metadata: { [ORDER_ID_METADATA]: orderId },
+  };
+}
+
+type BookingRow = Omit<DuffelBookingRecord, "status" | "draft"> & { status: string; draft: unknown };
+
+function recordFromRow(row: BookingRow): DuffelBookingRecord {
+  return {
+    id: row.id,
+    tenantId: row.tenantId,
+    status: row.status === "booked" ? "booked" : row.status === "failed" ? "failed" : "requested",
+    offerId: row.offerId,
+    duffelOrderId: row.duffelOrderId,
+    bookingReference: row.bookingReference,
+    totalAmount: row.totalAmount,
+    totalCurrency: row.totalCurrency,
+    paymentRequiredBy: row.paymentRequiredBy,
+    draft: row.draft ?? null,
+  };
+}

@@ -1,0 +1,43 @@
+import { AppError, appError } from "../../errors/app-error";
+import { SupplierFailed } from "../../gateway/contract/supplier";
+import { DuffelApiError, DuffelTimeout, DuffelUnreachable } from "./duffel-client";
+
+/**
+ * Duffel refused the request (a 4xx: a bad token, an offer gone or repriced, a bad field): it made
+ * nothing, so a booking it refused has no Duffel order. A timeout or a 5xx tells nothing of the kind.
+ */
+export function isRefusal(error: unknown): boolean {
+  return error instanceof DuffelApiError && error.status < 500;
+}
+
+/** Duffel refused the access token: the connection is no longer good. */
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof DuffelApiError && error.status === 401;
+}
+
+/**
+ * A Duffel failure in the catalogue's words, so callers answer as for any other source:
+ * - `offer_no_longer_available`, `price_changed`: the catalogue's 422s of the same names;
+ * - 401 (a bad or revoked token), 403: 502 `supplier_error` naming the token;
+ * - 404: `not_found`; any other 4xx: 422 `invalid_field_value` with Duffel's message;
+ * - a timeout, or a rate limit past the deadline: 504 `supplier_timeout`;
+ * - a 5xx, no connection, or Duffel's circuit open (SupplierFailed): 502 `supplier_error`.
+ */
+export function catalogueError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof SupplierFailed) return appError("supplier_error", { reason: `Duffel: ${error.message}` });
+  if (error instanceof DuffelTimeout) return appError("supplier_timeout", { reason: error.message });
+  if (error instanceof DuffelUnreachable) return appError("supplier_error", { reason: "Duffel could not be reached" });
+  if (!(error instanceof DuffelApiError)) throw error;
+  const reason = `Duffel: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ""}`;
+  switch (error.code) {
+    case "offer_no_longer_available":
+      return appError("offer_no_longer_available", { reason });
+    case "price_changed":
+      return appError("price_changed", { message: "Duffel priced the offer again and its total changed.", reason: `${reason}. Read the offer again (or search again) and book at its new total.` });
+  }
+  if (error.status === 401 || error.status === 403) return appError("supplier_error", { reason: `Duffel refused the connection's access token (${error.status}): connect again with a valid token` });
+  if (error.status === 404) return appError("not_found", { reason });
+  if (error.status < 500) return appError("invalid_field_value", { reason });
+  return appError("supplier_error", { reason });
+}

@@ -1,0 +1,70 @@
+import { AppError } from "../../errors/app-error";
+import { SupplierFailed, type SupplierBooking, type TicketingAnswer } from "../../gateway/contract/supplier";
+import { onAccount, type DuffelAccounts } from "./duffel-accounts";
+import type { DuffelBookings } from "./duffel-bookings";
+import type { DuffelOrder } from "./duffel-shapes";
+import { duffelPassengers, ourPassengerIds } from "./duffel-travellers";
+
+/**
+ * Ticketing a Duffel order (docs/duffel.md#how-an-order-maps-to-duffel), keyed by our order id so
+ * that a job run again after a crash finds its work done:
+ * - a hold booked at Duffel is paid (POST /air/payments, Duffel's booked total from the Duffel
+ *   balance) unless Duffel has it paid already;
+ * - an offer that could not be held is booked now as an instant order paying the offer's total
+ *   (DuffelBookings, found again by our order id);
+ * then the e-tickets are Duffel's order's documents. A refusal (the price changed, the offer is
+ * gone, the token was revoked, the tenant's connection is gone) is the airline's rejection: the
+ * order fails and the wallet gets its debit back, and a hold left unpaid is cancelled at Duffel.
+ * A timeout or a 5xx is thrown: the job is run again.
+ */
+export class DuffelTicketing {
+  constructor(
+    private readonly accounts: DuffelAccounts,
+    private readonly bookings: DuffelBookings,
+    /** Cancels a hold at Duffel (the rejection gives its seats back), as the order's release does. */
+    private readonly cancelHolds: (orderIds: string[]) => Promise<void>,
+  ) {}
+
+  async issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
+    const offer = booking.supplierOffer;
+    if (!offer) throw new SupplierFailed(`order ${booking.id} names no Duffel offer`);
+    let order: DuffelOrder;
+    try {
+      order = await this.paidOrder(booking);
+    } catch (error) {
+      if (!(error instanceof AppError && error.status < 500)) throw error;
+      await this.cancelHolds([booking.id]).catch(() => undefined);
+      return { outcome: "rejected", reason: "airline_rejected" };
+    }
+    const passengerIds = ourPassengerIds(booking, offer);
+    const tickets = order.documents
+      .filter((document) => document.type === "electronic_ticket")
+      .map((document, index) => ({ passengerId: passengerIds.get(document.passenger_ids?.[0] ?? "") ?? booking.passengers[index]?.id ?? booking.passengers[0]!.id, number: document.unique_identifier }));
+    return { outcome: "ticketed", tickets, bookingReference: order.booking_reference };
+  }
+
+  /** Duffel's order for the booking, paid: the hold paid now, or an instant order made now; as Duffel has it after. */
+  private async paidOrder(booking: SupplierBooking): Promise<DuffelOrder> {
+    const offer = booking.supplierOffer!;
+    const found = await this.bookings.find(booking.tenantId, booking.id);
+    const held =
+      found?.status === "booked"
+        ? found
+        : await this.bookings.book(booking.tenantId, {
+        idempotencyKey: booking.id,
+        orderId: booking.id,
+        offerId: offer.id,
+        type: "instant",
+        passengers: duffelPassengers(booking.passengers, offer),
+            payment: { amount: offer.totalAmount, currency: offer.totalCurrency },
+          });
+    const duffelOrderId = held.duffelOrderId!;
+    const account = await this.bookings.account(booking.tenantId);
+    return onAccount(this.accounts, account, async (connector) => {
+      const order = await connector.getOrder(duffelOrderId);
+      if (!order.payment_status.awaiting_payment) return order;
+      await connector.createPayment(duffelOrderId, { amount: held.totalAmount!, currency: held.totalCurrency! });
+      return connector.getOrder(duffelOrderId);
+    });
+  }
+}

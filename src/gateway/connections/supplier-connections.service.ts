@@ -1,0 +1,129 @@
+import type { Database } from "../../db/database";
+import { isUniqueViolation } from "../../db/errors";
+import { appError } from "../../errors/app-error";
+import { newId } from "../../ids";
+import { clock } from "../../clock";
+import type { TenantScope } from "../../tenancy/tenant-scope";
+import { tokenMode, type ConnectableSupplier, type CreateSupplierConnectionInput } from "./supplier-connection.inputs";
+import type { TokenCipher } from "./token-cipher";
+
+/** A tenant's connection to a supplier, as it is shown: never its token. */
+export interface SupplierConnection {
+  id: string;
+  supplier: ConnectableSupplier;
+  mode: "test" | "live";
+  /** `active`, or `invalid` once the supplier refused the token. */
+  status: "active" | "invalid";
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** What a connector needs to call the supplier for a tenant: the connection and its token, decrypted. */
+export interface SupplierCredentials {
+  connectionId: string;
+  mode: "test" | "live";
+  status: "active" | "invalid";
+  accessToken: string;
+}
+
+interface ConnectionRow {
+  id: string;
+  tenantId: string;
+  supplier: string;
+  mode: string;
+  status: string;
+  encryptedToken: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/**
+ * Tenants' connections to suppliers that need an account of their own (Duffel). The token is
+ * encrypted before it is stored and decrypted only for the connector's calls
+ * (docs/duffel.md#connecting-a-duffel-account).
+ */
+export class SupplierConnectionService {
+  constructor(
+    private readonly db: Database,
+    /** Null when SUPPLIER_SECRETS_KEY is unset: connections are then refused, and none can be used. */
+    private readonly cipher: TokenCipher | null,
+  ) {}
+
+  /** The tenant's connections, newest first (one per supplier at most). */
+  async list(scope: TenantScope): Promise<SupplierConnection[]> {
+    const rows = await this.db.prisma.supplierConnection.findMany({ where: { tenantId: scope.tenantId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+    return rows.map(connectionFromRow);
+  }
+
+  /**
+   * Connects the tenant: the token's mode must be its environment's (a sandbox tenant takes
+   * `duffel_test_` tokens, a live one `duffel_live_`). 503 `supplier_secrets_unset` without a key to
+   * encrypt it with; 409 when the tenant is already connected to the supplier.
+   */
+  async create(scope: TenantScope, input: CreateSupplierConnectionInput): Promise<SupplierConnection> {
+    if (!this.cipher) throw appError("supplier_secrets_unset");
+    const mode = tokenMode(input.access_token);
+    const expected = scope.tenant.environment === "live" ? "live" : "test";
+    if (mode !== expected) {
+      throw appError("invalid_field_value", {
+        field: "access_token",
+        message: `access_token: a ${scope.tenant.environment} tenant connects with a duffel_${expected}_ token, not a ${mode} one`,
+      });
+    }
+    const id = newId("spc");
+    const encryptedToken = this.cipher.encrypt(input.access_token, associatedData(scope.tenantId, id));
+    try {
+      const row = await this.db.prisma.supplierConnection.create({
+        data: { id, tenantId: scope.tenantId, supplier: input.supplier, mode, status: "active", encryptedToken, createdAt: scope.clock.now() },
+      });
+      return connectionFromRow(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw appError("supplier_connection_exists", { field: "supplier" });
+      throw error;
+    }
+  }
+
+  /** Removes the tenant's connection and its token, answering it as it was; 404 for another tenant's or an unknown id. */
+  async delete(scope: TenantScope, connectionId: string): Promise<SupplierConnection> {
+    const row = await this.db.prisma.supplierConnection.findFirst({ where: { id: connectionId, tenantId: scope.tenantId } });
+    if (!row) throw appError("not_found");
+    const { count } = await this.db.prisma.supplierConnection.deleteMany({ where: { id: connectionId, tenantId: scope.tenantId } });
+    if (count === 0) throw appError("not_found");
+    return connectionFromRow(row);
+  }
+
+  /** The tenant's credentials for `supplier`, or null when it has no connection (or connections are off). */
+  async credentials(tenantId: string, supplier: ConnectableSupplier): Promise<SupplierCredentials | null> {
+    if (!this.cipher) return null;
+    const row = await this.db.prisma.supplierConnection.findUnique({ where: { tenantId_supplier: { tenantId, supplier } } });
+    if (!row) return null;
+    const connection = connectionFromRow(row);
+    return { connectionId: row.id, mode: connection.mode, status: connection.status, accessToken: this.cipher.decrypt(row.encryptedToken, associatedData(tenantId, row.id)) };
+  }
+
+  /** The supplier answered the token: the connection was used now, and is active again. */
+  async markUsed(connectionId: string): Promise<void> {
+    await this.db.prisma.supplierConnection.updateMany({ where: { id: connectionId }, data: { lastUsedAt: clock.now(), status: "active" } });
+  }
+
+  /** The supplier refused the token (401): the connection shows `invalid` until a call succeeds or it is replaced. */
+  async markInvalid(connectionId: string): Promise<void> {
+    await this.db.prisma.supplierConnection.updateMany({ where: { id: connectionId }, data: { status: "invalid" } });
+  }
+}
+
+/** Binds a ciphertext to its row: a token copied onto another connection does not decrypt. */
+function associatedData(tenantId: string, connectionId: string): string {
+  return `${tenantId}:${connectionId}`;
+}
+
+function connectionFromRow(row: ConnectionRow): SupplierConnection {
+  return {
+    id: row.id,
+    supplier: row.supplier as ConnectableSupplier,
+    mode: row.mode === "live" ? "live" : "test",
+    status: row.status === "invalid" ? "invalid" : "active",
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+  };
+}
