@@ -37,18 +37,28 @@ const LAYERS = [
       "rate-limits",
     ],
   ],
-  // gateway/ is the home of the suppliers' contract and mechanics; connectors/ one folder per supplier.
-  ["places and the airline", ["locations", "gateway/contract", "gateway/connections", "gateway - gateway/contract gateway/connections", "connectors/simulated - connectors/simulated/seating", "connectors/duffel"]],
-  ["domain", ["events", "authentication", "wallet", "tenants", "idempotency", "search", "connectors/simulated/seating"]],
+  // The suppliers' contract (docs/connectors.md): what the domain and every connector speak.
+  ["places and the contract", ["locations", "gateway/contract"]],
+  ["domain", ["events", "authentication", "wallet", "tenants", "idempotency", "search"]],
   ["orders", ["orders"]],
   // sandbox-clock/ moves a tenant's clock and, with it, the due times of its orders' queued work.
   ["readers and changes of orders", ["order-changes", "airline-changes", "seat-maps", "usage", "sandbox-clock"]],
-  ["wiring", ["services.ts"]],
+  // The gateway implements the contract the domain holds: registry, router, fan-out, pipeline, health, connections.
+  ["gateway", ["gateway - gateway/contract"]],
+  // One folder per supplier; none imports another's (CONNECTOR_RULES).
+  ["connectors", ["connectors"]],
+  // composition/ lists the connectors, the one place outside their folders that names them.
+  ["wiring", ["composition", "services.ts"]],
   ["request context", ["context"]],
   // The GraphQL types codegen writes belong with the resolvers: they name resolver-parents.ts.
   ["transports", ["http", "rest", "graphql + generated/graphql.ts"]],
-  ["composition", ["background-work.ts", "app.ts", "main.ts"]],
+  ["process", ["background-work.ts", "app.ts", "main.ts"]],
 ];
+
+/** The domain: the layers between the contract and the gateway, which hold the contract (gateway/contract) and nothing else of the gateway. */
+const DOMAIN = ["domain", "orders", "readers and changes of orders"];
+/** The composition root: the only place outside a connector's folder that may name it. */
+const COMPOSITION_ROOT = ["^src/composition/", "^src/services\\.ts$"];
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** The paths of one part of a place: a file, or everything under a folder. */
@@ -76,9 +86,49 @@ const layerRules = places.map(({ layer, name }, index) => {
   };
 });
 
+const domainPaths = places.filter((place) => DOMAIN.includes(place.layer)).map((place) => pattern(place.name));
+
+/**
+ * The gateway's rules (docs/connectors.md#the-rules), beside the layers: a supplier's code stays in
+ * its connector's folder, which only the composition root names; a connector speaks the
+ * contract (and the gateway's parts, foundation and places), never the domain; and the domain
+ * holds the contract alone, whatever the gateway does behind it.
+ */
+const gatewayRules = [
+  {
+    name: "connectors: only the composition root imports one",
+    severity: "error",
+    comment: "A connector's folder is imported by the composition root (src/composition/, src/services.ts) alone: everything else speaks the contract (src/gateway/contract/).",
+    from: { path: "^src/", pathNot: ["^src/connectors/", ...COMPOSITION_ROOT] },
+    to: { path: "^src/connectors/" },
+  },
+  {
+    name: "connectors: none imports another",
+    severity: "error",
+    comment: "A connector's code is its folder's own: what two connectors share belongs to the contract or the gateway.",
+    from: { path: "^src/connectors/([^/]+)/" },
+    to: { path: "^src/connectors/", pathNot: "^src/connectors/$1/" },
+  },
+  {
+    name: "connectors: never the domain",
+    severity: "error",
+    comment: "A connector answers the contract; it never reaches into the domain (search, orders, their readers).",
+    from: { path: "^src/connectors/" },
+    to: { path: domainPaths },
+  },
+  {
+    name: "domain: the gateway's contract only",
+    severity: "error",
+    comment: "The domain holds the gateway through its contract (src/gateway/contract/), never its registry, router, pipeline or connections.",
+    from: { path: domainPaths },
+    to: { path: "^src/gateway/", pathNot: "^src/gateway/contract/" },
+  },
+];
+
 module.exports = {
   forbidden: [
     ...layerRules,
+    ...gatewayRules,
     {
       name: "layers: every place listed",
       severity: "error",

@@ -13,6 +13,7 @@ import { LocalPubSub } from "../src/events/pubsub";
 import { createLogger } from "../src/logger";
 import { createServices } from "../src/services";
 import { duffelAccounts } from "../src/connectors/duffel/connected-accounts";
+import { DuffelBookings } from "../src/connectors/duffel/duffel-bookings";
 
 const { values } = parseArgs({ options: { tenant: { type: "string" }, from: { type: "string" }, to: { type: "string" }, date: { type: "string" }, book: { type: "boolean", default: false } } });
 if (!values.tenant || !values.from || !values.to || !values.date) {
@@ -32,7 +33,14 @@ try {
     if (!found) throw new Error(`unknown airport ${code}`);
     return found;
   };
-  const search = { slices: [{ origins: [airport(values.from)], destinations: [airport(values.to)], departureDate: values.date }], passengers: [{ id: "p1", type: "adult" as const }], cabinClass: "economy" as const, maxConnections: 1 };
+  const search = {
+    slices: [{ origins: [airport(values.from)], destinations: [airport(values.to)], departureDate: values.date }],
+    passengers: [{ id: "p1", type: "adult" as const }],
+    cabinClass: "economy" as const,
+    maxConnections: 1,
+    tenantId: tenant.id,
+    environment: tenant.environment,
+  };
   const answer = await onAccount(accounts, account, (connector) => connector.createOfferRequest(offerRequestBody(search), { returnOffers: true, supplierTimeoutMs: 20_000 }));
   const offers = (answer.offers ?? []).map((offer) => pricedOffer(offer, tenant.defaultCurrency)).sort((a, b) => a.total.amountMinor - b.total.amountMinor);
   console.log(`offer request ${answer.id}: ${offers.length} offers`);
@@ -43,7 +51,7 @@ try {
   const chosen = offers.find((priced) => !priced.requiresInstantPayment) ?? offers[0];
   if (values.book && chosen) {
     const hold = !chosen.requiresInstantPayment;
-    const booking = await services.duffelBookings.book(
+    const booking = await new DuffelBookings(db, accounts).book(
       tenant.id,
       {
         idempotencyKey: `duffel-try-${chosen.id}`,

@@ -104,6 +104,15 @@ const configSchema = z.object({
    * (src/test-pause.ts). `after_supplier_hold` or `after_cancel_commit`.
    */
   AEROGATE_TEST_PAUSE_AT: z.enum(PAUSE_POINTS).optional(),
+  /**
+   * TEST ONLY, unset in production: connectors written for the tests to register beside the
+   * product's suppliers, comma-separated (`scripted`: src/connectors/scripted/, which the tests
+   * steer). An unknown name is an error.
+   */
+  AEROGATE_TEST_CONNECTORS: z
+    .string()
+    .default("")
+    .transform((value) => value.split(",").map((name) => name.trim()).filter((name) => name.length > 0)),
 });
 
 export type Config = z.infer<typeof configSchema>;

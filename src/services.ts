@@ -20,13 +20,10 @@ import { randomBytes } from "node:crypto";
 import { airportIndex, type AirportIndex } from "./locations/airport-index";
 import { OfferService } from "./search/offer.service";
 import { SeatMapService } from "./seat-maps/seat-map.service";
-import { SeatCatalogue } from "./connectors/simulated/seating/seat-catalogue";
 import { SearchService } from "./search/search.service";
-import { SupplierCalls } from "./gateway/pipeline/supplier-calls";
-import { simulatedSuppliers } from "./connectors/simulated/registration";
-import { SupplierRegistry } from "./gateway/registry";
-import { RoutedSupplier } from "./gateway/router";
+import { createGateway, type Gateway } from "./gateway/gateway";
 import { SupplierHealth, supplierStatRetention } from "./gateway/health";
+import { ACCOUNT_TOKENS, registeredConnectors } from "./composition/connectors";
 import { FareCalendarService } from "./search/fare-calendar.service";
 import { OfferCache } from "./search/offer-cache";
 import { BatchOfferRequestService } from "./search/batch-offer-requests.service";
@@ -50,9 +47,9 @@ import { TicketReissue } from "./orders/jobs/ticket-reissue";
 import { AirlineChangeService } from "./airline-changes/airline-changes.service";
 import { OrderHolds } from "./orders/payment/hold-deadline";
 import { HoldExpiry } from "./orders/payment/hold-expiry";
-import { SeatCalls } from "./orders/recovery/seat-calls";
-import { SeatIntents } from "./orders/recovery/seat-intents";
-import { SeatReconciler } from "./orders/recovery/seat-recovery";
+import { IntentCalls } from "./orders/recovery/seat-calls";
+import { CallIntents } from "./orders/recovery/seat-intents";
+import { IntentReconciler } from "./orders/recovery/seat-recovery";
 import { testPause } from "./test-pause";
 import { WebhookDeliveryQueue } from "./events/webhook-delivery-queue";
 import { WebhookDispatcher } from "./events/webhook-dispatcher";
@@ -69,12 +66,6 @@ import { WebhookEndpointService } from "./events/webhook-endpoints.service";
 import { EventService } from "./events/events.service";
 import { SupplierConnectionService } from "./gateway/connections/supplier-connections.service";
 import { TokenCipher } from "./gateway/connections/token-cipher";
-import { DuffelBookings } from "./connectors/duffel/duffel-bookings";
-import { DuffelBookingReconciler } from "./connectors/duffel/duffel-booking-reconciler";
-import { duffelBookingRetention } from "./connectors/duffel/duffel-booking-retention";
-import { duffelAccounts } from "./connectors/duffel/connected-accounts";
-import { DUFFEL_SUPPLIER, duffelRegistration } from "./connectors/duffel/duffel-registration";
-import { DuffelOrderBooking } from "./orders/core/duffel-order-booking";
 
 /**
  * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
@@ -100,10 +91,8 @@ export interface Services {
   usageMeter: UsageMeter;
   usage: UsageService;
   airports: AirportIndex;
-  /** Every supplier this process searches and books through, by id. */
-  suppliers: SupplierRegistry;
-  /** This process's calls to its suppliers: breakers, calls in flight, every call's outcome. */
-  supplierCalls: SupplierCalls;
+  /** The gateway: every supplier this process searches and books through, their calls piped, circuits and figures (docs/gateway.md). */
+  gateway: Gateway;
   /** Every supplier's health over the last five minutes, every process's calls together. */
   supplierHealth: SupplierHealth;
   search: SearchService;
@@ -132,10 +121,10 @@ export interface Services {
   jobWorker: JobWorker;
   /** Cancels the holds whose deadlines came, a round's at once (the job worker's payment_deadline jobs). */
   holdExpiry: HoldExpiry;
-  /** Seat work asked of the airline and not yet seen through (seat intents). */
-  seatIntents: SeatIntents;
-  /** Gives back seats that a crashed or stalled process left held (abandoned seat intents). */
-  seatReconciler: SeatReconciler;
+  /** Supplier calls made and not yet seen through (call intents). */
+  callIntents: CallIntents;
+  /** Undoes or finishes the supplier calls a crashed or stalled process left (abandoned call intents). */
+  intentReconciler: IntentReconciler;
   webhookQueue: WebhookDeliveryQueue;
   webhookDispatcher: WebhookDispatcher;
   webhookDeliveries: WebhookDeliveryService;
@@ -143,12 +132,8 @@ export interface Services {
   webhookEndpoints: WebhookEndpointService;
   /** The events API: the tenant's events as its webhooks carried them. */
   events: EventService;
-  /** Tenants' own accounts with outside suppliers (Duffel), their tokens encrypted. */
+  /** Tenants' own accounts with suppliers that take one, their tokens encrypted. */
   supplierConnections: SupplierConnectionService;
-  /** Bookings asked of Duffel, keyed by the tenant's Idempotency-Key and found again after a crash (docs/duffel.md). */
-  duffelBookings: DuffelBookings;
-  /** Settles Duffel bookings a crashed process left unfinished: each becomes the order it was to be. */
-  duffelBookingReconciler: DuffelBookingReconciler;
   orderFeed: OrderFeed;
   /** Per-key token buckets (REST requests, GraphQL operations by cost); null when RATE_LIMIT_RPS=0. */
   rateLimiter: RateLimiter | null;
@@ -166,39 +151,38 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   // Every process must sign cursors with the same secret, so it lives in the shared database.
   const { value: cursorSecret } = await sharedSetting(db, "cursor_secret", () => randomBytes(32).toString("hex"));
   const cursors = new CursorCodec(cursorSecret);
-  const tenants = new TenantService(db, pubsub, cursors);
-  const usageMeter = new UsageMeter(db, log, config.USAGE_FLUSH_MS);
   const airports = airportIndex();
+  const supplierConnections = new SupplierConnectionService(db, TokenCipher.fromSetting(config.SUPPLIER_SECRETS_KEY), ACCOUNT_TOKENS);
+  const connectors = registeredConnectors({ config, db, airports, connections: supplierConnections });
+  // Connectors sharing tables (the simulated airline's two profiles) name them once each.
+  const connectorTables = [...new Map(connectors.flatMap((connector) => connector.tenantTables ?? []).map((table) => [table.table, table])).values()];
+  const tenants = new TenantService(db, pubsub, cursors, connectorTables);
+  const usageMeter = new UsageMeter(db, log, config.USAGE_FLUSH_MS);
   const offerCache = new OfferCache();
   const wallets = new WalletService(db, cursors);
   const callPolicy = { timeoutMs: config.SUPPLIER_CALL_TIMEOUT_MS, jobTimeoutMs: config.SUPPLIER_JOB_CALL_TIMEOUT_MS, retries: config.SUPPLIER_CALL_RETRIES, backoffMs: config.SUPPLIER_RETRY_BACKOFF_MS };
-  const supplierCalls = new SupplierCalls({ failureThreshold: config.SUPPLIER_BREAKER_FAILURES, cooldownMs: config.SUPPLIER_BREAKER_COOLDOWN_SECONDS * 1000 });
   const pause = testPause(config.AEROGATE_TEST_PAUSE_AT);
-  const supplierConnections = new SupplierConnectionService(db, TokenCipher.fromSetting(config.SUPPLIER_SECRETS_KEY));
-  const duffelSettings = { baseUrl: config.DUFFEL_API_URL, timeoutMs: config.DUFFEL_TIMEOUT_MS };
-  // Searches are under the fan-out's Duffel breaker; every other call's HTTP exchanges under the same breaker here.
-  const duffelSearchAccounts = duffelAccounts(supplierConnections, duffelSettings);
-  const duffelOrderAccounts = duffelAccounts(supplierConnections, { ...duffelSettings, breaker: (attempt) => supplierCalls.breaker(DUFFEL_SUPPLIER.id).run(attempt) });
-  const duffelBookings = new DuffelBookings(db, duffelOrderAccounts, config.DUFFEL_TIMEOUT_MS, pause);
-  const duffel = duffelRegistration({ accounts: duffelOrderAccounts, bookings: duffelBookings, airportByIata: (code) => airports.getByIata(code) }, duffelSearchAccounts, supplierCalls, callPolicy, log);
-  const suppliers = new SupplierRegistry([...simulatedSuppliers(config, db, airports, supplierCalls, callPolicy, log), duffel]);
-  const supplierHealth = new SupplierHealth(db, suppliers, supplierCalls, log, config.SUPPLIER_STATS_FLUSH_MS);
-  // Every call after the search goes to the supplier that sold the flights it names.
-  const supplier = new RoutedSupplier(suppliers);
+  const gateway = createGateway(connectors, {
+    breaker: { failureThreshold: config.SUPPLIER_BREAKER_FAILURES, cooldownMs: config.SUPPLIER_BREAKER_COOLDOWN_SECONDS * 1000 },
+    policy: callPolicy,
+    connected: (tenantId, supplier) => supplierConnections.connected(tenantId, supplier),
+    log,
+  });
+  const supplierHealth = new SupplierHealth(db, gateway.registry.all.map((entry) => entry.ref), gateway.breakers, gateway.calls, log, config.SUPPLIER_STATS_FLUSH_MS);
+  // Every call after the search goes to the supplier of the offer or order it concerns.
+  const suppliers = gateway.orders;
   const offerLifetimes = { ttlMs: config.OFFER_TTL_SECONDS * 1000, retentionMs: config.OFFER_RETENTION_SECONDS * 1000 };
   const offers = new OfferService(db, cursors, offerCache, offerLifetimes);
   const orderCommits = new OrderCommits(db, pubsub, config.WEBHOOK_RETRY_SCHEDULE[0]! * 1000);
   const credentials = new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null);
   const tenantDirectory = new TenantDirectory(db, pubsub);
-  const seatIntents = new SeatIntents(db, config.JOB_LEASE_SECONDS * 1000);
-  const seatCalls = new SeatCalls(seatIntents, supplier);
+  const callIntents = new CallIntents(db, config.JOB_LEASE_SECONDS * 1000);
+  const calls = new IntentCalls(callIntents, suppliers.everySupplier);
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
   const holds = new OrderHolds(jobQueue, config.ORDER_HOLD_SECONDS);
-  const seatCatalogue = new SeatCatalogue();
-  const duffelOrders = new DuffelOrderBooking(db, duffelBookings, holds, orderCommits);
-  const orders = new OrderService(db, cursors, offers, wallets, orderCommits, seatCalls, seatCatalogue, holds, pause, duffelOrders);
-  const holdExpiry = new HoldExpiry(db, jobQueue, orderCommits, seatCalls);
-  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, seatCalls, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS, availability: db.availability });
+  const orders = new OrderService(db, cursors, offers, wallets, orderCommits, calls, suppliers, holds, pause);
+  const holdExpiry = new HoldExpiry(db, jobQueue, orderCommits, calls);
+  const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, suppliers, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, calls, new TicketReissue(db, suppliers), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS, availability: db.availability });
   // The airline works every job as slowly: tickets, refunds, EMDs and reissues come TICKETING_DELAY_MS after they are asked.
   const airlineJobs = new AirlineJobs(jobQueue, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS);
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
@@ -214,11 +198,12 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
       availability: db.availability,
     },
   );
-  const orderChangeRequests = new ChangeRequestService(db, orders, suppliers, airports);
+  const orderChangeRequests = new ChangeRequestService(db, orders, gateway.searches, suppliers, airports);
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
-  const search = new SearchService(db, suppliers, supplierCalls, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache);
-  const retention = new RetentionSweeper(retentionRules(config, db), config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability, () => clocksAhead(db));
-  const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, suppliers.all.map((entry) => entry.id));
+  const search = new SearchService(db, gateway.searches, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache);
+  const connectorRetention = connectors.flatMap((connector) => connector.retention ?? []);
+  const retention = new RetentionSweeper([...retentionRules(config, db), ...connectorRetention], config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability, () => clocksAhead(db));
+  const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, gateway.searches.suppliers.map((supplier) => supplier.id));
   // Every process hears every committed event: the one whose dispatcher claims it first sends it
   // (its deliveries are due on the process clock, the event being dated on its tenant's).
   orderCommits.onChange((change) => {
@@ -239,37 +224,34 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     usageMeter,
     usage: new UsageService(db, usageMeter, tenants, orders, wallets, webhookDeliveries),
     airports,
-    suppliers,
-    supplierCalls,
+    gateway,
     supplierHealth,
     search,
     batchOfferRequests: new BatchOfferRequestService(db, search, offers, new BatchArrivals(pubsub), offerLifetimes, log),
-    fareCalendar: new FareCalendarService(suppliers.all, airports),
+    fareCalendar: new FareCalendarService(gateway.searches.fareSources(), airports),
     offers,
-    seatMaps: new SeatMapService(offers, orders, seatCatalogue, supplier),
+    seatMaps: new SeatMapService(offers, orders, suppliers),
     idempotency: new IdempotencyService(db, log),
     wallets,
     orders,
-    ticketing: new TicketingService(db, orders, wallets, airlineJobs, orderCommits),
-    serviceAdditions: new ServiceAdditionService(db, orders, wallets, seatCalls, seatCatalogue, airlineJobs, orderCommits, pause),
-    cancellations: new CancellationService(db, cursors, orders, airlineJobs, orderCommits, (order, currency) => supplier.supplierQuote(order, currency), pause),
+    ticketing: new TicketingService(db, orders, wallets, airlineJobs, orderCommits, suppliers),
+    serviceAdditions: new ServiceAdditionService(db, orders, wallets, calls, suppliers, airlineJobs, orderCommits, pause),
+    cancellations: new CancellationService(db, cursors, orders, airlineJobs, orderCommits, suppliers, pause),
     orderHistory: new OrderHistory(db, cursors, orders),
     orderChangeRequests,
-    airlineChanges: new AirlineChangeService(db, orders, wallets, supplier, suppliers, seatCalls, airports, orderCommits, pause),
-    orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, seatCalls, airlineJobs, orderCommits, pause),
+    airlineChanges: new AirlineChangeService(db, orders, wallets, suppliers, gateway.searches, calls, airports, orderCommits, pause),
+    orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, calls, suppliers, airlineJobs, orderCommits, pause),
     jobQueue,
     jobWorker,
     holdExpiry,
-    seatIntents,
-    seatReconciler: new SeatReconciler(db, seatIntents, supplier, log, { pollMs: config.JOB_POLL_MS }),
+    callIntents,
+    intentReconciler: new IntentReconciler(db, callIntents, suppliers.everySupplier, log, { pollMs: config.JOB_POLL_MS }),
     webhookQueue,
     webhookDispatcher,
     webhookDeliveries,
     webhookEndpoints: new WebhookEndpointService(db, cursors, tenantConfig, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
     events: new EventService(db, cursors, config.WEBHOOK_LOG_RETENTION_DAYS),
     supplierConnections,
-    duffelBookings,
-    duffelBookingReconciler: new DuffelBookingReconciler((limit) => duffelOrders.settleAbandoned(limit), log, { pollMs: config.JOB_POLL_MS, availability: db.availability }),
     orderFeed: new OrderFeed(orderCommits, orders, log, db),
     rateLimiter: createRateLimiter(config, db),
     retention,
@@ -289,7 +271,6 @@ function retentionRules(config: Config, db: Database): RetentionRule[] {
     idempotencyRetention(db),
     webhookLogRetention(db, config.WEBHOOK_LOG_RETENTION_DAYS),
     supplierStatRetention(db),
-    duffelBookingRetention(db, retentionMs),
     ...(buckets ? [buckets] : []),
   ];
 }

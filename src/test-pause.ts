@@ -3,7 +3,7 @@ import { createInterface } from "node:readline";
 /**
  * TEST ONLY. Points in the code where a test may stop the process on purpose, to kill it inside a
  * crash window (AEROGATE_TEST_PAUSE_AT, off by default; see src/config.ts and docs/testing.md#pause-points):
- * - `after_supplier_hold`: a booking's seats are held at the airline, its order not yet committed;
+ * - `after_supplier_hold`: a booking is made at its supplier (its seats held), its order not yet committed;
  * - `after_cancel_commit`: a cancellation is committed, its seats not yet given back;
  * - `after_refund_commit`: a refund (a confirmed cancellation quote, or the refund action) is
  *   committed with its job, the job not yet woken;
@@ -16,10 +16,9 @@ import { createInterface } from "node:readline";
  * - `before_change_commit`: an order change's confirmation is checked, the airline holds the new flights' seats, the change is about to commit;
  * - `after_change_commit`: it is committed (order, money, reissue job), the airline not yet told to release the old flights, the job not yet woken;
  * - `before_airline_change_commit`: an airline-initiated change's acceptance is checked, the airline holds the new flights' seats, the acceptance is about to commit;
- * - `after_airline_change_commit`: it is committed (order, a seat's credit), the airline not yet told to release the old flights, not yet answered;
- * - `after_duffel_order`: Duffel created a booking's order, our record of it not yet committed.
+ * - `after_airline_change_commit`: it is committed (order, a seat's credit), the airline not yet told to release the old flights, not yet answered.
  */
-export const PAUSE_POINTS = ["after_supplier_hold", "after_cancel_commit", "after_refund_commit", "after_supplier_seat_sale", "after_services_commit", "after_airline_ticketing", "after_airline_refund", "after_emd_issue", "after_airline_reissue", "before_change_commit", "after_change_commit", "before_airline_change_commit", "after_airline_change_commit", "after_duffel_order"] as const;
+export const PAUSE_POINTS = ["after_supplier_hold", "after_cancel_commit", "after_refund_commit", "after_supplier_seat_sale", "after_services_commit", "after_airline_ticketing", "after_airline_refund", "after_emd_issue", "after_airline_reissue", "before_change_commit", "after_change_commit", "before_airline_change_commit", "after_airline_change_commit"] as const;
 export type PausePoint = (typeof PAUSE_POINTS)[number];
 
 /** Resolves at once, or, at the configured point, once the test lets the request go on. */

@@ -14,18 +14,18 @@ import { canReplace } from "../order-changes/change-rules";
 import { replaceBooking } from "../order-changes/change-rows";
 import { orderFrom, type Order, type OrderRecord } from "../orders/core/order";
 import { ORDER_ACTIONS, refusal, requireAllowed } from "../orders/core/order-actions";
-import { requireSupplierCapability } from "../orders/core/order-supplier";
-import type { SupplierRegistry } from "../gateway/registry";
-import { offerSupplier } from "../search/offer-payload";
 import type { OrderCommits } from "../orders/core/order-commits";
 import { ORDER_GUARD, touchIn } from "../orders/core/order-state-machine";
 import type { OrderService } from "../orders/core/order.service";
 import { priceOffer } from "../search/price-offer";
 import type { StoredSlice } from "../search/offer-payload";
-import { sellableOffers } from "../search/sellable-offers";
-import { SeatsUnavailable, type SeatExchange, type Supplier, type SupplierSearch } from "../gateway/contract/supplier";
-import type { SeatCalls } from "../orders/recovery/seat-calls";
-import { SeatIntents } from "../orders/recovery/seat-intents";
+import { SeatsUnavailable } from "../gateway/contract/errors";
+import type { FlightChange } from "../gateway/contract/bookings";
+import type { AirlineChanges } from "../gateway/contract/capabilities";
+import type { OrderSuppliers, SupplierSearches } from "../gateway/contract/gateway";
+import type { SupplierSearch } from "../gateway/contract/offers";
+import type { IntentCalls } from "../orders/recovery/seat-calls";
+import { CallIntents } from "../orders/recovery/seat-intents";
 import { dayToIsoDate, localDay } from "../time/local-time";
 import { walletChange } from "../wallet/wallet-change";
 import type { WalletService } from "../wallet/wallet.service";
@@ -54,11 +54,11 @@ export class AirlineChangeService {
     private readonly db: Database,
     private readonly orders: OrderService,
     private readonly wallets: WalletService,
-    private readonly supplier: Supplier,
-    /** The suppliers by id: an order's replacement flights are searched at its own. */
-    private readonly suppliers: SupplierRegistry,
-    /** The airline's seat exchange of an acceptance, under a durable intent (recovery/seat-calls.ts). */
-    private readonly seatCalls: SeatCalls,
+    /** An order's own supplier: its airline changes, and its flights changed under a durable intent (recovery/seat-calls.ts). */
+    private readonly suppliers: OrderSuppliers,
+    /** An order's own supplier, searched for a replacement flight. */
+    private readonly searches: Pick<SupplierSearches, "searchedAt">,
+    private readonly calls: IntentCalls,
     private readonly airports: AirportIndex,
     private readonly commits: OrderCommits,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops an acceptance before or after its commit. */
@@ -81,7 +81,7 @@ export class AirlineChangeService {
     if (scope.tenant.environment !== "sandbox") throw appError("route_not_found");
     const order = await this.orders.get(scope, orderId);
     const now = scope.clock.now();
-    requireSupplierCapability(order, "airline_changes", "airline-initiated changes");
+    const airline = this.suppliers.require(order.offer.payload, "airlineChanges", "airline-initiated changes", "order");
     requireAllowed(order, "simulateAirlineChange", now);
     if (await openAirlineChange(this.db, order)) {
       const message = `Order ${order.id} has an airline-initiated change awaiting an answer: accept it, cancel or change the order first.`;
@@ -89,7 +89,7 @@ export class AirlineChangeService {
     }
     const flightKey = order.offer.payload.slices[0]!.segments[0]!.flightKey;
     const affected = [order, ...(await this.otherOrdersOn(scope, order, flightKey))];
-    const made = kind === "retime" ? this.retimed(affected, flightKey, now) : await this.cancelled(scope, affected, flightKey, now);
+    const made = kind === "retime" ? this.retimed(airline, affected, flightKey, now) : await this.cancelled(scope, affected, flightKey, now);
     try {
       await this.commits.commit(
         affected,
@@ -136,14 +136,14 @@ export class AirlineChangeService {
       acceptAirlineChange(this.db, change, now),
       replaceBooking(this.db, order, accepted, now),
       ...(await this.seatRefund(order, change, accepted.refundAmount, now)),
-      this.seatCalls.intents.committed(exchange),
+      this.calls.intents.committed(exchange),
     ];
     await this.pause("before_airline_change_commit", { orderId: order.id, airlineInitiatedChangeId: change.id });
     try {
       await this.commits.commit([order], statements, [orderEvent(changed, now, { type: "order.changed", airlineChange: { id: change.id, refundAmount: accepted.refundAmount, currency: order.currency } })]);
     } catch (error) {
       // The acceptance did not commit: the seats held on the new flights go back on sale.
-      await this.seatCalls.undo(exchange);
+      await this.calls.undo(exchange);
       if (!(error instanceof GuardFailed)) throw error;
       const settled = await this.get(scope, changeId);
       if (settled.actionTaken === "accepted") return settled;
@@ -152,22 +152,23 @@ export class AirlineChangeService {
         const current = await this.orders.get(scope, order.id);
         throw refusal(current, "acceptAirlineChange", now) ?? changedSince(current);
       }
-      if (SeatIntents.tookOver(error)) throw appError("service_unavailable", { reason: "The acceptance took too long and was not made; nothing changed. Try again." });
+      if (CallIntents.tookOver(error)) throw appError("service_unavailable", { reason: "The acceptance took too long and was not made; nothing changed. Try again." });
       throw error;
     }
     await this.pause("after_airline_change_commit", { orderId: order.id, airlineInitiatedChangeId: change.id });
-    await this.seatCalls.finish(exchange);
+    await this.calls.finish(exchange);
     return { ...change, actionTaken: "accepted", updatedAt: now };
   }
 
   /**
-   * The airline's seats on the accepted change's new flights, held under an intent keyed by the
-   * change (SeatCalls.exchange). 422 `offer_no_longer_available` when a new flight has too few seats left.
+   * The accepted change's new flights held by the order's supplier, under an intent keyed by the
+   * change (IntentCalls.change). 422 `offer_no_longer_available` when a new flight has too few seats left.
    */
-  private async exchangeSeats(scope: TenantScope, order: Order, change: AirlineInitiatedChange, exchange: SeatExchange) {
+  private async exchangeSeats(scope: TenantScope, order: Order, change: AirlineInitiatedChange, exchange: FlightChange) {
     const booking = { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment };
+    const changes = this.suppliers.require(order.offer.payload, "orderChanges", "airline-initiated changes", "order");
     try {
-      return await this.seatCalls.exchange(booking, change.id, exchange, async () => (await this.get(scope, change.id)).actionTaken === "accepted");
+      return await this.calls.change(changes, booking, change.id, exchange, async () => (await this.get(scope, change.id)).actionTaken === "accepted");
     } catch (error) {
       if (error instanceof SeatsUnavailable) throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.flightKey} has too few seats left: cancel or change the order instead.` });
       throw error;
@@ -202,8 +203,8 @@ export class AirlineChangeService {
   }
 
   /** Each order's change when the airline retimes the flight: its slice with the flight at the new times. */
-  private retimed(orders: Order[], flightKey: string, now: Date): AirlineInitiatedChange[] {
-    const times = this.supplier.retimeFlight(flightKey, orders.map((order) => order.offer.payload.slices), now);
+  private retimed(airline: AirlineChanges, orders: Order[], flightKey: string, now: Date): AirlineInitiatedChange[] {
+    const times = airline.retimeFlight(flightKey, orders.map((order) => order.offer.payload.slices), now);
     if (!times) throw appError("invalid_field_value", { field: "kind", reason: `The airline cannot retime flight ${flightKey} and keep every booking on it flyable: simulate cancel_flight instead.` });
     return orders.map((order) => {
       const slice = sliceWith(order, flightKey)!;
@@ -237,9 +238,10 @@ export class AirlineChangeService {
         passengers: order.offer.payload.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type })),
         cabinClass: slice.segments[0]!.cabinClass,
         maxConnections: REPLACEMENT_MAX_CONNECTIONS,
+        tenantId: scope.tenantId,
+        environment: scope.tenant.environment,
       };
-      const { supplier } = this.suppliers.get(offerSupplier(order.offer.payload).id);
-      const offers = await sellableOffers(supplier, await supplier.search(search), search, scope.tenant.environment);
+      const offers = await this.searches.searchedAt(order.offer.payload).search(search);
       const fitting = offers.find((offer) => canReplace(offer, order, new Set([slice.id])));
       if (fitting) return priceOffer(fitting, order.currency).payload.slices[0]!;
     }

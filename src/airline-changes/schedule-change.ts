@@ -1,6 +1,6 @@
 import type { Order, SelectedService } from "../orders/core/order";
 import type { OfferPayload, StoredOffer, StoredSegment, StoredSlice } from "../search/offer-payload";
-import type { FlightTimes, SupplierBooking } from "../gateway/contract/supplier";
+import type { FlightTimes, SupplierBooking } from "../gateway/contract/bookings";
 import type { AirlineInitiatedChange } from "../orders/core/airline-change";
 
 /**

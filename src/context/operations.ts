@@ -57,7 +57,7 @@ export const operations = {
   /** The events API: each event as its webhooks carried it, read with the webhooks' permission. */
   events: { audience: "tenant", effect: "read", permission: "webhooks:read" },
   event: { audience: "tenant", effect: "read", permission: "webhooks:read" },
-  /** A tenant's accounts with outside suppliers (Duffel): tenant configuration, so `tenant` permissions. */
+  /** A tenant's own accounts with suppliers that take one: tenant configuration, so `tenant` permissions. */
   supplierConnections: { audience: "tenant", effect: "read", permission: "tenant:read" },
   createSupplierConnection: { audience: "tenant", effect: "write", permission: "tenant:write" },
   deleteSupplierConnection: { audience: "tenant", effect: "write", permission: "tenant:write" },

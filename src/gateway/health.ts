@@ -6,9 +6,10 @@ import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { newId } from "../ids";
 import type { Logger } from "../logger";
 import { deleteRule, type RetentionRule } from "../retention/retention-rule";
-import type { CircuitState } from "./pipeline/circuit-breaker";
-import type { SupplierCall, SupplierCalls } from "./pipeline/supplier-calls";
-import type { SupplierRegistry } from "./registry";
+import type { Environment } from "./contract/air";
+import type { SupplierRef } from "./contract/offers";
+import type { Breakers, CircuitState } from "./pipeline/circuit-breaker";
+import type { EndedCall, SupplierCalls } from "./pipeline/supplier-calls";
 
 /** Upper bounds (ms) of the latency buckets the figures are kept in; one unbounded bucket follows. */
 export const SUPPLIER_LATENCY_BOUNDS_MS = [5, 10, 25, 50, 100, 200, 300, 400, 500, 750, 1000, 1500, 2000, 3000, 5000, 10_000, 20_000, 60_000] as const;
@@ -24,9 +25,12 @@ const DEGRADED_ERROR_RATE = 0.2;
 export interface SupplierHealthFigures {
   id: string;
   name: string;
+  /** From the live circuit and the window's calls. */
   status: "healthy" | "degraded" | "unavailable";
-  /** This process's circuit (each process keeps its own). */
+  /** This process's circuit for live traffic (each process keeps its own): what live tenants' calls go through. */
   circuit: CircuitState;
+  /** This process's circuit for each environment's traffic: sandbox calls never move the live one. */
+  circuits: Record<Environment, CircuitState>;
   /** Over the window's calls, every process's together; null without calls. */
   latencyMs: { p50: number | null; p99: number | null };
   /** Failures and timeouts per call (0 without calls). */
@@ -47,7 +51,7 @@ const emptyTally = (): Tally => ({ calls: 0, errors: 0, timeouts: 0, latencyCoun
  * Every supplier's health over the last five minutes, in every process together: each process
  * tallies its calls in memory and writes them as one row per supplier every `flushEveryMs` (and
  * before it answers a reading), so a reading sums the rows of the window, whichever process made
- * them. The circuit is the reading process's own.
+ * them. The circuits are the reading process's own, one per environment.
  */
 export class SupplierHealth {
   readonly #process = newId("prc");
@@ -57,8 +61,9 @@ export class SupplierHealth {
 
   constructor(
     private readonly db: Database,
-    private readonly suppliers: SupplierRegistry,
-    private readonly calls: SupplierCalls,
+    private readonly suppliers: readonly SupplierRef[],
+    private readonly breakers: Breakers,
+    calls: SupplierCalls,
     private readonly log: Logger,
     private readonly flushEveryMs: number,
   ) {
@@ -79,9 +84,10 @@ export class SupplierHealth {
       (row.latencyCounts as number[]).forEach((count, index) => (tally.latencyCounts[index] = (tally.latencyCounts[index] ?? 0) + count));
       totals.set(row.supplier, tally);
     }
-    return this.suppliers.all.map((entry) => {
+    return this.suppliers.map((entry) => {
       const tally = totals.get(entry.id) ?? emptyTally();
-      const circuit = this.calls.breaker(entry.id).state;
+      const circuits = { live: this.breakers.of(entry.id, "live").state, sandbox: this.breakers.of(entry.id, "sandbox").state };
+      const circuit = circuits.live;
       const errorRate = tally.calls === 0 ? 0 : (tally.errors + tally.timeouts) / tally.calls;
       const status = circuit === "open" ? "unavailable" : circuit === "half_open" || errorRate >= DEGRADED_ERROR_RATE ? "degraded" : "healthy";
       return {
@@ -89,6 +95,7 @@ export class SupplierHealth {
         name: entry.name,
         status,
         circuit,
+        circuits,
         latencyMs: { p50: percentile(tally, 0.5), p99: percentile(tally, 0.99) },
         errorRate: Math.round(errorRate * 1000) / 1000,
         calls: tally.calls,
@@ -106,7 +113,7 @@ export class SupplierHealth {
     return this.#flushing;
   }
 
-  #record(call: SupplierCall): void {
+  #record(call: EndedCall): void {
     let tally = this.#pending.get(call.supplier);
     if (!tally) this.#pending.set(call.supplier, (tally = emptyTally()));
     tally.calls += 1;

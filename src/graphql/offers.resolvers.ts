@@ -4,11 +4,12 @@ import type { Airport } from "../locations/airport";
 import type { Resolvers, SearchFlightsInput } from "../generated/graphql";
 import type { SearchBatch } from "../search/search.service";
 import { formatMinor } from "../money/format";
-import { availableServices, type AvailableService } from "../search/available-services";
-import { comparisonKey } from "../gateway/merge-offers";
+import type { AvailableService } from "../gateway/contract/seat-maps";
+import { offerServices } from "../orders/services/service-selection";
+import { comparisonKey } from "../gateway/contract/comparison-key";
 import { offerSupplier, splitTotal, type StoredOffer, type StoredSegment, type StoredSlice } from "../search/offer-payload";
 import { fromVariantA, searchInputA, type SearchRequest } from "../search/search.inputs";
-import type { PenaltyCondition } from "../gateway/contract/supplier";
+import type { PenaltyCondition } from "../gateway/contract/offers";
 import { formatIsoDuration } from "../time/local-time";
 import { parseInput } from "../validation/parse-input";
 import { pageRequestFromArgs, toConnection } from "./connection";
@@ -107,7 +108,7 @@ export const offerResolvers: Resolvers = {
       refundBeforeDeparture: penalty(offer.payload.conditions.refundBeforeDeparture, offer.currency),
     }),
     paymentRequirements: (offer) => ({ requiresInstantPayment: offer.payload.supplierOffer?.requiresInstantPayment ?? false, priceGuaranteeExpiresAt: offer.expiresAt }),
-    availableServices: (offer) => availableServices(offer).map(availableServiceFields),
+    availableServices: (offer, _args, ctx) => offerServices(ctx.services.gateway.orders, offer).map(availableServiceFields),
   },
   Slice: {
     id: ({ slice }) => slice.id,

@@ -98,7 +98,7 @@ export const orderResolvers: Resolvers = {
           ...(input.services == null ? {} : { services: input.services.map((service) => ({ id: service.id, ...(service.quantity == null ? {} : { quantity: service.quantity }) })) }),
           ...(input.metadata == null ? {} : { metadata: input.metadata }),
         };
-        const request = { ...fromOrderInputA(parseInput(createOrderInputA, body)), offerField: "offerId", ...(args.idempotencyKey && { idempotencyKey: args.idempotencyKey }) };
+        const request = { ...fromOrderInputA(parseInput(createOrderInputA, body)), offerField: "offerId" };
         return ctx.services.orders.create(tenantScope(ctx), request);
       }),
     updateOrderPassengers: (_parent, args, ctx) =>
@@ -125,7 +125,7 @@ export const orderResolvers: Resolvers = {
   },
   Order: {
     supplier: (order) => offerSupplier(order.offer.payload),
-    availableActions: (order, _args, ctx) => availableActions(order, tenantScope(ctx).clock.now()).map(toGraphQLEnum),
+    availableActions: (order, _args, ctx) => availableActions(order, tenantScope(ctx).clock.now(), ctx.services.gateway.orders).map(toGraphQLEnum),
     totalAmount: (order) => formatMinor(order.totalAmount, order.currency),
     totalCurrency: (order) => order.currency,
     baseAmount: (order) => formatMinor(orderPriceSplit(order).baseAmount, order.currency),

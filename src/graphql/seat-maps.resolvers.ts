@@ -13,7 +13,7 @@ export const seatMapResolvers: Resolvers = {
   Query: {
     seatMaps: (_parent, { offerId, orderId }, ctx) =>
       inGraphQLFieldNames(SEAT_MAP_FIELD_NAMES, async () =>
-        ctx.services.seatMaps.get(tenantScope(ctx), parseInput(seatMapQuery, { offer_id: offerId ?? undefined, order_id: orderId ?? undefined })),
+        (await ctx.services.seatMaps.get(tenantScope(ctx), parseInput(seatMapQuery, { offer_id: offerId ?? undefined, order_id: orderId ?? undefined }))).maps.draw(),
       ),
   },
   SeatMapCabin: {

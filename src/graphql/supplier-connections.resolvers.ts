@@ -1,5 +1,6 @@
 import { tenantScope } from "../context/request-context";
 import type { Resolvers } from "../generated/graphql";
+import { SUPPLIER_CONNECTION_INPUT } from "../composition/connectors";
 import { parseCreateSupplierConnection } from "../gateway/connections/supplier-connection.inputs";
 import { toGraphQLEnum } from "./enum-case";
 
@@ -9,7 +10,7 @@ export const supplierConnectionResolvers: Resolvers = {
   },
   Mutation: {
     createSupplierConnection: (_parent, { input }, ctx) =>
-      ctx.services.supplierConnections.create(tenantScope(ctx), parseCreateSupplierConnection({ supplier: input.supplier, access_token: input.accessToken })),
+      ctx.services.supplierConnections.create(tenantScope(ctx), parseCreateSupplierConnection(SUPPLIER_CONNECTION_INPUT, { supplier: input.supplier, access_token: input.accessToken })),
     deleteSupplierConnection: (_parent, { id }, ctx) => ctx.services.supplierConnections.delete(tenantScope(ctx), id),
   },
   SupplierConnection: {

@@ -5,6 +5,11 @@ import { toGraphQLEnum } from "./enum-case";
 export const supplierResolvers: Resolvers = {
   Query: {
     suppliers: async (_parent, _args, ctx) =>
-      (await ctx.services.supplierHealth.figures()).map((figures) => ({ ...figures, status: toGraphQLEnum(figures.status), circuit: toGraphQLEnum(figures.circuit) })),
+      (await ctx.services.supplierHealth.figures()).map((figures) => ({
+        ...figures,
+        status: toGraphQLEnum(figures.status),
+        circuit: toGraphQLEnum(figures.circuit),
+        circuits: { sandbox: toGraphQLEnum(figures.circuits.sandbox), live: toGraphQLEnum(figures.circuits.live) },
+      })),
   },
 };

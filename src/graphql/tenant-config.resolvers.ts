@@ -32,7 +32,7 @@ export const tenantConfigResolvers: Resolvers = {
     status: (tenant) => toGraphQLEnum(configStatus(tenant.status)),
     environment: (tenant) => toGraphQLEnum(tenant.environment),
     metadata: (tenant) => asMetadata(tenant.configMetadata),
-    suppliers: (tenant) => [...shownTenantSuppliers(tenant)],
+    suppliers: (tenant, _args, ctx) => [...shownTenantSuppliers(tenant, ctx.services.gateway.searches.defaultSuppliers)],
     webhookUrl: (tenant) => tenant.webhookUrl && shownWebhookUrl(tenant.webhookUrl),
     // Never the stored secret: only the one an update just made (shown once).
     webhookSecret: (tenant) => tenant.issuedWebhookSecret ?? null,

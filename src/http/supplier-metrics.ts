@@ -1,13 +1,14 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import type { Environment } from "../gateway/contract/air";
 import type { Services } from "../services";
 
 /**
  * Prometheus metrics of this process's calls to its suppliers: a latency histogram and an outcome
- * counter per supplier and call (`search`, `holdSeats`, …), the calls in flight, and each
- * supplier's circuit (0 closed, 1 half-open, 2 open).
+ * counter per supplier and call (`search`, `book`, …), the calls in flight, and each supplier's
+ * circuit per environment (0 closed, 1 half-open, 2 open).
  */
 export function registerSupplierMetrics(registry: Registry, services: Services): void {
-  const { supplierCalls, suppliers } = services;
+  const { calls: supplierCalls, breakers, registry: suppliers } = services.gateway;
   const duration = new Histogram({
     name: "aerogate_supplier_call_duration_seconds",
     help: "Calls to suppliers by supplier and call, whatever their outcome.",
@@ -31,18 +32,21 @@ export function registerSupplierMetrics(registry: Registry, services: Services):
     labelNames: ["supplier"] as const,
     registers: [registry],
     collect() {
-      for (const entry of suppliers.all) this.set({ supplier: entry.id }, supplierCalls.inFlight(entry.id));
+      for (const entry of suppliers.all) this.set({ supplier: entry.ref.id }, supplierCalls.inFlight(entry.ref.id));
     },
   });
   new Gauge({
     name: "aerogate_supplier_circuit_state",
-    help: "Each supplier's circuit in this process: 0 closed, 1 half-open, 2 open.",
-    labelNames: ["supplier"] as const,
+    help: "Each supplier's circuit in this process, per environment: 0 closed, 1 half-open, 2 open.",
+    labelNames: ["supplier", "environment"] as const,
     registers: [registry],
     collect() {
-      for (const entry of suppliers.all) this.set({ supplier: entry.id }, CIRCUIT_VALUE[supplierCalls.breaker(entry.id).state]);
+      for (const entry of suppliers.all) {
+        for (const environment of ENVIRONMENTS) this.set({ supplier: entry.ref.id, environment }, CIRCUIT_VALUE[breakers.of(entry.ref.id, environment).state]);
+      }
     },
   });
 }
 
 const CIRCUIT_VALUE = { closed: 0, half_open: 1, open: 2 } as const;
+const ENVIRONMENTS: readonly Environment[] = ["sandbox", "live"];

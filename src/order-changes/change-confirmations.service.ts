@@ -15,9 +15,11 @@ import type { AirlineJobs } from "../orders/jobs/airline-jobs";
 import { ORDER_GUARD } from "../orders/core/order-state-machine";
 import type { OrderService } from "../orders/core/order.service";
 import { checkPayment, type PaymentInput } from "../orders/payment/payment-rules";
-import { SeatsUnavailable, type SeatExchange } from "../gateway/contract/supplier";
-import type { SeatCalls } from "../orders/recovery/seat-calls";
-import { SeatIntents } from "../orders/recovery/seat-intents";
+import { SeatsUnavailable } from "../gateway/contract/errors";
+import { type FlightChange } from "../gateway/contract/bookings";
+import type { OrderSuppliers } from "../gateway/contract/gateway";
+import type { IntentCalls } from "../orders/recovery/seat-calls";
+import { CallIntents } from "../orders/recovery/seat-intents";
 import { walletChange, WALLET_GUARD } from "../wallet/wallet-change";
 import { insufficientBalance } from "../wallet/insufficient-balance";
 import type { WalletService } from "../wallet/wallet.service";
@@ -46,8 +48,9 @@ export class ChangeConfirmationService {
     private readonly orders: OrderService,
     private readonly requests: ChangeRequestService,
     private readonly wallets: WalletService,
-    /** The airline's seat exchange, under a durable intent (recovery/seat-calls.ts). */
-    private readonly seatCalls: SeatCalls,
+    /** The order's supplier changes its flights under a durable intent (recovery/seat-calls.ts). */
+    private readonly calls: IntentCalls,
+    private readonly suppliers: Pick<OrderSuppliers, "require">,
     /** Queues the reissue job with the confirmation, due after the airline's delay. */
     private readonly jobs: AirlineJobs,
     private readonly commits: OrderCommits,
@@ -128,14 +131,14 @@ export class ChangeConfirmationService {
       replaceBooking(this.db, order, { ...booking, totalAmount: offer.newTotalAmount }, now),
       ...money.statements(now),
       reissue.statement,
-      this.seatCalls.intents.committed(exchange),
+      this.calls.intents.committed(exchange),
     ];
     await this.pause("before_change_commit", { orderId: order.id, orderChangeId: change.id });
     try {
       await this.commits.commit([order], statements, [orderEvent(changed, now, { type: "order.changed", change: { id: change.id, changeTotalAmount: offer.changeTotalAmount, currency: offer.currency } })]);
     } catch (error) {
       // The change did not commit: the seats held on its flights go back on sale.
-      await this.seatCalls.undo(exchange);
+      await this.calls.undo(exchange);
       if (!(error instanceof GuardFailed)) throw error;
       if (error.guard === CHANGE_GUARD) return this.get(scope, changeId);
       if (error.guard === ORDER_GUARD) {
@@ -143,23 +146,24 @@ export class ChangeConfirmationService {
         return this.confirmedOr(scope, changeId, offer, () => changedSincePriced(current));
       }
       if (error.guard === WALLET_GUARD) throw money.refused();
-      if (SeatIntents.tookOver(error)) throw appError("service_unavailable", { reason: "The confirmation took too long and was not made; nothing changed. Try again." });
+      if (CallIntents.tookOver(error)) throw appError("service_unavailable", { reason: "The confirmation took too long and was not made; nothing changed. Try again." });
       throw error;
     }
     await this.pause("after_change_commit", { orderId: order.id, orderChangeId: change.id });
-    await this.seatCalls.finish(exchange);
+    await this.calls.finish(exchange);
     reissue.wake();
     return { ...change, confirmedAt: now };
   }
 
   /**
-   * The airline's seats on the change's new flights, held under an intent keyed by the change
-   * (SeatCalls.exchange). 422 `offer_no_longer_available` when a new flight has too few seats left.
+   * The change's new flights held by the order's supplier, under an intent keyed by the change
+   * (IntentCalls.change). 422 `offer_no_longer_available` when a new flight has too few seats left.
    */
-  private async exchangeSeats(scope: TenantScope, order: Order, change: OrderChange, exchange: SeatExchange) {
+  private async exchangeSeats(scope: TenantScope, order: Order, change: OrderChange, exchange: FlightChange) {
     const booking = { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment };
+    const changes = this.suppliers.require(order.offer.payload, "orderChanges", "order changes", "order");
     try {
-      return await this.seatCalls.exchange(booking, change.id, exchange, async () => (await this.get(scope, change.id)).confirmedAt !== null);
+      return await this.calls.change(changes, booking, change.id, exchange, async () => (await this.get(scope, change.id)).confirmedAt !== null);
     } catch (error) {
       if (error instanceof SeatsUnavailable) throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.flightKey} has too few seats left; request the change again.` });
       throw error;

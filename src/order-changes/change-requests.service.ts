@@ -9,12 +9,9 @@ import type { Order } from "../orders/core/order";
 import { isTicketed, requireAllowed } from "../orders/core/order-actions";
 import type { OrderService } from "../orders/core/order.service";
 import { priceOffer } from "../search/price-offer";
-import { resolveSearch } from "../search/search-rules";
-import { sellableOffers } from "../search/sellable-offers";
-import type { SupplierSearch } from "../gateway/contract/supplier";
-import type { SupplierRegistry } from "../gateway/registry";
-import { requireSupplierCapability } from "../orders/core/order-supplier";
-import { offerSupplier } from "../search/offer-payload";
+import { resolveSearch, type ResolvedSearch } from "../search/search-rules";
+import type { OrderSuppliers, SupplierSearches } from "../gateway/contract/gateway";
+import type { SupplierSearch } from "../gateway/contract/offers";
 import { canReplace, checkChangeSlices } from "./change-rules";
 import { priceChange, removedPart } from "./change-pricing";
 import { CHANGE_TENANT_GUARD, insertChangeRequest } from "./change-rows";
@@ -38,7 +35,9 @@ export class ChangeRequestService {
   constructor(
     private readonly db: Database,
     private readonly orders: OrderService,
-    private readonly suppliers: SupplierRegistry,
+    /** An order's own supplier, searched for the new flights. */
+    private readonly searches: Pick<SupplierSearches, "searchedAt">,
+    private readonly suppliers: Pick<OrderSuppliers, "require">,
     private readonly airports: AirportIndex,
   ) {}
 
@@ -58,13 +57,12 @@ export class ChangeRequestService {
     if (!order) throw appError("not_found", { field: "order_id", message: "order_id: no such order" });
     const now = scope.clock.now();
     const noPenalty = await this.answersAirlineChange(order, input);
-    requireSupplierCapability(order, "change", "order changes");
+    this.suppliers.require(order.offer.payload, "orderChanges", "order changes", "order");
     requireAllowed(order, "change", now, { noPenalty });
     const { removed: removedIds, cabinClass } = checkChangeSlices(order, input.slices);
     const search = this.searchFor(order, input, cabinClass, now);
     // An order change asks only the order's own supplier.
-    const { supplier } = this.suppliers.get(offerSupplier(order.offer.payload).id);
-    const found = await sellableOffers(supplier, await supplier.search(search), search, scope.tenant.environment);
+    const found = await this.searches.searchedAt(order.offer.payload).search({ ...search, tenantId: scope.tenantId, environment: scope.tenant.environment });
 
     const removed = removedPart(order.offer.payload, removedIds);
     const penalty = noPenalty ? 0 : (order.offer.payload.conditions.changeBeforeDeparture.penaltyAmount ?? 0);
@@ -130,7 +128,7 @@ export class ChangeRequestService {
    * The airline search for the added slices: the order's passengers in the cabin asked, checked as
    * a search is, with the errors naming the request's fields (`slices.add[0].origin`).
    */
-  private searchFor(order: Order, input: ChangeRequestInput, cabinClass: SupplierSearch["cabinClass"], now: Date): SupplierSearch {
+  private searchFor(order: Order, input: ChangeRequestInput, cabinClass: SupplierSearch["cabinClass"], now: Date): ResolvedSearch {
     const request = {
       slices: input.slices.add.map((slice) => ({ origin: slice.origin, destination: slice.destination, departureDate: slice.departureDate })),
       passengers: order.offer.payload.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type })),

@@ -1,7 +1,7 @@
 import { appError } from "../errors/app-error";
 import type { Order } from "../orders/core/order";
 import type { StoredSlice } from "../search/offer-payload";
-import type { SupplierOffer, SupplierSlice } from "../gateway/contract/supplier";
+import type { SupplierOffer, SupplierSlice } from "../gateway/contract/offers";
 import type { ChangeSlices } from "./order-change";
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { paymentInput } from "../orders/core/order.inputs";
 import type { PaymentInput } from "../orders/payment/payment-rules";
-import { CABIN_CLASSES, type CabinClass } from "../gateway/contract/supplier";
+import { CABIN_CLASSES, type CabinClass } from "../gateway/contract/air";
 import { isCalendarDate } from "../validation/calendar-date";
 import type { ChangeSlices } from "./order-change";
 
@@ -11,7 +11,7 @@ const placeCode = z
   .regex(/^[A-Za-z]{3}$/, "must be a three-letter IATA airport or city code")
   .transform((code) => code.toUpperCase());
 
-/** POST /v1/air/order_change_requests (Duffel's shape): the order, the slices to remove and those to add. */
+/** POST /v1/air/order_change_requests (Variant A's shape): the order, the slices to remove and those to add. */
 export const changeRequestInput = z.strictObject({
   order_id: id,
   slices: z.strictObject({

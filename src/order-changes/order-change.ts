@@ -1,7 +1,7 @@
 import type { OrderChange as ChangeRow, OrderChangeOffer as OfferRow, OrderChangeRequest as RequestRow } from "../generated/prisma-sqlite/client";
 import { exactNumber } from "../db/sql-values";
 import type { OfferPayload } from "../search/offer-payload";
-import type { CabinClass } from "../gateway/contract/supplier";
+import type { CabinClass } from "../gateway/contract/air";
 
 /** How long a change offer can be chosen and confirmed: 15 minutes, as a cancellation quote lives. */
 export const CHANGE_OFFER_LIFETIME_MS = 15 * 60 * 1000;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { timestamp } from "./envelope";
 import { sliceA } from "./offer.schemas";
 
-/** An airline-initiated change (Duffel's names, docs/rest-api.md#airline-initiated-changes), on its order and as the accept action answers it. */
+/** An airline-initiated change (Variant A's names, docs/rest-api.md#airline-initiated-changes), on its order and as the accept action answers it. */
 export const airlineChangeSchema = z
   .object({
     id: z.string(),

@@ -7,7 +7,7 @@ import { parseSearch, searchBodySchema } from "./search-body";
 
 const tag = "Search and offers";
 
-/** Duffel's batch offer requests (docs/gateway.md#batch-offer-requests): a search read a supplier's batch at a time. */
+/** Batch offer requests (docs/gateway.md#batch-offer-requests): a search read a supplier's batch at a time. */
 export const batchOfferRequestRoutes = [
   restRoute({
     method: "POST",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { decimalAmount, timestamp } from "./envelope";
 
-/** A cancellation quote (Duffel's order cancellation). */
+/** A cancellation quote (Variant A's order cancellation). */
 export const cancellationSchema = z
   .object({
     id: z.string(),

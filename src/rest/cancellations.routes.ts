@@ -20,7 +20,7 @@ export const cancellationRoutes = [
     body: createCancellationInput,
     status: 201,
     response: okSchema(cancellationSchema),
-    // 502 supplier_error, 504 supplier_timeout: a Duffel order's refund is quoted by Duffel.
+    // 502 supplier_error, 504 supplier_timeout: a supplier that prices its own cancellations quotes the refund.
     errors: ["not_found", "order_state_conflict", "refund_not_allowed", "supplier_error", "supplier_timeout", "clock_advanced"],
     handle: async ({ ctx, body }) => ok(cancellationView(await ctx.services.cancellations.quote(tenantScope(ctx), body.order_id)), "Cancellation quoted"),
   }),

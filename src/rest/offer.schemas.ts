@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CabinClass, PassengerType } from "../gateway/contract/supplier";
+import type { CabinClass, PassengerType } from "../gateway/contract/air";
 import { decimalAmount, timestamp } from "./envelope";
 import { locationSchema } from "./location.schemas";
 
@@ -46,7 +46,7 @@ export const sliceA = z
 
 const penalty = z.object({ allowed: z.boolean(), penalty_amount: decimalAmount.nullable(), penalty_currency: z.string().nullable() });
 
-/** Base fare and taxes (Duffel's names): they add up to `total_amount`, in its currency. */
+/** Base fare and taxes (Variant A's names): they add up to `total_amount`, in its currency. */
 export const priceSplitFields = {
   base_amount: decimalAmount.meta({ description: "The fare without taxes: total_amount less tax_amount" }),
   base_currency: z.string(),
@@ -72,7 +72,7 @@ export const supplierResultSchema = z
   })
   .meta({ id: "SupplierResult" });
 
-/** Variant A offer (Duffel's names): search results, single-offer retrieval, orders' offer as booked. */
+/** Variant A offer (Variant A's names): search results, single-offer retrieval, orders' offer as booked. */
 export const offerASchema = z
   .object({
     id: z.string(),
@@ -107,7 +107,7 @@ export const availableServiceSchema = z
 /** Single-offer retrieval: Variant A plus payment requirements and, when asked, services. */
 export const offerDetailSchema = offerASchema
   .extend({
-    payment_requirements: z.object({ requires_instant_payment: z.boolean().meta({ description: "true for an offer that cannot be held (Duffel's): booked, it must be paid within 15 minutes" }), price_guarantee_expires_at: timestamp }),
+    payment_requirements: z.object({ requires_instant_payment: z.boolean().meta({ description: "true for an offer its supplier cannot hold: booked, it must be paid within 15 minutes" }), price_guarantee_expires_at: timestamp }),
     available_services: z.array(availableServiceSchema).optional().meta({ description: "Only with return_available_services=true" }),
   })
   .meta({ id: "OfferDetail" });

@@ -2,14 +2,14 @@ import type { z } from "zod";
 import { airportIndex } from "../locations/airport-index";
 import { toLocationView, type LocationView } from "../locations/location-view";
 import { formatMinor } from "../money/format";
-import type { AvailableService } from "../search/available-services";
+import type { AvailableService } from "../gateway/contract/seat-maps";
 import { offerSupplier, splitTotal, type OfferPayload, type PriceSplit, type StoredOffer, type StoredSegment } from "../search/offer-payload";
 import type { OfferRequestRow } from "../search/search-rows";
 import { formatIsoDuration } from "../time/local-time";
-import type { PenaltyCondition } from "../gateway/contract/supplier";
+import type { PenaltyCondition } from "../gateway/contract/offers";
 import type { availableServiceSchema, offerASchema, offerBSchema, offerDetailSchema, offerRequestSchema, sliceA, supplierResultSchema } from "./offer.schemas";
-import { comparisonKey } from "../gateway/merge-offers";
-import type { SupplierResult } from "../gateway/fan-out";
+import { comparisonKey } from "../gateway/contract/comparison-key";
+import type { SupplierResult } from "../gateway/contract/gateway";
 
 /** Airports are reference data: each one's view is built once and shared by every offer. */
 const locationViews = new Map<string, LocationView>();
@@ -71,7 +71,7 @@ function passengerFares({ payload, currency }: StoredOffer) {
   return payload.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type, fare_amount: formatMinor(passenger.fareAmount, currency) }));
 }
 
-/** Base fare and taxes with their currencies, as Duffel names them on offers and orders. */
+/** Base fare and taxes with their currencies, as Variant A names them on offers and orders. */
 export function priceSplitView({ baseAmount, taxAmount }: PriceSplit, currency: string) {
   return { base_amount: formatMinor(baseAmount, currency), base_currency: currency, tax_amount: formatMinor(taxAmount, currency), tax_currency: currency };
 }
@@ -89,7 +89,7 @@ export function slicesViewA(payload: OfferPayload): z.output<typeof sliceA>[] {
   }));
 }
 
-/** Variant A offer (Duffel's field names), as in search results and single-offer retrieval. */
+/** Variant A offer (its field names), as in search results and single-offer retrieval. */
 export function offerViewA(offer: StoredOffer): z.output<typeof offerASchema> {
   const { payload, currency } = offer;
   return {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
-import { availableServices } from "../search/available-services";
+import { offerServices } from "../orders/services/service-selection";
 import { ok, okSchema } from "./envelope";
 import { offerDetailSchema } from "./offer.schemas";
 import { offerDetailView } from "./offer.views";
@@ -24,7 +24,7 @@ export const offerRoutes = [
       // The tenant check is the service's; the body of an immutable offer is then always the same.
       const offer = await ctx.services.offers.get(tenantScope(ctx), params.id!);
       const withServices = query.return_available_services === "true";
-      return renderedOffers.get(`${offer.id} ${withServices}`, () => ok(offerDetailView(offer, withServices ? availableServices(offer) : null)));
+      return renderedOffers.get(`${offer.id} ${withServices}`, () => ok(offerDetailView(offer, withServices ? offerServices(ctx.services.gateway.orders, offer) : null)));
     },
   }),
 ];

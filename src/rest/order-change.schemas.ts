@@ -2,7 +2,7 @@ import { z } from "zod";
 import { decimalAmount, timestamp } from "./envelope";
 import { cabinClass, sliceA } from "./offer.schemas";
 
-/** A change request's slices as asked (Duffel's names). */
+/** A change request's slices as asked (Variant A's names). */
 const requestedSlices = z
   .object({
     remove: z.array(z.object({ slice_id: z.string() })),
@@ -13,7 +13,7 @@ const requestedSlices = z
 /** The slices a change adds and those it removes, as full slices. */
 const changeSlices = z.object({ add: z.array(sliceA), remove: z.array(sliceA) }).meta({ id: "OrderChangeSlices" });
 
-/** What a change costs (Duffel's names); all amounts in the order's currency. */
+/** What a change costs (Variant A's names); all amounts in the order's currency. */
 const changePrice = {
   change_total_amount: decimalAmount.meta({ description: "New fare − old fare + penalty; negative when money comes back to the wallet" }),
   change_total_currency: z.string(),

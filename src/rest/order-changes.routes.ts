@@ -7,7 +7,7 @@ import { restRoute } from "./route";
 
 const tag = "Order changes";
 
-/** Changing a ticketed order's slices (Duffel's order change flow, docs/rest-api.md#order-changes). */
+/** Changing a ticketed order's slices (Variant A's order change flow, docs/rest-api.md#order-changes). */
 export const orderChangeRoutes = [
   restRoute({
     method: "POST",

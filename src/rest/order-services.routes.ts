@@ -34,6 +34,6 @@ export const orderServiceRoutes = [
     response: okSchema(orderASchema),
     // 503 service_unavailable: the addition stalled past its seat sale's lease and was not made (a retry adds it).
     errors: ["not_found", "order_state_conflict", "invalid_field_value", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable", "unsupported_by_supplier"],
-    handle: async ({ ctx, params, body }) => ok(orderViewA(await ctx.services.serviceAdditions.add(tenantScope(ctx), params.id!, fromAddServicesInput(body)), tenantScope(ctx).clock.now()), "Services added"),
+    handle: async ({ ctx, params, body }) => ok(orderViewA(await ctx.services.serviceAdditions.add(tenantScope(ctx), params.id!, fromAddServicesInput(body)), tenantScope(ctx).clock.now(), ctx.services.gateway.orders), "Services added"),
   }),
 ];

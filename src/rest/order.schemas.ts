@@ -34,7 +34,7 @@ export const documentSchema = z
   })
   .meta({ id: "Document" });
 
-/** Duffel's `payment_status`: a PENDING order is a hold, payable until `payment_required_by`. */
+/** Variant A's `payment_status`: a PENDING order is a hold, payable until `payment_required_by`. */
 export const paymentStatusSchema = z
   .object({
     awaiting_payment: z.boolean(),
@@ -44,7 +44,7 @@ export const paymentStatusSchema = z
   })
   .meta({ id: "PaymentStatus" });
 
-/** Variant A order (Duffel's names). */
+/** Variant A order (Variant A's names). */
 export const orderASchema = z
   .object({
     id: z.string(),

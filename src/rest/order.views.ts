@@ -1,4 +1,5 @@
 import { offerSupplier } from "../search/offer-payload";
+import type { OrderSuppliers } from "../gateway/contract/gateway";
 import { availableActions } from "../orders/core/order-supplier";
 import type { z } from "zod";
 import { orderPriceSplit, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "../orders/core/order";
@@ -54,11 +55,11 @@ export function documentView(document: OrderDocument): z.output<typeof documentS
 }
 
 /**
- * Variant A order (Duffel's names), as created, listed and read: status in Variant A's terms,
+ * Variant A order (Variant A's names), as created, listed and read: status in Variant A's terms,
  * the booked itinerary, passengers, services and, once ticketed, the e-tickets; what the order
  * allows (`available_actions`) as of `now`, the tenant's time.
  */
-export function orderViewA(order: OrderDetail, now: Date): z.output<typeof orderASchema> {
+export function orderViewA(order: OrderDetail, now: Date, suppliers: Pick<OrderSuppliers, "does">): z.output<typeof orderASchema> {
   const { currency } = order;
   return {
     id: order.id,
@@ -70,7 +71,7 @@ export function orderViewA(order: OrderDetail, now: Date): z.output<typeof order
     payment_status: paymentStatusView(order),
     offer_id: order.offerId,
     supplier: offerSupplier(order.offer.payload),
-    available_actions: availableActions(order, now),
+    available_actions: availableActions(order, now, suppliers),
     total_amount: formatMinor(order.totalAmount, currency),
     total_currency: currency,
     ...priceSplitView(orderPriceSplit(order), currency),
@@ -117,12 +118,12 @@ export function createdOrderViewB(order: OrderDetail): z.output<typeof createdOr
  * GET /v1/air/orders/:id serves both variants at once (docs/rest-api.md#two-interface-variants): `data` is the Variant A
  * order with the offer as booked at `data.offer`; `order` and `offer` are Variant B's view.
  */
-export function orderDetailView(order: OrderDetail, now: Date): z.output<typeof orderDetailSchema> {
+export function orderDetailView(order: OrderDetail, now: Date, suppliers: Pick<OrderSuppliers, "does">): z.output<typeof orderDetailSchema> {
   const offer = offerViewA(order.offer);
   return {
     success: true as const,
     message: "OK",
-    data: { ...orderViewA(order, now), offer },
+    data: { ...orderViewA(order, now, suppliers), offer },
     order: orderViewB(order),
     offer: { id: offer.id, total_amount: offer.total_amount },
   };

@@ -71,7 +71,7 @@ function orderAction(
       idempotencyKeyRequired: options.idempotencyKeyRequired,
       response: okSchema(orderASchema),
       errors: options.errors.A,
-      handle: async ({ ctx, params }) => ok(orderViewA(await run(ctx, params.id!), tenantScope(ctx).clock.now())),
+      handle: async ({ ctx, params }) => ok(orderViewA(await run(ctx, params.id!), tenantScope(ctx).clock.now(), ctx.services.gateway.orders)),
     }),
     restRoute({
       method: "POST",
@@ -109,9 +109,9 @@ const passengerUpdate = (method: "POST" | "PUT") =>
     tag,
     body: updatePassengersInput,
     response: okSchema(orderASchema),
-    // 422 unsupported_by_supplier: a Duffel order keeps the names it was booked with.
+    // 422 unsupported_by_supplier: an order whose supplier keeps the names it booked (no holds on our terms).
     errors: ["not_found", "order_state_conflict", "unsupported_by_supplier"],
-    handle: async ({ ctx, params, body }) => ok(orderViewA(await ctx.services.orders.updatePassengers(tenantScope(ctx), params.id!, fromUpdatePassengersInput(body)), tenantScope(ctx).clock.now()), "Passengers updated"),
+    handle: async ({ ctx, params, body }) => ok(orderViewA(await ctx.services.orders.updatePassengers(tenantScope(ctx), params.id!, fromUpdatePassengersInput(body)), tenantScope(ctx).clock.now(), ctx.services.gateway.orders), "Passengers updated"),
   });
 
 /** Orders (docs/rest-api.md#orders-and-ticketing, docs/rest-api.md#two-interface-variants), both variants. */
@@ -130,12 +130,12 @@ export const orderRoutes = [
     // 503 service_unavailable: the booking stalled past its seat lease and was not made (a retry books it).
     // 422 invalid_field_value: a service id (services[i].id) the offer does not offer its passengers,
     // or a metadata key holding an invisible or direction-changing character.
-    // 422 price_changed, unsupported_by_supplier, 502 supplier_error, 504 supplier_timeout: a Duffel offer
-    // priced again, services asked of Duffel, and Duffel failing or not answering in time.
+    // 422 price_changed, unsupported_by_supplier, 502 supplier_error, 504 supplier_timeout: an offer its
+    // supplier priced again, services asked of a supplier without them, the supplier failing or not answering in time.
     errors: ["not_found", "invalid_field_value", "offer_no_longer_available", "price_changed", "unsupported_by_supplier", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable", "supplier_error", "supplier_timeout", "clock_advanced"],
-    handle: async ({ ctx, body, idempotencyKey }) => {
-      const order = await ctx.services.orders.create(tenantScope(ctx), { ...body.request, ...(idempotencyKey && { idempotencyKey }) });
-      return body.variant === "B" ? createdOrderViewB(order) : ok(orderViewA(order, tenantScope(ctx).clock.now()), "Order created");
+    handle: async ({ ctx, body }) => {
+      const order = await ctx.services.orders.create(tenantScope(ctx), body.request);
+      return body.variant === "B" ? createdOrderViewB(order) : ok(orderViewA(order, tenantScope(ctx).clock.now(), ctx.services.gateway.orders), "Order created");
     },
   }),
   restRoute({
@@ -160,10 +160,10 @@ export const orderRoutes = [
       const scope = tenantScope(ctx);
       const order = await ctx.services.orders.detail(scope, params.id!);
       const now = scope.clock.now();
-      const actions = availableActions(order, now).join();
+      const actions = availableActions(order, now, ctx.services.gateway.orders).join();
       const rendered = renderedOrders.get(order);
       if (rendered?.actions === actions) return rendered.text;
-      const text = new JsonText<ReturnType<typeof orderDetailView>>(JSON.stringify(orderDetailView(order, now)));
+      const text = new JsonText<ReturnType<typeof orderDetailView>>(JSON.stringify(orderDetailView(order, now, ctx.services.gateway.orders)));
       renderedOrders.set(order, { actions, text });
       return text;
     },
@@ -184,7 +184,7 @@ export const orderRoutes = [
   }),
   ...orderAction("refund", "refundOrder", "Refund a ticketed order (the fare's penalty is kept); completes after the airline confirms", (ctx, id) =>
     ctx.services.cancellations.requestRefund(tenantScope(ctx), id), {
-    // 502 supplier_error, 504 supplier_timeout: a Duffel order's refund is quoted by Duffel.
+    // 502 supplier_error, 504 supplier_timeout: a supplier that prices its own cancellations quotes the refund.
     errors: {
       A: ["not_found", "order_state_conflict", "refund_not_allowed", "supplier_error", "supplier_timeout", "clock_advanced"],
       B: ["not_found", "order_state_conflict", "refund_not_allowed", "supplier_error", "supplier_timeout", "clock_advanced"],
@@ -230,5 +230,5 @@ async function orderPage(ctx: RequestContext, query: z.output<typeof orderListQu
   const scope = tenantScope(ctx);
   const now = scope.clock.now();
   const page = await ctx.services.orders.listDetails(scope, { status: statusOf(query.status) }, pageRequestFromQuery(query, defaultLimit));
-  return okPage(page, (order) => orderViewA(order, now));
+  return okPage(page, (order) => orderViewA(order, now, ctx.services.gateway.orders));
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { decimalAmount, timestamp } from "./envelope";
 
-/** A payment of an order (Duffel's names). */
+/** A payment of an order (Variant A's names). */
 export const paymentSchema = z
   .object({
     id: z.string(),

@@ -2,8 +2,9 @@ import { formatMinor } from "../money/format";
 import type { SearchResult } from "../search/search.service";
 import type { SearchAnswer, SharedSegment } from "../search/search-answer";
 import { offerIdOf, segmentIdOf, sliceIdOf } from "../search/offer-ids";
-import type { CarrierRef, OfferConditions, PenaltyCondition } from "../gateway/contract/supplier";
-import type { SupplierRef } from "../gateway/registry";
+import type { CarrierRef } from "../gateway/contract/air";
+import type { OfferConditions, PenaltyCondition } from "../gateway/contract/offers";
+import type { SupplierRef } from "../gateway/contract/offers";
 import { formatIsoDuration } from "../time/local-time";
 import { locationView, supplierResultsView } from "./offer.views";
 

@@ -30,5 +30,5 @@ const cabin = z
   })
   .meta({ id: "SeatMapCabin" });
 
-/** One segment's seat map (Duffel's shape, docs/rest-api.md#seat-maps). */
+/** One segment's seat map (Variant A's shape, docs/rest-api.md#seat-maps). */
 export const seatMapSchema = z.object({ id: z.string(), segment_id: z.string(), slice_id: z.string(), cabins: z.array(cabin) }).meta({ id: "SeatMap" });

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { formatMinor } from "../money/format";
-import type { SeatMap, SeatMapElement } from "../connectors/simulated/seating/seat-map";
+import type { SeatMap, SeatMapElement } from "../gateway/contract/seat-maps";
 import type { seatMapSchema } from "./seat-map.schemas";
 
 type SeatMapView = z.infer<typeof seatMapSchema>;
@@ -21,7 +21,7 @@ function elementView(element: SeatMapElement) {
   };
 }
 
-/** A seat map in Duffel's names. */
+/** A seat map in Variant A's names. */
 export function seatMapView(map: SeatMap): SeatMapView {
   return {
     id: map.id,

@@ -6,13 +6,12 @@ import { seatMapSchema } from "./seat-map.schemas";
 import { seatMapView } from "./seat-map.views";
 import { RenderedResponses } from "./rendered-responses";
 import { restRoute } from "./route";
-import type { SeatMapSubject } from "../connectors/simulated/seating/seat-map";
 
 /**
  * A map depends only on its subject (an immutable offer, or an order and whether it takes
- * services), its flights' fixed seating and the seats bookings hold: rendered once per subject
- * and set of taken seats (part of the key, so a seat sold since is never shown free). A
- * widebody's is ~60 KB, so fewer are kept than offers.
+ * services) and what its supplier's answer says of it (its key: the seats taken, so a seat sold
+ * since is never shown free): rendered once per subject and key. A widebody's is ~60 KB, so
+ * fewer are kept than offers.
  */
 const renderedMaps = new RenderedResponses(100);
 
@@ -28,16 +27,8 @@ export const seatMapRoutes = [
     response: okSchema(z.array(seatMapSchema)),
     errors: ["not_found", "unsupported_by_supplier"],
     handle: async ({ ctx, query }) => {
-      const subject = await ctx.services.seatMaps.subject(tenantScope(ctx), query);
-      return renderedMaps.get(`${subject.id} ${subject.onSale} ${takenKey(subject)}`, () => ok(ctx.services.seatMaps.maps(subject).map(seatMapView)));
+      const { subject, maps } = await ctx.services.seatMaps.get(tenantScope(ctx), query);
+      return renderedMaps.get(`${subject.id} ${subject.onSale} ${maps.key}`, () => ok(maps.draw().map(seatMapView)));
     },
   }),
 ];
-
-/** The seats taken on the subject's flights, in a fixed order: equal sets give equal keys. */
-function takenKey(subject: SeatMapSubject): string {
-  return [...subject.taken]
-    .map(([flightKey, designators]) => `${flightKey}:${[...designators].sort().join(",")}`)
-    .sort()
-    .join(";");
-}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONNECTABLE_SUPPLIERS } from "../gateway/connections/supplier-connection.inputs";
+import { CONNECTABLE_SUPPLIERS } from "../composition/connectors";
 import { timestamp } from "./envelope";
 
 /** A tenant's connection to a supplier: never its token. */
@@ -7,7 +7,7 @@ export const supplierConnectionSchema = z
   .object({
     id: z.string().meta({ description: "spc_…" }),
     supplier: z.enum(CONNECTABLE_SUPPLIERS),
-    mode: z.enum(["test", "live"]).meta({ description: "From the token's prefix: duffel_test_ (sandbox tenants) or duffel_live_ (live tenants)" }),
+    mode: z.enum(["test", "live"]).meta({ description: "From the token's shape (its prefix): test tokens for sandbox tenants, live tokens for live tenants" }),
     created_at: timestamp,
     last_used_at: timestamp.nullable().meta({ description: "When the supplier last answered a call made with it" }),
     status: z.enum(["active", "invalid"]).meta({ description: "invalid once the supplier refused the token (401): connect again with a valid one" }),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
-import { createSupplierConnectionInput, parseCreateSupplierConnection, withoutAccessToken } from "../gateway/connections/supplier-connection.inputs";
+import { SUPPLIER_CONNECTION_INPUT } from "../composition/connectors";
+import { parseCreateSupplierConnection, withoutAccessToken } from "../gateway/connections/supplier-connection.inputs";
 import { ok, okSchema } from "./envelope";
 import { restRoute } from "./route";
 import { supplierConnectionSchema } from "./supplier-connection.schemas";
@@ -8,17 +9,17 @@ import { supplierConnectionView } from "./supplier-connection.views";
 
 const tag = "Supplier connections";
 
-/** A tenant's own accounts with outside suppliers (docs/duffel.md#connecting-a-duffel-account); the token is never shown again. */
+/** A tenant's own accounts with suppliers that take one (docs/connectors.md#a-tenants-own-account); the token is never shown again. */
 export const supplierConnectionRoutes = [
   restRoute({
     method: "POST",
     url: "/v1/supplier_connections",
     operation: "createSupplierConnection",
-    summary: "Connect the tenant's own Duffel account with its access token (stored encrypted, never shown again)",
+    summary: "Connect the tenant's own account with a supplier, with its access token (stored encrypted, never shown again)",
     tag,
     status: 201,
-    body: createSupplierConnectionInput,
-    parseBody: parseCreateSupplierConnection,
+    body: SUPPLIER_CONNECTION_INPUT,
+    parseBody: (body) => parseCreateSupplierConnection(SUPPLIER_CONNECTION_INPUT, body),
     fingerprintBody: withoutAccessToken,
     response: okSchema(supplierConnectionSchema),
     errors: ["invalid_field_value", "supplier_connection_exists", "supplier_secrets_unset"],

@@ -17,7 +17,7 @@ export const tenantConfigRoutes = [
     summary: "Read the calling tenant's configuration",
     tag,
     response: okSchema(tenantConfigSchema),
-    handle: async ({ ctx }) => ok(tenantConfigView(ctx.services.tenantConfig.get(tenantScope(ctx)))),
+    handle: async ({ ctx }) => ok(tenantConfigView(ctx.services.tenantConfig.get(tenantScope(ctx)), ctx.services.gateway.searches.defaultSuppliers)),
   }),
   restRoute({
     method: "PATCH",
@@ -33,7 +33,7 @@ export const tenantConfigRoutes = [
     errors: ["invalid_field_value", "currency_locked", "amount_too_large"],
     handle: async ({ ctx, body }) => {
       if (namesWebhookSettings(body)) await authorize(ctx, "updateWebhookSettings");
-      return ok(tenantConfigView(await ctx.services.tenantConfig.update(tenantScope(ctx), body)), "Tenant updated");
+      return ok(tenantConfigView(await ctx.services.tenantConfig.update(tenantScope(ctx), body), ctx.services.gateway.searches.defaultSuppliers), "Tenant updated");
     },
   }),
   restRoute({

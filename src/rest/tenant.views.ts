@@ -43,7 +43,8 @@ export function apiKeyView(key: ApiKey): z.output<typeof apiKeySchema> {
  * The tenant configuration (2.3): what the tenant itself reads at /v1/tenant; with
  * `webhook_secret` only in the answer of the update that made the secret.
  */
-export function tenantConfigView(tenant: TenantConfig): z.output<typeof tenantConfigSchema> {
+/** The tenant's configuration; `defaultSuppliers`: what a tenant that chose none searches. */
+export function tenantConfigView(tenant: TenantConfig, defaultSuppliers: readonly string[]): z.output<typeof tenantConfigSchema> {
   return {
     id: tenant.id,
     name: tenant.name,
@@ -52,7 +53,7 @@ export function tenantConfigView(tenant: TenantConfig): z.output<typeof tenantCo
     status: configStatus(tenant.status),
     default_currency: tenant.defaultCurrency,
     timezone: tenant.timezone,
-    suppliers: [...shownTenantSuppliers(tenant)],
+    suppliers: [...shownTenantSuppliers(tenant, defaultSuppliers)],
     webhook_url: tenant.webhookUrl && shownWebhookUrl(tenant.webhookUrl),
     webhook_enabled: tenant.webhookEnabled,
     metadata: asMetadata(tenant.configMetadata),

@@ -6,7 +6,7 @@ import type { Logger } from "../logger";
 import type { TenantScope } from "../tenancy/tenant-scope";
 import type { ArrivalWatch, BatchArrivals } from "./batch-arrivals";
 import { findBatchRequest, insertBatchRequest, readBatches, recordArrival, settleOverdue, takeArrived, type BatchOfferRequestRow, type OfferBatchRow } from "./batch-offer-rows";
-import type { SupplierResult, SupplierStatus } from "../gateway/fan-out";
+import type { SupplierResult, SupplierStatus } from "../gateway/contract/gateway";
 import type { StoredOffer } from "./offer-payload";
 import { offerIdOf } from "./offer-ids";
 import type { OfferLifetimes, OfferService } from "./offer.service";
@@ -36,7 +36,7 @@ export interface BatchOfferAnswer extends BatchOfferRequestState {
 }
 
 /**
- * Duffel's batch offer requests (docs/gateway.md#batch-offer-requests): the streamed search
+ * Batch offer requests (docs/gateway.md#batch-offer-requests): the streamed search
  * (SearchService.streamed, the fan-out every search uses) run in the background of the process
  * that was asked, each supplier's batch stored as it arrives, and read back by long-polled reads
  * in any process. The batches live in the database (`BatchOfferRequest`, `OfferBatch`): a read

@@ -4,8 +4,8 @@ import { sqlTimestamp } from "../db/sql-values";
 import { GuardFailed, guarded, writeBatch } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { fromLiveTenant } from "../tenants/live-tenant";
-import type { SupplierRef } from "../gateway/registry";
-import type { SupplierResult, SupplierStatus } from "../gateway/fan-out";
+import type { SupplierResult, SupplierStatus } from "../gateway/contract/gateway";
+import type { SupplierRef } from "../gateway/contract/offers";
 
 /** A batch offer request as stored (docs/gateway.md#batch-offer-requests). */
 export interface BatchOfferRequestRow {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseInput } from "../validation/parse-input";
 import { isCalendarDate } from "../validation/calendar-date";
-import { CABIN_CLASSES, type CabinClass } from "../gateway/contract/supplier";
+import { CABIN_CLASSES, type CabinClass } from "../gateway/contract/air";
 
 /** The longest range a fare calendar covers, in days (both ends included). */
 export const MAX_CALENDAR_DAYS = 90;

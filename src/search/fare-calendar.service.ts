@@ -4,7 +4,9 @@ import { clock } from "../clock";
 import type { Airport } from "../locations/airport";
 import type { AirportIndex } from "../locations/airport-index";
 import { parseMinor } from "../money/format";
-import type { CabinClass, FareQuote, Supplier, SupplierSearch } from "../gateway/contract/supplier";
+import type { CabinClass } from "../gateway/contract/air";
+import type { FareSource } from "../gateway/contract/gateway";
+import type { FareQuote, SupplierSearch } from "../gateway/contract/offers";
 import { RecentMap } from "../recent-map";
 import { dayToIsoDate, instantToLocalDay, localDay } from "../time/local-time";
 import { MAX_CALENDAR_DAYS, type DestinationsRequest, type FareCalendarRequest } from "./fare-calendar.inputs";
@@ -60,8 +62,8 @@ export class FareCalendarService {
   private readonly destinationFares = new RecentMap<string, { fares: MonthFares[]; madeAt: number }>(200);
 
   constructor(
-    /** Every supplier by its id (the registry's); those that cannot quote cheaply are passed over. */
-    private readonly suppliers: ReadonlyArray<{ id: string; supplier: Supplier }>,
+    /** Every supplier that quotes lowest fares (the others are passed over). */
+    private readonly sources: readonly FareSource[],
     private readonly airports: AirportIndex,
   ) {}
 
@@ -99,14 +101,16 @@ export class FareCalendarService {
         passengers,
         cabinClass: request.cabinClass,
         maxConnections: MAX_CONNECTIONS,
+        tenantId: scope.tenantId,
+        environment: scope.tenant.environment,
       } satisfies SupplierSearch,
     }));
     const currency = scope.tenant.defaultCurrency;
     const best: Array<PricedFare<FareCandidate<TravelDay>> | null> = days.map(() => null);
-    for (const { id, supplier } of this.suppliers) {
-      const quoted = await quotedFares(supplier, searches);
+    for (const source of this.sources) {
+      const quoted = await quotedFares(source, searches);
       if (quoted.length === 0) continue;
-      const sellable = await cheapestSellable(id, supplier, quoted, scope.tenant.environment, currency);
+      const sellable = await cheapestSellable(source, quoted, scope.tenant.environment, currency);
       sellable.forEach((fare, index) => (best[index] = cheaperOf(best[index], fare)));
     }
     return best.flatMap((fare) => (fare ? [indicativeFare(fare, currency)] : []));
@@ -129,13 +133,13 @@ export class FareCalendarService {
     const last = Math.min(lastOnSale, localDay(`${request.month}-01`) + daysInMonth(request.month) - 1);
     if (first > last) throw invalid("month", `has no date on sale (dates on sale run from ${dayToIsoDate(today)} to ${dayToIsoDate(lastOnSale)})`);
     const best = new Map<Airport, PricedFare<FareCandidate<TravelDay>>>();
-    for (const { id, supplier } of this.suppliers) {
+    for (const source of this.sources) {
       // Destinations by their month's cheapest fare; those dearer than the cap are out already,
       // and only the first few are checked for seats: each has fares to fall back on.
-      const candidates = (await this.monthFares(id, supplier, origins, first, last, request.cabinClass))
+      const candidates = (await this.monthFares(source, scope, origins, first, last, request.cabinClass))
         .filter(({ fares }) => maxPrice === null || totalInCurrency(fares[0]!.quote, currency) <= maxPrice)
         .slice(0, 2 * MAX_DESTINATIONS);
-      const sellable = await cheapestSellable(id, supplier, candidates.map(({ fares }) => fares), scope.tenant.environment, currency);
+      const sellable = await cheapestSellable(source, candidates.map(({ fares }) => fares), scope.tenant.environment, currency);
       candidates.forEach(({ destination }, index) => {
         const cheaper = cheaperOf(best.get(destination), sellable[index]);
         if (cheaper) best.set(destination, cheaper);
@@ -155,19 +159,20 @@ export class FareCalendarService {
    * routes times a month), so it is remembered for DESTINATION_FARES_TTL_MS; seats are checked
    * on every request.
    */
-  private async monthFares(supplierId: string, supplier: Supplier, origins: Airport[], first: number, last: number, cabinClass: CabinClass): Promise<MonthFares[]> {
-    const key = `${supplierId}|${origins.map((airport) => airport.iataCode).join(",")}|${first}|${last}|${cabinClass}`;
+  private async monthFares(source: FareSource, scope: TenantScope, origins: Airport[], first: number, last: number, cabinClass: CabinClass): Promise<MonthFares[]> {
+    const key = `${source.ref.id}|${origins.map((airport) => airport.iataCode).join(",")}|${first}|${last}|${cabinClass}`;
     const kept = this.destinationFares.get(key);
     if (kept && clock.nowMs() - kept.madeAt < DESTINATION_FARES_TTL_MS) return kept.fares;
-    const places = supplier.destinationsFrom?.(origins, this.airports.airports) ?? [];
+    const places = source.destinationsFrom(origins, this.airports.airports);
     const passengers = [{ id: "p1", type: "adult" as const }];
     const fares: MonthFares[] = [];
     for (const destination of places) {
       const searches = Array.from({ length: last - first + 1 }, (_, offset) => {
         const departureDate = dayToIsoDate(first + offset);
-        return { label: { departureDate, returnDate: null }, search: { slices: [{ origins, destinations: [destination], departureDate }], passengers, cabinClass, maxConnections: NONSTOP } };
+        const search: SupplierSearch = { slices: [{ origins, destinations: [destination], departureDate }], passengers, cabinClass, maxConnections: NONSTOP, tenantId: scope.tenantId, environment: scope.tenant.environment };
+        return { label: { departureDate, returnDate: null }, search };
       });
-      const month = (await quotedFares(supplier, searches)).flat().sort((a, b) => usdTotal(a.quote) - usdTotal(b.quote)).slice(0, CANDIDATES_PER_SEARCH);
+      const month = (await quotedFares(source, searches)).flat().sort((a, b) => usdTotal(a.quote) - usdTotal(b.quote)).slice(0, CANDIDATES_PER_SEARCH);
       if (month.length > 0) fares.push({ destination, fares: month });
     }
     fares.sort((a, b) => usdTotal(a.fares[0]!.quote) - usdTotal(b.fares[0]!.quote));

@@ -1,5 +1,7 @@
 import { convertFromUsdMinor } from "../money/exchange-rates";
-import { flightCabinKey, passengersNeedingSeats, type FareQuote, type FlightCabin, type Supplier, type SupplierSearch } from "../gateway/contract/supplier";
+import { passengersNeedingSeats, type Environment } from "../gateway/contract/air";
+import type { FareSource } from "../gateway/contract/gateway";
+import type { FareQuote, SupplierSearch } from "../gateway/contract/offers";
 
 /**
  * How many of a search's cheapest fares are checked for seats: should bookings hold the last
@@ -23,40 +25,39 @@ export interface FareCandidate<Label> {
 }
 
 /**
- * The `CANDIDATES_PER_SEARCH` cheapest fares one supplier quotes for each search, labelled; none
- * when the supplier cannot quote cheaply. The per-supplier part of the fare calendar and the
- * destination ideas: every supplier able to quote contributes this way.
+ * The `CANDIDATES_PER_SEARCH` cheapest fares one supplier quotes for each search, labelled. The
+ * per-supplier part of the fare calendar and the destination ideas: every supplier able to quote
+ * contributes this way.
  */
-export async function quotedFares<Label>(supplier: Supplier, searches: ReadonlyArray<{ label: Label; search: SupplierSearch }>): Promise<FareCandidate<Label>[][]> {
-  const lowestFares = supplier.lowestFares?.bind(supplier);
-  if (!lowestFares) return [];
+export async function quotedFares<Label>(source: FareSource, searches: ReadonlyArray<{ label: Label; search: SupplierSearch }>): Promise<FareCandidate<Label>[][]> {
   return Promise.all(
     searches.map(async ({ label, search }) => {
       const seatsNeeded = passengersNeedingSeats(search.passengers);
-      return (await lowestFares(search, CANDIDATES_PER_SEARCH)).map((quote) => ({ label, quote, seatsNeeded }));
+      return (await source.lowestFares(search, CANDIDATES_PER_SEARCH)).map((quote) => ({ label, quote, seatsNeeded }));
     }),
   );
 }
 
 /**
  * Of each group of a supplier's fares (cheapest first), the cheapest it can still sell, as a
- * search would find it: a fare on a flight-cabin whose bookings (of the tenant's environment)
- * leave fewer seats than the party needs is passed over. One read of the holds for every group;
- * a group with no fare left is null.
+ * search would find it (the supplier says which: its own inventory, for the tenant's
+ * environment). A group with no fare left is null.
  */
 export async function cheapestSellable<Label>(
-  supplierId: string,
-  supplier: Supplier,
+  source: FareSource,
   groups: ReadonlyArray<ReadonlyArray<FareCandidate<Label>>>,
-  environment: "sandbox" | "live",
+  environment: Environment,
   currency: string,
 ): Promise<Array<PricedFare<FareCandidate<Label>> | null>> {
-  const flights = new Map<string, FlightCabin>();
-  for (const group of groups) for (const candidate of group) for (const flight of candidate.quote.flights) flights.set(flightCabinKey(flight), flight);
-  const held = flights.size === 0 ? new Map<string, number>() : await supplier.seatsHeld([...flights.values()], environment);
-  return groups.map((group) => {
-    const sellable = group.find(({ quote, seatsNeeded }) => quote.flights.every((flight) => flight.seatsForSale - (held.get(flightCabinKey(flight)) ?? 0) >= seatsNeeded));
-    return sellable ? { candidate: sellable, totalAmount: totalInCurrency(sellable.quote, currency), supplier: supplierId } : null;
+  const seatsNeeded = groups.find((group) => group.length > 0)?.[0]?.seatsNeeded ?? 1;
+  const sellable = await source.sellableFares(
+    groups.map((group) => group.map((candidate) => candidate.quote)),
+    { seatsNeeded, environment },
+  );
+  return groups.map((group, index) => {
+    const quote = sellable[index];
+    const candidate = quote ? group.find((entry) => entry.quote === quote) : undefined;
+    return candidate ? { candidate, totalAmount: totalInCurrency(candidate.quote, currency), supplier: source.ref.id } : null;
   });
 }
 

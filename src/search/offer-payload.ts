@@ -1,5 +1,6 @@
-import type { CarrierRef, OfferConditions, PassengerType, SupplierOfferRef, SupplierSegment } from "../gateway/contract/supplier";
-import { NETWORK_SUPPLIER, type SupplierRef } from "../gateway/registry";
+import type { CarrierRef, PassengerType } from "../gateway/contract/air";
+import type { OfferConditions, SupplierOfferRef, SupplierSegment } from "../gateway/contract/offers";
+import { ORIGINAL_SUPPLIER, type SupplierRef } from "../gateway/contract/offers";
 
 /**
  * An offer whole, everything a view or an order needs, priced in the tenant's currency (minor
@@ -19,7 +20,7 @@ export interface OfferPayload {
   passengers: Array<{ id: string; type: PassengerType; fareAmount: number; taxAmount?: number }>;
   conditions: OfferConditions;
   passengerIdentityDocumentsRequired: boolean;
-  /** The supplier's own names for the offer and its total, when booking must send them back (a Duffel offer's). */
+  /** The supplier's own names for the offer and its total, when booking must send them back (a remote supplier's). */
   supplierOffer?: SupplierOfferRef;
 }
 
@@ -32,7 +33,7 @@ export interface StoredSlice {
   segments: StoredSegment[];
 }
 
-/** A supplier segment as stored: with an id, airports as IATA codes, local times named as Duffel names them. */
+/** A supplier segment as stored: with an id, airports as IATA codes, local times named as Variant A names them. */
 export type StoredSegment = Omit<SupplierSegment, "origin" | "destination" | "departingAtLocal" | "arrivingAtLocal"> & {
   id: string;
   origin: string;
@@ -54,7 +55,7 @@ export interface StoredOffer {
   payload: OfferPayload;
 }
 
-/** The total split as Duffel shows it: taxes (every passenger's together) and the base fare, the rest. */
+/** The total split as Variant A shows it: taxes (every passenger's together) and the base fare, the rest. */
 export interface PriceSplit {
   baseAmount: number;
   taxAmount: number;
@@ -68,5 +69,5 @@ export function splitTotal(totalAmount: number, payload: OfferPayload): PriceSpl
 
 /** The supplier that offered it, whenever it was stored. */
 export function offerSupplier(payload: Pick<OfferPayload, "supplier">): SupplierRef {
-  return payload.supplier ?? NETWORK_SUPPLIER;
+  return payload.supplier ?? ORIGINAL_SUPPLIER;
 }

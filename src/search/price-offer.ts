@@ -1,7 +1,7 @@
 import { newId } from "../ids";
 import { convertFromUsdMinor } from "../money/exchange-rates";
 import type { OfferPayload, StoredSegment } from "./offer-payload";
-import type { OfferConditions, PenaltyCondition, SupplierOffer, SupplierSegment } from "../gateway/contract/supplier";
+import type { OfferConditions, PenaltyCondition, SupplierOffer, SupplierSegment } from "../gateway/contract/offers";
 
 /**
  * Each passenger's fare and the taxes inside it, converted one by one into the tenant's currency
@@ -55,7 +55,7 @@ export function priceOffer(offer: SupplierOffer, currency: string): { payload: O
   return { payload, totalAmount: passengers.reduce((sum, passenger) => sum + passenger.fareAmount, 0) };
 }
 
-/** A supplier segment as stored, but for its id: airports as IATA codes, local times named as Duffel names them. */
+/** A supplier segment as stored, but for its id: airports as IATA codes, local times named as Variant A names them. */
 export function sharedSegment(segment: SupplierSegment): Omit<StoredSegment, "id"> {
   // Field by field: an object rest/spread here cost ~10 µs an offer.
   return {

@@ -1,9 +1,11 @@
-import type { CarrierRef, OfferConditions, PassengerType, SupplierOffer, SupplierOfferRef, SupplierSegment } from "../gateway/contract/supplier";
+import type { CarrierRef, PassengerType } from "../gateway/contract/air";
+import type { OfferConditions, SupplierOffer, SupplierOfferRef, SupplierSegment } from "../gateway/contract/offers";
 import type { StoredOffer, StoredSegment, StoredSlice } from "./offer-payload";
 import { MAX_OFFER_POSITIONS, offerIdOf, segmentIdOf, sliceIdOf } from "./offer-ids";
 import { priceConditions, priceFares, sharedSegment } from "./price-offer";
-import { comparisonKey, type SourcedOffer } from "../gateway/merge-offers";
-import type { SupplierRef } from "../gateway/registry";
+import { comparisonKey } from "../gateway/contract/comparison-key";
+import type { SourcedOffer } from "../gateway/contract/gateway";
+import type { SupplierRef } from "../gateway/contract/offers";
 
 /** A flight segment as the offers of a search share it: every field of a stored segment but its id (which names the offer). */
 export type SharedSegment = Omit<StoredSegment, "id">;
@@ -34,7 +36,7 @@ export interface AnsweredOffer {
   totalAmount: number;
   conditions: OfferConditions;
   passengerIdentityDocumentsRequired: boolean;
-  /** The supplier's own names for it, when booking must send them back (Duffel's offer and passenger ids). */
+  /** The supplier's own names for it, when booking must send them back (a remote supplier's offer and passenger ids). */
   supplierOffer?: SupplierOfferRef;
 }
 

@@ -1,7 +1,8 @@
 import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
-import type { AircraftRef, BaggageAllowance, CabinClass, CarrierRef, OfferConditions, PassengerType, SupplierOfferRef } from "../gateway/contract/supplier";
+import type { AircraftRef, BaggageAllowance, CabinClass, CarrierRef, PassengerType } from "../gateway/contract/air";
+import type { OfferConditions, SupplierOfferRef } from "../gateway/contract/offers";
 import { answeredOfferKey, type AnsweredOffer, type SearchAnswer, type SearchHeader, type SharedSegment, type SharedSlice } from "./search-answer";
-import { NETWORK_SUPPLIER, type SupplierRef } from "../gateway/registry";
+import { ORIGINAL_SUPPLIER, type SupplierRef } from "../gateway/contract/offers";
 
 /**
  * A search's offers as one stored value (docs/search-storage.md): JSON of positional arrays,
@@ -20,11 +21,11 @@ interface EncodedSearch {
   segments: EncodedSegment[];
   slices: Array<[origin: string, destination: string, departureDate: string, durationMinutes: number, segments: number[]]>;
   offers: Array<[owner: number, fareBrandName: string, slices: number[], fares: number[], taxes: number[], conditions: number, identityDocumentsRequired: 0 | 1, supplier?: number, supplierOffer?: EncodedSupplierOffer]>;
-  /** The suppliers the offers came from (absent in rows written before offers named theirs: the network's). */
+  /** The suppliers the offers came from (absent in rows written before offers named theirs: ORIGINAL_SUPPLIER). */
   suppliers?: Array<[id: string, name: string]>;
 }
 
-/** A supplier's own names for an offer (a Duffel offer's), present only on offers that have them. */
+/** A supplier's own names for an offer (a remote supplier's), present only on offers that have them. */
 type EncodedSupplierOffer = [id: string, passengerIds: string[], totalAmount: string, totalCurrency: string, requiresInstantPayment: 0 | 1];
 
 type EncodedSegment = [
@@ -145,7 +146,7 @@ export function decodeSearch(bytes: Uint8Array, header: Omit<SearchHeader, "curr
   const suppliers = (encoded.suppliers ?? []).map(([id, name]): SupplierRef => ({ id, name }));
   const offers = encoded.offers.map(
     ([owner, fareBrandName, offerSlices, fares, taxes, condition, documents, supplier, supplierOffer]): AnsweredOffer => ({
-      supplier: (supplier === undefined ? undefined : suppliers[supplier]) ?? NETWORK_SUPPLIER,
+      supplier: (supplier === undefined ? undefined : suppliers[supplier]) ?? ORIGINAL_SUPPLIER,
       comparisonKey: answeredOfferKey({ segments, slices }, { slices: offerSlices }),
       owner: carriers[owner]!,
       fareBrandName,

@@ -3,7 +3,7 @@ import type { AirportIndex } from "../locations/airport-index";
 import { appError } from "../errors/app-error";
 import { newId } from "../ids";
 import type { SearchRequest } from "./search.inputs";
-import type { SupplierSearch } from "../gateway/contract/supplier";
+import type { SupplierSearch } from "../gateway/contract/offers";
 import { dayToIsoDate, instantToLocalDay, localDay } from "../time/local-time";
 
 /** How far ahead the airline sells: 361 days after today at the origin, as airlines' schedules open. */
@@ -17,7 +17,10 @@ export const SALES_HORIZON_DAYS = 361;
  * a date past SALES_HORIZON_DAYS is 422 `departure_date_out_of_range` (a date not on sale yet).
  * Passengers without an id get a `pas_` one.
  */
-export function resolveSearch(request: SearchRequest, airports: AirportIndex, now: Date): SupplierSearch {
+/** A search as checked and resolved: what a supplier is asked, but for whose it is and how it is bounded. */
+export type ResolvedSearch = Pick<SupplierSearch, "slices" | "passengers" | "cabinClass" | "maxConnections">;
+
+export function resolveSearch(request: SearchRequest, airports: AirportIndex, now: Date): ResolvedSearch {
   const fail = (field: string, message: string) => appError("invalid_search_params", { field: request.fieldPrefix + field, message: `${request.fieldPrefix}${field}: ${message}` });
 
   const slices = request.slices.map((slice, index) => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isCalendarDate } from "../validation/calendar-date";
-import { CABIN_CLASSES, type CabinClass, type ForcedOutcome, type PassengerType } from "../gateway/contract/supplier";
+import { CABIN_CLASSES, type CabinClass, type PassengerType } from "../gateway/contract/air";
+import { type ForcedOutcome } from "../gateway/contract/offers";
 
 const placeCode = z
   .string()
@@ -17,7 +18,7 @@ const passengerInput = z.strictObject({
   type: z.enum(["adult", "child", "infant_without_seat"]),
   /** Optional client-chosen id, echoed back and named later by order passengers. */
   id: z.string().min(1).max(64).optional(),
-  /** Accepted for Duffel compatibility; ages are not used for pricing. */
+  /** Accepted as the compatible API takes it; ages are not used for pricing. */
   age: z.number().int().min(0).max(130).optional(),
 });
 
@@ -32,7 +33,7 @@ const searchCore = {
 /** How long the suppliers may take, in seconds (the search's deadline). */
 const supplierTimeout = z.number().int().min(2, "must be at least 2 seconds").max(60).optional();
 
-/** Sandbox only: an outcome forced on a supplier, by its id (`{ "simulated_lcc": "timeout" }`). */
+/** Sandbox only: an outcome forced on a supplier, by its id (`{ "<supplier id>": "timeout" }`). */
 const supplierBehaviour = z.record(z.string(), z.enum(["timeout", "error", "ok"])).optional();
 
 /** Variant A: the search fields at the top level; `cabin_class` defaults to economy. */

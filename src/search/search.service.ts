@@ -6,17 +6,13 @@ import { datedId } from "../ids";
 import type { AirportIndex } from "../locations/airport-index";
 import type { UsageMeter } from "../tenants/usage-meter";
 import type { StoredOffer } from "./offer-payload";
-import { sellableOffers } from "./sellable-offers";
 import type { SearchRequest } from "./search.inputs";
-import { resolveSearch } from "./search-rules";
+import { resolveSearch, type ResolvedSearch } from "./search-rules";
 import { insertSearch, type OfferRequestRow, type StoredSearch } from "./search-rows";
 import { answerSearch, offerAt, type SearchAnswer } from "./search-answer";
 import type { OfferCache } from "./offer-cache";
-import type { SupplierSearch } from "../gateway/contract/supplier";
-import type { RegisteredSupplier, SupplierRef, SupplierRegistry } from "../gateway/registry";
-import type { SupplierCalls } from "../gateway/pipeline/supplier-calls";
-import { fanOut, type SupplierBatch, type SupplierResult } from "../gateway/fan-out";
-import { mergeOffers, type SourcedOffer } from "../gateway/merge-offers";
+import type { SearchedSupplier, SourcedOffer, SupplierBatch, SupplierResult, SupplierSearches } from "../gateway/contract/gateway";
+import type { SupplierRef } from "../gateway/contract/offers";
 import { tenantSuppliers } from "../tenants/tenant-suppliers";
 
 /** A search as answered: its offer request, the search as resolved, its offers and how each supplier did. */
@@ -26,7 +22,7 @@ export class SearchResult {
   constructor(
     readonly offerRequest: OfferRequestRow,
     /** The search as resolved: passengers carry their ids (client-chosen or assigned). */
-    readonly search: SupplierSearch,
+    readonly search: ResolvedSearch,
     /** The offers as stored, what they share kept once (views render from it). */
     readonly answer: SearchAnswer,
     /** Each supplier asked, in the tenant's order. */
@@ -43,8 +39,7 @@ export class SearchResult {
 export class SearchService {
   constructor(
     private readonly db: Database,
-    private readonly suppliers: SupplierRegistry,
-    private readonly calls: SupplierCalls,
+    private readonly gateway: SupplierSearches,
     private readonly airports: AirportIndex,
     private readonly usage: UsageMeter,
     private readonly offerTtlSeconds: number,
@@ -59,9 +54,9 @@ export class SearchService {
    */
   async search(scope: TenantScope, request: SearchRequest): Promise<SearchResult> {
     const prepared = await this.prepare(scope, request);
-    const batches = await fanOut(prepared.entries, prepared.ask, request.supplierTimeoutMs, this.calls);
+    const batches = await this.gateway.fanOut(prepared.entries, prepared.ask, request.supplierTimeoutMs);
     refuseEmptyFailure(batches);
-    const { offerRequest, answer } = await this.#store(scope, request, prepared.search, prepared.now, mergeOffers(batches));
+    const { offerRequest, answer } = await this.#store(scope, request, prepared.search, prepared.now, this.gateway.merge(batches));
     this.usage.record(scope.tenantId, "searches");
     return new SearchResult(offerRequest, prepared.search, answer, batches.map((batch) => batch.result));
   }
@@ -82,17 +77,16 @@ export class SearchService {
   async streamed(scope: TenantScope, request: SearchRequest, stop?: AbortSignal): Promise<StreamedSearch> {
     const prepared = await this.prepare(scope, request);
     this.usage.record(scope.tenantId, "searches");
-    return { suppliers: prepared.entries.map((entry) => ({ id: entry.id, name: entry.name })), batches: this.#batches(scope, request, prepared, stop) };
+    return { suppliers: prepared.entries.map((entry) => entry.ref), batches: this.#batches(scope, request, prepared, stop) };
   }
 
   async *#batches(scope: TenantScope, request: SearchRequest, prepared: Awaited<ReturnType<SearchService["prepare"]>>, stop?: AbortSignal): AsyncGenerator<SearchBatch> {
     const arrived: SupplierBatch[] = [];
     let wake: (() => void) | undefined;
-    const done = fanOut(
+    const done = this.gateway.fanOut(
       prepared.entries,
       prepared.ask,
       request.supplierTimeoutMs,
-      this.calls,
       (batch) => {
         arrived.push(batch);
         wake?.();
@@ -102,8 +96,8 @@ export class SearchService {
     for (let remaining = prepared.entries.length; remaining > 0; remaining--) {
       if (arrived.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       const batch = arrived.shift()!;
-      const answeredAt = new Date(prepared.answeredAt.get(batch.entry.id) ?? scope.clock.nowMs());
-      const sourced = mergeOffers([batch]);
+      const answeredAt = new Date(prepared.answeredAt.get(batch.supplier.id) ?? scope.clock.nowMs());
+      const sourced = this.gateway.merge([batch]);
       const stored = sourced.length > 0 ? await this.#store(scope, request, prepared.search, scope.clock.now(), sourced) : null;
       yield { result: batch.result, offers: stored ? new SearchResult(stored.offerRequest, prepared.search, stored.answer, [batch.result]).offers : [], remainingSuppliers: remaining - 1, answeredAt };
     }
@@ -114,24 +108,24 @@ export class SearchService {
   private async prepare(scope: TenantScope, request: SearchRequest) {
     const now = scope.clock.now();
     const search = resolveSearch(request, this.airports, now);
-    checkBehaviour(request, scope, this.suppliers);
-    // A supplier that needs the tenant's own account (Duffel) is its entry for the tenant.
-    const entries = onTenantClock(await this.suppliers.searchedFor(scope.tenantId, tenantSuppliers(scope.tenant)), scope);
+    checkBehaviour(request, scope, this.gateway);
+    // A supplier that needs the tenant's own account is searched only once the tenant has one.
+    const entries = onTenantClock(await this.gateway.searchedFor(scope.tenantId, tenantSuppliers(scope.tenant)), scope);
     /** When each supplier's answer came (before the gateway's own work on it), by supplier id. */
     const answeredAt = new Map<string, number>();
-    const ask = async (entry: RegisteredSupplier, signal: AbortSignal) => {
-      const forcedOutcome = request.supplierBehaviour?.[entry.id];
+    const ask = async (entry: SearchedSupplier, signal: AbortSignal) => {
+      const forcedOutcome = request.supplierBehaviour?.[entry.ref.id];
       // Asked as the fan-out starts: its deadline is the search's, on the process clock (a timer's, whatever the tenant's clock reads).
       const deadlineMs = clock.nowMs() + request.supplierTimeoutMs;
-      const found = await entry.supplier.search({ ...search, signal, deadlineMs, ...(forcedOutcome ? { forcedOutcome } : {}) });
-      answeredAt.set(entry.id, scope.clock.nowMs());
-      return sellableOffers(entry.supplier, found, search, scope.tenant.environment);
+      const offers = await entry.search({ ...search, tenantId: scope.tenantId, environment: scope.tenant.environment, signal, deadlineMs, ...(forcedOutcome ? { forcedOutcome } : {}) });
+      answeredAt.set(entry.ref.id, scope.clock.nowMs());
+      return offers;
     };
     return { now, search, entries, ask, answeredAt };
   }
 
   /** Prices and stores the offers as one search of the tenant, dated `now`. */
-  async #store(scope: TenantScope, request: SearchRequest, search: SupplierSearch, now: Date, offers: SourcedOffer[]): Promise<{ offerRequest: OfferRequestRow; answer: SearchAnswer }> {
+  async #store(scope: TenantScope, request: SearchRequest, search: ResolvedSearch, now: Date, offers: SourcedOffer[]): Promise<{ offerRequest: OfferRequestRow; answer: SearchAnswer }> {
     // Dated to the millisecond of the search: so an offer's id dates its offer (OfferService.missing).
     const id = datedId("orq", now.getTime());
     const expiresAt = new Date(now.getTime() + this.offerTtlSeconds * 1000);
@@ -166,13 +160,13 @@ export interface StreamedSearch {
 }
 
 /** `supplier_behaviour` is the sandbox's, and names suppliers this gateway has (400 `invalid_search_params` naming the field). */
-function checkBehaviour(request: SearchRequest, scope: TenantScope, suppliers: SupplierRegistry): void {
+function checkBehaviour(request: SearchRequest, scope: TenantScope, suppliers: SupplierSearches): void {
   if (request.supplierBehaviour === undefined) return;
   if (scope.tenant.environment !== "sandbox") {
     throw appError("invalid_search_params", { field: "supplier_behaviour", message: "supplier_behaviour: only sandbox tenants may force a supplier's outcome" });
   }
   const unknown = Object.keys(request.supplierBehaviour).find((id) => !suppliers.has(id));
-  if (unknown !== undefined) throw appError("invalid_search_params", { field: `supplier_behaviour.${unknown}`, message: `supplier_behaviour.${unknown}: is not a supplier (${suppliers.all.map((entry) => entry.id).join(", ")})` });
+  if (unknown !== undefined) throw appError("invalid_search_params", { field: `supplier_behaviour.${unknown}`, message: `supplier_behaviour.${unknown}: is not a supplier (${suppliers.suppliers.map((supplier) => supplier.id).join(", ")})` });
 }
 
 /** No supplier answered with offers: 504 when one missed the deadline, 502 when none answered at all; else the answer stands (zero offers is an answer). */
@@ -188,11 +182,11 @@ function refuseEmptyFailure(batches: readonly SupplierBatch[]): void {
  * moved ahead, those living on our time (a remote supplier's cannot be moved: docs/sandbox-clock.md).
  * 422 `clock_advanced` when that leaves none of the tenant's suppliers.
  */
-function onTenantClock(entries: RegisteredSupplier[], scope: TenantScope): RegisteredSupplier[] {
+function onTenantClock(entries: SearchedSupplier[], scope: TenantScope): SearchedSupplier[] {
   if (scope.clock.offsetMs === 0) return entries;
-  const runnable = entries.filter((entry) => entry.capabilities.has("moved_clock"));
+  const runnable = entries.filter((entry) => entry.runsOnMovedClock);
   if (runnable.length === 0 && entries.length > 0) {
-    throw appError("clock_advanced", { reason: `The tenant's sandbox clock runs ahead of real time, and ${entries.map((entry) => entry.id).join(", ")} run on real time: reset the clock to search them.` });
+    throw appError("clock_advanced", { reason: `The tenant's sandbox clock runs ahead of real time, and ${entries.map((entry) => entry.ref.id).join(", ")} run on real time: reset the clock to search them.` });
   }
   return runnable;
 }

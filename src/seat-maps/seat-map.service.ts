@@ -1,50 +1,40 @@
 import type { TenantScope } from "../tenancy/tenant-scope";
 import { appError } from "../errors/app-error";
+import type { OrderSuppliers } from "../gateway/contract/gateway";
+import type { SeatMapAnswer, SeatMapSubject } from "../gateway/contract/seat-maps";
 import { stateAllows } from "../orders/core/order-actions";
-import { requireOfferSupplierCapability } from "../orders/core/order-supplier";
 import type { OrderService } from "../orders/core/order.service";
 import type { StoredOffer } from "../search/offer-payload";
 import type { OfferService } from "../search/offer.service";
-import type { Supplier } from "../gateway/contract/supplier";
-import type { SeatCatalogue } from "../connectors/simulated/seating/seat-catalogue";
-import type { SeatMap, SeatMapSubject } from "../connectors/simulated/seating/seat-map";
 import type { SeatMapQuery } from "./seat-map.inputs";
 
+/** The subject of a seat map, with its maps as its supplier answers them. */
+export interface SeatMaps {
+  subject: SeatMapSubject;
+  maps: SeatMapAnswer;
+}
+
 /**
- * Seat maps of the caller's offers and orders. Another tenant's offer or order is `not_found`,
- * exactly as an unknown id. Flights' seating is built once per process and shared by every map;
- * the seats bookings hold are read on every map (one query), so a sold seat is never offered.
+ * Seat maps of the caller's offers and orders, as their supplier draws them (its `seatSelection`
+ * capability). Another tenant's offer or order is `not_found`, exactly as an unknown id.
  */
 export class SeatMapService {
   constructor(
     private readonly offers: OfferService,
     private readonly orders: OrderService,
-    private readonly catalogue: SeatCatalogue,
-    private readonly supplier: Supplier,
+    private readonly suppliers: Pick<OrderSuppliers, "require">,
   ) {}
 
-  /** One map per segment of the offer or order named; 404 as `subject`. */
-  async get(scope: TenantScope, query: SeatMapQuery): Promise<SeatMap[]> {
-    return this.maps(await this.subject(scope, query));
-  }
-
   /**
-   * The offer or order named, as seats are chosen for it; 404 `not_found` naming the field for an
-   * unknown or foreign id; 422 `unsupported_by_supplier` for one whose supplier has no seat maps
-   * through us (Duffel).
+   * The offer or order named, and its maps (one per segment); 404 `not_found` naming the field
+   * for an unknown or foreign id; 422 `unsupported_by_supplier` for one whose supplier has no
+   * seat maps through us.
    */
-  async subject(scope: TenantScope, query: SeatMapQuery): Promise<SeatMapSubject> {
+  async get(scope: TenantScope, query: SeatMapQuery): Promise<SeatMaps> {
     const { id, offer, onSale } = query.offer_id !== undefined ? await this.offerSubject(scope, query.offer_id) : await this.orderSubject(scope, query.order_id!);
-    requireOfferSupplierCapability(offer, "select_seats", "seat maps", query.offer_id !== undefined ? "offer" : "order");
-    const slices = offer.payload.slices;
-    // Nothing is offered on a map past sale, so what is taken need not be read.
-    const taken = onSale ? await this.supplier.seatsAssigned(slices.flatMap((slice) => slice.segments.map((segment) => segment.flightKey)), scope.tenant.environment) : new Map();
-    return { id, currency: offer.currency, slices, passengers: offer.payload.passengers, onSale, taken };
-  }
-
-  /** The subject's maps, one per segment. */
-  maps(subject: SeatMapSubject): SeatMap[] {
-    return this.catalogue.maps(subject);
+    const seats = this.suppliers.require(offer.payload, "seatSelection", "seat maps", query.offer_id !== undefined ? "offer" : "order");
+    const subject: SeatMapSubject = { id, currency: offer.currency, slices: offer.payload.slices, passengers: offer.payload.passengers, onSale, environment: scope.tenant.environment };
+    return { subject, maps: await seats.seatMaps(subject) };
   }
 
   private async offerSubject(scope: TenantScope, offerId: string): Promise<SubjectSource> {

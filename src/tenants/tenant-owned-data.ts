@@ -1,13 +1,12 @@
-import type { Prisma } from "../db/models";
-
-type Tx = Prisma.TransactionClient;
+import type { TenantTable } from "../gateway/contract/connector";
 
 /**
- * Every table that holds rows belonging to a tenant, children before parents. Deleting a
- * tenant empties each of them in one transaction; a module adding a tenant-owned table adds
- * it here (the tenant-deletion test counts rows in every table with a tenantId column).
+ * Every table of Aerogate's own that holds rows belonging to a tenant, children before parents.
+ * Deleting a tenant empties each of them, and the connectors' own tables (their registrations'
+ * `tenantTables`), in one transaction; a module adding a tenant-owned table adds it here (the
+ * tenant-deletion test counts rows in every table with a tenantId column).
  */
-export const tenantOwnedTables: ReadonlyArray<{ table: string; deleteFor: (tx: Tx, tenantId: string) => Promise<unknown> }> = [
+export const tenantOwnedTables: readonly TenantTable[] = [
   { table: "ApiKey", deleteFor: (tx, tenantId) => tx.apiKey.deleteMany({ where: { tenantId } }) },
   { table: "UsageCounter", deleteFor: (tx, tenantId) => tx.usageCounter.deleteMany({ where: { tenantId } }) },
   { table: "DailyUsageCounter", deleteFor: (tx, tenantId) => tx.dailyUsageCounter.deleteMany({ where: { tenantId } }) },
@@ -16,10 +15,7 @@ export const tenantOwnedTables: ReadonlyArray<{ table: string; deleteFor: (tx: T
   { table: "WebhookDelivery", deleteFor: (tx, tenantId) => tx.webhookDelivery.deleteMany({ where: { tenantId } }) },
   { table: "OrderEvent", deleteFor: (tx, tenantId) => tx.orderEvent.deleteMany({ where: { tenantId } }) },
   { table: "SupplierConnection", deleteFor: (tx, tenantId) => tx.supplierConnection.deleteMany({ where: { tenantId } }) },
-  { table: "DuffelBooking", deleteFor: (tx, tenantId) => tx.duffelBooking.deleteMany({ where: { tenantId } }) },
   { table: "WebhookEndpoint", deleteFor: (tx, tenantId) => tx.webhookEndpoint.deleteMany({ where: { tenantId } }) },
-  { table: "SeatHold", deleteFor: (tx, tenantId) => tx.seatHold.deleteMany({ where: { tenantId } }) },
-  { table: "SeatAssignment", deleteFor: (tx, tenantId) => tx.seatAssignment.deleteMany({ where: { tenantId } }) },
   { table: "SeatIntent", deleteFor: (tx, tenantId) => tx.seatIntent.deleteMany({ where: { tenantId } }) },
   { table: "AirlineInitiatedChange", deleteFor: (tx, tenantId) => tx.airlineInitiatedChange.deleteMany({ where: { tenantId } }) },
   { table: "OrderChange", deleteFor: (tx, tenantId) => tx.orderChange.deleteMany({ where: { tenantId } }) },

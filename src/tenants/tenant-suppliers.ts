@@ -1,5 +1,4 @@
 import type { Tenant } from "../db/models";
-import { DEFAULT_TENANT_SUPPLIERS } from "../gateway/registry";
 
 /** The supplier ids the tenant chose to search, in its order, or null when it chose none (the defaults apply). */
 export function tenantSuppliers(tenant: Pick<Tenant, "suppliers">): string[] | null {
@@ -7,7 +6,7 @@ export function tenantSuppliers(tenant: Pick<Tenant, "suppliers">): string[] | n
   return Array.isArray(chosen) && chosen.every((id) => typeof id === "string") ? (chosen as string[]) : null;
 }
 
-/** The suppliers the tenant searches, as its configuration shows them: its choice, or the defaults. */
-export function shownTenantSuppliers(tenant: Pick<Tenant, "suppliers">): readonly string[] {
-  return tenantSuppliers(tenant) ?? DEFAULT_TENANT_SUPPLIERS;
+/** The suppliers the tenant searches, as its configuration shows them: its choice, or the defaults (`defaults`: the gateway's). */
+export function shownTenantSuppliers(tenant: Pick<Tenant, "suppliers">, defaults: readonly string[]): readonly string[] {
+  return tenantSuppliers(tenant) ?? defaults;
 }

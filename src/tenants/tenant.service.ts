@@ -11,6 +11,7 @@ import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import { isUniqueViolation } from "../db/errors";
 import { disambiguatedSlug, slugify } from "./slug";
 import type { CreateTenantInput, UpdateTenantInput } from "./tenant.inputs";
+import type { TenantTable } from "../gateway/contract/connector";
 import { tenantOwnedTables } from "./tenant-owned-data";
 import { openingWallet } from "../wallet/opening-balance";
 import { clock } from "../clock";
@@ -26,6 +27,8 @@ export class TenantService {
     private readonly db: Database,
     private readonly pubsub: PubSub,
     private readonly cursors: CursorCodec,
+    /** The connectors' own tables holding tenants' rows, emptied with Aerogate's. */
+    private readonly connectorTables: readonly TenantTable[] = [],
   ) {}
 
   /**
@@ -127,7 +130,7 @@ export class TenantService {
           webhookEnabled: false,
         },
       });
-      for (const { deleteFor } of tenantOwnedTables) await deleteFor(tx, tenantId);
+      for (const { deleteFor } of [...this.connectorTables, ...tenantOwnedTables]) await deleteFor(tx, tenantId);
     });
     await this.invalidate(tenantId);
     return this.get(tenantId);

@@ -130,7 +130,7 @@ export function localToInstant(timeZone: string, localDate: string, minuteOfDay:
 
 /**
  * The local date-time of an instant in an IANA zone, ISO 8601 without offset
- * (`2026-03-07T08:35:00`), the way Duffel shows departure and arrival times.
+ * (`2026-03-07T08:35:00`), the way Variant A shows departure and arrival times.
  */
 export function instantToLocalIso(timeZone: string, instantMs: number): string {
   return new Date(instantToWallTime(timeZone, instantMs)).toISOString().slice(0, 19);

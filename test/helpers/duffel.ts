@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { clock } from "../../src/clock";
 import type { DuffelAccount } from "../../src/connectors/duffel/duffel-accounts";
 import type { DuffelOrderPassenger } from "../../src/connectors/duffel/duffel-shapes";
-import type { SupplierSearch } from "../../src/gateway/contract/supplier";
+import type { SupplierSearch } from "../../src/gateway/contract/offers";
 import { duffelAccounts } from "../../src/connectors/duffel/connected-accounts";
 import { scopeOf as tenantScopeOf, type TenantScope } from "../../src/tenancy/tenant-scope";
 import { call, type Endpoint, type TenantFixture } from "./client";
@@ -40,14 +40,16 @@ export async function accountOf(server: TestServer, tenant: TenantFixture): Prom
   return account;
 }
 
-/** A one-way London Heathrow to New York JFK search for one adult, on a date always in the future. */
-export function londonToNewYork(server: TestServer): SupplierSearch {
+/** A one-way London Heathrow to New York JFK search for one adult of a sandbox tenant (`tenantId`), on a date always in the future. */
+export function londonToNewYork(server: TestServer, tenantId = "ten_unnamed"): SupplierSearch {
   const airport = (code: string) => server.app.services.airports.getByIata(code)!;
   return {
     slices: [{ origins: [airport("LHR")], destinations: [airport("JFK")], departureDate: new Date(clock.nowMs() + 30 * 86_400_000).toISOString().slice(0, 10) }],
     passengers: [{ id: "pas_1", type: "adult" }],
     cabinClass: "economy",
     maxConnections: 1,
+    tenantId,
+    environment: "sandbox",
   };
 }
 

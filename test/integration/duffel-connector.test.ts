@@ -3,11 +3,12 @@ import { clock } from "../../src/clock";
 import { AppError } from "../../src/errors/app-error";
 import { onAccount } from "../../src/connectors/duffel/duffel-accounts";
 import { ORDER_ID_METADATA } from "../../src/connectors/duffel/duffel-bookings";
-import { DuffelSupplier, type DuffelSearchAccount } from "../../src/connectors/duffel/duffel-supplier";
+import { DuffelBookings } from "../../src/connectors/duffel/duffel-bookings";
+import { DuffelSupplier } from "../../src/connectors/duffel/duffel-supplier";
 import { offerRequestBody, pricedOffer } from "../../src/connectors/duffel/duffel-offers";
 import type { DuffelOffer } from "../../src/connectors/duffel/duffel-shapes";
 import { duffelAccounts } from "../../src/connectors/duffel/connected-accounts";
-import { SupplierAccountRefused } from "../../src/gateway/contract/supplier";
+import { SupplierAccountRefused } from "../../src/gateway/contract/errors";
 import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { accountOf, connectDuffel, fakeToken, londonToNewYork, secretsKey, travellers } from "../helpers/duffel";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
@@ -54,8 +55,10 @@ describe("the Duffel connector", () => {
   });
 
   const accounts = () => duffelAccounts(server.app.services.supplierConnections, { baseUrl: fake.url, timeoutMs: 10_000 });
-  /** The Duffel supplier as the gateway makes it for a tenant's search, with `search`'s account. */
-  const duffelSupplier = (search: DuffelSearchAccount) => new DuffelSupplier({ accounts: accounts(), bookings: server.app.services.duffelBookings, airportByIata: (code) => server.app.services.airports.getByIata(code) }, search);
+  /** Duffel's bookings as the connector keeps them, over the server's database. */
+  const bookings = () => new DuffelBookings(server.db, accounts());
+  /** The Duffel supplier as the connector makes it: every call with the tenant's own account. */
+  const duffelSupplier = () => new DuffelSupplier({ accounts: accounts(), bookings: bookings(), airportByIata: (code) => server.app.services.airports.getByIata(code) });
   const connection = async () => (await call(server, "GET", "/v1/supplier_connections", { key: tenant.key })).body.data.find((c: { id: string }) => c.id === connectionId);
   /** A fresh offer request's offers, through the tenant's account. */
   const searchOffers = async (deadlineMs?: number): Promise<DuffelOffer[]> => {
@@ -78,8 +81,7 @@ describe("the Duffel connector", () => {
   });
 
   it("answers the Supplier interface's search: offers in USD from Duffel's GBP, our airports, times in UTC", async () => {
-    const supplier = duffelSupplier({ accounts: accounts(), account: await accountOf(server, tenant) });
-    const offers = await supplier.search(londonToNewYork(server));
+    const offers = await duffelSupplier().search(londonToNewYork(server, tenant.tenantId));
     expect(offers).toHaveLength(3);
     const [first] = offers;
     expect(first!.baseCurrency).toBe("USD");
@@ -142,10 +144,10 @@ describe("the Duffel connector", () => {
     fake.failNext(1, 500, "POST /air/orders");
     const ordersBefore = fake.orders.size;
     const booking = { idempotencyKey: newKey("duffel"), offerId: offer!.id, type: "instant" as const, passengers: travellers(offer!.passengers.map((p) => p.id)), payment: { amount: offer!.total_amount, currency: offer!.total_currency } };
-    expect((await refusal(server.app.services.duffelBookings.book(tenant.tenantId, booking))).code).toBe("supplier_error");
+    expect((await refusal(bookings().book(tenant.tenantId, booking))).code).toBe("supplier_error");
     expect(fake.orders.size).toBe(ordersBefore);
     // The same key again finds nothing at Duffel under its id, so books once now.
-    const booked = await server.app.services.duffelBookings.book(tenant.tenantId, booking);
+    const booked = await bookings().book(tenant.tenantId, booking);
     expect(booked.status).toBe("booked");
     expect(fake.orders.size).toBe(ordersBefore + 1);
   });
@@ -154,19 +156,19 @@ describe("the Duffel connector", () => {
     const [offer] = await searchOffers();
     const scope = tenant.tenantId;
     const booking = { idempotencyKey: newKey("duffel"), offerId: offer!.id, type: "instant" as const, passengers: travellers(offer!.passengers.map((p) => p.id)), payment: { amount: offer!.total_amount, currency: offer!.total_currency } };
-    const first = await server.app.services.duffelBookings.book(scope, booking);
+    const first = await bookings().book(scope, booking);
     expect(first).toMatchObject({ id: expect.stringMatching(/^ord_/), status: "booked", duffelOrderId: expect.stringMatching(/^ord_0000/), totalAmount: offer!.total_amount, totalCurrency: "GBP", paymentRequiredBy: null });
-    const again = await server.app.services.duffelBookings.book(scope, booking);
+    const again = await bookings().book(scope, booking);
     expect(again).toEqual(first);
     const atDuffel = [...fake.orders.values()].filter((order) => order.metadata[ORDER_ID_METADATA] === first.id);
     expect(atDuffel.map((order) => order.id)).toEqual([first.duffelOrderId]);
-    expect((await refusal(server.app.services.duffelBookings.book(scope, { ...booking, offerId: "off_0000other" }))).code).toBe("idempotency_key_reused");
+    expect((await refusal(bookings().book(scope, { ...booking, offerId: "off_0000other" }))).code).toBe("idempotency_key_reused");
   });
 
   it("holds an order until Duffel's payment_required_by, then pays it", async () => {
     const offers = await searchOffers();
     const holdable = offers.find((offer) => !offer.payment_requirements.requires_instant_payment)!;
-    const booked = await server.app.services.duffelBookings.book(tenant.tenantId, { idempotencyKey: newKey("hold"), offerId: holdable.id, type: "hold", passengers: travellers(holdable.passengers.map((p) => p.id)) });
+    const booked = await bookings().book(tenant.tenantId, { idempotencyKey: newKey("hold"), offerId: holdable.id, type: "hold", passengers: travellers(holdable.passengers.map((p) => p.id)) });
     expect(booked.paymentRequiredBy).toBe(holdable.payment_requirements.payment_required_by);
     const account = await accountOf(server, tenant);
     const payment = await account.connector.createPayment(booked.duffelOrderId!, { amount: booked.totalAmount!, currency: booked.totalCurrency! });
@@ -184,7 +186,7 @@ describe("the Duffel connector", () => {
     const balanceBefore = (await call(server, "GET", "/v1/wallet", { key: tenant.key })).body;
     const entriesBefore = await server.app.services.db.prisma.ledgerEntry.count({ where: { tenantId: tenant.tenantId } });
     const booking = { idempotencyKey: newKey("refused"), offerId: offer!.id, type: "instant" as const, passengers: travellers(offer!.passengers.map((p) => p.id)), payment: { amount: offer!.total_amount, currency: offer!.total_currency } };
-    const error = await refusal(server.app.services.duffelBookings.book(tenant.tenantId, booking));
+    const error = await refusal(bookings().book(tenant.tenantId, booking));
     expect({ code: error.code, status: error.status }).toEqual({ code, status: 422 });
     expect(fake.orders.size).toBe(ordersBefore);
     expect((await call(server, "GET", "/v1/wallet", { key: tenant.key })).body).toEqual(balanceBefore);
@@ -194,7 +196,7 @@ describe("the Duffel connector", () => {
 
   it("services a booked order: cancellation quote and confirmation, a change request, offer and confirmation, airline-initiated changes", async () => {
     const [offer] = await searchOffers();
-    const booked = await server.app.services.duffelBookings.book(tenant.tenantId, { idempotencyKey: newKey("servicing"), offerId: offer!.id, type: "instant", passengers: travellers(offer!.passengers.map((p) => p.id)), payment: { amount: offer!.total_amount, currency: offer!.total_currency } });
+    const booked = await bookings().book(tenant.tenantId, { idempotencyKey: newKey("servicing"), offerId: offer!.id, type: "instant", passengers: travellers(offer!.passengers.map((p) => p.id)), payment: { amount: offer!.total_amount, currency: offer!.total_currency } });
     const { connector } = await accountOf(server, tenant);
     const orderId = booked.duffelOrderId!;
 
@@ -219,9 +221,9 @@ describe("the Duffel connector", () => {
     const revoked = fakeToken(fake);
     const { id } = await connectDuffel(server, other, revoked);
     fake.revoke(revoked);
-    const supplier = duffelSupplier({ accounts: accounts(), account: await accountOf(server, other) });
+    const supplier = duffelSupplier();
     // A search tells the tenant's refused account apart (no circuit counts it), with the catalogue's answer.
-    const refused = await supplier.search(londonToNewYork(server)).then(
+    const refused = await supplier.search(londonToNewYork(server, other.tenantId)).then(
       () => new Error("expected the search to fail"),
       (thrown: unknown) => thrown,
     );
@@ -234,7 +236,7 @@ describe("the Duffel connector", () => {
     // A booking on the refused token fails the same way, and books nothing.
     const ordersBefore = fake.orders.size;
     const key = newKey("revoked");
-    expect((await refusal(server.app.services.duffelBookings.book(other.tenantId, { idempotencyKey: key, offerId: "off_0000x", type: "hold", passengers: [] }))).code).toBe("supplier_error");
+    expect((await refusal(bookings().book(other.tenantId, { idempotencyKey: key, offerId: "off_0000x", type: "hold", passengers: [] }))).code).toBe("supplier_error");
     expect(fake.orders.size).toBe(ordersBefore);
     // Duffel refused it, so it made nothing: the booking is failed, not left for the reconciler.
     expect(await server.app.services.db.prisma.duffelBooking.findFirst({ where: { tenantId: other.tenantId, idempotencyKey: key } })).toMatchObject({ status: "failed" });

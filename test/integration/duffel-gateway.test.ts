@@ -97,7 +97,7 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       const connections = await call(server, "GET", "/v1/supplier_connections", { key: revoked.key });
       expect(connections.body.data).toEqual([expect.objectContaining({ supplier: "duffel", status: "invalid" })]);
       // Another tenant's token is not this one's: Duffel's circuit did not count the refusal.
-      expect(server.app.services.supplierCalls.breaker("duffel").state).toBe("closed");
+      expect(server.app.services.gateway.breakers.of("duffel", "sandbox").state).toBe("closed");
     });
 
     it("waits out a 429 until its reset within the search's deadline", async () => {

@@ -34,12 +34,12 @@ describe("an order goes to its own supplier", () => {
   };
 
   it("books with the low-cost supplier, which holds the seats, and the order says so, without change among its actions", async () => {
-    const heldBefore = { lcc: await calls(server, "simulated_lcc", "holdSeats"), network: await calls(server, "simulated", "holdSeats") };
+    const heldBefore = { lcc: await calls(server, "simulated_lcc", "book"), network: await calls(server, "simulated", "book") };
     const order = await bookOffer(server, tenant.key, await lowCostOffer());
     expect(order.supplier).toEqual({ id: "simulated_lcc", name: "Simulated low-cost carriers" });
     expect(order.available_actions.sort()).toEqual(["add_services", "cancel", "pay", "select_seats"]);
-    expect(await calls(server, "simulated_lcc", "holdSeats")).toBe(heldBefore.lcc + 1);
-    expect(await calls(server, "simulated", "holdSeats")).toBe(heldBefore.network);
+    expect(await calls(server, "simulated_lcc", "book")).toBe(heldBefore.lcc + 1);
+    expect(await calls(server, "simulated", "book")).toBe(heldBefore.network);
 
     const read = await graphql(server, `query ($id: ID!) { order(id: $id) { supplier { id name } availableActions } }`, { id: order.id }, { key: tenant.key });
     expect(read.body.data.order).toEqual({ supplier: { id: "simulated_lcc", name: "Simulated low-cost carriers" }, availableActions: ["CANCEL", "ADD_SERVICES", "PAY", "SELECT_SEATS"] });
@@ -47,9 +47,9 @@ describe("an order goes to its own supplier", () => {
 
   it("answers the order's seat map and services at the low-cost supplier's prices: every seat paid, bags sold", async () => {
     const order = await bookOffer(server, tenant.key, await lowCostOffer());
-    const assignedBefore = await calls(server, "simulated_lcc", "seatsAssigned");
+    const assignedBefore = await calls(server, "simulated_lcc", "seatMaps");
     const [map] = await seatMaps(server, tenant.key, `order_id=${order.id}`);
-    expect(await calls(server, "simulated_lcc", "seatsAssigned")).toBe(assignedBefore + 1);
+    expect(await calls(server, "simulated_lcc", "seatMaps")).toBe(assignedBefore + 1);
     const forSale = seatsOfMap(map).filter((seat: any) => seat.available_services.length > 0);
     expect(forSale.length).toBeGreaterThan(0);
     for (const seat of forSale) expect(toMinor(seat.available_services[0].total_amount, seat.available_services[0].total_currency)).toBeGreaterThan(0);
@@ -83,10 +83,10 @@ describe("an order goes to its own supplier", () => {
   });
 
   it("gives the low-cost supplier its seats back when an unpaid hold expires", async () => {
-    const releasedBefore = await calls(server, "simulated_lcc", "releaseSeats");
+    const releasedBefore = await calls(server, "simulated_lcc", "cancelBookings");
     const order = await bookOffer(server, tenant.key, await lowCostOffer());
     const cancelled = await waitForStatus(server, tenant.key, order.id, ["CANCELED"], (HOLD_SECONDS + 15) * 1000);
     expect(cancelled.body.data.cancellation_reason).toBe("payment_deadline_passed");
-    expect(await calls(server, "simulated_lcc", "releaseSeats")).toBeGreaterThan(releasedBefore);
+    expect(await calls(server, "simulated_lcc", "cancelBookings")).toBeGreaterThan(releasedBefore);
   });
 });

@@ -3,7 +3,8 @@ import type { Tenant } from "../../src/db/models";
 import { airportIndex } from "../../src/locations/airport-index";
 import { FareCalendarService } from "../../src/search/fare-calendar.service";
 import { parseFareCalendarRequest } from "../../src/search/fare-calendar.inputs";
-import type { FareQuote, FlightCabin, Supplier, SupplierSearch } from "../../src/gateway/contract/supplier";
+import type { FareSource } from "../../src/gateway/contract/gateway";
+import type { FareQuote, SupplierSearch } from "../../src/gateway/contract/offers";
 import { scopeOf } from "../../src/tenancy/tenant-scope";
 
 /**
@@ -24,26 +25,23 @@ function quote(search: SupplierSearch, flightKey: string, adultFare: number, sea
   return { passengerFares: search.passengers.map(() => adultFare), flights: [{ flightKey, cabinClass: "economy", seatsForSale: seats }] };
 }
 
-/** A supplier quoting `fares(date)` (cheapest first) with `held` seats held per flight key; the rest of the contract unused. */
-function fakeSupplier(name: string, fares: ((search: SupplierSearch) => FareQuote[]) | null, held: Record<string, number> = {}): Supplier {
-  const asked: string[] = [];
-  const supplier = {
-    name,
-    asked,
-    search: async () => [],
-    seatsHeld: async (flights: ReadonlyArray<FlightCabin>) => new Map(flights.filter((flight) => held[flight.flightKey] !== undefined).map((flight) => [`${flight.flightKey}|${flight.cabinClass}`, held[flight.flightKey]!])),
-    ...(fares && {
-      lowestFares: async (search: SupplierSearch) => {
-        asked.push(search.slices[0]!.departureDate);
-        return fares(search);
-      },
-    }),
+/**
+ * A supplier quoting `fares(date)` (cheapest first) with `held` seats held per flight key, as the
+ * gateway hands it to the calendar; null for one that cannot quote cheaply (the gateway lists it
+ * among no fare sources).
+ */
+function fakeSupplier(name: string, fares: ((search: SupplierSearch) => FareQuote[]) | null, held: Record<string, number> = {}): FareSource | null {
+  if (!fares) return null;
+  return {
+    ref: { id: name, name },
+    lowestFares: async (search) => fares(search),
+    destinationsFrom: () => [],
+    sellableFares: async (groups, party) => groups.map((group) => group.find((quote) => quote.flights.every((flight) => flight.seatsForSale - (held[flight.flightKey] ?? 0) >= party.seatsNeeded)) ?? null),
   };
-  return supplier as unknown as Supplier;
 }
 
-const calendar = (suppliers: Supplier[], params: Record<string, string>) =>
-  new FareCalendarService(suppliers.map((supplier) => ({ id: supplier.name, supplier })), index).calendar(scope, parseFareCalendarRequest({ origin: "LHR", destination: "JFK", ...params }));
+const calendar = (suppliers: Array<FareSource | null>, params: Record<string, string>) =>
+  new FareCalendarService(suppliers.filter((supplier) => supplier !== null), index).calendar(scope, parseFareCalendarRequest({ origin: "LHR", destination: "JFK", ...params }));
 
 describe("fare calendar", () => {
   it("shows each day the lowest fare of every supplier able to quote, naming its supplier", async () => {

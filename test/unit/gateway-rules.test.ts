@@ -1,16 +1,29 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { setClock } from "../../src/clock";
+import type { RegisteredConnector } from "../../src/gateway/contract/connector";
+import type { SupplierBatch } from "../../src/gateway/contract/gateway";
+import type { SupplierOffer } from "../../src/gateway/contract/offers";
 import { mergeOffers } from "../../src/gateway/merge-offers";
-import type { SupplierBatch } from "../../src/gateway/fan-out";
 import { CircuitBreaker } from "../../src/gateway/pipeline/circuit-breaker";
-import type { RegisteredSupplier } from "../../src/gateway/registry";
+import type { RunCall } from "../../src/gateway/pipeline/supplier-call";
 import { SupplierRegistry } from "../../src/gateway/registry";
-import type { SupplierOffer } from "../../src/gateway/contract/supplier";
+import { GatewaySearches } from "../../src/gateway/searches";
 
 /** The gateway's pure rules: merging suppliers' offers, the circuit breaker, which suppliers a tenant searches. */
 
-const entry = (id: string, extra: Partial<RegisteredSupplier> = {}): RegisteredSupplier =>
-  ({ id, name: id, supplier: {} as never, capabilities: new Set(), needsConnection: false, sellsFlight: () => false, ...extra }) as RegisteredSupplier;
+/** A connector as registered, by id; its calls unused. */
+const connector = (id: string, extra: Partial<RegisteredConnector> = {}): RegisteredConnector => ({
+  ref: { id, name: id },
+  supplier: {} as never,
+  capabilities: {},
+  runsOnMovedClock: true,
+  searchedByDefault: true,
+  answersKeepMs: 0,
+  ...extra,
+});
+
+/** The pipeline left out: each call goes straight to its supplier. */
+const straight: RunCall = (_call, invoke) => invoke();
 
 /** An offer of one segment: flight `flight` on 2027-03-07 in economy, `total` cents, `minutes` long. */
 function offer(flight: string, total: number, minutes = 100, fareBrandName = "Basic"): SupplierOffer {
@@ -27,7 +40,7 @@ function offer(flight: string, total: number, minutes = 100, fareBrandName = "Ba
   } as unknown as SupplierOffer;
 }
 
-const batch = (id: string, offers: SupplierOffer[]): SupplierBatch => ({ entry: entry(id), offers, result: { supplier: id, status: "ok", offerCount: offers.length, durationMs: 1 } });
+const batch = (id: string, offers: SupplierOffer[]): SupplierBatch => ({ supplier: { id, name: id }, offers, result: { supplier: id, status: "ok", offerCount: offers.length, durationMs: 1 } });
 
 describe("merging suppliers' offers", () => {
   it("keeps the cheaper of the same flights with the same fare brand, whatever the source", () => {
@@ -106,24 +119,22 @@ describe("a circuit breaker", () => {
 });
 
 describe("the suppliers a tenant searches", () => {
-  const own = { name: "the tenant's own Duffel" } as never;
   const connected = new Set(["ten_connected"]);
-  const registry = new SupplierRegistry([
-    entry("simulated"),
-    entry("simulated_lcc"),
-    entry("duffel", { needsConnection: true, forTenant: (tenantId) => Promise.resolve(connected.has(tenantId) ? own : null) }),
-  ]);
-  const ids = (entries: RegisteredSupplier[]) => entries.map((e) => e.id);
+  const tokens = { read: () => ({ mode: "test" as const }), prefix: () => "own_" };
+  const searches = new GatewaySearches(
+    new SupplierRegistry([connector("network"), connector("low-cost"), connector("own-account", { searchedByDefault: false, account: tokens })], straight),
+    (tenantId) => Promise.resolve(connected.has(tenantId)),
+  );
+  const ids = (entries: Array<{ ref: { id: string } }>) => entries.map((entry) => entry.ref.id);
 
-  it("are the two simulated ones by default, the tenant's choice in its order otherwise", async () => {
-    expect(ids(await registry.searchedFor("ten_other", null))).toEqual(["simulated", "simulated_lcc"]);
-    expect(ids(await registry.searchedFor("ten_other", ["simulated_lcc", "simulated"]))).toEqual(["simulated_lcc", "simulated"]);
+  it("are those searched by default when the tenant chose none, the tenant's choice in its order otherwise", async () => {
+    expect(searches.defaultSuppliers).toEqual(["network", "low-cost"]);
+    expect(ids(await searches.searchedFor("ten_other", null))).toEqual(["network", "low-cost"]);
+    expect(ids(await searches.searchedFor("ten_other", ["low-cost", "network"]))).toEqual(["low-cost", "network"]);
   });
 
-  it("include one that needs a connection only once the tenant has one, as the tenant's own entry", async () => {
-    expect(ids(await registry.searchedFor("ten_other", ["duffel", "simulated"]))).toEqual(["simulated"]);
-    const searched = await registry.searchedFor("ten_connected", ["duffel", "simulated"]);
-    expect(ids(searched)).toEqual(["duffel", "simulated"]);
-    expect(searched[0]!.supplier).toBe(own);
+  it("include one that needs the tenant's own account only once the tenant has connected it", async () => {
+    expect(ids(await searches.searchedFor("ten_other", ["own-account", "network"]))).toEqual(["network"]);
+    expect(ids(await searches.searchedFor("ten_connected", ["own-account", "network"]))).toEqual(["own-account", "network"]);
   });
 });

@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { airportIndex } from "../../src/locations/airport-index";
 import { SimulatedTimetable } from "../../src/connectors/simulated/timetable/simulated-timetable";
-import { CABIN_CLASSES, type PassengerType, type SupplierSearch } from "../../src/gateway/contract/supplier";
+import { CABIN_CLASSES, type PassengerType } from "../../src/gateway/contract/air";
+import { type SupplierSearch } from "../../src/gateway/contract/offers";
 
 /**
  * The simulated airline's lowest fares (the fare calendar's and destination ideas' source) are
@@ -37,6 +38,8 @@ const searchArbitrary = fc
     passengers: passengers.map((type, i) => ({ id: `p${i}`, type })),
     cabinClass,
     maxConnections,
+    tenantId: "ten_test",
+    environment: "sandbox",
   }));
 
 describe("simulated airline: lowest fares", () => {
@@ -66,7 +69,7 @@ describe("simulated airline: lowest fares", () => {
     for (const destination of fc.sample(fc.constantFrom(...destinations), { numRuns: 10, seed: 27 })) {
       const week = await Promise.all(
         Array.from({ length: 7 }, (_, day) =>
-          airline.lowestFares({ slices: [{ origins, destinations: [destination], departureDate: daysAhead(30 + day) }], passengers: [{ id: "p1", type: "adult" }], cabinClass: "economy", maxConnections: 0 }, 1),
+          airline.lowestFares({ slices: [{ origins, destinations: [destination], departureDate: daysAhead(30 + day) }], passengers: [{ id: "p1", type: "adult" }], cabinClass: "economy", maxConnections: 0, tenantId: "ten_test", environment: "sandbox" }, 1),
         ),
       );
       expect(week.flat().length, destination.iataCode).toBeGreaterThan(0);

@@ -13,12 +13,13 @@ import { orderTransitions, TERMINAL_STATUSES, transition, type OrderTrigger } fr
 import { checkPassengers } from "../../src/orders/core/passenger-rules";
 import { refundAmount } from "../../src/orders/cancellation/refund-rules";
 import { selectServices } from "../../src/orders/services/service-selection";
-import { availableServices } from "../../src/search/available-services";
+import { availableExtras, NETWORK_EXTRAS } from "../../src/connectors/simulated/extras";
 import { SeatCatalogue } from "../../src/connectors/simulated/seating/seat-catalogue";
-import type { SeatElement } from "../../src/connectors/simulated/seating/seat-map";
+import type { SimulatedBookings } from "../../src/connectors/simulated/simulated-bookings";
+import type { SeatElement, SeatMap } from "../../src/gateway/contract/seat-maps";
 import { seatServiceId } from "../../src/connectors/simulated/seating/seat-service-ids";
 import type { StoredOffer, StoredSegment } from "../../src/search/offer-payload";
-import type { CabinClass, PassengerType } from "../../src/gateway/contract/supplier";
+import type { CabinClass, PassengerType } from "../../src/gateway/contract/air";
 import { isCalendarDate, yearsBetween } from "../../src/validation/calendar-date";
 import { orderOf as order } from "../helpers/order-fixture";
 
@@ -165,8 +166,8 @@ function refusedField(work: () => unknown, code: "validation_failed" | "invalid_
   return error.details.field!;
 }
 
-/** No seat maps: these tests choose bags and seats without a designator. */
-const noSeats = () => undefined;
+/** The offer's extras at the network's prices, and no seat of a map: these tests choose bags and seats without a designator. */
+const extrasOf = (offer: StoredOffer) => ({ available: availableExtras(offer, NETWORK_EXTRAS), seatOption: () => undefined });
 
 // ─── Passengers ────────────────────────────────────────────────────────────
 
@@ -377,7 +378,7 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("selectServices", () => {
   const offer = roundTrip();
-  const services = availableServices(offer);
+  const services = availableExtras(offer, NETWORK_EXTRAS);
   const find = (type: "baggage" | "seat", passengerId: string, segmentId: string) => {
     const found = services.find((s) => s.type === type && s.passengerIds[0] === passengerId && s.segmentIds.includes(segmentId));
     if (!found) throw new Error(`no ${type} for ${passengerId} on ${segmentId}`);
@@ -391,7 +392,7 @@ describe("selectServices", () => {
     expect(find("baggage", "pas_adult", "seg_out")).toMatchObject({ totalAmount: 6000, maximumQuantity: 2, segmentIds: ["seg_out"] });
     expect(find("seat", "pas_child", "seg_back")).toMatchObject({ totalAmount: 1200, maximumQuantity: 1 });
     // The same offer, the same ids: an order can name them later.
-    expect(availableServices(roundTrip()).map((s) => s.id)).toEqual(services.map((s) => s.id));
+    expect(availableExtras(roundTrip(), NETWORK_EXTRAS).map((s) => s.id)).toEqual(services.map((s) => s.id));
   });
 
   it("prices the selection: the total is the sum of unit price × quantity", () => {
@@ -405,7 +406,7 @@ describe("selectServices", () => {
         { id: infantBag.id, quantity: 1 },
       ],
       offer,
-      noSeats,
+      extrasOf(offer),
     );
     expect(result.amount).toBe(2 * 6000 + 1200 + 6000);
     expect(result.services).toEqual([
@@ -413,45 +414,46 @@ describe("selectServices", () => {
       { id: seat.id, type: "seat", quantity: 1, unitAmount: 1200, passengerIds: ["pas_adult"], segmentIds: ["seg_out"] },
       { id: infantBag.id, type: "baggage", quantity: 1, unitAmount: 6000, passengerIds: ["pas_infant"], segmentIds: ["seg_back"] },
     ]);
-    expect(selectServices([], offer, noSeats)).toEqual({ services: [], amount: 0 });
+    expect(selectServices([], offer, extrasOf(offer))).toEqual({ services: [], amount: 0 });
   });
 
   it("prices in the offer's currency, short-haul bags cheaper, no seat selling in business", () => {
     const gbp = roundTrip({ currency: "GBP" });
-    const gbpServices = availableServices(gbp);
+    const gbpServices = availableExtras(gbp, NETWORK_EXTRAS);
     const bag = gbpServices.find((s) => s.type === "baggage")!;
     const seat = gbpServices.find((s) => s.type === "seat")!;
-    expect(selectServices([{ id: bag.id, quantity: 2 }, { id: seat.id, quantity: 1 }], gbp, noSeats).amount).toBe(2 * 4740 + 948);
-    const shortHaul = availableServices(domestic()).find((s) => s.type === "baggage")!;
+    expect(selectServices([{ id: bag.id, quantity: 2 }, { id: seat.id, quantity: 1 }], gbp, extrasOf(gbp)).amount).toBe(2 * 4740 + 948);
+    const shortHaul = availableExtras(domestic(), NETWORK_EXTRAS).find((s) => s.type === "baggage")!;
     expect(shortHaul.totalAmount).toBe(3500);
-    expect(availableServices(roundTrip({ cabinClass: "business" })).filter((s) => s.type === "seat")).toEqual([]);
+    expect(availableExtras(roundTrip({ cabinClass: "business" }), NETWORK_EXTRAS).filter((s) => s.type === "seat")).toEqual([]);
   });
 
   it("refuses an unknown id (422), an id given twice, and a quantity above the service's maximum, naming the field", () => {
     const bag = find("baggage", "pas_child", "seg_out");
     const seat = find("seat", "pas_child", "seg_out");
-    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: "ase_unknown", quantity: 1 }], offer, noSeats), "invalid_field_value")).toBe("services[1].id");
+    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: "ase_unknown", quantity: 1 }], offer, extrasOf(offer)), "invalid_field_value")).toBe("services[1].id");
     // Another offer's service is unknown to this one.
     const other = { ...roundTrip(), id: "off_other" };
-    expect(refusedField(() => selectServices([{ id: availableServices(other)[0]!.id, quantity: 1 }], offer, noSeats), "invalid_field_value")).toBe("services[0].id");
-    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: seat.id, quantity: 1 }, { id: bag.id, quantity: 1 }], offer, noSeats))).toBe("services[2].id");
-    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 3 }], offer, noSeats))).toBe("services[0].quantity");
-    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: seat.id, quantity: 2 }], offer, noSeats))).toBe("services[1].quantity");
-    expect(selectServices([{ id: bag.id, quantity: 2 }], offer, noSeats).amount).toBe(12_000);
+    expect(refusedField(() => selectServices([{ id: availableExtras(other, NETWORK_EXTRAS)[0]!.id, quantity: 1 }], offer, extrasOf(offer)), "invalid_field_value")).toBe("services[0].id");
+    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: seat.id, quantity: 1 }, { id: bag.id, quantity: 1 }], offer, extrasOf(offer)))).toBe("services[2].id");
+    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 3 }], offer, extrasOf(offer)))).toBe("services[0].quantity");
+    expect(refusedField(() => selectServices([{ id: bag.id, quantity: 1 }, { id: seat.id, quantity: 2 }], offer, extrasOf(offer)))).toBe("services[1].quantity");
+    expect(selectServices([{ id: bag.id, quantity: 2 }], offer, extrasOf(offer)).amount).toBe(12_000);
   });
 });
 
 describe("seat services from their ids", () => {
-  const catalogue = new SeatCatalogue();
-  const mapsOf = (offer: StoredOffer, id = offer.id) =>
-    catalogue.maps({ id, currency: offer.currency, slices: offer.payload.slices, passengers: offer.payload.passengers, onSale: true, taken: new Map() });
-  const seatsOf = (map: ReturnType<typeof mapsOf>[number]) =>
+  /** The airline's seat catalogue, no seat of which any booking holds. */
+  const catalogue = new SeatCatalogue({ seatsAssigned: async () => new Map() } as unknown as SimulatedBookings);
+  const mapsOf = async (offer: StoredOffer, id = offer.id) =>
+    (await catalogue.seatMaps({ id, currency: offer.currency, slices: offer.payload.slices, passengers: offer.payload.passengers, onSale: true, environment: "sandbox" })).draw();
+  const seatsOf = (map: SeatMap) =>
     map.cabins.flatMap((cabin) => cabin.rows.flatMap((row) => row.sections.flatMap((section) => section.elements.filter((element): element is SeatElement => element.type === "seat"))));
 
-  it.each(["USD", "GBP"])("resolves every seat a map offers (%s) to its passenger, segment and price, and no other seat's id", (currency) => {
+  it.each(["USD", "GBP"])("resolves every seat a map offers (%s) to its passenger, segment and price, and no other seat's id", async (currency) => {
     const offer = roundTrip({ currency });
     const offered = new Set<string>();
-    mapsOf(offer).forEach((map, segmentIndex) => {
+    (await mapsOf(offer)).forEach((map, segmentIndex) => {
       const segment = offer.payload.slices.flatMap((slice) => slice.segments)[segmentIndex]!;
       for (const seat of seatsOf(map)) {
         for (const service of seat.availableServices) {

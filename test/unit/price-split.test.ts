@@ -5,7 +5,8 @@ import { convertFromUsdMinor, USD_RATES } from "../../src/money/exchange-rates";
 import { splitTotal } from "../../src/search/offer-payload";
 import { priceOffer } from "../../src/search/price-offer";
 import { SimulatedTimetable } from "../../src/connectors/simulated/timetable/simulated-timetable";
-import type { PassengerType, SupplierOffer } from "../../src/gateway/contract/supplier";
+import type { PassengerType } from "../../src/gateway/contract/air";
+import type { SupplierOffer } from "../../src/gateway/contract/offers";
 
 /**
  * The simulated airline's fares priced into the tenant's currency keep their split: each
@@ -48,6 +49,8 @@ describe("base fare and taxes priced in the tenant's currency", () => {
         passengers: types.map((type, i) => ({ id: `pas_${i}`, type })),
         cabinClass,
         maxConnections: 1,
+        tenantId: "ten_test",
+        environment: "sandbox",
       });
       offers = offers.concat(found);
     }

@@ -1,5 +1,5 @@
-import { supplierOfferKey } from "../../src/gateway/merge-offers";
-import { NETWORK_SUPPLIER } from "../../src/gateway/registry";
+import { supplierOfferKey } from "../../src/gateway/contract/comparison-key";
+import { ORIGINAL_SUPPLIER } from "../../src/gateway/contract/offers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { datedId, idTimeMs, newId } from "../../src/ids";
 import { airportIndex } from "../../src/locations/airport-index";
@@ -12,7 +12,8 @@ import { answerSearch, offerAt, type SearchAnswer } from "../../src/search/searc
 import { decodeSearch, encodeSearch } from "../../src/search/search-encoding";
 import { SearchResult } from "../../src/search/search.service";
 import { SimulatedTimetable } from "../../src/connectors/simulated/timetable/simulated-timetable";
-import type { CabinClass, PassengerType, SupplierOffer, SupplierSearch } from "../../src/gateway/contract/supplier";
+import type { CabinClass, PassengerType } from "../../src/gateway/contract/air";
+import type { SupplierOffer, SupplierSearch } from "../../src/gateway/contract/offers";
 
 /**
  * A search is stored once, what its offers share kept once: each offer read back from the stored
@@ -53,11 +54,13 @@ async function searched(c: Case): Promise<Searched> {
     passengers: c.passengers.map(([type, id]) => ({ id, type })),
     cabinClass: c.cabin,
     maxConnections: c.maxConnections,
+    tenantId: "ten_test",
+    environment: "sandbox",
   };
   const offers = await airline.search(search);
   const createdAt = new Date("2027-05-01T10:00:00.123Z");
   const header = { requestId: newId("orq"), tenantId: "ten_1", currency: c.currency, createdAt, expiresAt: new Date(createdAt.getTime() + 1_800_000), passengers: search.passengers };
-  const answer = answerSearch(header, offers.map((offer) => ({ supplier: NETWORK_SUPPLIER, offer, comparisonKey: supplierOfferKey(offer) })));
+  const answer = answerSearch(header, offers.map((offer) => ({ supplier: ORIGINAL_SUPPLIER, offer, comparisonKey: supplierOfferKey(offer) })));
   const request = {
     slices: c.slices.map(([origin, destination, date]) => ({ origin, destination, departure_date: date })),
     passengers: search.passengers,

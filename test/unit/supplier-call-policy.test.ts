@@ -1,26 +1,32 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { backoff, SupplierCallPolicy, SupplierTimeout, type CallPolicy } from "../../src/gateway/pipeline/call-policy";
-import { SeatsUnavailable, type Supplier, type SupplierBooking } from "../../src/gateway/contract/supplier";
+import { SupplierTimeout } from "../../src/gateway/contract/errors";
+import { backoff, type CallPolicy } from "../../src/gateway/pipeline/call-policy";
+import { Breakers } from "../../src/gateway/pipeline/circuit-breaker";
+import { pipedConnector } from "../../src/gateway/pipeline/piped-supplier";
+import { callPipeline } from "../../src/gateway/pipeline/pipeline";
+import { SupplierCalls } from "../../src/gateway/pipeline/supplier-calls";
+import { SeatsUnavailable } from "../../src/gateway/contract/errors";
+import { type Supplier } from "../../src/gateway/contract/supplier";
+import { type SupplierBooking } from "../../src/gateway/contract/bookings";
 
 /**
- * The call policy around a supplier (docs/supplier-contract.md#timeouts-and-retries): each
+ * The call policy of the gateway's pipeline (docs/supplier-contract.md#timeouts-and-retries): each
  * attempt cut at its timeout, calls that failed without an answer tried again after a backoff,
  * the supplier's refusals answered at once, and no timer left behind.
  */
 
 const POLICY: CallPolicy = { timeoutMs: 30, jobTimeoutMs: 1000, retries: 2, backoffMs: 1 };
 
-const booking: SupplierBooking = { id: "ord_1", tenantId: "ten_1", environment: "sandbox", segments: [], passengers: [], seats: [] };
+const booking: SupplierBooking = { id: "ord_1", tenantId: "ten_1", environment: "sandbox", supplier: "scripted", segments: [], passengers: [], seats: [] };
 
-/** A supplier whose `holdSeats` and `issueTickets` answer as `answer` says for each attempt (1-based), counting them. */
+/** A supplier whose `book` and `issueTickets` answer as `answer` says for each attempt (1-based), counting them. */
 function scripted(answer: (attempt: number) => Promise<void>): { supplier: Supplier; attempts: () => number } {
   let attempts = 0;
   const supplier = {
-    name: "scripted",
-    holdSeats: async () => {
+    book: async () => {
       await answer(++attempts);
-      return { bookingReference: "ABC123" };
+      return { outcome: "held", bookingReference: "ABC123", paymentRequiredBy: null };
     },
     issueTickets: async () => {
       await answer(++attempts);
@@ -30,14 +36,20 @@ function scripted(answer: (attempt: number) => Promise<void>): { supplier: Suppl
   return { supplier, attempts: () => attempts };
 }
 
+/** The supplier's calls through the gateway's pipeline with `policy` (a breaker that never opens in these tests). */
+function piped(supplier: Supplier, policy: CallPolicy = POLICY): Supplier {
+  const run = callPipeline({ calls: new SupplierCalls(), breakers: new Breakers({ failureThreshold: 1000, cooldownMs: 1 }), policy, keepMs: () => 0 });
+  return pipedConnector("scripted", supplier, {}, run, false).supplier;
+}
+
 const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length;
 
 describe("supplier call policy", () => {
   it("cuts an attempt at its timeout and tries again, up to the retries; then the timeout is the answer", async () => {
     const slow = scripted(() => sleep(1000));
-    const calls = new SupplierCallPolicy(slow.supplier, POLICY);
+    const calls = piped(slow.supplier);
     const started = performance.now();
-    await expect(calls.holdSeats(booking)).rejects.toBeInstanceOf(SupplierTimeout);
+    await expect(calls.book(booking)).rejects.toBeInstanceOf(SupplierTimeout);
     expect(slow.attempts()).toBe(POLICY.retries + 1);
     // Three attempts of 30 ms each, not one of a second.
     expect(performance.now() - started).toBeLessThan(1000);
@@ -47,8 +59,8 @@ describe("supplier call policy", () => {
     const flaky = scripted(async (attempt) => {
       if (attempt === 1) throw new Error("connection reset");
     });
-    const calls = new SupplierCallPolicy(flaky.supplier, POLICY);
-    expect(await calls.holdSeats(booking)).toEqual({ bookingReference: "ABC123" });
+    const calls = piped(flaky.supplier);
+    expect(await calls.book(booking)).toEqual({ outcome: "held", bookingReference: "ABC123", paymentRequiredBy: null });
     expect(flaky.attempts()).toBe(2);
   });
 
@@ -56,14 +68,14 @@ describe("supplier call policy", () => {
     const full = scripted(async () => {
       throw new SeatsUnavailable("ZA1@2030-01-01:LHR-JFK");
     });
-    const calls = new SupplierCallPolicy(full.supplier, POLICY);
-    await expect(calls.holdSeats(booking)).rejects.toBeInstanceOf(SeatsUnavailable);
+    const calls = piped(full.supplier);
+    await expect(calls.book(booking)).rejects.toBeInstanceOf(SeatsUnavailable);
     expect(full.attempts()).toBe(1);
   });
 
   it("gives calls made by background jobs their own, longer timeout", async () => {
     const slowTicketing = scripted(() => sleep(60));
-    const calls = new SupplierCallPolicy(slowTicketing.supplier, POLICY);
+    const calls = piped(slowTicketing.supplier);
     expect(await calls.issueTickets(booking)).toEqual({ outcome: "ticketed", tickets: [] });
     expect(slowTicketing.attempts()).toBe(1);
   });
@@ -71,7 +83,7 @@ describe("supplier call policy", () => {
   it("leaves no timer behind once a call is answered", async () => {
     const before = timers();
     const fast = scripted(() => Promise.resolve());
-    await new SupplierCallPolicy(fast.supplier, { ...POLICY, timeoutMs: 60_000 }).holdSeats(booking);
+    await piped(fast.supplier, { ...POLICY, timeoutMs: 60_000 }).book(booking);
     expect(timers()).toBe(before);
   });
 

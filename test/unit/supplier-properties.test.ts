@@ -6,12 +6,8 @@ import { CARRIERS } from "../../src/connectors/simulated/timetable/carriers";
 import { MIN_STOPOVER_MINUTES } from "../../src/connectors/simulated/timetable/journeys";
 import { MAX_LAYOVER_MINUTES } from "../../src/connectors/simulated/timetable/hub-connections";
 import { MAX_OFFERS_PER_SEARCH, SimulatedTimetable } from "../../src/connectors/simulated/timetable/simulated-timetable";
-import {
-  CABIN_CLASSES,
-  type PassengerType,
-  type SupplierOffer,
-  type SupplierSearch,
-} from "../../src/gateway/contract/supplier";
+import { CABIN_CLASSES, type PassengerType } from "../../src/gateway/contract/air";
+import { type SupplierOffer, type SupplierSearch } from "../../src/gateway/contract/offers";
 
 const index = airportIndex();
 const airline = new SimulatedTimetable({ airportByIata: (code) => index.getByIata(code) });
@@ -111,6 +107,8 @@ function toRequest(search: SearchSpec): SupplierSearch {
     passengers: search.passengers.map((type, i) => ({ id: `pas_${i}`, type })),
     cabinClass: search.cabinClass,
     maxConnections: search.maxConnections,
+    tenantId: "ten_test",
+    environment: "sandbox",
   };
 }
 

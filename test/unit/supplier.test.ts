@@ -5,13 +5,8 @@ import { airportIndex } from "../../src/locations/airport-index";
 import { MIN_STOPOVER_MINUTES } from "../../src/connectors/simulated/timetable/journeys";
 import { pickBestMix, type Rankable } from "../../src/connectors/simulated/timetable/selection";
 import { MAX_OFFERS_PER_SEARCH, SimulatedTimetable } from "../../src/connectors/simulated/timetable/simulated-timetable";
-import type {
-  CabinClass,
-  PassengerType,
-  SupplierOffer,
-  SupplierSearch,
-  SupplierSegment,
-} from "../../src/gateway/contract/supplier";
+import type { CabinClass, PassengerType } from "../../src/gateway/contract/air";
+import type { SupplierOffer, SupplierSearch, SupplierSegment } from "../../src/gateway/contract/offers";
 
 const index = airportIndex();
 const airline = new SimulatedTimetable({ airportByIata: (code) => index.getByIata(code) });
@@ -34,6 +29,8 @@ function searchFor(slices: [string, string, string][], options: SearchOptions = 
     passengers: (options.passengers ?? ["adult"]).map((type, i) => ({ id: `pas_${i}`, type })),
     cabinClass: options.cabinClass ?? "economy",
     maxConnections: options.maxConnections ?? 1,
+    tenantId: "ten_test",
+    environment: "sandbox",
   };
 }
 

@@ -5,7 +5,6 @@ import { AppError, appError } from "../../errors/app-error";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { newId } from "../../ids";
 import { clock } from "../../clock";
-import { noPause, type TestPause } from "../../test-pause";
 import { onAccount, type DuffelAccount, type DuffelAccounts } from "./duffel-accounts";
 import { isRefusal } from "./duffel-errors";
 import type { DuffelConnector } from "./duffel-connector";
@@ -15,10 +14,10 @@ import type { DuffelOffer, DuffelOrder, DuffelOrderPassenger } from "./duffel-sh
 export const ORDER_ID_METADATA = "aerogate_order_id";
 
 /** Names the guard of `booked` in `GuardFailed`: the booking was settled otherwise meanwhile. */
-export const DUFFEL_BOOKING_GUARD = "duffel_booking";
+const DUFFEL_BOOKING_GUARD = "duffel_booking";
 
 export interface DuffelBookingRequest {
-  /** The tenant's Idempotency-Key (or, for a booking an order's ticketing makes, the order's id): the same key is the same booking, however often it is sent. */
+  /** What makes two requests the same booking, however often it is sent: our order id for an order's booking (a hold at booking, an instant order at ticketing). */
   idempotencyKey: string;
   /** Our order id the booking is named by (its Duffel order's metadata); a new `ord_…` when absent. */
   orderId?: string;
@@ -32,11 +31,6 @@ export interface DuffelBookingRequest {
    * exactly this, so a price Duffel changed meanwhile is refused (`price_changed`), never paid.
    */
   payment?: { amount: string; currency: string };
-  /**
-   * What the booking becomes on our side (an order not yet committed), kept with the intent so
-   * that the reconciler can finish it after a crash. Opaque here: its owner reads it back.
-   */
-  draft?: unknown;
 }
 
 export interface DuffelBookingRecord {
@@ -50,8 +44,6 @@ export interface DuffelBookingRecord {
   totalAmount: string | null;
   totalCurrency: string | null;
   paymentRequiredBy: string | null;
-  /** The request's `draft`, as it was recorded. */
-  draft: unknown;
 }
 
 /** A booking Duffel made: our intent, and Duffel's order (null when the intent was booked already, by an earlier request or the reconciler). */
@@ -60,23 +52,17 @@ export interface PlacedBooking {
   order: DuffelOrder | null;
 }
 
-/** What settles a requested booking once Duffel is found to have its order: commits it (`booked`) with whatever it becomes on our side. */
-export type FinishBooking = (intent: DuffelBookingRecord, order: DuffelOrder) => Promise<void>;
-
 /**
- * Bookings asked of Duffel, safe across crashes: the intent is recorded before Duffel is called,
- * the Duffel order carries our order id in its metadata, and our record is committed after. A
- * repeat of the same key, or the reconciler after a crash, finds Duffel's order by that id
- * instead of booking again, so each intent has at most one Duffel order.
+ * Which Duffel order is which of ours: Duffel takes no idempotency key, so a booking is recorded
+ * (DuffelBooking, keyed by our order id) before Duffel is called, the Duffel order carries our
+ * order id in its metadata, and the record is committed with Duffel's order after. A repeat (the
+ * call policy's retry, a job run again) finds Duffel's order by that id instead of booking again,
+ * so each booking has at most one Duffel order; giving it back (`cancelAll`) finds it so too.
  */
 export class DuffelBookings {
   constructor(
     private readonly db: Database,
     private readonly accounts: DuffelAccounts,
-    /** How long a Duffel call may take: an intent older than twice this has no call still in flight, even one Duffel finishes late. */
-    private readonly callTimeoutMs: number,
-    /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a booking between Duffel's answer and our commit. */
-    private readonly pause: TestPause = noPause,
   ) {}
 
   /**
@@ -103,11 +89,10 @@ export class DuffelBookings {
       if (refused) await this.fail(intent.id);
       throw error;
     });
-    await this.pause("after_duffel_order", { orderId: intent.id, duffelOrderId: order.id });
     return { intent, order };
   }
 
-  /** `place`, committed on its own: for a booking that is nothing more on our side (an order's ticketing, the try script). */
+  /** `place`, committed with Duffel's order: the booking as recorded then. */
   async book(tenantId: string, request: DuffelBookingRequest): Promise<DuffelBookingRecord> {
     const placed = await this.place(tenantId, request);
     if (placed.order) await this.commit(placed.intent, placed.order);
@@ -133,16 +118,10 @@ export class DuffelBookings {
     return offer;
   }
 
-  /** The booking recorded for the tenant's key, if any. */
-  async forKey(tenantId: string, idempotencyKey: string): Promise<DuffelBookingRecord | null> {
-    const row = await this.db.prisma.duffelBooking.findUnique({ where: { tenantId_idempotencyKey: { tenantId, idempotencyKey } } });
-    return row ? recordFromRow(row) : null;
-  }
-
   /**
-   * Undoes a booking Duffel made that never became ours (its commit was refused): Duffel's order is
-   * cancelled and the booking failed, so that a repeat books afresh. Best effort at Duffel: an order
-   * it cannot cancel lapses unpaid at its own deadline.
+   * Undoes a booking Duffel made that is not the one asked for (it priced it again): Duffel's order
+   * is cancelled and the booking failed. Best effort at Duffel: an order it cannot cancel lapses
+   * unpaid at its own deadline.
    */
   async undo(intent: DuffelBookingRecord, order: DuffelOrder): Promise<void> {
     const account = await this.accounts.forTenant(intent.tenantId);
@@ -150,8 +129,8 @@ export class DuffelBookings {
     await this.fail(intent.id);
   }
 
-  /** The statement that commits a requested booking with Duffel's order, for the caller's batch; its guard fails when the booking was settled meanwhile. */
-  booked(id: string, order: DuffelOrder): GuardedStatement {
+  /** The statement that commits a requested booking with Duffel's order; its guard fails when the booking was settled meanwhile. */
+  private booked(id: string, order: DuffelOrder): GuardedStatement {
     const paymentRequiredBy = order.payment_status.awaiting_payment ? order.payment_status.payment_required_by : null;
     return guarded(
       Sql.sql`UPDATE "DuffelBooking" SET "status" = 'booked', "duffelOrderId" = ${order.id}, "bookingReference" = ${order.booking_reference},
@@ -168,11 +147,16 @@ export class DuffelBookings {
     return row ? recordFromRow(row) : null;
   }
 
-  /** The booked bookings among these order ids (any tenant's): those whose calls go to Duffel. */
-  async bookedAmong(orderIds: readonly string[]): Promise<DuffelBookingRecord[]> {
+  /** The bookings among these order ids (any tenant's) that Duffel made or may have made (booked, or requested and not settled): those whose calls go to Duffel. */
+  async liveAmong(orderIds: readonly string[]): Promise<DuffelBookingRecord[]> {
     if (orderIds.length === 0) return [];
-    const rows = await this.db.prisma.duffelBooking.findMany({ where: { id: { in: [...orderIds] }, status: "booked" } });
+    const rows = await this.db.prisma.duffelBooking.findMany({ where: { id: { in: [...orderIds] }, status: { in: ["booked", "requested"] } } });
     return rows.map(recordFromRow);
+  }
+
+  /** Duffel's live order for a booking recorded but never settled (its process stopped between Duffel's answer and the record), found by our order id; null when Duffel has none. */
+  async duffelOrderOf(booking: DuffelBookingRecord): Promise<DuffelOrder | null> {
+    return onAccount(this.accounts, await this.account(booking.tenantId), (connector) => liveOrderOf(connector, booking.id));
   }
 
   /** The tenant's Duffel account, or 422 naming `supplier` when it has no Duffel connection (any more). */
@@ -182,30 +166,14 @@ export class DuffelBookings {
     return account;
   }
 
-  /**
-   * Settles bookings no call is working on any more (untouched for twice a call's timeout): each
-   * is finished (`finish`: committed `booked`, with what it becomes on our side) when Duffel has an
-   * order carrying its id, and failed when Duffel says it has none. One Duffel cannot be asked
-   * about (no connection now, a refused token, no answer) is tried again a while later. Returns
-   * how many it looked at.
-   */
-  async settleAbandoned(limit = 50, finish: FinishBooking = (intent, order) => this.commit(intent, order)): Promise<number> {
-    const cutoff = new Date(clock.nowMs() - 2 * this.callTimeoutMs);
-    const stale = await this.db.prisma.duffelBooking.findMany({ where: { status: "requested", updatedAt: { lt: cutoff } }, orderBy: { updatedAt: "asc" }, take: limit });
-    for (const row of stale) {
-      const intent = recordFromRow(row);
-      const account = await this.accounts.forTenant(intent.tenantId);
-      const order = account ? await onAccount(this.accounts, account, (connector: DuffelConnector) => liveOrderOf(connector, intent.id)).catch(() => undefined) : undefined;
-      if (order) await finish(intent, order);
-      else if (order === null) await this.fail(intent.id);
-      else await this.db.prisma.duffelBooking.updateMany({ where: { id: intent.id, status: "requested" }, data: { updatedAt: clock.now() } });
-    }
-    return stale.length;
-  }
-
   /** Duffel made nothing for the booking (it refused, or has no order under its id): failed, unless settled otherwise meanwhile. */
   async fail(id: string): Promise<void> {
     await this.db.prisma.duffelBooking.updateMany({ where: { id, status: "requested" }, data: { status: "failed", updatedAt: clock.now() } });
+  }
+
+  /** The booking was given back at Duffel (its order cancelled, or none found): failed, so that nothing of it is asked of Duffel again. */
+  async cancelled(id: string): Promise<void> {
+    await this.db.prisma.duffelBooking.updateMany({ where: { id, status: { in: ["booked", "requested"] } }, data: { status: "failed", updatedAt: clock.now() } });
   }
 
   /** Commits the booking alone; one settled meanwhile (by a repeat, or the reconciler) stays as it was settled. */
@@ -218,9 +186,8 @@ export class DuffelBookings {
   }
 
   /**
-   * The intent for the key: recorded now, or the one a first request (maybe of a crashed process)
-   * recorded, touched so that the reconciler leaves it to this request. A failed one is asked
-   * again (Duffel made nothing for it).
+   * The intent for the key: recorded now, or the one a first call (maybe of a crashed process)
+   * recorded. A failed one is asked again (Duffel made nothing for it).
    */
   private async claimIntent(tenantId: string, connectionId: string, request: DuffelBookingRequest): Promise<DuffelBookingRecord> {
     const key = { tenantId_idempotencyKey: { tenantId, idempotencyKey: request.idempotencyKey } };
@@ -234,7 +201,6 @@ export class DuffelBookings {
         connectionId,
         offerId: request.offerId,
         status: "requested",
-        ...(request.draft !== undefined && { draft: request.draft as object }),
         createdAt: now,
         updatedAt: now,
       },
@@ -262,7 +228,7 @@ function orderBody(orderId: string, request: DuffelBookingRequest) {
   };
 }
 
-type BookingRow = Omit<DuffelBookingRecord, "status" | "draft"> & { status: string; draft: unknown };
+type BookingRow = Omit<DuffelBookingRecord, "status"> & { status: string };
 
 function recordFromRow(row: BookingRow): DuffelBookingRecord {
   return {
@@ -275,6 +241,5 @@ function recordFromRow(row: BookingRow): DuffelBookingRecord {
     totalAmount: row.totalAmount,
     totalCurrency: row.totalCurrency,
     paymentRequiredBy: row.paymentRequiredBy,
-    draft: row.draft ?? null,
   };
 }

@@ -1,15 +1,6 @@
 import { clock } from "../../clock";
 import type { DuffelErrorBody, DuffelPage } from "./duffel-shapes";
 
-/**
- * A call's circuit breaker: runs the attempt, counting a rejection as a failure of the supplier.
- * The client rejects inside it only for what is Duffel's fault (5xx, timeouts, unreachable);
- * a 4xx is an answer, settled outside it.
- */
-export type SupplierBreaker = <T>(attempt: () => Promise<T>) => Promise<T>;
-
-const noBreaker: SupplierBreaker = (attempt) => attempt();
-
 export interface DuffelClientOptions {
   /** DUFFEL_API_URL, e.g. https://api.duffel.com. */
   baseUrl: string;
@@ -17,7 +8,6 @@ export interface DuffelClientOptions {
   accessToken: string;
   /** The longest one call may take when its caller sets no earlier deadline. */
   timeoutMs: number;
-  breaker?: SupplierBreaker;
 }
 
 export interface DuffelCallOptions {
@@ -62,11 +52,7 @@ const RETRY_BACKOFF_MS = [200, 800];
  * (a repeat could book twice; bookings are found again by their metadata instead).
  */
 export class DuffelClient {
-  private readonly breaker: SupplierBreaker;
-
-  constructor(private readonly options: DuffelClientOptions) {
-    this.breaker = options.breaker ?? noBreaker;
-  }
+  constructor(private readonly options: DuffelClientOptions) {}
 
   get<T>(path: string, options: DuffelCallOptions = {}): Promise<T> {
     return this.call<{ data: T }>("GET", path, options).then((answer) => answer.data);
@@ -104,12 +90,11 @@ export class DuffelClient {
   }
 
   /**
-   * One HTTP exchange inside the breaker: a 5xx, timeout or dropped connection rejects (Duffel's
-   * failure); a 4xx is returned, and a 429 too, as RateLimited (Duffel's answer about us, for the
-   * caller to wait out, not for the breaker to count).
+   * One HTTP exchange: a 5xx, timeout or dropped connection rejects (Duffel's failure); a 4xx is
+   * returned, and a 429 too, as RateLimited (Duffel's answer about us, for the caller to wait out).
    */
   private attempt(method: string, url: URL, body: string | undefined, deadlineMs: number): Promise<Response | RateLimited> {
-    return this.breaker(async () => {
+    return (async () => {
       const remainingMs = deadlineMs - clock.nowMs();
       if (remainingMs <= 0) throw new DuffelTimeout(`Duffel did not answer ${method} ${url.pathname} in time`);
       let response: Response;
@@ -135,7 +120,7 @@ export class DuffelClient {
       }
       if (response.status >= 500) throw await apiError(response);
       return response;
-    });
+    })();
   }
 }
 

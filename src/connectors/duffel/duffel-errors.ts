@@ -1,5 +1,5 @@
 import { AppError, appError } from "../../errors/app-error";
-import { SupplierFailed } from "../../gateway/contract/supplier";
+import { SupplierFailed } from "../../gateway/contract/errors";
 import { DuffelApiError, DuffelTimeout, DuffelUnreachable } from "./duffel-client";
 
 /**

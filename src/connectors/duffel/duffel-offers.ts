@@ -1,6 +1,7 @@
 import type { Airport } from "../../locations/airport";
 import { wallTimeToInstant } from "../../time/local-time";
-import type { BaggageAllowance, CabinClass, PassengerType, PenaltyCondition, SupplierOffer, SupplierSearch, SupplierSegment, SupplierSlice } from "../../gateway/contract/supplier";
+import type { BaggageAllowance, CabinClass, PassengerType } from "../../gateway/contract/air";
+import type { PenaltyCondition, SupplierOffer, SupplierSearch, SupplierSegment, SupplierSlice } from "../../gateway/contract/offers";
 import { convertedAmount, type ConvertedAmount } from "./duffel-prices";
 import type { DuffelCondition, DuffelOffer, DuffelOfferRequestBody, DuffelSegment } from "./duffel-shapes";
 

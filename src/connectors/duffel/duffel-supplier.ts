@@ -1,12 +1,17 @@
 import { clock } from "../../clock";
-import type { AppError } from "../../errors/app-error";
+import { appError, type AppError } from "../../errors/app-error";
 import type { Airport } from "../../locations/airport";
-import { SupplierAccountRefused, SupplierFailed, type CancellationQuote, type OrderRef, type Supplier, type SupplierBooking, type SupplierOffer, type SupplierSearch, type TicketingAnswer } from "../../gateway/contract/supplier";
-import { onAccount, type DuffelAccount, type DuffelAccounts } from "./duffel-accounts";
+import type { BookingAnswer, BookingRef, CancellationQuote, OrderRef, SupplierBooking, SupplierOrder, TicketingAnswer } from "../../gateway/contract/bookings";
+import { SupplierAccountRefused, SupplierFailed } from "../../gateway/contract/errors";
+import type { SupplierOffer, SupplierSearch } from "../../gateway/contract/offers";
+import type { Supplier } from "../../gateway/contract/supplier";
+import { onAccount, type DuffelAccounts } from "./duffel-accounts";
 import type { DuffelBookings } from "./duffel-bookings";
 import { DuffelCancellations } from "./duffel-cancellations";
 import { offerRequestBody, toSupplierOffer } from "./duffel-offers";
+import type { DuffelOrder } from "./duffel-shapes";
 import { DuffelTicketing } from "./duffel-ticketing";
+import { duffelPassengers } from "./duffel-travellers";
 
 /** A search answers at most this many of Duffel's offers, as the simulated airline does. */
 const MAX_OFFERS = 50;
@@ -19,55 +24,43 @@ const DEFAULT_SUPPLIER_TIMEOUT_MS = 20_000;
 
 /** What the Duffel supplier works with. */
 export interface DuffelSupplierParts {
-  /** Tenants' accounts for the calls after a search (booking, ticketing, cancelling): each HTTP exchange under the Duffel circuit breaker. */
+  /** Tenants' accounts: every call is made with the tenant's own token. */
   accounts: DuffelAccounts;
   bookings: DuffelBookings;
   airportByIata: (code: string) => Airport | undefined;
 }
 
-/** The account a search asks with: a tenant's, from accounts whose exchanges the search fan-out's breaker covers. */
-export interface DuffelSearchAccount {
-  accounts: DuffelAccounts;
-  account: DuffelAccount;
-}
-
 /**
- * Duffel behind the Supplier interface (docs/duffel.md#how-an-order-maps-to-duffel). A search asks
- * with a tenant's own account (the gateway's entry for the tenant: duffel-registration.ts). The
- * calls after booking name our order, whose Duffel booking (DuffelBookings, by our order id) says
- * which Duffel order and tenant they are: ticketing pays the hold or books an instant order, a
- * refund confirms Duffel's cancellation quote, and releasing seats cancels the order at Duffel.
- * Bookings themselves are made by the orders' own path (orders/core/duffel-order-booking.ts),
- * under DuffelBookings' intent. Seats and services after booking, EMDs and changes are not wired
- * (the order refuses them: supplier-capabilities.ts), so their calls fail; the undo calls that
- * the gateway asks of every supplier find nothing of Duffel's and do nothing.
+ * Duffel behind the core of the supplier contract (docs/duffel.md#how-an-order-maps-to-duffel):
+ * every call is made with the tenant's own account. A booking reads the offer again (gone or
+ * priced again: refused, nothing booked), then becomes a Duffel `hold` order, or, for an offer
+ * Duffel cannot hold, nothing yet (`pay_now`: ticketing books it as an instant order). Each
+ * booking is named by our order id (DuffelBookings), so a repeat finds its work done. Ticketing
+ * pays the hold; a refund confirms Duffel's cancellation quote; giving a booking back cancels it
+ * at Duffel. Duffel declares no capability beyond the core (docs/duffel.md#not-covered-yet).
  */
 export class DuffelSupplier implements Supplier {
-  readonly name = "Duffel";
   readonly #ticketing: DuffelTicketing;
   readonly #cancellations: DuffelCancellations;
 
-  constructor(
-    private readonly parts: DuffelSupplierParts,
-    /** The tenant whose searches this answers; without it, it answers none. */
-    private readonly searchAccount: DuffelSearchAccount | null = null,
-  ) {
+  constructor(private readonly parts: DuffelSupplierParts) {
     this.#cancellations = new DuffelCancellations(parts.accounts, parts.bookings);
     this.#ticketing = new DuffelTicketing(parts.accounts, parts.bookings, (orderIds) => this.#cancellations.cancelAll(orderIds));
   }
 
   /**
-   * Duffel's offers for the search, at most 50, asked to answer a little before the search's
-   * deadline (Duffel's `supplier_timeout`); a rate limit is waited out only before that deadline.
-   * A refused token marks the connection invalid and fails with SupplierAccountRefused.
+   * Duffel's offers for the search, at most 50, asked with the tenant's account to answer a
+   * little before the search's deadline (Duffel's `supplier_timeout`); a rate limit is waited out
+   * only before that deadline. A refused token marks the connection invalid and fails with
+   * SupplierAccountRefused.
    */
   async search(request: SupplierSearch): Promise<SupplierOffer[]> {
-    const searchAccount = this.searchAccount;
-    if (!searchAccount) throw new SupplierFailed("a Duffel search is asked with a tenant's account");
+    const account = await this.parts.accounts.forTenant(request.tenantId);
+    if (!account) throw new SupplierFailed("a Duffel search is asked with the tenant's account, and it has none");
     const supplierTimeoutMs = request.deadlineMs === undefined ? DEFAULT_SUPPLIER_TIMEOUT_MS : request.deadlineMs - clock.nowMs() - ANSWER_MARGIN_MS;
     const answer = await onAccount(
-      searchAccount.accounts,
-      searchAccount.account,
+      this.parts.accounts,
+      account,
       (connector) => connector.createOfferRequest(offerRequestBody(request), { returnOffers: true, supplierTimeoutMs, deadlineMs: request.deadlineMs }),
       (refused: AppError) => new SupplierAccountRefused(refused),
     );
@@ -80,68 +73,65 @@ export class DuffelSupplier implements Supplier {
     return offers;
   }
 
-  /** Duffel keeps its own inventory: no seat of ours is held on its flights. */
-  seatsHeld(): Promise<Map<string, number>> {
-    return Promise.resolve(new Map());
+  /**
+   * Reads the offer as Duffel prices it now (422 `offer_no_longer_available`, `price_changed`);
+   * one Duffel cannot hold is `pay_now`; any other becomes a Duffel hold order carrying our order
+   * id, with the passengers by name. Asked again for the same order (a retry), it finds the
+   * hold and answers it, without reading the offer again. A hold Duffel priced otherwise than the
+   * offer is cancelled at Duffel and refused (`price_changed`).
+   */
+  async book(booking: SupplierBooking): Promise<BookingAnswer> {
+    const offer = booking.supplierOffer;
+    if (!offer) throw appError("offer_no_longer_available", { reason: "The offer names no Duffel offer to book; search again." });
+    const { bookings } = this.parts;
+    const recorded = await bookings.find(booking.tenantId, booking.id);
+    if (!recorded || recorded.status === "failed") {
+      const current = await bookings.currentOffer(booking.tenantId, offer.id, { amount: offer.totalAmount, currency: offer.totalCurrency });
+      if (current.payment_requirements.requires_instant_payment) return { outcome: "pay_now" };
+    }
+    const placed = await bookings.place(booking.tenantId, { idempotencyKey: booking.id, orderId: booking.id, offerId: offer.id, type: "hold", passengers: duffelPassengers(booking.passengers, offer) });
+    if (!placed.order) return heldAnswer(placed.intent);
+    if (placed.order.total_amount !== offer.totalAmount || placed.order.total_currency !== offer.totalCurrency) {
+      await bookings.undo(placed.intent, placed.order);
+      throw appError("price_changed", { message: "Duffel priced the offer again and its total changed.", reason: `Duffel booked it at ${placed.order.total_amount} ${placed.order.total_currency}; search again and book a current offer.` });
+    }
+    await bookings.commit(placed.intent, placed.order);
+    return heldAnswer(orderFields(placed.order));
   }
 
-  seatsAssigned(): Promise<Map<string, Set<string>>> {
-    return Promise.resolve(new Map());
+  /** Cancels at Duffel whichever of these bookings are Duffel's. */
+  cancelBookings(bookings: readonly BookingRef[]): Promise<void> {
+    return this.#cancellations.cancelAll(bookings.map((booking) => booking.id));
   }
 
-  holdSeats(booking: Pick<SupplierBooking, "id">): Promise<never> {
-    return Promise.reject(new SupplierFailed(`order ${booking.id}: a Duffel order is booked through its Duffel booking, not a seat hold`));
-  }
-
-  /** Cancels at Duffel whichever of these orders are Duffel's. */
-  releaseSeats(...bookingIds: string[]): Promise<void> {
-    return this.#cancellations.cancelAll(bookingIds);
-  }
-
-  sellSeats(booking: Pick<SupplierBooking, "id">): Promise<never> {
-    return Promise.reject(new SupplierFailed(`order ${booking.id}: seats are not sold after booking through Duffel`));
-  }
-
-  /** No sale is ever Duffel's: nothing to undo. */
-  cancelSeatSale(): Promise<void> {
-    return Promise.resolve();
+  /** Duffel's order for our order id, as Duffel has it now; null when there is none. */
+  async readOrder(booking: BookingRef): Promise<SupplierOrder | null> {
+    const [recorded] = await this.parts.bookings.liveAmong([booking.id]);
+    if (!recorded) return null;
+    const order = await this.parts.bookings.duffelOrderOf(recorded);
+    if (!order) return null;
+    return { bookingReference: order.booking_reference, status: order.cancelled_at !== null ? "cancelled" : order.payment_status.awaiting_payment ? "held" : "ticketed" };
   }
 
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
     return this.#ticketing.issueTickets(booking);
   }
 
-  issueEmds(booking: Pick<SupplierBooking, "id">): Promise<never> {
-    return Promise.reject(new SupplierFailed(`order ${booking.id}: services after booking are not sold through Duffel`));
-  }
-
-  exchangeSeats(booking: Pick<SupplierBooking, "id">): Promise<never> {
-    return Promise.reject(new SupplierFailed(`order ${booking.id}: changes are not made through Duffel`));
-  }
-
-  /** No exchange is ever Duffel's: nothing to finish. */
-  completeSeatExchange(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  cancelSeatExchange(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  reissueTickets(booking: Pick<SupplierBooking, "id">): Promise<never> {
-    return Promise.reject(new SupplierFailed(`order ${booking.id}: changes are not made through Duffel`));
-  }
-
-  refundTickets(booking: SupplierBooking, quoteReference?: string | null): Promise<void> {
-    return this.#cancellations.refund(booking, quoteReference);
-  }
-
-  quoteCancellation(order: OrderRef, currency: string): Promise<CancellationQuote> {
+  /** Duffel prices its own cancellations. */
+  quoteCancellation(order: OrderRef, currency: string): Promise<CancellationQuote | null> {
     return this.#cancellations.quote(order, currency);
   }
 
-  /** The sandbox's retiming is the simulated airline's: Duffel's flights are never retimed here. */
-  retimeFlight(): null {
-    return null;
+  refundTickets(booking: SupplierBooking, quoteReference: string | null): Promise<void> {
+    return this.#cancellations.refund(booking, quoteReference);
   }
+}
+
+/** What a held booking answers: Duffel's reference, and its own deadline for the hold (real time). */
+function heldAnswer(booked: { bookingReference: string | null; paymentRequiredBy: string | null }): BookingAnswer {
+  return { outcome: "held", bookingReference: booked.bookingReference ?? "", paymentRequiredBy: booked.paymentRequiredBy === null ? null : new Date(booked.paymentRequiredBy) };
+}
+
+function orderFields(order: DuffelOrder): { bookingReference: string; paymentRequiredBy: string | null } {
+  return { bookingReference: order.booking_reference, paymentRequiredBy: order.payment_status.awaiting_payment ? order.payment_status.payment_required_by : null };
 }

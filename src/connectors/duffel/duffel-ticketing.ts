@@ -1,5 +1,6 @@
 import { AppError } from "../../errors/app-error";
-import { SupplierFailed, type SupplierBooking, type TicketingAnswer } from "../../gateway/contract/supplier";
+import { SupplierFailed } from "../../gateway/contract/errors";
+import { type SupplierBooking, type TicketingAnswer } from "../../gateway/contract/bookings";
 import { onAccount, type DuffelAccounts } from "./duffel-accounts";
 import type { DuffelBookings } from "./duffel-bookings";
 import type { DuffelOrder } from "./duffel-shapes";

@@ -1,4 +1,6 @@
-import type { SupplierBooking, SupplierOfferRef, Traveller } from "../../gateway/contract/supplier";
+import type { SupplierBooking } from "../../gateway/contract/bookings";
+import type { SupplierOfferRef } from "../../gateway/contract/offers";
+import type { Traveller } from "../../gateway/contract/air";
 import type { DuffelOrderPassenger } from "./duffel-shapes";
 
 /**

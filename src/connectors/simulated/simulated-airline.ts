@@ -1,9 +1,18 @@
 import type { Database } from "../../db/database";
-import type { CarrierProfile } from "./timetable/carriers";
 import type { Airport } from "../../locations/airport";
+import type { BookedItinerary, BookingAnswer, BookingRef, CancellationQuote, FlightChange, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking, SupplierOrder, TicketingAnswer } from "../../gateway/contract/bookings";
+import type { AirlineChanges, Holds, LowestFares, OrderChanges, Services } from "../../gateway/contract/capabilities";
+import type { FareQuote, OfferView, SupplierOffer, SupplierSearch } from "../../gateway/contract/offers";
+import type { AvailableService } from "../../gateway/contract/seat-maps";
+import type { Supplier } from "../../gateway/contract/supplier";
+import { SimulatedAvailability } from "./availability";
+import { availableExtras, type ExtrasPrices } from "./extras";
+import { asProfiled, type LatencyProfile } from "./latency-profile";
+import { SeatCatalogue } from "./seating/seat-catalogue";
 import { SimulatedBookings } from "./simulated-bookings";
+import type { CarrierProfile } from "./timetable/carriers";
+import { fareRisePercent } from "./timetable/repricing";
 import { SimulatedTimetable } from "./timetable/simulated-timetable";
-import type { BookedItinerary, BookingRef, FareQuote, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "../../gateway/contract/supplier";
 
 export interface SimulatedAirlineOptions {
   /** Resolves the carriers' hub codes, e.g. `(code) => airportIndex().getByIata(code)`. */
@@ -17,25 +26,106 @@ export interface SimulatedAirlineOptions {
   slowAnswerMs: number;
   /** The carriers it sells: the network's unless told otherwise (the low-cost supplier's). */
   carriers?: readonly CarrierProfile[];
+  /** How long it takes to answer a search, and how often it fails one. */
+  profile: LatencyProfile;
+  /** What its extras cost. */
+  extras: ExtrasPrices;
 }
 
 /**
- * The built-in supplier: searches its timetable (simulated-timetable.ts, in memory) and keeps
+ * The built-in supplier (docs/simulated-airline.md): searches its timetable (in memory) and keeps
  * its reservations in tables of its own (simulated-bookings.ts), beside Aerogate's in the same
- * database but written only by these calls, never in Aerogate's transactions.
+ * database but written only by these calls, never in Aerogate's transactions. It does everything
+ * a supplier may; which of it a profile declares is its registration's (registration.ts). Its
+ * seat maps and its availability are objects of their own (`seatSelection`, `availability`),
+ * over the same reservations.
  */
-export class SimulatedAirline implements Supplier {
-  readonly name = "simulated-airline";
+export class SimulatedAirline implements Supplier, Holds, Services, OrderChanges, AirlineChanges, LowestFares {
+  readonly seatSelection: SeatCatalogue;
+  readonly availability: SimulatedAvailability;
   readonly #timetable: SimulatedTimetable;
   readonly #bookings: SimulatedBookings;
+  readonly #profile: LatencyProfile;
+  readonly #extras: ExtrasPrices;
 
   constructor(options: SimulatedAirlineOptions) {
     this.#timetable = new SimulatedTimetable(options);
     this.#bookings = new SimulatedBookings(options.db, options.slowAnswerMs);
+    this.#profile = options.profile;
+    this.#extras = options.extras;
+    this.seatSelection = new SeatCatalogue(this.#bookings);
+    this.availability = new SimulatedAvailability(this.#bookings);
   }
 
-  search(request: SupplierSearch): Promise<SupplierOffer[]> {
+  /** The timetable's offers, after the profile's latency (and now and then its failure). */
+  async search(request: SupplierSearch): Promise<SupplierOffer[]> {
+    await asProfiled(request, this.#profile);
     return this.#timetable.search(request);
+  }
+
+  book(booking: SupplierBooking): Promise<BookingAnswer> {
+    return this.#bookings.book(booking);
+  }
+
+  cancelBookings(bookings: readonly BookingRef[]): Promise<void> {
+    return this.#bookings.cancelBookings(bookings);
+  }
+
+  readOrder(booking: BookingRef): Promise<SupplierOrder | null> {
+    return this.#bookings.readOrder(booking);
+  }
+
+  issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
+    return this.#bookings.issueTickets(booking);
+  }
+
+  /** The airline leaves the price of a cancellation to Aerogate's refund rule. */
+  quoteCancellation(): Promise<CancellationQuote | null> {
+    return Promise.resolve(null);
+  }
+
+  refundTickets(booking: SupplierBooking): Promise<void> {
+    return this.#bookings.refundTickets(booking);
+  }
+
+  fareRisePercent(hold: { bookingReference: string; firstDepartureUtc: Date }, now: Date): number {
+    return fareRisePercent(hold.bookingReference, hold.firstDepartureUtc, now);
+  }
+
+  availableServices(offer: OfferView): AvailableService[] {
+    return availableExtras(offer, this.#extras);
+  }
+
+  sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void> {
+    return this.#bookings.sellSeats(booking, saleId, seats);
+  }
+
+  cancelSeatSale(booking: BookingRef, saleId: string): Promise<void> {
+    return this.#bookings.cancelSeatSale(booking, saleId);
+  }
+
+  issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]> {
+    return this.#bookings.issueEmds(booking, services);
+  }
+
+  changeFlights(booking: BookingRef, changeId: string, change: FlightChange): Promise<void> {
+    return this.#bookings.changeFlights(booking, changeId, change);
+  }
+
+  completeChange(booking: BookingRef, changeId: string, release: readonly string[]): Promise<void> {
+    return this.#bookings.completeChange(booking, changeId, release);
+  }
+
+  cancelChange(booking: BookingRef, changeId: string): Promise<void> {
+    return this.#bookings.cancelChange(booking, changeId);
+  }
+
+  reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]> {
+    return this.#bookings.reissueTickets(booking, reissue);
+  }
+
+  retimeFlight(flightKey: string, itineraries: readonly BookedItinerary[], now: Date): FlightTimes | null {
+    return this.#timetable.retimeFlight(flightKey, itineraries, now);
   }
 
   lowestFares(request: SupplierSearch, limit: number): Promise<FareQuote[]> {
@@ -44,61 +134,5 @@ export class SimulatedAirline implements Supplier {
 
   destinationsFrom(origins: readonly Airport[], candidates: readonly Airport[]): Airport[] {
     return this.#timetable.destinationsFrom(origins, candidates);
-  }
-
-  holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }> {
-    return this.#bookings.holdSeats(booking);
-  }
-
-  releaseSeats(...bookingIds: string[]): Promise<void> {
-    return this.#bookings.releaseSeats(...bookingIds);
-  }
-
-  seatsHeld(flights: ReadonlyArray<FlightCabin>, environment: SupplierBooking["environment"]): Promise<Map<string, number>> {
-    return this.#bookings.seatsHeld(flights, environment);
-  }
-
-  seatsAssigned(flightKeys: readonly string[], environment: SupplierBooking["environment"]): Promise<Map<string, Set<string>>> {
-    return this.#bookings.seatsAssigned(flightKeys, environment);
-  }
-
-  sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void> {
-    return this.#bookings.sellSeats(booking, saleId, seats);
-  }
-
-  cancelSeatSale(bookingId: string, saleId: string): Promise<void> {
-    return this.#bookings.cancelSeatSale(bookingId, saleId);
-  }
-
-  issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
-    return this.#bookings.issueTickets(booking);
-  }
-
-  issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]> {
-    return this.#bookings.issueEmds(booking, services);
-  }
-
-  exchangeSeats(booking: BookingRef, exchangeId: string, exchange: SeatExchange): Promise<void> {
-    return this.#bookings.exchangeSeats(booking, exchangeId, exchange);
-  }
-
-  completeSeatExchange(bookingId: string, exchangeId: string, release: readonly string[]): Promise<void> {
-    return this.#bookings.completeSeatExchange(bookingId, exchangeId, release);
-  }
-
-  cancelSeatExchange(bookingId: string, exchangeId: string): Promise<void> {
-    return this.#bookings.cancelSeatExchange(bookingId, exchangeId);
-  }
-
-  reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]> {
-    return this.#bookings.reissueTickets(booking, reissue);
-  }
-
-  refundTickets(booking: SupplierBooking): Promise<void> {
-    return this.#bookings.refundTickets(booking);
-  }
-
-  retimeFlight(flightKey: string, itineraries: readonly BookedItinerary[], now: Date): FlightTimes | null {
-    return this.#timetable.retimeFlight(flightKey, itineraries, now);
   }
 }

@@ -6,23 +6,16 @@ import { sqlEnum } from "../../db/sql-enum";
 import { sqlTimestamp } from "../../db/sql-values";
 import { GuardFailed, guarded, writeBatch, type BatchStatement } from "../../db/write-batch";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
-import {
-  flightCabinKey,
-  passengersNeedingSeats,
-  SeatsUnavailable,
-  SeatTaken,
-  type BookingRef,
-  type CabinClass,
-  type FlightCabin,
-  type IssuedEmd,
-  type ReissuedTicket,
-  type SeatExchange,
-  type SeatChoice,
-  type ServiceSale,
-  type SupplierBooking,
-  type TicketingAnswer,
-} from "../../gateway/contract/supplier";
+import { passengersNeedingSeats, type CabinClass, type Environment } from "../../gateway/contract/air";
+import type { BookedSegment, BookingAnswer, BookingRef, FlightChange, IssuedEmd, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking, SupplierOrder, TicketingAnswer } from "../../gateway/contract/bookings";
+import { SeatsUnavailable, SeatTaken } from "../../gateway/contract/errors";
+import type { FlightCabin } from "../../gateway/contract/offers";
 import { clock } from "../../clock";
+
+/** The key of a flight-cabin in `seatsHeld`'s answer. */
+export function flightCabinKey(flight: FlightCabin): string {
+  return `${flight.flightKey}|${flight.cabinClass}`;
+}
 
 /** Family names that make a sandbox booking fail at the airline (docs/simulated-airline.md#sandbox-triggers). */
 const SANDBOX_TRIGGERS: Readonly<Record<string, "airline_rejected" | "airline_timeout">> = {
@@ -105,39 +98,45 @@ export class SimulatedBookings {
     private readonly slowAnswerMs: number,
   ) {}
 
-  /** Holds the booking's seats and chosen seats, all or nothing; a repeat finds them held and answers the same. */
-  async holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }> {
+  /** Holds the booking's seats and chosen seats, all or nothing, until it is paid (the airline keeps no deadline of its own); a repeat finds them held and answers the same. */
+  async book(booking: SupplierBooking): Promise<BookingAnswer> {
     await this.write("SeatHold", booking.id, booking.id, [...this.seatHolds(booking, booking.segments, passengersNeedingSeats(booking.passengers), booking.id), ...this.seatAssignments(booking, booking.seats, booking.id)]);
-    return { bookingReference: bookingReference(booking.id) };
+    return { outcome: "held", bookingReference: bookingReference(booking.id), paymentRequiredBy: null };
   }
 
-  /** Supplier.sellSeats: the seats as SeatAssignment rows of the sale, all or none. */
+  /** The booking as the airline holds it: its seats held (ticketed or not, the airline keeps the same rows), or null when it holds none. */
+  async readOrder(booking: BookingRef): Promise<SupplierOrder | null> {
+    const rows = await queryRows<{ found: number }>(this.db, Sql.sql`SELECT 1 AS "found" FROM "SeatHold" WHERE "holdId" = ${booking.id} LIMIT 1`);
+    return rows.length === 0 ? null : { bookingReference: bookingReference(booking.id), status: "held" };
+  }
+
+  /** The seats chosen after booking, as SeatAssignment rows of the sale, all or none. */
   async sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void> {
     if (seats.length > 0) await this.write("SeatAssignment", booking.id, saleId, this.seatAssignments(booking, seats, saleId));
   }
 
-  async cancelSeatSale(bookingId: string, saleId: string): Promise<void> {
-    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatAssignment" WHERE "holdId" = ${bookingId} AND "operationId" = ${saleId}`]);
+  async cancelSeatSale(booking: BookingRef, saleId: string): Promise<void> {
+    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatAssignment" WHERE "holdId" = ${booking.id} AND "operationId" = ${saleId}`]);
   }
 
-  /** Supplier.exchangeSeats: seats held on the new flights (`seatHolds`) under the exchange's id; the flights left stay held. */
-  async exchangeSeats(booking: BookingRef, exchangeId: string, exchange: SeatExchange): Promise<void> {
-    if (exchange.hold.length > 0) await this.write("SeatHold", booking.id, exchangeId, this.seatHolds(booking, exchange.hold, passengersNeedingSeats(exchange.passengers), exchangeId));
+  /** Seats held on a change's new flights (`seatHolds`) under the change's id; the flights left stay held. */
+  async changeFlights(booking: BookingRef, changeId: string, change: FlightChange): Promise<void> {
+    if (change.hold.length > 0) await this.write("SeatHold", booking.id, changeId, this.seatHolds(booking, change.hold, passengersNeedingSeats(change.passengers), changeId));
   }
 
-  /** Supplier.completeSeatExchange: the booking's holds and chosen seats on the flights it left deleted. */
-  async completeSeatExchange(bookingId: string, exchangeId: string, release: readonly string[]): Promise<void> {
+  /** The booking's holds and chosen seats on the flights the change left, deleted. */
+  async completeChange(booking: BookingRef, changeId: string, release: readonly string[]): Promise<void> {
     if (release.length === 0) return;
     const flights = Sql.join([...release]);
-    // Never a hold the exchange itself placed (a change takes no flight it leaves; this keeps it so).
+    // Never a hold the change itself placed (a change takes no flight it leaves; this keeps it so).
     await writeBatch(this.db, [
-      Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" = ${bookingId} AND "flightKey" IN (${flights}) AND ("operationId" IS NULL OR "operationId" <> ${exchangeId})`,
-      Sql.sql`DELETE FROM "SeatAssignment" WHERE "holdId" = ${bookingId} AND "flightKey" IN (${flights})`,
+      Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" = ${booking.id} AND "flightKey" IN (${flights}) AND ("operationId" IS NULL OR "operationId" <> ${changeId})`,
+      Sql.sql`DELETE FROM "SeatAssignment" WHERE "holdId" = ${booking.id} AND "flightKey" IN (${flights})`,
     ]);
   }
 
-  async cancelSeatExchange(bookingId: string, exchangeId: string): Promise<void> {
-    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" = ${bookingId} AND "operationId" = ${exchangeId}`]);
+  async cancelChange(booking: BookingRef, changeId: string): Promise<void> {
+    await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" = ${booking.id} AND "operationId" = ${changeId}`]);
   }
 
   /**
@@ -169,7 +168,7 @@ export class SimulatedBookings {
    * each flight's inventory is locked while its holds are summed, always in that order, so two
    * bookings never deadlock. A flight the booking holds already fails its guard too.
    */
-  private seatHolds(booking: BookingRef, segments: SupplierBooking["segments"], seats: number, operationId: string): BatchStatement[] {
+  private seatHolds(booking: BookingRef, segments: readonly BookedSegment[], seats: number, operationId: string): BatchStatement[] {
     const createdAt = sqlTimestamp(this.db.provider, clock.now());
     const environment = sqlEnum(this.db.provider, "Environment", booking.environment);
     return [...segments]
@@ -209,7 +208,7 @@ export class SimulatedBookings {
   }
 
   /** One read for a whole search: the holds of its flights summed per flight and cabin. */
-  async seatsHeld(flights: ReadonlyArray<FlightCabin>, environment: SupplierBooking["environment"]): Promise<Map<string, number>> {
+  async seatsHeld(flights: ReadonlyArray<FlightCabin>, environment: Environment): Promise<Map<string, number>> {
     const held = new Map<string, number>();
     const flightKeys = [...new Set(flights.map((flight) => flight.flightKey))];
     if (flightKeys.length === 0) return held;
@@ -224,7 +223,7 @@ export class SimulatedBookings {
   }
 
   /** One read for a map: the seats bookings of the environment hold on these flights, by flight key. */
-  async seatsAssigned(flightKeys: readonly string[], environment: SupplierBooking["environment"]): Promise<Map<string, Set<string>>> {
+  async seatsAssigned(flightKeys: readonly string[], environment: Environment): Promise<Map<string, Set<string>>> {
     const assigned = new Map<string, Set<string>>();
     if (flightKeys.length === 0) return assigned;
     const rows = await queryRows<{ flightKey: string; designator: string }>(
@@ -241,9 +240,9 @@ export class SimulatedBookings {
   }
 
   /** Every release of a booking (cancel, failure, refund, reconciler) ends here: its seat counts and its chosen seats go back together. */
-  async releaseSeats(...bookingIds: string[]): Promise<void> {
-    if (bookingIds.length === 0) return;
-    const ids = Sql.join(bookingIds);
+  async cancelBookings(bookings: readonly Pick<BookingRef, "id">[]): Promise<void> {
+    if (bookings.length === 0) return;
+    const ids = Sql.join(bookings.map((booking) => booking.id));
     await writeBatch(this.db, [Sql.sql`DELETE FROM "SeatHold" WHERE "holdId" IN (${ids})`, Sql.sql`DELETE FROM "SeatAssignment" WHERE "holdId" IN (${ids})`]);
   }
 
@@ -258,7 +257,7 @@ export class SimulatedBookings {
       for (const passenger of booking.passengers) {
         const reason = SANDBOX_TRIGGERS[passenger.familyName.trim().toLowerCase()];
         if (reason) {
-          await this.releaseSeats(booking.id);
+          await this.cancelBookings([booking]);
           return { outcome: "rejected", reason };
         }
       }
@@ -287,7 +286,7 @@ export class SimulatedBookings {
   /** Refunds the booking: its seats go back on sale (after `slowAnswerMs` for a sandbox `Slow` passenger). */
   async refundTickets(booking: SupplierBooking): Promise<void> {
     await this.#answerDelay(booking);
-    await this.releaseSeats(booking.id);
+    await this.cancelBookings([booking]);
   }
 
   /** A sandbox booking with a passenger named `Slow` is answered late: how tests make an airline call outlast a job's lease. */

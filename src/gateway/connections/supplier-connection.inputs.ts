@@ -1,26 +1,29 @@
 import { z } from "zod";
 import { parseInput } from "../../validation/parse-input";
 
-/** Suppliers a tenant connects with an account of its own. */
-export const CONNECTABLE_SUPPLIERS = ["duffel"] as const;
-export type ConnectableSupplier = (typeof CONNECTABLE_SUPPLIERS)[number];
+/** The longest token any supplier issues, with room to spare. */
+const MAX_TOKEN_LENGTH = 500;
 
-/** A Duffel access token: `duffel_test_…` or `duffel_live_…`, then the token's own characters. Messages never repeat it. */
-const accessToken = z
-  .string({ message: "must be a Duffel access token (duffel_test_… or duffel_live_…)" })
-  .max(500, { message: "is longer than any Duffel access token" })
-  .regex(/^duffel_(test|live)_[A-Za-z0-9_\-=+/.]{8,}$/, { message: "must be a Duffel access token: duffel_test_ or duffel_live_ followed by the token" });
+/**
+ * POST /v1/supplier_connections and Mutation.createSupplierConnection, for the suppliers that
+ * take the tenant's own account (`connectable`, from the connectors that declare one). Whether
+ * the token has its supplier's shape is the connector's to say (SupplierConnectionService).
+ */
+export function supplierConnectionInput(connectable: readonly [string, ...string[]]) {
+  return z.strictObject({
+    supplier: z.enum(connectable, { message: `must be one of ${connectable.join(", ")}` }),
+    access_token: z.string({ message: "must be an access token" }).max(MAX_TOKEN_LENGTH, { message: "is longer than any access token" }),
+  });
+}
 
-/** POST /v1/supplier_connections and Mutation.createSupplierConnection. */
-export const createSupplierConnectionInput = z.strictObject({
-  supplier: z.enum(CONNECTABLE_SUPPLIERS, { message: `must be one of ${CONNECTABLE_SUPPLIERS.join(", ")}` }),
-  access_token: accessToken,
-});
-export type CreateSupplierConnectionInput = z.infer<typeof createSupplierConnectionInput>;
+export interface CreateSupplierConnectionInput {
+  supplier: string;
+  access_token: string;
+}
 
 /** Every invalid field is 422 `invalid_field_value` naming it. */
-export function parseCreateSupplierConnection(body: unknown): CreateSupplierConnectionInput {
-  return parseInput(createSupplierConnectionInput, body, "invalid_field_value");
+export function parseCreateSupplierConnection(schema: ReturnType<typeof supplierConnectionInput>, body: unknown): CreateSupplierConnectionInput {
+  return parseInput(schema, body, "invalid_field_value");
 }
 
 /** What an Idempotency-Key record may keep of the body: everything but the token. */
@@ -28,9 +31,4 @@ export function withoutAccessToken(body: unknown): unknown {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
   const { access_token: _token, ...rest } = body as Record<string, unknown>;
   return rest;
-}
-
-/** `test` or `live`, from the token's prefix (a parsed token has one). */
-export function tokenMode(token: string): "test" | "live" {
-  return token.startsWith("duffel_live_") ? "live" : "test";
 }

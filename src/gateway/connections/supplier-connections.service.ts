@@ -4,13 +4,14 @@ import { appError } from "../../errors/app-error";
 import { newId } from "../../ids";
 import { clock } from "../../clock";
 import type { TenantScope } from "../../tenancy/tenant-scope";
-import { tokenMode, type ConnectableSupplier, type CreateSupplierConnectionInput } from "./supplier-connection.inputs";
+import type { AccountTokens } from "../contract/connector";
+import type { CreateSupplierConnectionInput } from "./supplier-connection.inputs";
 import type { TokenCipher } from "./token-cipher";
 
 /** A tenant's connection to a supplier, as it is shown: never its token. */
 export interface SupplierConnection {
   id: string;
-  supplier: ConnectableSupplier;
+  supplier: string;
   mode: "test" | "live";
   /** `active`, or `invalid` once the supplier refused the token. */
   status: "active" | "invalid";
@@ -38,15 +39,17 @@ interface ConnectionRow {
 }
 
 /**
- * Tenants' connections to suppliers that need an account of their own (Duffel). The token is
- * encrypted before it is stored and decrypted only for the connector's calls
- * (docs/duffel.md#connecting-a-duffel-account).
+ * Tenants' connections to suppliers that need an account of their own (a connector declaring
+ * `account`). The token is encrypted before it is stored and decrypted only for the connector's
+ * calls (docs/connectors.md#a-tenants-own-account).
  */
 export class SupplierConnectionService {
   constructor(
     private readonly db: Database,
     /** Null when SUPPLIER_SECRETS_KEY is unset: connections are then refused, and none can be used. */
     private readonly cipher: TokenCipher | null,
+    /** How each connectable supplier's tokens look, by supplier id. */
+    private readonly tokens: ReadonlyMap<string, AccountTokens>,
   ) {}
 
   /** The tenant's connections, newest first (one per supplier at most). */
@@ -56,18 +59,22 @@ export class SupplierConnectionService {
   }
 
   /**
-   * Connects the tenant: the token's mode must be its environment's (a sandbox tenant takes
-   * `duffel_test_` tokens, a live one `duffel_live_`). 503 `supplier_secrets_unset` without a key to
-   * encrypt it with; 409 when the tenant is already connected to the supplier.
+   * Connects the tenant: the token must have its supplier's shape (422 naming `access_token`), and
+   * its mode must be the tenant's environment's (a sandbox tenant takes test tokens, a live one
+   * live tokens). 503 `supplier_secrets_unset` without a key to encrypt it with; 409 when the
+   * tenant is already connected to the supplier.
    */
   async create(scope: TenantScope, input: CreateSupplierConnectionInput): Promise<SupplierConnection> {
     if (!this.cipher) throw appError("supplier_secrets_unset");
-    const mode = tokenMode(input.access_token);
+    const tokens = this.tokens.get(input.supplier);
+    const read = tokens?.read(input.access_token) ?? { problem: "is not a token of this supplier" };
+    if ("problem" in read) throw appError("invalid_field_value", { field: "access_token", message: `access_token: ${read.problem}` });
+    const { mode } = read;
     const expected = scope.tenant.environment === "live" ? "live" : "test";
     if (mode !== expected) {
       throw appError("invalid_field_value", {
         field: "access_token",
-        message: `access_token: a ${scope.tenant.environment} tenant connects with a duffel_${expected}_ token, not a ${mode} one`,
+        message: `access_token: a ${scope.tenant.environment} tenant connects with a ${tokens!.prefix(expected)} token, not a ${mode} one`,
       });
     }
     const id = newId("spc");
@@ -93,12 +100,18 @@ export class SupplierConnectionService {
   }
 
   /** The tenant's credentials for `supplier`, or null when it has no connection (or connections are off). */
-  async credentials(tenantId: string, supplier: ConnectableSupplier): Promise<SupplierCredentials | null> {
+  async credentials(tenantId: string, supplier: string): Promise<SupplierCredentials | null> {
     if (!this.cipher) return null;
     const row = await this.db.prisma.supplierConnection.findUnique({ where: { tenantId_supplier: { tenantId, supplier } } });
     if (!row) return null;
     const connection = connectionFromRow(row);
     return { connectionId: row.id, mode: connection.mode, status: connection.status, accessToken: this.cipher.decrypt(row.encryptedToken, associatedData(tenantId, row.id)) };
+  }
+
+  /** Whether the tenant has a connection to `supplier` that can be used (connections are on). */
+  async connected(tenantId: string, supplier: string): Promise<boolean> {
+    if (!this.cipher) return false;
+    return (await this.db.prisma.supplierConnection.count({ where: { tenantId, supplier } })) > 0;
   }
 
   /** The supplier answered the token: the connection was used now, and is active again. */
@@ -120,7 +133,7 @@ function associatedData(tenantId: string, connectionId: string): string {
 function connectionFromRow(row: ConnectionRow): SupplierConnection {
   return {
     id: row.id,
-    supplier: row.supplier as ConnectableSupplier,
+    supplier: row.supplier,
     mode: row.mode === "live" ? "live" : "test",
     status: row.status === "invalid" ? "invalid" : "active",
     createdAt: row.createdAt,

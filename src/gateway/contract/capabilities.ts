@@ -1,31 +1,105 @@
-/**
- * What an order can ask of its supplier beyond booking, holding, paying and cancelling, which
- * every supplier does:
- * - `change`, `add_services`, `select_seats`, `airline_changes`: the order's actions of those names;
- * - `update_passengers`: changing passengers' details on a hold (the airline keeps no names until ticketing);
- * - `reprice`: an unpaid hold past its price guarantee is priced again by the simulated airline's
- *   rule (orders/payment/repricing.ts); a supplier without it prices the booking itself when paid;
- * - `moved_clock`: it runs on a sandbox tenant's clock moved ahead (docs/sandbox-clock.md), as the
- *   simulated suppliers, living on our time, do; a remote one's time cannot be moved.
- */
-export type SupplierCapability = "change" | "add_services" | "select_seats" | "airline_changes" | "update_passengers" | "reprice" | "moved_clock";
-
-const EVERY_CAPABILITY: ReadonlySet<SupplierCapability> = new Set(["change", "add_services", "select_seats", "airline_changes", "update_passengers", "reprice", "moved_clock"]);
+import type { Airport } from "../../locations/airport";
+import type { Environment } from "./air";
+import type { BookedItinerary, BookingRef, FlightChange, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking } from "./bookings";
+import type { FareQuote, OfferView, SupplierOffer, SupplierSearch } from "./offers";
+import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "./seat-maps";
 
 /**
- * What each supplier cannot be asked, by id. Low-cost carriers sell bags and seats but change no
- * booking (a new flight is a new booking), so neither a change nor an airline's change applies.
- * Duffel's orders are booked, paid and cancelled through its API; its seats, services after
- * booking, changes and airline changes are not wired yet (docs/duffel.md#not-covered-yet), its
- * holds carry the passengers' names from booking on, and it prices its own holds.
- * A supplier not listed (the network) does everything.
+ * What only some suppliers do, one interface each. A connector implements those it has and
+ * declares them in its own folder (its registration's `capabilities`); the gateway refuses the
+ * others in one place (router.ts: 422 `unsupported_by_supplier`, and `available_actions` leaves
+ * them out). Synchronous members are the supplier's declarations (its prices, its seats, its
+ * routes), read in memory; asynchronous ones are calls, made through the gateway's pipeline.
  */
-const LIMITED: Readonly<Record<string, ReadonlySet<SupplierCapability>>> = {
-  simulated_lcc: new Set(["add_services", "select_seats", "update_passengers", "reprice", "moved_clock"]),
-  duffel: new Set(),
-};
 
-/** What the supplier `id` does besides booking, holding, paying and cancelling. */
-export function supplierCapabilities(id: string): ReadonlySet<SupplierCapability> {
-  return LIMITED[id] ?? EVERY_CAPABILITY;
+/**
+ * Holds on our terms: an unpaid booking whose passengers' details may still change (the airline
+ * keeps no names until ticketing), priced again by the supplier's rule once its price guarantee
+ * has run out. A supplier without it still holds bookings until they are paid, but keeps the
+ * names it booked and prices its own holds (it refuses a payment of a total it changed).
+ */
+export interface Holds {
+  /** How much the fare of an unpaid booking has risen, in percent of its base fare, when priced again at `now`; the same booking on the same day gets the same answer. */
+  fareRisePercent(hold: { bookingReference: string; firstDepartureUtc: Date }, now: Date): number;
 }
+
+/** Seat maps of offers and booked orders, and seats chosen on them by designator (at booking, or after it through `services`). */
+export interface SeatSelection {
+  /** The subject's seat maps; seats bookings of its environment hold are not for sale. */
+  seatMaps(subject: SeatMapSubject): Promise<SeatMapAnswer>;
+  /**
+   * The seat service `id` names, if the maps of `offer` (or of the order `subjectId` booking it)
+   * offer or would offer it, taken seats included: whether the seat is still free is the booking's
+   * to find out. Undefined for an id of another subject or passenger, or a seat not sold.
+   */
+  seatOption(offer: OfferView, id: string, subjectId?: string): SeatOption | undefined;
+}
+
+/** Extras sold with an offer and after booking: their prices, the seats sold after booking, and their EMDs. */
+export interface Services {
+  /** The extras the offer can be booked with (bags, seat selections), at the supplier's prices in the offer's currency. */
+  availableServices(offer: OfferView): AvailableService[];
+  /** Sells seats chosen after booking on a booking it holds, as one sale named by `saleId` (our addition's id): all of them or none. @throws SeatTaken */
+  sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void>;
+  /** Undoes the sale `saleId` (it never became part of the order): its seats go back on sale. Nothing happens for a sale it does not know. */
+  cancelSeatSale(booking: BookingRef, saleId: string): Promise<void>;
+  /** An EMD for each service sold on the ticketed booking after ticketing: the same booking and references get the same numbers. */
+  issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]>;
+}
+
+/**
+ * Changes of a ticketed booking's flights, in three steps named by the change's id: the new
+ * flights held while the booking keeps the old (`changeFlights`), then either the old released
+ * (`completeChange`: the change is the order's) or the new given back (`cancelChange`); and the
+ * e-tickets reissued after it.
+ */
+export interface OrderChanges {
+  /** Holds the new flights, all or none. Repeating it gives the same answer. @throws SeatsUnavailable */
+  changeFlights(booking: BookingRef, changeId: string, change: FlightChange): Promise<void>;
+  /** The change is the order's: the flights it leaves (`release`) go back on sale. Safe to repeat. */
+  completeChange(booking: BookingRef, changeId: string, release: readonly string[]): Promise<void>;
+  /** The change never became the order's: what it held goes back on sale, the booking keeps its flights. Safe to repeat. */
+  cancelChange(booking: BookingRef, changeId: string): Promise<void>;
+  /** Reissues the ticketed booking's e-tickets after a change (`reissue` names it): the same numbers for the same booking and reissue. */
+  reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]>;
+}
+
+/** The airline's own changes to booked flights: the sandbox's trigger proposes them; accepting one is an order change's steps (`OrderChanges`). */
+export interface AirlineChanges {
+  /** The same flight at new times that keep every itinerary booked on it flyable, or null when it has none to offer. */
+  retimeFlight(flightKey: string, itineraries: readonly BookedItinerary[], now: Date): FlightTimes | null;
+}
+
+/** Indicative prices from the supplier's schedules and fares, without making offers (the fare calendar and destination ideas). */
+export interface LowestFares {
+  /** The fares of the `limit` cheapest offers `search` would return for the same search, cheapest first. */
+  lowestFares(request: SupplierSearch, limit: number): Promise<FareQuote[]>;
+  /** The airports among `candidates` it flies to nonstop from one of `origins`. */
+  destinationsFrom(origins: readonly Airport[], candidates: readonly Airport[]): Airport[];
+}
+
+/**
+ * A supplier whose seats our own bookings take (its inventory is kept with ours): its answers may
+ * be reused for a while, and what it can still sell is asked afresh of every answer.
+ */
+export interface Availability {
+  /** The offers whose every flight still has a seat for each passenger who needs one. */
+  sellableOffers(offers: SupplierOffer[], search: SupplierSearch): Promise<SupplierOffer[]>;
+  /** Of each group of fares (cheapest first), the first whose flights still seat the party; null when none does. */
+  sellableFares(groups: ReadonlyArray<readonly FareQuote[]>, party: { seatsNeeded: number; environment: Environment }): Promise<Array<FareQuote | null>>;
+}
+
+export interface Capabilities {
+  holds: Holds;
+  seatSelection: SeatSelection;
+  services: Services;
+  orderChanges: OrderChanges;
+  airlineChanges: AirlineChanges;
+  lowestFares: LowestFares;
+  availability: Availability;
+}
+
+export type CapabilityName = keyof Capabilities;
+
+/** The capabilities a connector declares: each an object that implements it (often the connector itself). */
+export type DeclaredCapabilities = Partial<Capabilities>;

@@ -1,5 +1,7 @@
 import { clock } from "../../clock";
-import { SupplierFailed } from "../contract/supplier";
+import type { Environment } from "../contract/air";
+import { SupplierFailed } from "../contract/errors";
+import type { Stage } from "./supplier-call";
 
 /** The supplier's circuit is open: the call was not made. */
 export class CircuitOpen extends SupplierFailed {
@@ -16,8 +18,8 @@ export interface BreakerSettings {
 }
 
 /**
- * One supplier's circuit breaker in this process: after `failureThreshold` consecutive failures
- * or timeouts the supplier is skipped for `cooldownMs`; then one trial call is let through
+ * One circuit breaker in this process: after `failureThreshold` consecutive failures or
+ * timeouts the supplier is skipped for `cooldownMs`; then one trial call is let through
  * (half-open), which closes the circuit when it succeeds and opens it again when it fails.
  */
 export class CircuitBreaker {
@@ -47,27 +49,9 @@ export class CircuitBreaker {
     this.#trialInFlight = false;
   }
 
-  /** A call that told nothing of the supplier (our own database failed under it): neither a success nor a failure. */
+  /** A call that told nothing of the supplier (a sandbox's forced outcome, our own database failing under it): neither a success nor a failure. */
   released(): void {
     this.#trialInFlight = false;
-  }
-
-  /**
-   * Runs a call that goes out to the supplier directly (a connector's HTTP exchange) under the
-   * breaker: refused with CircuitOpen while the circuit is open, counted a success when it
-   * resolves and a failure when it rejects.
-   */
-  async run<T>(attempt: () => Promise<T>): Promise<T> {
-    if (!this.tryAcquire()) throw new CircuitOpen("the supplier's circuit is open after consecutive failures; try again after its cooldown");
-    let result: T;
-    try {
-      result = await attempt();
-    } catch (error) {
-      this.failed();
-      throw error;
-    }
-    this.succeeded();
-    return result;
   }
 
   failed(): void {
@@ -75,4 +59,45 @@ export class CircuitBreaker {
     if (this.#trialInFlight || this.#failures >= this.settings.failureThreshold) this.#openedAt = clock.nowMs();
     this.#trialInFlight = false;
   }
+}
+
+/**
+ * This process's circuit breakers: one per supplier and environment, so that sandbox traffic
+ * (tests, a tenant's experiments) never opens the circuit live tenants' calls go through.
+ */
+export class Breakers {
+  readonly #breakers = new Map<string, CircuitBreaker>();
+
+  constructor(private readonly settings: BreakerSettings) {}
+
+  of(supplier: string, environment: Environment): CircuitBreaker {
+    const key = `${supplier} ${environment}`;
+    let breaker = this.#breakers.get(key);
+    if (!breaker) this.#breakers.set(key, (breaker = new CircuitBreaker(this.settings)));
+    return breaker;
+  }
+}
+
+/**
+ * The breaker's stage: a call whose circuit is open is refused (CircuitOpen) without reaching
+ * the supplier; every other call reports how it ended, as `outcome` reads it, except a call whose
+ * outcome a sandbox search forced, and one whose error tells nothing of the supplier.
+ */
+export function breakerStage(breakers: Breakers, outcome: { failed(error: unknown): boolean; tellsNothing(error: unknown): boolean }): Stage {
+  return async (call, next) => {
+    const breaker = breakers.of(call.supplier, call.environment);
+    if (!breaker.tryAcquire()) throw new CircuitOpen("the supplier's circuit is open after consecutive failures; try again after its cooldown");
+    let value;
+    try {
+      value = await next();
+    } catch (error) {
+      if (call.forcedOutcome !== undefined || outcome.tellsNothing(error)) breaker.released();
+      else if (outcome.failed(error)) breaker.failed();
+      else breaker.succeeded();
+      throw error;
+    }
+    if (call.forcedOutcome !== undefined) breaker.released();
+    else breaker.succeeded();
+    return value;
+  };
 }

@@ -1,13 +1,11 @@
 import { clock } from "../../clock";
-import { CircuitBreaker, type BreakerSettings } from "./circuit-breaker";
-import type { Supplier } from "../contract/supplier";
-
-export type CallOutcome = "ok" | "error" | "timeout";
+import type { CallOutcome } from "./outcomes";
+import type { Stage } from "./supplier-call";
 
 /** One call to a supplier as it ended. */
-export interface SupplierCall {
+export interface EndedCall {
   supplier: string;
-  /** The Supplier method, e.g. `search`, `holdSeats`. */
+  /** The contract's method, e.g. `search`, `book`. */
   call: string;
   outcome: CallOutcome;
   durationMs: number;
@@ -15,82 +13,43 @@ export interface SupplierCall {
 }
 
 /**
- * This process's calls to its suppliers: each supplier's circuit breaker, the calls in flight,
- * and every ended call told to its listeners (metrics, the health figures).
+ * This process's calls to its suppliers, as the pipeline's metrics stage sees them: the calls in
+ * flight, and every ended call told to its listeners (Prometheus, the health figures).
  */
 export class SupplierCalls {
-  readonly #breakers = new Map<string, CircuitBreaker>();
   readonly #inFlight = new Map<string, number>();
-  readonly #listeners: Array<(call: SupplierCall) => void> = [];
-
-  constructor(private readonly breakerSettings: BreakerSettings) {}
-
-  breaker(supplier: string): CircuitBreaker {
-    let breaker = this.#breakers.get(supplier);
-    if (!breaker) this.#breakers.set(supplier, (breaker = new CircuitBreaker(this.breakerSettings)));
-    return breaker;
-  }
+  readonly #listeners: Array<(call: EndedCall) => void> = [];
 
   /** Calls to `supplier` not yet ended in this process. */
   inFlight(supplier: string): number {
     return this.#inFlight.get(supplier) ?? 0;
   }
 
-  onCall(listener: (call: SupplierCall) => void): void {
+  onCall(listener: (call: EndedCall) => void): void {
     this.#listeners.push(listener);
   }
 
-  started(supplier: string): void {
-    this.#inFlight.set(supplier, this.inFlight(supplier) + 1);
+  /** The metrics stage: every call counted, its duration and its outcome (`outcomeOf` reads a thrown error). */
+  stage(outcomeOf: (error: unknown) => CallOutcome): Stage {
+    return async (call, next) => {
+      const startedAt = performance.now();
+      this.#inFlight.set(call.supplier, this.inFlight(call.supplier) + 1);
+      const end = (outcome: CallOutcome) => this.#ended({ supplier: call.supplier, call: call.name, outcome, durationMs: performance.now() - startedAt });
+      let value;
+      try {
+        value = await next();
+      } catch (error) {
+        end(outcomeOf(error));
+        throw error;
+      }
+      end("ok");
+      return value;
+    };
   }
 
-  /** A call ended: its outcome is told to the listeners. */
-  ended(call: Omit<SupplierCall, "endedAt">): void {
+  #ended(call: Omit<EndedCall, "endedAt">): void {
     this.#inFlight.set(call.supplier, this.inFlight(call.supplier) - 1);
     const ended = { ...call, endedAt: clock.nowMs() };
     for (const listener of this.#listeners) listener(ended);
-  }
-
-  /**
-   * The supplier with every call counted: its duration and outcome. A thrown error is the
-   * supplier's `error`, unless `classify` says it was a deadline (`timeout`) or a refusal the
-   * supplier answered with (`ok`: seats sold out, say). The breaker is fed by the search fan-out.
-   */
-  instrument(supplierId: string, supplier: Supplier, classify: (error: unknown) => CallOutcome): Supplier {
-    return new Proxy(supplier, {
-      get: (target, property) => {
-        const value: unknown = Reflect.get(target, property);
-        if (typeof value !== "function" || typeof property !== "string") return value;
-        const method = value as (...args: unknown[]) => unknown;
-        return (...args: unknown[]) => this.#measure(supplierId, property, () => method.apply(target, args), classify);
-      },
-    });
-  }
-
-  #measure(supplier: string, call: string, work: () => unknown, classify: (error: unknown) => CallOutcome): unknown {
-    const startedAt = performance.now();
-    this.started(supplier);
-    const end = (outcome: CallOutcome) => this.ended({ supplier, call, outcome, durationMs: performance.now() - startedAt });
-    let result: unknown;
-    try {
-      result = work();
-    } catch (error) {
-      end(classify(error));
-      throw error;
-    }
-    if (!(result instanceof Promise)) {
-      end("ok");
-      return result;
-    }
-    return result.then(
-      (value: unknown) => {
-        end("ok");
-        return value;
-      },
-      (error: unknown) => {
-        end(classify(error));
-        throw error;
-      },
-    );
   }
 }

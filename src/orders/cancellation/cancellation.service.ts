@@ -1,4 +1,5 @@
 import { answerAirlineChanges, openAirlineChange } from "../core/airline-change-rows";
+import type { OrderSuppliers } from "../../gateway/contract/gateway";
 import { requireSupplierClock } from "../core/order-supplier";
 import type { TenantScope } from "../../tenancy/tenant-scope";
 import type { Database } from "../../db/database";
@@ -20,17 +21,12 @@ import { ORDER_GUARD, touchIn } from "../core/order-state-machine";
 import type { OrderService } from "../core/order.service";
 import { refundAmount } from "./refund-rules";
 import { offerSupplier } from "../../search/offer-payload";
-import type { CancellationQuote, OrderRef } from "../../gateway/contract/supplier";
-import type { TenantClock } from "../../tenancy/tenant-clock";
-
-/** The order's supplier's own quote for cancelling it (RoutedSupplier.supplierQuote), or null when our refund rule prices it. */
-export type SupplierQuotes = (order: OrderRef & { supplier: string }, currency: string) => Promise<CancellationQuote | null>;
 
 /**
  * Cancelling orders for a refund (docs/rest-api.md#cancellations-with-a-quote): quotes, their confirmation, and the seed's
  * one-step refund action, which is a quote confirmed at once. Both paths price the refund with
  * the one rule (refund-rules.ts), or, for a ticketed order whose supplier prices its own
- * cancellations (Duffel), with the supplier's quote converted to the order's currency, and write
+ * cancellations (a remote one), with the supplier's quote converted to the order's currency, and write
  * the quote, so the refund job credits exactly what was quoted (and confirms the supplier's). A confirmed quote of a PENDING order cancels it (seats released, as the cancel action
  * does); of a TICKETED order, it asks the airline to refund (the order stays TICKETED until the
  * refund job makes it REFUNDED and credits the wallet, once). While the airline has changed one of
@@ -45,8 +41,8 @@ export class CancellationService {
     /** Queues the refund job with the refund's request, due after the airline's delay. */
     private readonly jobs: AirlineJobs,
     private readonly commits: OrderCommits,
-    /** The supplier's own quotes, for the orders of a supplier that prices its cancellations. */
-    private readonly supplierQuotes: SupplierQuotes,
+    /** Each order's supplier: its own quote, for a supplier that prices its cancellations. */
+    private readonly suppliers: OrderSuppliers,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
     private readonly pause: TestPause = noPause,
   ) {}
@@ -62,8 +58,8 @@ export class CancellationService {
     const now = scope.clock.now();
     requireAllowed(order, "cancelWithQuote", now);
     // A hold is let go whatever the clock; a paid order's refund is the supplier's quote, on its own time.
-    if (!awaitsPayment(order)) requireSupplierClock(order.offer, scope.clock);
-    const quote = await this.priced(order, now, scope.clock);
+    if (!awaitsPayment(order)) requireSupplierClock(order.offer.payload, scope.clock, this.suppliers);
+    const quote = await this.priced(order, now, scope);
     await writeBatch(this.db, [insertCancellation(this.db, quote)]);
     return quote;
   }
@@ -125,8 +121,8 @@ export class CancellationService {
       const order = await this.orders.get(scope, orderId);
       const now = scope.clock.now();
       requireAllowed(order, "refund", now);
-      requireSupplierClock(order.offer, scope.clock);
-      const quote = { ...(await this.priced(order, now, scope.clock)), confirmedAt: now };
+      requireSupplierClock(order.offer.payload, scope.clock, this.suppliers);
+      const quote = { ...(await this.priced(order, now, scope)), confirmedAt: now };
       try {
         await this.startRefund(scope, order, now, [insertCancellation(this.db, quote), ...this.answering(quote, now)], Sql.sql`AND "updatedAt" = ${sqlTimestamp(this.db.provider, order.updatedAt)}`);
       } catch (error) {
@@ -154,7 +150,7 @@ export class CancellationService {
       return;
     }
     requireAllowed(order, "cancelWithQuote", now);
-    requireSupplierClock(order.offer, scope.clock);
+    requireSupplierClock(order.offer.payload, scope.clock, this.suppliers);
     // Paid, changed or given services since: the quoted amount may no longer be what is owed.
     if (order.updatedAt > quote.createdAt) throw stateConflict(order, "cancelWithQuote", CHANGED_SINCE_QUOTE);
     await this.startRefund(scope, order, now, [confirmed, ...this.answering(quote, now)], Sql.sql`AND "updatedAt" <= ${sqlTimestamp(this.db.provider, quote.createdAt)}`);
@@ -191,14 +187,15 @@ export class CancellationService {
    * A new quote for the order as it is now, priced by the refund rule: in full while an
    * airline-initiated change is open. A ticketed order whose supplier quotes its own cancellations
    * is priced by that quote instead (asked now, outside any transaction: nothing changes at the
-   * supplier until the refund confirms it), and lives no longer than it (Duffel's expiry is in
-   * real time: read on the tenant's clock, `tenantClock`, it is as far ahead as that clock is).
+   * supplier until the refund confirms it), and lives no longer than it (the supplier's expiry is
+   * in real time: read on the tenant's clock, it is as far ahead as that clock is).
    */
-  private async priced(order: Order, now: Date, tenantClock: TenantClock): Promise<OrderCancellation> {
+  private async priced(order: Order, now: Date, scope: TenantScope): Promise<OrderCancellation> {
     const servicesPaidAfterTicketing = isTicketed(order) ? paidAfterTicketing(order) : 0;
     const fullRefund = isTicketed(order) && (await openAirlineChange(this.db, order)) !== null;
-    const supplierQuote = isTicketed(order) ? await this.supplierQuotes({ id: order.id, tenantId: order.tenantId, supplier: offerSupplier(order.offer.payload).id }, order.currency) : null;
-    const supplierExpiry = supplierQuote?.expiresAt ? supplierQuote.expiresAt.getTime() + tenantClock.offsetMs : Infinity;
+    const ref = { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment, supplier: offerSupplier(order.offer.payload).id };
+    const supplierQuote = isTicketed(order) ? await this.suppliers.supplierOf(order.offer.payload).quoteCancellation(ref, order.currency) : null;
+    const supplierExpiry = supplierQuote?.expiresAt ? supplierQuote.expiresAt.getTime() + scope.clock.offsetMs : Infinity;
     const expiresAt = new Date(Math.min(now.getTime() + QUOTE_LIFETIME_MS, supplierExpiry));
     return {
       id: newId("ore", now.getTime()),

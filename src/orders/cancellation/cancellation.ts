@@ -23,7 +23,7 @@ export interface OrderCancellation {
   currency: string;
   /** Quoted for an airline-initiated change's `cancel`: the whole total comes back. */
   fullRefund: boolean;
-  /** The supplier's own quote this one repeats (Duffel's order cancellation), confirmed at the supplier by the refund; null when our refund rule priced it. */
+  /** The supplier's own quote this one repeats (a remote supplier's order cancellation), confirmed at the supplier by the refund; null when our refund rule priced it. */
   supplierReference: string | null;
   expiresAt: Date;
   confirmedAt: Date | null;

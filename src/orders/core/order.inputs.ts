@@ -63,7 +63,7 @@ export const paymentInput = z.strictObject({
   amount: z.string().min(1),
 });
 
-/** Variant A (Duffel's shape): `selected_offers` (one offer id), `passengers`, `payments`. */
+/** Variant A (Variant A's shape): `selected_offers` (one offer id), `passengers`, `payments`. */
 export const createOrderInputA = z.strictObject({
   selected_offers: z.array(z.string().min(1).max(64)).length(1, "exactly one offer id"),
   passengers: passengersInput,
@@ -96,11 +96,6 @@ export interface CreateOrderRequest {
   services: Array<{ id: string; quantity: number }>;
   payment: { currency: string; amount: string } | null;
   metadata: Metadata;
-  /**
-   * The request's Idempotency-Key: a booking at a remote supplier (Duffel) is recorded under it, so
-   * a repeat after a crash finds the booking the first request made.
-   */
-  idempotencyKey?: string;
 }
 
 type ParsedPassenger = z.output<typeof passengerInput>;

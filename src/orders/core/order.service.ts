@@ -14,8 +14,9 @@ import { convertMinor } from "../../money/exchange-rates";
 import type { CursorCodec } from "../../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../../pagination/paginate";
 import type { OfferService } from "../../search/offer.service";
-import { SeatsUnavailable, SeatTaken } from "../../gateway/contract/supplier";
-import type { SeatCatalogue } from "../../connectors/simulated/seating/seat-catalogue";
+import { SeatsUnavailable, SeatTaken } from "../../gateway/contract/errors";
+import type { BookingAnswer } from "../../gateway/contract/bookings";
+import type { OrderSuppliers } from "../../gateway/contract/gateway";
 import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
@@ -23,20 +24,17 @@ import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderReco
 import type { CreateOrderRequest, PassengerInput, PassengerUpdate } from "./order.inputs";
 import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
 import { requireAllowed, stateConflict } from "./order-actions";
-import { requireOfferSupplierCapability, requireSupplierCapability, requireSupplierClock } from "./order-supplier";
-import type { DuffelOrderBooking } from "./duffel-order-booking";
-import { DUFFEL_SUPPLIER } from "../../connectors/duffel/duffel-registration";
-import { offerSupplier } from "../../search/offer-payload";
+import { requireSupplierClock } from "./order-supplier";
 import { ORDER_GUARD, touchIn, transition } from "./order-state-machine";
 import { checkPassengers, type BookedPassenger } from "./passenger-rules";
 import { checkPayment } from "../payment/payment-rules";
-import { seatServiceIndex, selectServices } from "../services/service-selection";
+import { offerExtras, seatServiceIndex, selectServices } from "../services/service-selection";
 import { supplierBooking } from "./supplier-booking";
 import type { OrderCommits } from "./order-commits";
 import { checkOrderFilter, orderFilterWhere, orderListName, type OrderFilter } from "./order-filter";
 import type { OrderHolds } from "../payment/hold-deadline";
-import type { SeatCalls } from "../recovery/seat-calls";
-import { SeatIntents } from "../recovery/seat-intents";
+import type { IntentCalls } from "../recovery/seat-calls";
+import { CallIntents } from "../recovery/seat-intents";
 import { VersionedCache } from "../../versioned-cache";
 import { noPause, type TestPause } from "../../test-pause";
 
@@ -67,16 +65,14 @@ export class OrderService {
     private readonly offers: OfferService,
     private readonly wallets: WalletService,
     private readonly commits: OrderCommits,
-    /** Seat work asked of the airline under a durable intent, settled after a crash (recovery/seat-recovery.ts). */
-    private readonly seatCalls: SeatCalls,
-    /** Seat maps' seat services, by which a booking's `ase_…` seat ids are resolved. */
-    private readonly seats: SeatCatalogue,
+    /** Supplier calls made under a durable intent, settled after a crash (recovery/seat-recovery.ts). */
+    private readonly calls: IntentCalls,
+    /** Each offer's and order's supplier: bookings, capabilities, extras and seat services. */
+    private readonly suppliers: OrderSuppliers,
     /** Payment deadlines and the jobs that cancel unpaid holds at them. */
     private readonly holds: OrderHolds,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
     private readonly pause: TestPause = noPause,
-    /** Bookings of Duffel's offers, made at Duffel under their own intent (duffel-order-booking.ts). */
-    private readonly duffel?: DuffelOrderBooking,
   ) {
     commits.onChange(({ tenantId, orderId }) => this.details.delete(detailKey(tenantId, orderId)));
   }
@@ -88,11 +84,12 @@ export class OrderService {
   private readonly details = new VersionedCache<string, OrderDetail>(DETAIL_MAX_AGE_MS, RECENT_DETAILS);
 
   /**
-   * Books an offer (docs/rest-api.md#orders-and-ticketing): a PENDING order holding the seats, keeping a
-   * snapshot of the exact offer, so the order never needs the offer again (retention removes it).
-   * 404 `not_found` for an unknown or another tenant's offer; 422 `offer_no_longer_available`
-   * when it expired (or was removed since: OfferService.missing), a flight has too few seats
-   * left, or it is booked already; 400 `validation_failed` for passengers or services that do not fit the offer, 422
+   * Books an offer (docs/rest-api.md#orders-and-ticketing) at its supplier: a PENDING order holding
+   * the booking, keeping a snapshot of the exact offer, so the order never needs the offer again
+   * (retention removes it). 404 `not_found` for an unknown or another tenant's offer; 422
+   * `offer_no_longer_available` when it expired (or was removed since: OfferService.missing), a
+   * flight has too few seats left, or it is booked already; the supplier's own refusals
+   * (`price_changed`); 400 `validation_failed` for passengers or services that do not fit the offer, 422
    * `invalid_field_value` for a service id the offer does not offer its passengers; 422
    * `seat_unavailable` when a seat chosen is another order's or chosen twice (the database
    * decides between racing bookings, see SeatAssignment); 422
@@ -103,14 +100,14 @@ export class OrderService {
     const field = request.offerField;
     const [offer] = await this.offers.getMany(scope, [request.offerId]);
     if (!offer) throw this.offers.missing(scope, request.offerId, field);
-    requireSupplierClock(offer, scope.clock);
+    requireSupplierClock(offer.payload, scope.clock, this.suppliers);
     const now = scope.clock.now();
     if (offer.expiresAt <= now) {
       throw appError("offer_no_longer_available", { field, reason: `The offer expired at ${offer.expiresAt.toISOString()}.` });
     }
     const passengers = checkPassengers(request.passengers, offer, now.toISOString().slice(0, 10));
-    if (request.services.length > 0) requireOfferSupplierCapability(offer, "add_services", "services chosen at booking");
-    const { services, amount } = selectServices(request.services, offer, (id) => this.seats.seatOption(offer, id));
+    const extras = request.services.length > 0 ? offerExtras(this.suppliers, this.suppliers.require(offer.payload, "services", "services chosen at booking", "offer"), offer) : undefined;
+    const { services, amount } = extras ? selectServices(request.services, offer, extras) : { services: [], amount: 0 };
     const totalAmount = offer.totalAmount + amount;
     if (request.payment) checkPayment(request.payment, totalAmount, offer.currency, "payments[0].amount");
     await this.requireBalance(scope, totalAmount, offer.currency);
@@ -135,24 +132,19 @@ export class OrderService {
       createdAt: now,
       updatedAt: now,
     };
-    if (this.duffel && offerSupplier(offer.payload).id === DUFFEL_SUPPLIER.id) {
-      const booked = await this.duffel.book(scope, pending, passengers, request.idempotencyKey);
-      if ("existingOrderId" in booked) return this.detail(scope, booked.existingOrderId);
-      return { ...booked.order, passengers: booked.passengers.map((passenger) => ({ ...passenger, orderId: booked.order.id })), documents: [], airlineInitiatedChanges: [] };
-    }
-    // The intent is written before the airline is asked and removed by the order's commit: should
-    // the process die in between, the seat reconciler finds it and gives the seats back.
-    const hold = await this.holdSeats(pending, passengers, scope, field);
-    const order = { ...pending, bookingReference: hold.answer.bookingReference };
+    // The intent is written before the supplier is asked and removed by the order's commit: should
+    // the process die in between, the reconciler finds it and gives the booking back.
+    const booked = await this.book(pending, passengers, scope, field);
+    const order = { ...pending, ...this.bookedTerms(pending, booked.answer, scope) };
     await this.pause("after_supplier_hold", { orderId: order.id });
     try {
-      await this.commits.commit([order], [...insertOrder(this.db, order, passengers), this.holds.expiry(order, paymentRequiredBy, scope.clock), this.seatCalls.intents.committed(hold.call)], [orderEvent(order, now, { type: "order.created" })]);
+      await this.commits.commit([order], [...insertOrder(this.db, order, passengers), this.holds.expiry(order, order.paymentRequiredBy!, scope.clock), this.calls.intents.committed(booked.call)], [orderEvent(order, now, { type: "order.created" })]);
     } catch (error) {
-      // The airline holds seats for an order that does not exist: give them back.
-      await this.seatCalls.undo(hold.call);
+      // The supplier holds a booking for an order that does not exist: give it back.
+      await this.calls.undo(booked.call);
       if (isUniqueViolation(error)) throw appError("offer_no_longer_available", { field, reason: "The offer is booked already by another order." });
       if (error instanceof GuardFailed && error.guard === TENANT_GUARD) throw appError("tenant_not_found");
-      if (SeatIntents.tookOver(error)) {
+      if (CallIntents.tookOver(error)) {
         // The booking outlived its lease and the reconciler gave its seats back meanwhile.
         throw appError("service_unavailable", { reason: "The booking took too long and was not made; nothing was booked. Try again." });
       }
@@ -237,7 +229,7 @@ export class OrderService {
     const detail = await this.detail(scope, orderId);
     const now = scope.clock.now();
     requireAllowed(detail, "updatePassengers", now);
-    requireSupplierCapability(detail, "update_passengers", "changes to passengers' details after booking");
+    this.suppliers.require(detail.offer.payload, "holds", "changes to passengers' details after booking", "order");
     const current = new Map(detail.passengers.map((passenger) => [passenger.id, passenger]));
     const seen = new Set<string>();
     const changed: PassengerInput[] = updates.map((update, index) => {
@@ -265,9 +257,9 @@ export class OrderService {
   }
 
   /**
-   * Cancels a PENDING order and gives its seats back (409 `order_state_conflict` otherwise). The
-   * release is owed from the cancellation's commit on (a seat intent in the same transaction), so
-   * a process dying before the airline has the seats back leaves it to the seat reconciler.
+   * Cancels a PENDING order and gives its booking back (409 `order_state_conflict` otherwise). The
+   * release is owed from the cancellation's commit on (an intent in the same transaction), so a
+   * process dying before the supplier has the booking back leaves it to the reconciler.
    * `confirming` commits with the cancellation, first: a quote's confirmation, whose own guard
    * (thrown as it is) tells a confirmation that lost a race from an order that moved on.
    */
@@ -277,13 +269,13 @@ export class OrderService {
     requireAllowed(order, "cancel", now);
     try {
       const cancelled = transition(this.db, order, "cancel", now, Sql.sql`, "cancellationReason" = ${REQUESTED}`);
-      await this.commits.commit([order], [...confirming, cancelled, this.seatCalls.intents.releaseOwed(order)], [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED })]);
+      await this.commits.commit([order], [...confirming, cancelled, this.calls.intents.releaseOwed(order)], [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED })]);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "cancel");
       throw error;
     }
     await this.pause("after_cancel_commit", { orderId });
-    await this.seatCalls.release(order.id);
+    await this.calls.release({ id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment });
     return this.detail(scope, orderId);
   }
 
@@ -324,14 +316,14 @@ export class OrderService {
   }
 
   /**
-   * Holds the seats (and the seats chosen by designator) at the airline under a hold intent, and
-   * returns the call and the airline's booking reference; 422 when a flight is short of seats or
-   * a chosen seat is taken. When the hold fails nothing is held (all or nothing), so nothing is
-   * owed for it.
+   * Books the order at its offer's supplier under a `hold` intent (its seats, and the seats chosen
+   * by designator), and returns the call and the supplier's answer; 422 when a flight is short of
+   * seats or a chosen seat is taken, or as the supplier refuses. When the booking fails nothing is
+   * held (all or nothing), so nothing is owed for it.
    */
-  private async holdSeats(order: Order, passengers: readonly BookedPassenger[], scope: TenantScope, field: string) {
+  private async book(order: Order, passengers: readonly BookedPassenger[], scope: TenantScope, field: string) {
     try {
-      const made = await this.seatCalls.hold(supplierBooking(order, passengers, scope.tenant.environment));
+      const made = await this.calls.book(this.suppliers.supplierOf(order.offer.payload), supplierBooking(order, passengers, scope.tenant.environment));
       // A new order id: no other request holds an intent of it.
       if (!made) throw new Error(`order ${order.id} has a seat intent already`);
       return made;
@@ -343,6 +335,19 @@ export class OrderService {
       }
       throw error;
     }
+  }
+
+  /**
+   * What the supplier's answer makes of the pending order: a hold has the supplier's booking
+   * reference and our payment deadline, never later than the supplier's own (in real time: on the
+   * tenant's clock it is as far ahead as that clock is); an offer it cannot hold (`pay_now`) is
+   * ours alone until it is paid, for 15 minutes.
+   */
+  private bookedTerms(pending: Order, answer: BookingAnswer, scope: TenantScope): Pick<Order, "bookingReference" | "paymentRequiredBy"> {
+    const firstDeparture = itineraryDates(pending.offer).firstDepartureUtc;
+    if (answer.outcome === "pay_now") return { bookingReference: "", paymentRequiredBy: this.holds.paymentDeadline(pending.createdAt, firstDeparture, { requiresInstantPayment: true }) };
+    const supplierDeadline = answer.paymentRequiredBy === null ? null : new Date(answer.paymentRequiredBy.getTime() + scope.clock.offsetMs);
+    return { bookingReference: answer.bookingReference, paymentRequiredBy: this.holds.paymentDeadline(pending.createdAt, firstDeparture, { supplierDeadline }) };
   }
 }
 

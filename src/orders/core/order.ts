@@ -2,7 +2,7 @@ import type { AirlineInitiatedChange } from "./airline-change";
 import type { Order as OrderRow, OrderDocument as OrderDocumentRow, OrderPassenger as OrderPassengerRow, OrderStatus } from "../../db/models";
 import { dateFrom, exactNumber, jsonFrom } from "../../db/sql-values";
 import { splitTotal, type PriceSplit, type StoredOffer } from "../../search/offer-payload";
-import type { PassengerType, Traveller } from "../../gateway/contract/supplier";
+import type { PassengerType, Traveller } from "../../gateway/contract/air";
 import { asMetadata, type Metadata } from "../../tenants/metadata";
 
 export type { OrderStatus };

@@ -1,6 +1,6 @@
 import { appError } from "../../errors/app-error";
 import type { StoredOffer } from "../../search/offer-payload";
-import type { PassengerType } from "../../gateway/contract/supplier";
+import type { PassengerType } from "../../gateway/contract/air";
 import { dayNumber, yearsBetween } from "../../validation/calendar-date";
 import { itineraryDates, type PassengerDetails } from "./order";
 import type { PassengerInput } from "./order.inputs";

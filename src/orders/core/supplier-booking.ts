@@ -1,5 +1,6 @@
 import { offerSupplier } from "../../search/offer-payload";
-import type { PassengerType, SupplierBooking, Traveller } from "../../gateway/contract/supplier";
+import type { PassengerType, Traveller } from "../../gateway/contract/air";
+import type { SupplierBooking } from "../../gateway/contract/bookings";
 import type { Order, PassengerDetails } from "./order";
 
 /** A passenger as the booking names them: with every detail when the caller has them (an airline that books by name needs them). */

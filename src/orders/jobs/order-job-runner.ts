@@ -6,7 +6,9 @@ import { GuardFailed, writeBatch, type BatchStatement } from "../../db/write-bat
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { newId } from "../../ids";
 import { convertMinor } from "../../money/exchange-rates";
-import type { Supplier, TicketingAnswer } from "../../gateway/contract/supplier";
+import type { Environment } from "../../gateway/contract/air";
+import type { OrderSuppliers } from "../../gateway/contract/gateway";
+import type { TicketingAnswer } from "../../gateway/contract/bookings";
 import { walletChange } from "../../wallet/wallet-change";
 import type { OrderEvent } from "../../events/order-events";
 import { orderEvent } from "../presentation/order-event-payload";
@@ -15,7 +17,7 @@ import { awaitsTicketing, isRefunding, isTicketed } from "../core/order-actions"
 import type { OrderCommits } from "../core/order-commits";
 import { JOB_LEASE_GUARD, type AirlineJobKind, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, touchIn, transition } from "../core/order-state-machine";
-import type { SeatCalls } from "../recovery/seat-calls";
+import type { IntentCalls } from "../recovery/seat-calls";
 import { supplierBooking } from "../core/supplier-booking";
 import { insertDocument } from "../core/order-rows";
 import type { TicketReissue } from "./ticket-reissue";
@@ -25,7 +27,7 @@ import { noPause, type TestPause } from "../../test-pause";
 interface JobSubject {
   order: Order;
   passengers: OrderPassenger[];
-  environment: "sandbox" | "live";
+  environment: Environment;
   /** The tenant's clock, read with the order: what the outcome is dated on (tenancy/tenant-clock.ts). */
   clock: TenantClock;
 }
@@ -55,13 +57,14 @@ export const ATTEMPTS_EXHAUSTED = "ticketing_attempts_exhausted";
 export class OrderJobRunner {
   constructor(
     private readonly db: Database,
-    private readonly supplier: Supplier,
+    /** Each order's supplier: ticketing, refunds and EMDs are asked of it. */
+    private readonly suppliers: OrderSuppliers,
     private readonly queue: OrderJobQueue,
     private readonly commits: OrderCommits,
     /** Claims a job may have; the next claim gives it up (`giveUp`). */
     private readonly maxAttempts: number,
-    /** Seat releases owed from a commit on (recovery/seat-calls.ts), settled by the seat reconciler after a crash. */
-    private readonly seatCalls: SeatCalls,
+    /** Bookings given back from a commit on (recovery/seat-calls.ts), settled by the reconciler after a crash. */
+    private readonly calls: IntentCalls,
     /** The airline's reissue of e-tickets after a confirmed order change (the `reissue` job). */
     private readonly reissue: TicketReissue,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a job inside a crash window. */
@@ -85,12 +88,12 @@ export class OrderJobRunner {
   /** PROCESSING → TICKETED with e-tickets, or → FAILED with the debit reversed (the airline released the seats). */
   private async ticket(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment, clock }: JobSubject): Promise<JobResult> {
     if (!awaitsTicketing(order)) return this.finish(job, lease, order, []);
-    const answer = await this.supplier.issueTickets(supplierBooking(order, passengers, environment));
+    const answer = await this.suppliers.supplierOf(order.offer.payload).issueTickets(supplierBooking(order, passengers, environment));
     await this.pause("after_airline_ticketing", { orderId: order.id });
     const now = clock.now();
     if (answer.outcome === "rejected") return this.fail(job, lease, order, answer.reason, now);
     const documents = this.documents(order, answer, now);
-    // An airline that books only when paid (an instant order at Duffel) gives its reference now.
+    // A supplier that books only when paid (an offer it could not hold) gives its reference now.
     const reference = answer.bookingReference && answer.bookingReference !== order.bookingReference ? Sql.sql`, "bookingReference" = ${answer.bookingReference}` : Sql.empty;
     return this.finish(job, lease, order, [transition(this.db, order, "ticketed", now, reference), ...documents.map((document) => insertDocument(this.db, order, document))], orderEvent(order, now, { type: "order.ticketed", documents }));
   }
@@ -109,7 +112,7 @@ export class OrderJobRunner {
    * (`ticketing_attempts_exhausted`) with the debit reversed and the seats released; a refund is
    * withdrawn: the order stays TICKETED, no longer refunding, and the tenant may ask again.
    */
-  private async giveUp(job: ClaimedJob, lease: LeaseHeartbeat, { order, clock }: JobSubject): Promise<JobResult> {
+  private async giveUp(job: ClaimedJob, lease: LeaseHeartbeat, { order, environment, clock }: JobSubject): Promise<JobResult> {
     const now = clock.now();
     if (job.kind === "refund") {
       if (!isRefunding(order)) return this.finish(job, lease, order, []);
@@ -119,9 +122,9 @@ export class OrderJobRunner {
     // The release is owed from the failure's commit on (a seat intent in the same transaction), and
     // done only then: until then another run may still ticket these seats. A process dying in
     // between leaves the intent to the seat reconciler.
-    const result = await this.fail(job, lease, order, ATTEMPTS_EXHAUSTED, now, [this.seatCalls.intents.releaseOwed(order)]);
+    const result = await this.fail(job, lease, order, ATTEMPTS_EXHAUSTED, now, [this.calls.intents.releaseOwed(order)]);
     if (result === "applied") {
-      await this.seatCalls.release(order.id);
+      await this.calls.release({ id: order.id, tenantId: order.tenantId, environment });
     }
     return result;
   }
@@ -130,7 +133,7 @@ export class OrderJobRunner {
   private async refund(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment, clock }: JobSubject): Promise<JobResult> {
     if (!isRefunding(order)) return this.finish(job, lease, order, []);
     const { quoted, walletCurrency, supplierReference } = await this.refundOwed(order);
-    await this.supplier.refundTickets(supplierBooking(order, passengers, environment), supplierReference);
+    await this.suppliers.supplierOf(order.offer.payload).refundTickets(supplierBooking(order, passengers, environment), supplierReference);
     await this.pause("after_airline_refund", { orderId: order.id });
     const now = clock.now();
     const amount = convertMinor(quoted, order.currency, walletCurrency);
@@ -160,7 +163,7 @@ export class OrderJobRunner {
     const issuedIds = new Set(issued.map((document) => document.id));
     const owed = order.services.flatMap((service) => (service.emdId === undefined || issuedIds.has(service.emdId) ? [] : [{ ...service, emdId: service.emdId }]));
     if (owed.length === 0) return this.finish(job, lease, order, []);
-    const emds = await this.supplier.issueEmds(
+    const emds = await this.suppliers.require(order.offer.payload, "services", "EMDs for services", "order").issueEmds(
       supplierBooking(order, passengers, environment),
       owed.map((service) => ({ reference: service.emdId, passengerId: service.passengerIds[0]!, type: service.type })),
     );

@@ -6,10 +6,10 @@ import type { Order, OrderDocument, OrderPassenger } from "../core/order";
 import { insertDocument } from "../core/order-rows";
 import { touchIn } from "../core/order-state-machine";
 import { supplierBooking } from "../core/supplier-booking";
-import type { Supplier } from "../../gateway/contract/supplier";
+import type { OrderSuppliers } from "../../gateway/contract/gateway";
 
 /**
- * The `reissue` job's work (order-job-runner.ts) after a confirmed change: the airline reissues
+ * The `reissue` job's work (order-job-runner.ts) after a confirmed change: the order's supplier reissues
  * the order's e-tickets for its slices as they now are, and the new numbers replace the old
  * tickets (EMDs stay). The reissue is named by the order's latest confirmed change, so a run
  * repeated after a crash gets the same numbers, and changes confirmed while one waited are all
@@ -18,7 +18,7 @@ import type { Supplier } from "../../gateway/contract/supplier";
 export class TicketReissue {
   constructor(
     private readonly db: Database,
-    private readonly supplier: Supplier,
+    private readonly suppliers: OrderSuppliers,
   ) {}
 
   /** The statements that put the reissued e-tickets on the TICKETED order (none if it has no confirmed change). */
@@ -29,7 +29,8 @@ export class TicketReissue {
       select: { id: true },
     });
     if (!latest) return [];
-    const tickets = await this.supplier.reissueTickets(supplierBooking(order, passengers, environment), latest.id);
+    const changes = this.suppliers.require(order.offer.payload, "orderChanges", "reissued e-tickets", "order");
+    const tickets = await changes.reissueTickets(supplierBooking(order, passengers, environment), latest.id);
     const documents = tickets.map(
       (ticket): OrderDocument => ({ id: newId("doc", at.getTime()), orderId: order.id, passengerId: ticket.passengerId, type: "electronic_ticket", uniqueIdentifier: ticket.number, createdAt: at }),
     );

@@ -7,7 +7,7 @@ import { clock } from "../../clock";
 
 /** A hold must be paid at least this long before the first departure (the airline tickets by then). */
 const LAST_PAYMENT_BEFORE_DEPARTURE_MS = 24 * 60 * 60 * 1000;
-/** A booking made later than that gets this long to be paid: in the same sitting, as Duffel asks. */
+/** A booking made later than that gets this long to be paid: in the same sitting, as remote suppliers ask. */
 const LAST_MINUTE_HOLD_MS = 15 * 60 * 1000;
 
 /**
@@ -27,7 +27,7 @@ export class OrderHolds {
   /**
    * When an order booked at `bookedAt` must be paid: `holdSeconds` later, but never later than
    * 24 h before the first departure, nor than the supplier's own deadline for its hold
-   * (`supplierDeadline`: Duffel's `payment_required_by`); booked within those 24 h, or from an offer
+   * (`supplierDeadline`: a remote supplier's `payment_required_by`); booked within those 24 h, or from an offer
    * that requires instant payment (it cannot be held), 15 minutes later.
    */
   paymentDeadline(bookedAt: Date, firstDepartureUtc: Date, supplier: { requiresInstantPayment?: boolean; supplierDeadline?: Date | null } = {}): Date {
@@ -46,7 +46,7 @@ export class OrderHolds {
   }
 }
 
-/** Where an order stands with its payment (Duffel's `payment_status`). */
+/** Where an order stands with its payment (Variant A's `payment_status`). */
 export interface PaymentStatus {
   /** Unpaid and still payable: a PENDING order. */
   awaitingPayment: boolean;

@@ -9,7 +9,8 @@ import type { OrderCommits } from "../core/order-commits";
 import { JOB_LEASE_GUARD, type ClaimedJob, type OrderJobQueue } from "../jobs/order-job-queue";
 import type { JobResult } from "../jobs/order-job-runner";
 import { ORDER_GUARD, transitionAll } from "../core/order-state-machine";
-import type { SeatCalls } from "../recovery/seat-calls";
+import type { Environment } from "../../gateway/contract/air";
+import type { IntentCalls } from "../recovery/seat-calls";
 
 const REASON = "payment_deadline_passed";
 
@@ -30,8 +31,8 @@ export class HoldExpiry {
     private readonly db: Database,
     private readonly queue: OrderJobQueue,
     private readonly commits: OrderCommits,
-    /** Seat releases owed from a commit on (recovery/seat-calls.ts), settled by the seat reconciler after a crash. */
-    private readonly seatCalls: SeatCalls,
+    /** Bookings given back from a commit on (recovery/seat-calls.ts), settled by the reconciler after a crash. */
+    private readonly calls: IntentCalls,
   ) {}
 
   /** Runs `jobs` (payment_deadline jobs of one claim, so of one lease); how each ended, in their order. */
@@ -65,7 +66,7 @@ export class HoldExpiry {
         const cancels = [...byClock.values()].map((group) => ({ group, now: orders.get(group[0]!.id)!.clock.now() }));
         const statements = cancels.map(({ group, now }) => transitionAll(this.db, group, "cancel", now, Sql.sql`, "cancellationReason" = ${REASON}`));
         const events = cancels.flatMap(({ group, now }) => group.map((order) => orderEvent(order, now, { type: "order.cancelled", cancellationReason: REASON })));
-        await this.commits.commit(cancelled, [...done, ...statements, this.seatCalls.intents.releaseOwedAll(cancelled)], events);
+        await this.commits.commit(cancelled, [...done, ...statements, this.calls.intents.releaseOwedAll(cancelled)], events);
       } else if (done.length > 0) {
         await writeBatch(this.db, done);
       }
@@ -77,15 +78,15 @@ export class HoldExpiry {
       // The order moved on between the read and the commit: read again, and only the job goes.
       return this.expire(jobs);
     }
-    // The seats go back after the commit, as a cancellation's do; a crash in between leaves the
-    // release intents to the seat reconciler.
-    await this.seatCalls.release(...cancelled.map((order) => order.id));
+    // The bookings go back after the commit, as a cancellation's do; a crash in between leaves the
+    // release intents to the reconciler.
+    await this.calls.release(...cancelled.map((order) => ({ id: order.id, tenantId: order.tenantId, environment: orders.get(order.id)!.environment })));
     return results;
   }
 
   /** The jobs' orders, each with its tenant's clock (read here, not from a cache: a sandbox clock just moved ahead is what made the job due). */
-  private async ordersOf(jobs: readonly ClaimedJob[]): Promise<Map<string, { order: Order; clock: TenantClock }>> {
-    const rows = await this.db.prisma.order.findMany({ where: { id: { in: jobs.map((job) => job.orderId) } }, include: { tenant: { select: { clockOffsetSeconds: true } } } });
-    return new Map(rows.map(({ tenant, ...row }) => [row.id, { order: orderFrom(row), clock: tenantClock(tenant) }]));
+  private async ordersOf(jobs: readonly ClaimedJob[]): Promise<Map<string, { order: Order; clock: TenantClock; environment: Environment }>> {
+    const rows = await this.db.prisma.order.findMany({ where: { id: { in: jobs.map((job) => job.orderId) } }, include: { tenant: { select: { clockOffsetSeconds: true, environment: true } } } });
+    return new Map(rows.map(({ tenant, ...row }) => [row.id, { order: orderFrom(row), clock: tenantClock(tenant), environment: tenant.environment }]));
   }
 }

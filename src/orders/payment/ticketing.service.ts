@@ -1,4 +1,5 @@
 import type { TenantScope } from "../../tenancy/tenant-scope";
+import type { OrderSuppliers } from "../../gateway/contract/gateway";
 import { requireSupplierClock } from "../core/order-supplier";
 import type { Database } from "../../db/database";
 import { sqlTimestamp } from "../../db/sql-values";
@@ -47,6 +48,8 @@ export class TicketingService {
     /** Queues the ticketing job with the payment, due after the airline's delay. */
     private readonly jobs: AirlineJobs,
     private readonly commits: OrderCommits,
+    /** Each order's supplier: whether it runs on a moved clock, and how it prices a hold again. */
+    private readonly suppliers: OrderSuppliers,
   ) {}
 
   /**
@@ -99,8 +102,8 @@ export class TicketingService {
     const order = await this.orders.get(scope, orderId);
     const now = scope.clock.now();
     requireAllowed(order, "pay", now);
-    requireSupplierClock(order.offer, scope.clock);
-    const total = currentTotal(order, now);
+    requireSupplierClock(order.offer.payload, scope.clock, this.suppliers);
+    const total = currentTotal(order, now, this.suppliers.declared(order.offer.payload, "holds"));
     if (total === order.totalAmount) return { order, repriced: false };
     const set = Sql.sql`, "totalAmount" = ${total}`;
     try {

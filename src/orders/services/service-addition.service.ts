@@ -7,9 +7,11 @@ import { appError } from "../../errors/app-error";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { newId } from "../../ids";
 import { convertMinor } from "../../money/exchange-rates";
-import type { AvailableService } from "../../search/available-services";
-import type { SeatCatalogue } from "../../connectors/simulated/seating/seat-catalogue";
-import { SeatTaken, type BookingRef, type SeatChoice } from "../../gateway/contract/supplier";
+import { SeatTaken } from "../../gateway/contract/errors";
+import type { BookingRef, SeatChoice } from "../../gateway/contract/bookings";
+import type { Services } from "../../gateway/contract/capabilities";
+import type { OrderSuppliers } from "../../gateway/contract/gateway";
+import type { AvailableService } from "../../gateway/contract/seat-maps";
 import { walletChange, WALLET_GUARD } from "../../wallet/wallet-change";
 import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
@@ -23,11 +25,10 @@ import { ORDER_GUARD, touchIn } from "../core/order-state-machine";
 import { checkPayment } from "../payment/payment-rules";
 import type { ServiceAddition } from "./service-addition";
 import type { AddServicesRequest } from "./service-addition.inputs";
-import { seatServiceIndex, selectServices, servicesLeft } from "./service-selection";
+import { offerExtras, offerServices, seatServiceIndex, selectServices, servicesLeft } from "./service-selection";
 import { supplierBooking } from "../core/supplier-booking";
-import { requireSupplierCapability } from "../core/order-supplier";
-import type { SeatCalls } from "../recovery/seat-calls";
-import { SeatIntents, type SeatCall } from "../recovery/seat-intents";
+import type { IntentCalls } from "../recovery/seat-calls";
+import { CallIntents, type IntentCall } from "../recovery/seat-intents";
 
 /** How often an addition is tried again when another change of the order committed between its read and its write. */
 const MAX_ATTEMPTS = 10;
@@ -38,22 +39,24 @@ const FIELD = "add_services";
 /**
  * Services after booking (docs/rest-api.md#services-after-booking): the bags and seats an order's passengers can still add,
  * and adding them. On a PENDING order (a hold) the services join the order and its total (paid
- * with it); on a TICKETED order the wallet pays them at once and the airline issues an EMD per
- * service after its delay (the order's `emd` job). Seats chosen are sold by the airline first, as
- * a sale keyed by the addition's id under a durable intent (docs/supplier-contract.md). Then the
- * addition is one transaction: the order's services and total, the addition's record, the debit,
- * the EMD job, the `order.services_added` event and the sale's intent settled commit together or
- * not at all; a sale whose addition did not commit is cancelled at the airline (by the request, or
- * by the seat reconciler after a crash).
+ * with it); on a TICKETED order the wallet pays them at once and the supplier issues an EMD per
+ * service after its delay (the order's `emd` job). The order's supplier prices them and sells
+ * them (its `services` capability: 422 `unsupported_by_supplier` without it). Seats chosen are
+ * sold by the supplier first, as a sale keyed by the addition's id under a durable intent
+ * (docs/supplier-contract.md). Then the addition is one transaction: the order's services and
+ * total, the addition's record, the debit, the EMD job, the `order.services_added` event and the
+ * sale's intent settled commit together or not at all; a sale whose addition did not commit is
+ * cancelled at the supplier (by the request, or by the reconciler after a crash).
  */
 export class ServiceAdditionService {
   constructor(
     private readonly db: Database,
     private readonly orders: OrderService,
     private readonly wallets: WalletService,
-    /** Seats chosen are sold by the airline under a durable intent before the addition commits (recovery/seat-calls.ts). */
-    private readonly seatCalls: SeatCalls,
-    private readonly seats: SeatCatalogue,
+    /** Seats chosen are sold by the supplier under a durable intent before the addition commits (recovery/seat-calls.ts). */
+    private readonly calls: IntentCalls,
+    /** Each order's supplier: its extras, their prices and its seats. */
+    private readonly suppliers: OrderSuppliers,
     /** Queues the EMD job with services paid on a ticketed order, due after the airline's delay. */
     private readonly jobs: AirlineJobs,
     private readonly commits: OrderCommits,
@@ -68,7 +71,7 @@ export class ServiceAdditionService {
    */
   async available(scope: TenantScope, orderId: string): Promise<AvailableService[]> {
     const order = await this.orders.get(scope, orderId);
-    return refusal(order, "addServices", scope.clock.now()) ? [] : servicesLeft(order.offer, order.services);
+    return refusal(order, "addServices", scope.clock.now()) ? [] : servicesLeft(offerServices(this.suppliers, order.offer), order.services);
   }
 
   /**
@@ -86,10 +89,11 @@ export class ServiceAdditionService {
     for (let attempt = 1; ; attempt++) {
       const order = await this.orders.get(scope, orderId);
       const now = scope.clock.now();
-      requireSupplierCapability(order, "add_services", "services after booking");
+      const supplier = this.suppliers.require(order.offer.payload, "services", "services after booking", "order");
+      const extras = offerExtras(this.suppliers, supplier, order.offer, order.id);
       const refused = refusal(order, "addServices", now);
       if (refused) throw refused;
-      const { services, amount } = selectServices(request.services, order.offer, (id) => this.seats.seatOption(order.offer, id, order.id), {
+      const { services, amount } = selectServices(request.services, order.offer, extras, {
         field: FIELD,
         subject: "order",
         booked: order.services,
@@ -99,7 +103,7 @@ export class ServiceAdditionService {
         if (awaitsPayment(order)) throw appError("invalid_field_value", { field: "payment", message: "payment: services added to a pending order are paid with it (POST /v1/air/payments); send no payment" });
         checkPayment(request.payment, amount, order.currency, "payment.amount");
       }
-      const result = await this.commit(scope, order, services, amount, now);
+      const result = await this.commit(scope, order, services, amount, now, supplier);
       if (result === "order_changed") {
         if (attempt < MAX_ATTEMPTS) continue;
         throw appError("order_state_conflict", { reason: `Order ${order.id} kept changing while services were added to it; try again.` });
@@ -113,7 +117,7 @@ export class ServiceAdditionService {
    * `updatedAt`, moved forward by every addition, and its total): "order_changed" when another
    * change committed first, for the caller to read it again and check the request against it.
    */
-  private async commit(scope: TenantScope, order: Order, selected: SelectedService[], amount: number, now: Date): Promise<"committed" | "order_changed"> {
+  private async commit(scope: TenantScope, order: Order, selected: SelectedService[], amount: number, now: Date, supplier: Services): Promise<"committed" | "order_changed"> {
     const ticketed = isTicketed(order);
     // Strictly later than the order's last change, so a racing addition that read it cannot match.
     const at = new Date(Math.max(now.getTime(), order.updatedAt.getTime() + 1));
@@ -130,7 +134,7 @@ export class ServiceAdditionService {
     };
     const updated: Order = { ...order, services: [...order.services, ...addition.services], totalAmount: order.totalAmount + amount, updatedAt: at };
     const booking = supplierBooking({ ...order, services: addition.services }, [], scope.tenant.environment);
-    const sale = booking.seats.length === 0 ? null : await this.sellSeats(booking, addition);
+    const sale = booking.seats.length === 0 ? null : await this.sellSeats(supplier, booking, addition);
     if (sale) await this.pause("after_supplier_seat_sale", { orderId: order.id, additionId: addition.id });
     const emds = ticketed ? this.jobs.schedule(order, "emd") : null;
     // A second pass only if a sandbox wallet was re-denominated between reading and debiting it.
@@ -151,7 +155,7 @@ export class ServiceAdditionService {
             this.insertAddition(addition),
             ...(debit?.statements ?? []),
             ...(emds ? [emds.statement] : []),
-            ...(sale ? [this.seatCalls.intents.committed(sale)] : []),
+            ...(sale ? [this.calls.intents.committed(sale)] : []),
           ],
           [orderEvent(updated, at, { type: "order.services_added", addition })],
         );
@@ -159,10 +163,10 @@ export class ServiceAdditionService {
         const redenominated = error instanceof GuardFailed && error.guard === WALLET_GUARD && debit !== null && (await this.wallets.get(order.tenantId)).currency !== debit.currency;
         if (redenominated) continue;
         // The addition did not commit: the seats sold for it go back on sale.
-        if (sale) await this.seatCalls.undo(sale);
+        if (sale) await this.calls.undo(sale);
         if (!(error instanceof GuardFailed)) throw error;
         if (error.guard === ORDER_GUARD) return "order_changed";
-        if (SeatIntents.tookOver(error)) throw appError("service_unavailable", { reason: "The addition took too long and was not made; nothing was added or paid. Try again." });
+        if (CallIntents.tookOver(error)) throw appError("service_unavailable", { reason: "The addition took too long and was not made; nothing was added or paid. Try again." });
         if (error.guard !== WALLET_GUARD || !debit) throw error;
         throw insufficientBalance(scope, "The services cost", debit.amount, await this.wallets.get(order.tenantId));
       }
@@ -170,14 +174,14 @@ export class ServiceAdditionService {
       emds?.wake();
       return "committed";
     }
-    if (sale) await this.seatCalls.undo(sale);
+    if (sale) await this.calls.undo(sale);
     throw appError("order_state_conflict", { reason: "The wallet's currency changed while the services were paid; try again." });
   }
 
-  /** The addition's seats sold by the airline (a sale keyed by the addition's id); 422 `seat_unavailable` naming the first seat taken. */
-  private async sellSeats(booking: BookingRef & { seats: SeatChoice[] }, addition: ServiceAddition): Promise<SeatCall> {
+  /** The addition's seats sold by the supplier (a sale keyed by the addition's id); 422 `seat_unavailable` naming the first seat taken. */
+  private async sellSeats(supplier: Services, booking: BookingRef & { seats: SeatChoice[] }, addition: ServiceAddition): Promise<IntentCall> {
     try {
-      const made = await this.seatCalls.sell(booking, addition.id, booking.seats);
+      const made = await this.calls.sell(supplier, booking, addition.id, booking.seats);
       // A new addition id: no other request holds an intent of it.
       if (!made) throw new Error(`addition ${addition.id} has a seat intent already`);
       return made.call;

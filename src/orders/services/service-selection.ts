@@ -1,9 +1,30 @@
 import { appError } from "../../errors/app-error";
 import type { ErrorCode } from "../../errors/catalogue";
-import { availableServices, type AvailableService } from "../../search/available-services";
+import type { Services } from "../../gateway/contract/capabilities";
+import type { OrderSuppliers } from "../../gateway/contract/gateway";
+import type { AvailableService, SeatOption } from "../../gateway/contract/seat-maps";
 import type { StoredOffer } from "../../search/offer-payload";
-import type { SeatOption } from "../../connectors/simulated/seating/seat-catalogue";
 import type { SelectedService } from "../core/order";
+
+/** What an offer (or the order booking it) can be given, at its supplier's prices: its extras, and the seats of its maps by service id. */
+export interface OfferExtras {
+  available: readonly AvailableService[];
+  seatOption(id: string): SeatOption | undefined;
+}
+
+/** The extras the offer can be booked with (`return_available_services=true`), at its supplier's prices; none from a supplier that sells none through us. */
+export function offerServices(suppliers: Pick<OrderSuppliers, "declared">, offer: StoredOffer): AvailableService[] {
+  return suppliers.declared(offer.payload, "services")?.availableServices(offer) ?? [];
+}
+
+/**
+ * The offer's extras at its supplier (`services`: its capability), and the seats of its maps when
+ * it has them. `subjectId`: the order booking the offer, whose maps name their seats by it.
+ */
+export function offerExtras(suppliers: Pick<OrderSuppliers, "declared">, services: Services, offer: StoredOffer, subjectId = offer.id): OfferExtras {
+  const seats = suppliers.declared(offer.payload, "seatSelection");
+  return { available: services.availableServices(offer), seatOption: (id) => seats?.seatOption(offer, id, subjectId) };
+}
 
 /** What services are chosen for, and how the request names them. */
 export interface SelectionContext {
@@ -33,11 +54,11 @@ const BOOKING: SelectionContext = { field: "services", subject: "offer", booked:
 export function selectServices(
   selections: ReadonlyArray<{ id: string; quantity: number }>,
   offer: StoredOffer,
-  seatOption: (id: string) => SeatOption | undefined,
+  extras: OfferExtras,
   context: SelectionContext = BOOKING,
 ): { services: SelectedService[]; amount: number } {
   if (selections.length === 0) return { services: [], amount: 0 };
-  const offered = new Map(availableServices(offer).map((service) => [service.id, service]));
+  const offered = new Map(extras.available.map((service) => [service.id, service]));
   const used = quantitiesBooked(context.booked);
   const seen = new Set<string>();
   const seated = seatedPlaces(context.booked);
@@ -47,7 +68,7 @@ export function selectServices(
     const field = named("id");
     const fail = (name: string, message: string) => appError(context.refusal, { field: named(name), message: `${named(name)}: ${message}` });
     const service = offered.get(selection.id);
-    const seat = service ? undefined : seatOption(selection.id);
+    const seat = service ? undefined : extras.seatOption(selection.id);
     if (!service && !seat) throw appError("invalid_field_value", { field, message: `${field}: ${selection.id} is not a service of this ${context.subject} for its passengers` });
     if (seat && chosenSeats.has(`${seat.segmentId} ${seat.designator}`)) {
       throw appError("seat_unavailable", { field, reason: `Seat ${seat.designator} is chosen twice in this request.` });
@@ -76,10 +97,10 @@ export function selectServices(
  * with what is left of their maximum, seat selections for passengers without a seat on the
  * segment (whether chosen with or without a map).
  */
-export function servicesLeft(offer: StoredOffer, booked: readonly SelectedService[]): AvailableService[] {
+export function servicesLeft(available: readonly AvailableService[], booked: readonly SelectedService[]): AvailableService[] {
   const used = quantitiesBooked(booked);
   const seated = seatedPlaces(booked);
-  return availableServices(offer).flatMap((service) => {
+  return available.flatMap((service) => {
     if (service.type === "seat") return seated.has(seatPlace(service)) ? [] : [service];
     const left = service.maximumQuantity - (used.get(service.id) ?? 0);
     return left > 0 ? [{ ...service, maximumQuantity: left }] : [];

@@ -1,4 +1,4 @@
-import type { CabinClass } from "../../../gateway/contract/supplier";
+import type { CabinClass } from "../../../gateway/contract/air";
 
 /**
  * How each aircraft type of the simulated airline seats its cabins: the seat letters of one row,

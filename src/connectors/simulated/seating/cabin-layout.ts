@@ -1,5 +1,6 @@
 import type { AircraftType } from "../timetable/aircraft";
-import { CABIN_CLASSES, type CabinClass } from "../../../gateway/contract/supplier";
+import { CABIN_CLASSES, type CabinClass } from "../../../gateway/contract/air";
+import type { FacilityType } from "../../../gateway/contract/seat-maps";
 import { cabinConfiguration, type CabinConfiguration } from "./cabin-configurations";
 
 /**
@@ -10,7 +11,6 @@ import { cabinConfiguration, type CabinConfiguration } from "./cabin-configurati
  * is the flight's (flight-seating.ts).
  */
 
-export type FacilityType = "empty" | "exit_row" | "lavatory" | "galley" | "closet" | "stairs" | "bassinet";
 export type SeatPosition = "window" | "middle" | "aisle";
 /** Exit rows and bulkhead rows have more legroom than the rest. */
 export type RowKind = "standard" | "extra_legroom" | "exit";

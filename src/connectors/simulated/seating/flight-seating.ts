@@ -1,10 +1,10 @@
 import { RecentMap } from "../../../recent-map";
-import type { StoredSegment } from "../../../search/offer-payload";
+import type { SegmentView } from "../../../gateway/contract/offers";
 import { aircraftType, type AircraftType } from "../timetable/aircraft";
 import { carrierProfile } from "../timetable/carriers";
 import { initialSeatsLeft } from "../timetable/inventory";
 import { seededRandom } from "../timetable/random";
-import type { CabinClass } from "../../../gateway/contract/supplier";
+import type { CabinClass } from "../../../gateway/contract/air";
 import { aircraftLayout, type AircraftLayout, type LayoutCabin, type LayoutElement, type LayoutSeat } from "./cabin-layout";
 import { seatDisclosures, seatName } from "./seat-descriptions";
 import { seatsSoldByAirline } from "./seat-occupancy";
@@ -124,7 +124,7 @@ function indexLayout(aircraft: AircraftType, layout: AircraftLayout): TypeLayout
 export class FlightSeatingCache {
   private readonly flights = new RecentMap<string, FlightSeating>(RECENT_FLIGHTS);
 
-  forSegment(segment: StoredSegment): FlightSeating {
+  forSegment(segment: SegmentView): FlightSeating {
     let seating = this.flights.get(segment.flightKey);
     if (!seating) this.flights.set(segment.flightKey, (seating = flightSeating(segment.flightKey, segmentAircraft(segment))));
     return seating;
@@ -132,12 +132,12 @@ export class FlightSeatingCache {
 }
 
 /** One seat of the segment's flight (`seatOfFlight`). */
-export function segmentSeat(segment: StoredSegment, designator: string): { cabinClass: CabinClass; seat: FlightSeat } | undefined {
+export function segmentSeat(segment: SegmentView, designator: string): { cabinClass: CabinClass; seat: FlightSeat } | undefined {
   return seatOfFlight(segment.flightKey, segmentAircraft(segment), designator);
 }
 
 /** The aircraft type a stored segment flies: its code as flown by its carrier's fare family. */
-function segmentAircraft(segment: StoredSegment): AircraftType {
+function segmentAircraft(segment: SegmentView): AircraftType {
   const fareFamily = carrierProfile(segment.marketingCarrier.iataCode)?.fareFamily;
   const aircraft = fareFamily && aircraftType(segment.aircraft.iataCode, fareFamily);
   if (!aircraft) throw new Error(`segment ${segment.id} names an unknown aircraft ${segment.aircraft.iataCode} of ${segment.marketingCarrier.iataCode}`);

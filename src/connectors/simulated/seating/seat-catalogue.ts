@@ -1,31 +1,31 @@
 import { convertFromUsdMinor } from "../../../money/exchange-rates";
-import type { StoredOffer } from "../../../search/offer-payload";
+import type { SeatSelection } from "../../../gateway/contract/capabilities";
+import type { OfferView } from "../../../gateway/contract/offers";
+import type { SeatMapAnswer, SeatMapSubject, SeatOption } from "../../../gateway/contract/seat-maps";
+import type { SimulatedBookings } from "../simulated-bookings";
 import { FlightSeatingCache, segmentSeat } from "./flight-seating";
 import { maySit } from "./seat-descriptions";
-import { airlineSells, seatMapsFor, segmentsOf, type SeatMap, type SeatMapSubject } from "./seat-map";
+import { airlineSells, seatMapsFor, segmentsOf } from "./seat-map";
 import { readSeatServiceId, seatServiceId } from "./seat-service-ids";
 
-/** A seat service of an offer's map, as a booking names it: who sits where, on which flight, at what price. */
-export interface SeatOption {
-  id: string;
-  passengerId: string;
-  segmentId: string;
-  flightKey: string;
-  designator: string;
-  /** Minor units of the offer's currency. */
-  totalAmount: number;
-}
-
 /**
- * Seat maps and the seat services they offer, over one cache of flights' seating shared by the
- * map routes; a booking resolves an `ase_…` seat id from what the id names, without a map.
+ * The simulated airline's seat maps and the seat services they offer, over one cache of flights'
+ * seating; a booking resolves an `ase_…` seat id from what the id names, without a map.
  */
-export class SeatCatalogue {
+export class SeatCatalogue implements SeatSelection {
   private readonly seating = new FlightSeatingCache();
 
-  /** The subject's maps, one per segment. */
-  maps(subject: SeatMapSubject): SeatMap[] {
-    return seatMapsFor(subject, (segment) => this.seating.forSegment(segment));
+  constructor(private readonly bookings: SimulatedBookings) {}
+
+  /**
+   * The subject's maps, one per segment: the seats bookings of its environment hold are read (one
+   * query, skipped for a map with nothing on sale) and are not for sale; the answer's key names
+   * them, so equal keys draw equal maps.
+   */
+  async seatMaps(subject: SeatMapSubject): Promise<SeatMapAnswer> {
+    const flightKeys = subject.slices.flatMap((slice) => slice.segments.map((segment) => segment.flightKey));
+    const taken = subject.onSale ? await this.bookings.seatsAssigned(flightKeys, subject.environment) : new Map<string, Set<string>>();
+    return { key: takenKey(taken), draw: () => seatMapsFor(subject, taken, (segment) => this.seating.forSegment(segment)) };
   }
 
   /**
@@ -35,7 +35,7 @@ export class SeatCatalogue {
    * holds it (SeatAssignment). Undefined for an id of another offer, order or passenger, a seat
    * the airline does not sell, or one the passenger may not sit in.
    */
-  seatOption(offer: StoredOffer, id: string, subjectId = offer.id): SeatOption | undefined {
+  seatOption(offer: OfferView, id: string, subjectId = offer.id): SeatOption | undefined {
     const named = readSeatServiceId(id);
     if (!named) return undefined;
     const place = segmentsOf({ slices: offer.payload.slices })[named.segmentIndex];
@@ -54,4 +54,12 @@ export class SeatCatalogue {
       totalAmount: convertFromUsdMinor(found.seat.priceUsd, offer.currency),
     };
   }
+}
+
+/** The seats taken on the subject's flights, in a fixed order: equal sets give equal keys. */
+function takenKey(taken: ReadonlyMap<string, ReadonlySet<string>>): string {
+  return [...taken]
+    .map(([flightKey, designators]) => `${flightKey}:${[...designators].sort().join(",")}`)
+    .sort()
+    .join(";");
 }

@@ -1,4 +1,4 @@
-import type { PassengerType } from "../../../gateway/contract/supplier";
+import type { PassengerType } from "../../../gateway/contract/air";
 import type { LayoutSeat } from "./cabin-layout";
 
 const POSITION_NAMES = { window: "window seat", aisle: "aisle seat", middle: "middle seat" } as const;

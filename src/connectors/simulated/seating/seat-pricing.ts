@@ -1,4 +1,4 @@
-import type { CabinClass } from "../../../gateway/contract/supplier";
+import type { CabinClass } from "../../../gateway/contract/air";
 import type { LayoutSeat, RowKind, SeatPosition } from "./cabin-layout";
 
 /**

@@ -1,5 +1,5 @@
 import type { FareFamily } from "./carriers";
-import { CABIN_CLASSES, type AircraftRef, type CabinClass } from "../../../gateway/contract/supplier";
+import { CABIN_CLASSES, type AircraftRef, type CabinClass } from "../../../gateway/contract/air";
 
 export type AircraftClass = "regional" | "narrowbody" | "widebody";
 

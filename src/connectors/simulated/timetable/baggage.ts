@@ -1,8 +1,5 @@
 import type { FareFamily } from "./carriers";
-import { CABIN_CLASSES, type BaggageAllowance, type CabinClass, type PassengerType } from "../../../gateway/contract/supplier";
-
-/** A slice whose longest flight exceeds this is long-haul and gets the long-haul allowance. */
-export const LONG_HAUL_KM = 3_000;
+import { CABIN_CLASSES, type BaggageAllowance, type CabinClass, type PassengerType } from "../../../gateway/contract/air";
 
 export type Allowances = Readonly<Record<PassengerType, readonly BaggageAllowance[]>>;
 
@@ -37,7 +34,7 @@ for (const fareFamily of ["full_service", "value"] as const) {
 
 /**
  * Free baggage per passenger type for a segment flown in `cabin`: more for higher cabins and
- * long-haul slices, none checked on a value carrier.
+ * long-haul slices (long-haul.ts), none checked on a value carrier.
  */
 export function baggageAllowances(fareFamily: FareFamily, cabin: CabinClass, longHaul: boolean): Allowances {
   return ALLOWANCES.get(`${fareFamily}|${cabin}|${longHaul}`)!;

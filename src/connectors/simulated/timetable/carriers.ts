@@ -1,4 +1,4 @@
-import type { CarrierRef } from "../../../gateway/contract/supplier";
+import type { CarrierRef } from "../../../gateway/contract/air";
 
 /**
  * The simulated airline network's fictional carriers. Codes are two letters starting with Z,

@@ -1,5 +1,5 @@
 import { intBetween, seededRandom } from "./random";
-import type { CabinClass } from "../../../gateway/contract/supplier";
+import type { CabinClass } from "../../../gateway/contract/air";
 
 /** Share of flight-cabins that are nearly full (0–9 seats left). */
 const NEARLY_FULL_SHARE = 0.15;

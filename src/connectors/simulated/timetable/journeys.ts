@@ -4,7 +4,7 @@ import type { Carrier } from "./network";
 import { flightAdultFare, sliceAdultFare } from "./pricing";
 import type { Flight, FlightForFare } from "./schedule";
 import { pickBestMix, type Rankable } from "./selection";
-import type { CabinClass } from "../../../gateway/contract/supplier";
+import type { CabinClass } from "../../../gateway/contract/air";
 
 /**
  * Priced, seat-checked itineraries: a slice option is one flight chain with its cabins, seats

@@ -3,7 +3,7 @@ import { NARROWBODY_MAX_KM, NONSTOP_MAX_KM } from "./aircraft";
 import type { CarrierProfile, FareFamily } from "./carriers";
 import { greatCircleKm } from "../../../geo/great-circle";
 import { unitHash } from "./random";
-import type { CarrierRef } from "../../../gateway/contract/supplier";
+import type { CarrierRef } from "../../../gateway/contract/air";
 import { sizeClassOfRank } from "../../../locations/size-rank";
 
 /**

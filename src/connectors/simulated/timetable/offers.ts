@@ -1,15 +1,9 @@
-import { baggageAllowances, LONG_HAUL_KM } from "./baggage";
+import { isLongHaul } from "../long-haul";
+import { baggageAllowances } from "./baggage";
 import type { Journey, SliceOption } from "./journeys";
 import { fareBrandName, fareConditions, passengerFare } from "./pricing";
-import {
-  CABIN_CLASSES,
-  passengersNeedingSeats,
-  type CabinClass,
-  type SupplierOffer,
-  type SupplierSearch,
-  type SupplierSegment,
-  type SupplierSlice,
-} from "../../../gateway/contract/supplier";
+import { CABIN_CLASSES, passengersNeedingSeats, type CabinClass } from "../../../gateway/contract/air";
+import { type SupplierOffer, type SupplierSearch, type SupplierSegment, type SupplierSlice } from "../../../gateway/contract/offers";
 import { itineraryTaxes, passengerTax } from "./taxes";
 
 /** Turns a chosen journey into the supplier's offer shape for the searched passengers. */
@@ -44,7 +38,7 @@ function highestCabin(cabins: readonly CabinClass[]): CabinClass {
 function buildSlice(option: SliceOption): SupplierSlice {
   const first = option.flights[0]!;
   const last = option.flights[option.flights.length - 1]!;
-  const longHaul = option.flights.some((flight) => flight.distanceKm > LONG_HAUL_KM);
+  const longHaul = isLongHaul(option.flights.map((flight) => flight.distanceKm));
   return {
     origin: first.origin,
     destination: last.destination,

@@ -1,7 +1,8 @@
 import type { FareFamily } from "./carriers";
 import { unitHash } from "./random";
 import type { FlightForFare } from "./schedule";
-import type { CabinClass, OfferConditions, PassengerType } from "../../../gateway/contract/supplier";
+import type { CabinClass, PassengerType } from "../../../gateway/contract/air";
+import type { OfferConditions } from "../../../gateway/contract/offers";
 
 /**
  * Fares in USD cents. An adult fare per flight comes from distance, cabin, carrier and a seeded

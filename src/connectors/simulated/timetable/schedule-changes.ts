@@ -1,6 +1,6 @@
 import type { Airport } from "../../../locations/airport";
 import { minimumConnectionMinutes, type Carrier } from "./network";
-import type { BookedItinerary, FlightTimes } from "../../../gateway/contract/supplier";
+import type { BookedItinerary, FlightTimes } from "../../../gateway/contract/bookings";
 import { instantToLocalIso, instantToUtcIso, wallTimeOccursOnce } from "../../../time/local-time";
 
 /**

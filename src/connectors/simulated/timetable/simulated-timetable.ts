@@ -9,7 +9,9 @@ import { flightChains, nonstopDestinations } from "./hub-connections";
 import { FlightSchedule } from "./schedule";
 import { retimedFlight } from "./schedule-changes";
 import { pickBestMix } from "./selection";
-import { passengersNeedingSeats, type BookedItinerary, type FareQuote, type FlightTimes, type SupplierOffer, type SupplierSearch } from "../../../gateway/contract/supplier";
+import { passengersNeedingSeats } from "../../../gateway/contract/air";
+import { type BookedItinerary, type FlightTimes } from "../../../gateway/contract/bookings";
+import { type FareQuote, type SupplierOffer, type SupplierSearch } from "../../../gateway/contract/offers";
 
 /** Most offers one search returns: the best mix of cheap, fast and direct. */
 export const MAX_OFFERS_PER_SEARCH = 50;

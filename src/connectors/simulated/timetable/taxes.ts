@@ -1,5 +1,6 @@
 import { unitHash } from "./random";
-import type { PassengerType, SupplierSegment, SupplierSlice } from "../../../gateway/contract/supplier";
+import type { PassengerType } from "../../../gateway/contract/air";
+import type { SupplierSegment, SupplierSlice } from "../../../gateway/contract/offers";
 
 /**
  * The taxes, fees and charges inside each fare (Duffel's `tax_amount`), in USD cents like the

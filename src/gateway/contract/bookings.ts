@@ -1,0 +1,114 @@
+import type { CabinClass, CarrierRef, Environment, PassengerType, Traveller } from "./air";
+import type { SupplierOfferRef } from "./offers";
+
+/** How calls after booking name it: our order id, whose it is, and its environment (its inventory and its circuit). */
+export interface BookingRef {
+  id: string;
+  tenantId: string;
+  environment: Environment;
+}
+
+/** An order as a call naming only the order and its supplier sees it. */
+export interface OrderRef extends BookingRef {
+  supplier: string;
+}
+
+/** A booking as the airline sees it: whose, which flights in which cabins, who travels and the seats they chose. */
+export interface SupplierBooking extends OrderRef {
+  /** The supplier's own names for the offer booked, when it gave them (a remote supplier's). */
+  supplierOffer?: SupplierOfferRef;
+  segments: BookedSegment[];
+  /** Who travels, in the offer's passenger order; with every detail (`traveller`) when the caller has them, as a supplier that books by name needs. */
+  passengers: SupplierPassenger[];
+  /** Seats chosen by designator (seat maps): each held for this booking alone, or none is. */
+  seats: SeatChoice[];
+}
+
+export interface BookedSegment {
+  flightKey: string;
+  cabinClass: CabinClass;
+  marketingCarrier: CarrierRef;
+  /** Seats the flight was offered with (SupplierSegment.seatsLeft): the airline's capacity for sale. */
+  seatsForSale: number;
+}
+
+export interface SupplierPassenger {
+  /** The id the search gave the passenger. */
+  id: string;
+  type: PassengerType;
+  familyName: string;
+  traveller?: Traveller;
+}
+
+/**
+ * How the supplier answered a booking: `held`, booked and unpaid until a deadline (its own, in
+ * real time, when it keeps one; ours applies too), or `pay_now`, an offer it cannot hold: nothing
+ * is booked until the order is paid, and ticketing then books it and pays at once.
+ */
+export type BookingAnswer = { outcome: "held"; bookingReference: string; paymentRequiredBy: Date | null } | { outcome: "pay_now" };
+
+/** A booking as the supplier has it now (the order read). */
+export interface SupplierOrder {
+  bookingReference: string | null;
+  /** `held`: booked, not yet ticketed; `ticketed`; `cancelled`: nothing held any more. */
+  status: "held" | "ticketed" | "cancelled";
+}
+
+export type TicketingAnswer =
+  /** `bookingReference`: the airline's, when the booking gets one only at ticketing (an offer that could not be held). */
+  | { outcome: "ticketed"; tickets: Array<{ passengerId: string; number: string }>; bookingReference?: string }
+  | { outcome: "rejected"; reason: "airline_rejected" | "airline_timeout" };
+
+/** A supplier's own cancellation quote: what it refunds, converted to the currency asked, until when, and its reference. */
+export interface CancellationQuote {
+  reference: string;
+  /** Minor units of the currency asked. */
+  refundAmount: number;
+  /** When the supplier's quote lapses, if it says. */
+  expiresAt: Date | null;
+}
+
+/** One seat of one flight, chosen by its designator (`14C`). */
+export interface SeatChoice {
+  flightKey: string;
+  designator: string;
+}
+
+/** A service sold on a ticketed booking, named by our reference for it (the airline echoes it with its EMD). */
+export interface ServiceSale {
+  reference: string;
+  passengerId: string;
+  type: "baggage" | "seat";
+}
+
+/** An EMD the airline issued: its 13-digit number, for the service `reference` names. */
+export interface IssuedEmd {
+  reference: string;
+  number: string;
+}
+
+/** An e-ticket the airline reissued for a passenger. */
+export interface ReissuedTicket {
+  passengerId: string;
+  number: string;
+}
+
+/** A change's move of a booking: the flights (keys) it leaves, the flights it takes (none of them one it leaves), and who travels (a seat each but lap infants). */
+export interface FlightChange {
+  release: readonly string[];
+  hold: BookedSegment[];
+  passengers: ReadonlyArray<{ type: PassengerType }>;
+}
+
+/** A booking's slices as the airline reads them to retime a flight: each flight's key, route, carrier and times. */
+export type BookedItinerary = ReadonlyArray<{
+  segments: ReadonlyArray<{ flightKey: string; origin: string; destination: string; marketingCarrier: { iataCode: string }; departingAtUtc: string; arrivingAtUtc: string }>;
+}>;
+
+/** A flight's times as offers carry them: UTC instants, and local wall times at its origin and destination. */
+export interface FlightTimes {
+  departingAtUtc: string;
+  arrivingAtUtc: string;
+  departingAtLocal: string;
+  arrivingAtLocal: string;
+}

@@ -1,0 +1,54 @@
+import type { Prisma } from "../../db/models";
+import type { RetentionRule } from "../../retention/retention-rule";
+import type { DeclaredCapabilities } from "./capabilities";
+import type { SupplierRef } from "./offers";
+import type { Supplier } from "./supplier";
+
+/**
+ * What a connector's folder exports for each supplier it brings (docs/connectors.md): its name,
+ * whether it takes the tenant's own account, and how it is made from the parts the composition
+ * root hands every connector (`Parts`: what this one needs of them). The composition root lists
+ * it, one line per connector (src/composition/connectors.ts).
+ */
+export interface Connector<Parts> {
+  ref: SupplierRef;
+  /** For a supplier searched and booked with the tenant's own account: how its tokens look. Absent: it needs none. */
+  account?: AccountTokens;
+  /** A connector written for the tests: made only when the test-only setting AEROGATE_TEST_CONNECTORS names it, never a supplier of the product. */
+  testOnly?: boolean;
+  create(parts: Parts): ConnectorRegistration;
+}
+
+/** A connector as made: the supplier, what it declares of itself, and what it keeps in our database. */
+export interface ConnectorRegistration {
+  supplier: Supplier;
+  /** The capabilities it has (capabilities.ts), each the object answering it. */
+  capabilities: DeclaredCapabilities;
+  /** Whether it runs on a sandbox tenant's clock moved ahead (docs/sandbox-clock.md): a supplier living on our time does; a remote one's time cannot be moved. */
+  runsOnMovedClock: boolean;
+  /** Whether a tenant that chose no suppliers searches it. */
+  searchedByDefault: boolean;
+  /** How long (ms) the gateway may give the same answer again to the same search or lowest-fares question; 0: never. */
+  answersKeepMs: number;
+  /** Its own tables holding tenants' rows: emptied with the tenant. */
+  tenantTables?: readonly TenantTable[];
+  /** How its own tables that grow with traffic are kept (docs/retention.md). */
+  retention?: readonly RetentionRule[];
+}
+
+/** A connector made, as the gateway registers it. */
+export type RegisteredConnector = ConnectorRegistration & Pick<Connector<unknown>, "ref" | "account">;
+
+/** How a supplier that needs the tenant's own account takes its tokens; a token is never repeated in a message. */
+export interface AccountTokens {
+  /** The token's mode, read from its shape, or what is wrong with it (a message naming no part of it). */
+  read(token: string): { mode: "test" | "live" } | { problem: string };
+  /** How a token of `mode` begins, as a refusal names it (`…_test_`). */
+  prefix(mode: "test" | "live"): string;
+}
+
+/** A table holding a tenant's rows, and how they are deleted with the tenant. */
+export interface TenantTable {
+  table: string;
+  deleteFor(tx: Prisma.TransactionClient, tenantId: string): Promise<unknown>;
+}

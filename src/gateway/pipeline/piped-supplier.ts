@@ -1,0 +1,196 @@
+import type { Airport } from "../../locations/airport";
+import type { Environment } from "../contract/air";
+import type { BookingAnswer, BookingRef, CancellationQuote, FlightChange, IssuedEmd, OrderRef, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking, SupplierOrder, TicketingAnswer } from "../contract/bookings";
+import type { Availability, DeclaredCapabilities, LowestFares, OrderChanges, SeatSelection, Services } from "../contract/capabilities";
+import type { FareQuote, OfferView, SupplierOffer, SupplierSearch } from "../contract/offers";
+import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "../contract/seat-maps";
+import type { Supplier } from "../contract/supplier";
+import type { CallKind, RunCall, SupplierCall } from "./supplier-call";
+
+/**
+ * A connector with the pipeline (pipeline.ts) around every call it takes: explicit wrappers, one
+ * method each, each naming its call and what bounds it. What a capability merely declares (its
+ * prices, a seat's option, the airports it flies to, a retimed flight) is read in memory and
+ * passed through.
+ */
+export function pipedConnector(supplierId: string, supplier: Supplier, capabilities: DeclaredCapabilities, run: RunCall, cachesAnswers: boolean): { supplier: Supplier; capabilities: DeclaredCapabilities } {
+  const calls = new Calls(supplierId, run);
+  return {
+    supplier: new PipedSupplier(supplier, calls, cachesAnswers),
+    capabilities: {
+      ...(capabilities.holds && { holds: capabilities.holds }),
+      ...(capabilities.airlineChanges && { airlineChanges: capabilities.airlineChanges }),
+      ...(capabilities.seatSelection && { seatSelection: new PipedSeatSelection(capabilities.seatSelection, calls) }),
+      ...(capabilities.services && { services: new PipedServices(capabilities.services, calls) }),
+      ...(capabilities.orderChanges && { orderChanges: new PipedOrderChanges(capabilities.orderChanges, calls) }),
+      ...(capabilities.lowestFares && { lowestFares: new PipedLowestFares(capabilities.lowestFares, calls, cachesAnswers) }),
+      ...(capabilities.availability && { availability: new PipedAvailability(capabilities.availability, calls) }),
+    },
+  };
+}
+
+/** One supplier's calls into the pipeline. */
+class Calls {
+  constructor(
+    readonly supplier: string,
+    readonly run: RunCall,
+  ) {}
+
+  call<T>(name: string, kind: CallKind, environment: Environment, invoke: () => Promise<T>, extra: Partial<SupplierCall> = {}): Promise<T> {
+    return this.run({ supplier: this.supplier, name, kind, environment, ...extra }, invoke);
+  }
+
+  /** A call naming bookings of several environments: once per environment, each under its own circuit. */
+  async perEnvironment(name: string, bookings: readonly BookingRef[], invoke: (bookings: readonly BookingRef[]) => Promise<void>): Promise<void> {
+    const groups = new Map<Environment, BookingRef[]>();
+    for (const booking of bookings) groups.set(booking.environment, [...(groups.get(booking.environment) ?? []), booking]);
+    for (const [environment, group] of groups) await this.call(name, "interactive", environment, () => invoke(group));
+  }
+}
+
+class PipedSupplier implements Supplier {
+  constructor(
+    private readonly inner: Supplier,
+    private readonly calls: Calls,
+    private readonly cachesAnswers: boolean,
+  ) {}
+
+  async search(request: SupplierSearch): Promise<SupplierOffer[]> {
+    const extra: Partial<SupplierCall> = { signal: request.signal, ...(request.forcedOutcome && { forcedOutcome: request.forcedOutcome }), ...(this.cachesAnswers && { cacheKey: questionKey(request) }) };
+    return withPassengerIds(await this.calls.call("search", "search", request.environment, () => this.inner.search(request), extra), request);
+  }
+
+  book(booking: SupplierBooking): Promise<BookingAnswer> {
+    return this.calls.call("book", "interactive", booking.environment, () => this.inner.book(booking));
+  }
+
+  cancelBookings(bookings: readonly BookingRef[]): Promise<void> {
+    return this.calls.perEnvironment("cancelBookings", bookings, (group) => this.inner.cancelBookings(group));
+  }
+
+  readOrder(booking: BookingRef): Promise<SupplierOrder | null> {
+    return this.calls.call("readOrder", "interactive", booking.environment, () => this.inner.readOrder(booking));
+  }
+
+  issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
+    return this.calls.call("issueTickets", "job", booking.environment, () => this.inner.issueTickets(booking));
+  }
+
+  quoteCancellation(order: OrderRef, currency: string): Promise<CancellationQuote | null> {
+    return this.calls.call("quoteCancellation", "interactive", order.environment, () => this.inner.quoteCancellation(order, currency));
+  }
+
+  refundTickets(booking: SupplierBooking, quoteReference: string | null): Promise<void> {
+    return this.calls.call("refundTickets", "job", booking.environment, () => this.inner.refundTickets(booking, quoteReference));
+  }
+}
+
+class PipedSeatSelection implements SeatSelection {
+  constructor(
+    private readonly inner: SeatSelection,
+    private readonly calls: Calls,
+  ) {}
+
+  seatMaps(subject: SeatMapSubject): Promise<SeatMapAnswer> {
+    return this.calls.call("seatMaps", "interactive", subject.environment, () => this.inner.seatMaps(subject));
+  }
+
+  seatOption(offer: OfferView, id: string, subjectId?: string): SeatOption | undefined {
+    return this.inner.seatOption(offer, id, subjectId);
+  }
+}
+
+class PipedServices implements Services {
+  constructor(
+    private readonly inner: Services,
+    private readonly calls: Calls,
+  ) {}
+
+  availableServices(offer: OfferView): AvailableService[] {
+    return this.inner.availableServices(offer);
+  }
+
+  sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void> {
+    return this.calls.call("sellSeats", "interactive", booking.environment, () => this.inner.sellSeats(booking, saleId, seats));
+  }
+
+  cancelSeatSale(booking: BookingRef, saleId: string): Promise<void> {
+    return this.calls.call("cancelSeatSale", "interactive", booking.environment, () => this.inner.cancelSeatSale(booking, saleId));
+  }
+
+  issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]> {
+    return this.calls.call("issueEmds", "job", booking.environment, () => this.inner.issueEmds(booking, services));
+  }
+}
+
+class PipedOrderChanges implements OrderChanges {
+  constructor(
+    private readonly inner: OrderChanges,
+    private readonly calls: Calls,
+  ) {}
+
+  changeFlights(booking: BookingRef, changeId: string, change: FlightChange): Promise<void> {
+    return this.calls.call("changeFlights", "interactive", booking.environment, () => this.inner.changeFlights(booking, changeId, change));
+  }
+
+  completeChange(booking: BookingRef, changeId: string, release: readonly string[]): Promise<void> {
+    return this.calls.call("completeChange", "interactive", booking.environment, () => this.inner.completeChange(booking, changeId, release));
+  }
+
+  cancelChange(booking: BookingRef, changeId: string): Promise<void> {
+    return this.calls.call("cancelChange", "interactive", booking.environment, () => this.inner.cancelChange(booking, changeId));
+  }
+
+  reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]> {
+    return this.calls.call("reissueTickets", "job", booking.environment, () => this.inner.reissueTickets(booking, reissue));
+  }
+}
+
+class PipedLowestFares implements LowestFares {
+  constructor(
+    private readonly inner: LowestFares,
+    private readonly calls: Calls,
+    private readonly cachesAnswers: boolean,
+  ) {}
+
+  lowestFares(request: SupplierSearch, limit: number): Promise<FareQuote[]> {
+    const extra = this.cachesAnswers ? { cacheKey: `${limit} ${questionKey(request)}` } : {};
+    return this.calls.call("lowestFares", "read", request.environment, () => this.inner.lowestFares(request, limit), extra);
+  }
+
+  destinationsFrom(origins: readonly Airport[], candidates: readonly Airport[]): Airport[] {
+    return this.inner.destinationsFrom(origins, candidates);
+  }
+}
+
+class PipedAvailability implements Availability {
+  constructor(
+    private readonly inner: Availability,
+    private readonly calls: Calls,
+  ) {}
+
+  sellableOffers(offers: SupplierOffer[], search: SupplierSearch): Promise<SupplierOffer[]> {
+    return this.calls.call("sellableOffers", "interactive", search.environment, () => this.inner.sellableOffers(offers, search));
+  }
+
+  sellableFares(groups: ReadonlyArray<readonly FareQuote[]>, party: { seatsNeeded: number; environment: Environment }): Promise<Array<FareQuote | null>> {
+    return this.calls.call("sellableFares", "interactive", party.environment, () => this.inner.sellableFares(groups, party));
+  }
+}
+
+/** What makes two searches the same question: airports, dates, passenger types, cabin and connections (passenger ids differ from search to search). */
+function questionKey(request: SupplierSearch): string {
+  return JSON.stringify([
+    request.slices.map((slice) => [slice.origins.map((airport) => airport.iataCode), slice.destinations.map((airport) => airport.iataCode), slice.departureDate]),
+    request.passengers.map((passenger) => passenger.type),
+    request.cabinClass,
+    request.maxConnections,
+  ]);
+}
+
+/** The offers with the search's passenger ids, position by position: an answer given again carries the first search's. */
+function withPassengerIds(offers: SupplierOffer[], request: SupplierSearch): SupplierOffer[] {
+  const first = offers[0]?.passengers;
+  if (!first || first.every((fare, index) => fare.id === request.passengers[index]!.id)) return offers;
+  return offers.map((offer) => ({ ...offer, passengers: offer.passengers.map((fare, index) => ({ ...fare, id: request.passengers[index]!.id })) }));
+}
