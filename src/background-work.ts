@@ -2,7 +2,7 @@ import type { Services } from "./services";
 
 /**
  * Work a server process does besides answering requests: running due order jobs, undoing or
- * finishing the supplier calls a crashed process left (orders/recovery/seat-recovery.ts), sending
+ * finishing the supplier calls a crashed process left (orders/recovery/intent-reconciler.ts), sending
  * webhook deliveries, and removing what is past keeping (retention/retention-sweeper.ts). Returns
  * what stops it (finishing the job, intent and retention rounds in progress, interrupting webhook
  * attempts in flight: they are sent again).

@@ -24,8 +24,8 @@ import type { FlightChange } from "../gateway/contract/bookings";
 import type { AirlineChanges } from "../gateway/contract/capabilities";
 import type { OrderSuppliers, SupplierSearches } from "../gateway/contract/gateway";
 import type { SupplierSearch } from "../gateway/contract/offers";
-import type { IntentCalls } from "../orders/recovery/seat-calls";
-import { CallIntents } from "../orders/recovery/seat-intents";
+import type { IntentCalls } from "../orders/recovery/intent-calls";
+import { CallIntents } from "../orders/recovery/call-intents";
 import { dayToIsoDate, localDay } from "../time/local-time";
 import { walletChange } from "../wallet/wallet-change";
 import type { WalletService } from "../wallet/wallet.service";
@@ -54,7 +54,7 @@ export class AirlineChangeService {
     private readonly db: Database,
     private readonly orders: OrderService,
     private readonly wallets: WalletService,
-    /** An order's own supplier: its airline changes, and its flights changed under a durable intent (recovery/seat-calls.ts). */
+    /** An order's own supplier: its airline changes, and its flights changed under a durable intent (recovery/intent-calls.ts). */
     private readonly suppliers: OrderSuppliers,
     /** An order's own supplier, searched for a replacement flight. */
     private readonly searches: Pick<SupplierSearches, "searchedAt">,

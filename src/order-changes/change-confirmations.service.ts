@@ -18,8 +18,8 @@ import { checkPayment, type PaymentInput } from "../orders/payment/payment-rules
 import { SeatsUnavailable } from "../gateway/contract/errors";
 import { type FlightChange } from "../gateway/contract/bookings";
 import type { OrderSuppliers } from "../gateway/contract/gateway";
-import type { IntentCalls } from "../orders/recovery/seat-calls";
-import { CallIntents } from "../orders/recovery/seat-intents";
+import type { IntentCalls } from "../orders/recovery/intent-calls";
+import { CallIntents } from "../orders/recovery/call-intents";
 import { walletChange, WALLET_GUARD } from "../wallet/wallet-change";
 import { insufficientBalance } from "../wallet/insufficient-balance";
 import type { WalletService } from "../wallet/wallet.service";
@@ -48,7 +48,7 @@ export class ChangeConfirmationService {
     private readonly orders: OrderService,
     private readonly requests: ChangeRequestService,
     private readonly wallets: WalletService,
-    /** The order's supplier changes its flights under a durable intent (recovery/seat-calls.ts). */
+    /** The order's supplier changes its flights under a durable intent (recovery/intent-calls.ts). */
     private readonly calls: IntentCalls,
     private readonly suppliers: Pick<OrderSuppliers, "require">,
     /** Queues the reissue job with the confirmation, due after the airline's delay. */

@@ -33,8 +33,8 @@ import { supplierBooking } from "./supplier-booking";
 import type { OrderCommits } from "./order-commits";
 import { checkOrderFilter, orderFilterWhere, orderListName, type OrderFilter } from "./order-filter";
 import type { OrderHolds } from "../payment/hold-deadline";
-import type { IntentCalls } from "../recovery/seat-calls";
-import { CallIntents } from "../recovery/seat-intents";
+import type { IntentCalls } from "../recovery/intent-calls";
+import { CallIntents } from "../recovery/call-intents";
 import { VersionedCache } from "../../versioned-cache";
 import { noPause, type TestPause } from "../../test-pause";
 
@@ -65,7 +65,7 @@ export class OrderService {
     private readonly offers: OfferService,
     private readonly wallets: WalletService,
     private readonly commits: OrderCommits,
-    /** Supplier calls made under a durable intent, settled after a crash (recovery/seat-recovery.ts). */
+    /** Supplier calls made under a durable intent, settled after a crash (recovery/intent-reconciler.ts). */
     private readonly calls: IntentCalls,
     /** Each offer's and order's supplier: bookings, capabilities, extras and seat services. */
     private readonly suppliers: OrderSuppliers,

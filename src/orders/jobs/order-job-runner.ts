@@ -17,7 +17,7 @@ import { awaitsTicketing, isRefunding, isTicketed } from "../core/order-actions"
 import type { OrderCommits } from "../core/order-commits";
 import { JOB_LEASE_GUARD, type AirlineJobKind, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, touchIn, transition } from "../core/order-state-machine";
-import type { IntentCalls } from "../recovery/seat-calls";
+import type { IntentCalls } from "../recovery/intent-calls";
 import { supplierBooking } from "../core/supplier-booking";
 import { insertDocument } from "../core/order-rows";
 import type { TicketReissue } from "./ticket-reissue";
@@ -63,7 +63,7 @@ export class OrderJobRunner {
     private readonly commits: OrderCommits,
     /** Claims a job may have; the next claim gives it up (`giveUp`). */
     private readonly maxAttempts: number,
-    /** Bookings given back from a commit on (recovery/seat-calls.ts), settled by the reconciler after a crash. */
+    /** Bookings given back from a commit on (recovery/intent-calls.ts), settled by the reconciler after a crash. */
     private readonly calls: IntentCalls,
     /** The airline's reissue of e-tickets after a confirmed order change (the `reissue` job). */
     private readonly reissue: TicketReissue,

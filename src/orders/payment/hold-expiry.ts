@@ -10,7 +10,7 @@ import { JOB_LEASE_GUARD, type ClaimedJob, type OrderJobQueue } from "../jobs/or
 import type { JobResult } from "../jobs/order-job-runner";
 import { ORDER_GUARD, transitionAll } from "../core/order-state-machine";
 import type { Environment } from "../../gateway/contract/air";
-import type { IntentCalls } from "../recovery/seat-calls";
+import type { IntentCalls } from "../recovery/intent-calls";
 
 const REASON = "payment_deadline_passed";
 
@@ -31,7 +31,7 @@ export class HoldExpiry {
     private readonly db: Database,
     private readonly queue: OrderJobQueue,
     private readonly commits: OrderCommits,
-    /** Bookings given back from a commit on (recovery/seat-calls.ts), settled by the reconciler after a crash. */
+    /** Bookings given back from a commit on (recovery/intent-calls.ts), settled by the reconciler after a crash. */
     private readonly calls: IntentCalls,
   ) {}
 

@@ -27,8 +27,8 @@ import type { ServiceAddition } from "./service-addition";
 import type { AddServicesRequest } from "./service-addition.inputs";
 import { offerExtras, offerServices, seatServiceIndex, selectServices, servicesLeft } from "./service-selection";
 import { supplierBooking } from "../core/supplier-booking";
-import type { IntentCalls } from "../recovery/seat-calls";
-import { CallIntents, type IntentCall } from "../recovery/seat-intents";
+import type { IntentCalls } from "../recovery/intent-calls";
+import { CallIntents, type IntentCall } from "../recovery/call-intents";
 
 /** How often an addition is tried again when another change of the order committed between its read and its write. */
 const MAX_ATTEMPTS = 10;
@@ -53,7 +53,7 @@ export class ServiceAdditionService {
     private readonly db: Database,
     private readonly orders: OrderService,
     private readonly wallets: WalletService,
-    /** Seats chosen are sold by the supplier under a durable intent before the addition commits (recovery/seat-calls.ts). */
+    /** Seats chosen are sold by the supplier under a durable intent before the addition commits (recovery/intent-calls.ts). */
     private readonly calls: IntentCalls,
     /** Each order's supplier: its extras, their prices and its seats. */
     private readonly suppliers: OrderSuppliers,

@@ -7,8 +7,8 @@ import { PollingLoop } from "../../polling-loop";
 import type { Environment } from "../../gateway/contract/air";
 import type { EverySupplier } from "../../gateway/contract/gateway";
 import { SEAT_OWNING_STATUSES } from "../core/order-actions";
-import { finishCall, undoCall } from "./seat-calls";
-import type { CallIntents, ClaimedIntent, IntentKind } from "./seat-intents";
+import { finishCall, undoCall } from "./intent-calls";
+import type { CallIntents, ClaimedIntent, IntentKind } from "./call-intents";
 
 /** What the reconciler logs once it settled an intent of each kind. */
 const SETTLED: Record<IntentKind, string> = {
@@ -31,7 +31,7 @@ export interface IntentReconcilerOptions {
  * The recovery rule, whichever the supplier: after any crash, the suppliers and the orders agree.
  * Every booking a supplier holds for us is a committed order that owns its seats
  * (SEAT_OWNING_STATUSES) or given back, and every seat it sold after booking is on its order. The
- * reconciler settles the supplier calls a process left unfinished (seat-intents.ts,
+ * reconciler settles the supplier calls a process left unfinished (call-intents.ts,
  * docs/supplier-contract.md):
  *
  * - before a commit that never came (the process died between the supplier's answer and the

@@ -75,7 +75,7 @@ const TURN_POLL_MS = 25;
  * - A call owed from a commit on (a cancellation's `release`, a change's `exchanged`): written
  *   in the commit, deleted by `settled` once the supplier has done it.
  *
- * The reconciler (seat-recovery.ts) claims intents whose lease is over and undoes or finishes
+ * The reconciler (intent-reconciler.ts) claims intents whose lease is over and undoes or finishes
  * their call. A claim sets a new lease, so a request that outlived its lease (a stalled process)
  * finds its fence gone and does not commit an order the supplier disagrees with.
  */

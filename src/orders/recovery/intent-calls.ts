@@ -4,7 +4,7 @@ import type { OrderChanges, Services } from "../../gateway/contract/capabilities
 import { inCatalogueWords, isRefusal } from "../../gateway/contract/errors";
 import type { EverySupplier } from "../../gateway/contract/gateway";
 import type { Supplier } from "../../gateway/contract/supplier";
-import type { CallIntents, CallKind, CallSubject, IntentCall, IntentKind } from "./seat-intents";
+import type { CallIntents, CallKind, CallSubject, IntentCall, IntentKind } from "./call-intents";
 
 /**
  * The supplier call that takes back what a call before an order's commit did (the commit never
