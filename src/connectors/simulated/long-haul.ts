@@ -1,5 +1,5 @@
 /** A flight longer than this is long-haul. */
-export const LONG_HAUL_KM = 3_000;
+const LONG_HAUL_KM = 3_000;
 
 /**
  * Whether a slice is long-haul: one of its flights flies more than 3,000 km. Connections do not
