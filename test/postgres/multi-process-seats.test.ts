@@ -19,7 +19,7 @@ import { bookOrders } from "../helpers/ticketing";
 
 const LEASE_SECONDS = 3;
 const PAUSED = 8;
-const SETTLED_LINE = "seats held for a booking that never committed were released";
+const SETTLED_LINE = "a booking that never committed was given back at its supplier";
 
 interface Process {
   running: Running;
