@@ -56,6 +56,7 @@ const config: CodegenConfig = {
           Event: "../events/events.service#StoredEvent",
           SupplierConnection: "../supplier-connections/supplier-connections.service#SupplierConnection as SupplierConnectionModel",
           WebhookAttempt: "../db/models#WebhookAttempt as WebhookAttemptModel",
+          PricingRule: "../pricing/pricing-rule#PricingRule as PricingRuleModel",
         },
         scalars: { DateTime: "Date", JSONObject: "Record<string, unknown>" },
         strictScalars: true,

@@ -75,6 +75,7 @@ import { duffelBookingRetention } from "./duffel/duffel-booking-retention";
 import { duffelAccounts } from "./supplier-connections/duffel-accounts";
 import { DUFFEL_SUPPLIER, duffelRegistration } from "./duffel/duffel-registration";
 import { DuffelOrderBooking } from "./orders/core/duffel-order-booking";
+import { PricingRuleService } from "./pricing/pricing-rules.service";
 
 /**
  * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
@@ -110,6 +111,8 @@ export interface Services {
   /** Searches answered a supplier's batch at a time to long-polled reads (docs/gateway.md#batch-offer-requests). */
   batchOfferRequests: BatchOfferRequestService;
   fareCalendar: FareCalendarService;
+  /** The owner's fees on offers (docs/running-the-platform.md#fees). */
+  pricingRules: PricingRuleService;
   offers: OfferService;
   seatMaps: SeatMapService;
   idempotency: IdempotencyService;
@@ -216,7 +219,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   );
   const orderChangeRequests = new ChangeRequestService(db, orders, suppliers, airports);
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
-  const search = new SearchService(db, suppliers, supplierCalls, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache);
+  const pricingRules = new PricingRuleService(db, pubsub, cursors, { supplierIds: suppliers.all.map((entry) => entry.id), airports });
+  const search = new SearchService(db, suppliers, supplierCalls, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache, pricingRules);
   const retention = new RetentionSweeper(retentionRules(config, db), config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability, () => clocksAhead(db));
   const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, suppliers.all.map((entry) => entry.id));
   // Every process hears every committed event: the one whose dispatcher claims it first sends it
@@ -244,7 +248,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     supplierHealth,
     search,
     batchOfferRequests: new BatchOfferRequestService(db, search, offers, new BatchArrivals(pubsub), offerLifetimes, log),
-    fareCalendar: new FareCalendarService(suppliers.all, airports),
+    fareCalendar: new FareCalendarService(suppliers.all, airports, pricingRules),
+    pricingRules,
     offers,
     seatMaps: new SeatMapService(offers, orders, seatCatalogue, supplier),
     idempotency: new IdempotencyService(db, log),

@@ -108,6 +108,12 @@ export const operations = {
   wallet: { audience: "tenant", effect: "read", permission: "wallet:read" },
   walletTransactions: { audience: "tenant", effect: "read", permission: "wallet:read" },
   creditWallet: { audience: "owner", effect: "write", permission: null },
+  /** The owner's fees on offers (docs/running-the-platform.md#fees): tenant keys may not read them either. */
+  pricingRules: { audience: "owner", effect: "read", permission: null },
+  pricingRule: { audience: "owner", effect: "read", permission: null },
+  createPricingRule: { audience: "owner", effect: "write", permission: null },
+  updatePricingRule: { audience: "owner", effect: "write", permission: null },
+  deletePricingRule: { audience: "owner", effect: "write", permission: null },
 } as const satisfies Record<string, OperationRule>;
 
 export type Operation = keyof typeof operations;

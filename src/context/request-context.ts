@@ -1,6 +1,7 @@
 import type { Services } from "../services";
 import type { Principal } from "../authentication/principal";
 import type { TenantScope } from "../tenancy/tenant-scope";
+import type { ChangeOrigin } from "../audit/change-origin";
 
 /**
  * Built once per HTTP request or WebSocket connection (build-context.ts) and handed to routes and
@@ -15,6 +16,8 @@ export interface RequestContext {
   serviceTenantId: string | null;
   services: Services;
   scope: TenantScope | null;
+  /** Who is calling and from where, as every configuration change records it in the audit log. */
+  origin: ChangeOrigin;
 }
 
 /** The tenant scope `authorize` resolved; calling it before authorisation is a programming error. */

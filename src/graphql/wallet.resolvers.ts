@@ -33,6 +33,7 @@ export const walletResolvers: Resolvers = {
     type: (entry) => toGraphQLEnum(entry.type),
     amount: (entry) => formatMinor(entry.amount, entry.currency),
     balanceAfter: (entry) => formatMinor(entry.balanceAfter, entry.currency),
+    feeAmount: (entry) => formatMinor(entry.feeAmount, entry.currency),
   },
   WalletCredit: {
     transaction: (credit) => credit.entry,
