@@ -57,6 +57,7 @@ const config: CodegenConfig = {
           SupplierConnection: "../supplier-connections/supplier-connections.service#SupplierConnection as SupplierConnectionModel",
           WebhookAttempt: "../db/models#WebhookAttempt as WebhookAttemptModel",
           PricingRule: "../pricing/pricing-rule#PricingRule as PricingRuleModel",
+          AuditEvent: "../audit/audit-events.service#AuditEvent as AuditEventModel",
         },
         scalars: { DateTime: "Date", JSONObject: "Record<string, unknown>" },
         strictScalars: true,

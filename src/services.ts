@@ -76,6 +76,8 @@ import { duffelAccounts } from "./supplier-connections/duffel-accounts";
 import { DUFFEL_SUPPLIER, duffelRegistration } from "./duffel/duffel-registration";
 import { DuffelOrderBooking } from "./orders/core/duffel-order-booking";
 import { PricingRuleService } from "./pricing/pricing-rules.service";
+import { AuditEventService } from "./audit/audit-events.service";
+import { auditRetention } from "./audit/audit-retention";
 
 /**
  * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
@@ -159,6 +161,8 @@ export interface Services {
   retention: RetentionSweeper;
   /** Sandbox tenants' own clocks, moved ahead to see deadlines pass (docs/sandbox-clock.md). */
   sandboxClock: SandboxClockService;
+  /** Reading the audit log; each configuration change writes its own event (docs/running-the-platform.md#audit-log). */
+  auditEvents: AuditEventService;
 }
 
 /** Wires the domain services over an open, migrated database. */
@@ -279,6 +283,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     rateLimiter: createRateLimiter(config, db),
     retention,
     sandboxClock: new SandboxClockService(db, tenants, () => jobWorker.wake(clock.now())),
+    auditEvents: new AuditEventService(db, cursors),
   };
 }
 
@@ -295,6 +300,7 @@ function retentionRules(config: Config, db: Database): RetentionRule[] {
     webhookLogRetention(db, config.WEBHOOK_LOG_RETENTION_DAYS),
     supplierStatRetention(db),
     duffelBookingRetention(db, retentionMs),
+    auditRetention(db, config.AUDIT_RETENTION_DAYS),
     ...(buckets ? [buckets] : []),
   ];
 }

@@ -114,6 +114,9 @@ export const operations = {
   createPricingRule: { audience: "owner", effect: "write", permission: null },
   updatePricingRule: { audience: "owner", effect: "write", permission: null },
   deletePricingRule: { audience: "owner", effect: "write", permission: null },
+  /** The audit log: the owner's whole (one tenant's with Service-Tenant), a tenant key its own tenant's. */
+  auditEvents: { audience: "anyone", effect: "read", permission: "tenant:read" },
+  auditEvent: { audience: "anyone", effect: "read", permission: "tenant:read" },
 } as const satisfies Record<string, OperationRule>;
 
 export type Operation = keyof typeof operations;

@@ -28,13 +28,13 @@ export const tenantResolvers: Resolvers = {
   Mutation: {
     createTenant: (_parent, { input }, ctx) => {
       const { environment, ...rest } = withoutNulls(input);
-      return ctx.services.tenants.create(parseInput(createTenantInput, { ...rest, environment: environment && fromGraphQLEnum(environment) }));
+      return ctx.services.tenants.create(parseInput(createTenantInput, { ...rest, environment: environment && fromGraphQLEnum(environment) }), ctx.origin);
     },
-    updateTenantStatus: (_parent, { id, status }, ctx) => ctx.services.tenants.update(id, { status: fromGraphQLEnum(status) }),
-    deleteTenant: (_parent, { id }, ctx) => ctx.services.tenants.delete(id),
+    updateTenantStatus: (_parent, { id, status }, ctx) => ctx.services.tenants.update(id, { status: fromGraphQLEnum(status) }, ctx.origin),
+    deleteTenant: (_parent, { id }, ctx) => ctx.services.tenants.delete(id, ctx.origin),
     createTenantApiKey: (_parent, { tenantId, label, permissions }, ctx) =>
-      ctx.services.apiKeys.create(tenantId, parseCreateApiKeyInput({ label, ...(permissions && { permissions: permissionsFromGraphQL(permissions) }) })),
-    revokeTenantApiKey: (_parent, { tenantId, keyId }, ctx) => ctx.services.apiKeys.revoke(tenantId, keyId),
+      ctx.services.apiKeys.create(tenantId, parseCreateApiKeyInput({ label, ...(permissions && { permissions: permissionsFromGraphQL(permissions) }) }), ctx.origin),
+    revokeTenantApiKey: (_parent, { tenantId, keyId }, ctx) => ctx.services.apiKeys.revoke(tenantId, keyId, ctx.origin),
   },
   Tenant: {
     name: (tenant) => (tenant.status === "deleted" ? null : tenant.name),

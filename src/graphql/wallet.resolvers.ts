@@ -19,7 +19,7 @@ export const walletResolvers: Resolvers = {
         field: "creditWallet",
         args,
         required: false,
-        run: async () => ctx.services.wallets.credit(await ctx.services.tenants.get(tenantId), walletCredit(parseInput(creditWalletInput, withoutNulls(fields)))),
+        run: async () => ctx.services.wallets.credit(await ctx.services.tenants.get(tenantId), walletCredit(parseInput(creditWalletInput, withoutNulls(fields))), ctx.origin),
         idOf: (credit) => credit.entry.id,
         load: (entryId) => ctx.services.wallets.creditById(tenantId, entryId),
       });

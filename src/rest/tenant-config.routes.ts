@@ -33,7 +33,7 @@ export const tenantConfigRoutes = [
     errors: ["invalid_field_value", "currency_locked", "amount_too_large"],
     handle: async ({ ctx, body }) => {
       if (namesWebhookSettings(body)) await authorize(ctx, "updateWebhookSettings");
-      return ok(tenantConfigView(await ctx.services.tenantConfig.update(tenantScope(ctx), body)), "Tenant updated");
+      return ok(tenantConfigView(await ctx.services.tenantConfig.update(tenantScope(ctx), body, ctx.origin)), "Tenant updated");
     },
   }),
   restRoute({
@@ -44,6 +44,6 @@ export const tenantConfigRoutes = [
     tag,
     response: okSchema(webhookSecretRotationSchema),
     redactForReplay: (response) => ({ ...response, data: { ...response.data, webhook_secret: null } }),
-    handle: async ({ ctx }) => ok(webhookSecretRotationView(await ctx.services.tenantConfig.rotateWebhookSecret(tenantScope(ctx))), "Webhook secret rotated"),
+    handle: async ({ ctx }) => ok(webhookSecretRotationView(await ctx.services.tenantConfig.rotateWebhookSecret(tenantScope(ctx), ctx.origin)), "Webhook secret rotated"),
   }),
 ];

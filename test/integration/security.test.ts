@@ -259,6 +259,7 @@ describe("a sweep of guessed and foreign ids", () => {
     confirmOrderChange: {},
     simulateAirlineInitiatedChange: { kind: "retime" },
     updateWebhookEndpoint: { enabled: false },
+    updatePricingRule: { active: false },
   };
 
   beforeAll(async () => {
