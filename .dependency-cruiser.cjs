@@ -43,7 +43,8 @@ const LAYERS = [
   ["domain", ["audit", "events", "authentication", "wallet", "tenants", "idempotency", "pricing", "search", "seats", "supplier-connections"]],
   ["orders", ["orders"]],
   // sandbox-clock/ moves a tenant's clock and, with it, the due times of its orders' queued work.
-  ["readers and changes of orders", ["order-changes", "airline-changes", "seat-maps", "usage", "sandbox-clock"]],
+  // statements/ reads the ledger and orders: monthly statements and receipts, as JSON, CSV and PDF.
+  ["readers and changes of orders", ["order-changes", "airline-changes", "seat-maps", "usage", "sandbox-clock", "statements"]],
   ["wiring", ["services.ts"]],
   ["request context", ["context"]],
   // The GraphQL types codegen writes belong with the resolvers: they name resolver-parents.ts.

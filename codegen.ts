@@ -58,6 +58,7 @@ const config: CodegenConfig = {
           WebhookAttempt: "../db/models#WebhookAttempt as WebhookAttemptModel",
           PricingRule: "../pricing/pricing-rule#PricingRule as PricingRuleModel",
           AuditEvent: "../audit/audit-events.service#AuditEvent as AuditEventModel",
+          Statement: "../statements/statement#Statement as StatementModel",
         },
         scalars: { DateTime: "Date", JSONObject: "Record<string, unknown>" },
         strictScalars: true,

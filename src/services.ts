@@ -78,6 +78,8 @@ import { DuffelOrderBooking } from "./orders/core/duffel-order-booking";
 import { PricingRuleService } from "./pricing/pricing-rules.service";
 import { AuditEventService } from "./audit/audit-events.service";
 import { auditRetention } from "./audit/audit-retention";
+import { StatementService } from "./statements/statements.service";
+import { InvoiceService } from "./statements/invoices";
 
 /**
  * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
@@ -163,6 +165,10 @@ export interface Services {
   sandboxClock: SandboxClockService;
   /** Reading the audit log; each configuration change writes its own event (docs/running-the-platform.md#audit-log). */
   auditEvents: AuditEventService;
+  /** Monthly statements of a tenant's wallet (docs/running-the-platform.md#statements). */
+  statements: StatementService;
+  /** Receipts of ticketed orders. */
+  invoices: InvoiceService;
 }
 
 /** Wires the domain services over an open, migrated database. */
@@ -284,6 +290,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     retention,
     sandboxClock: new SandboxClockService(db, tenants, () => jobWorker.wake(clock.now())),
     auditEvents: new AuditEventService(db, cursors),
+    statements: new StatementService(db, wallets),
+    invoices: new InvoiceService(orders, wallets),
   };
 }
 

@@ -114,6 +114,10 @@ export const operations = {
   createPricingRule: { audience: "owner", effect: "write", permission: null },
   updatePricingRule: { audience: "owner", effect: "write", permission: null },
   deletePricingRule: { audience: "owner", effect: "write", permission: null },
+  /** A month of the wallet as JSON, CSV or PDF (docs/running-the-platform.md#statements). */
+  statement: { audience: "tenant", effect: "read", permission: "wallet:read" },
+  /** A ticketed order's receipt (PDF). */
+  orderInvoice: { audience: "tenant", effect: "read", permission: "orders:read" },
   /** The audit log: the owner's whole (one tenant's with Service-Tenant), a tenant key its own tenant's. */
   auditEvents: { audience: "anyone", effect: "read", permission: "tenant:read" },
   auditEvent: { audience: "anyone", effect: "read", permission: "tenant:read" },

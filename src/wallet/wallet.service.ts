@@ -123,6 +123,12 @@ export class WalletService {
     return { amountsMinor: sums, currency };
   }
 
+  /** The wallet's movements for one order (its payments, reversals and refunds), oldest first. */
+  async orderEntries(tenantId: string, orderId: string): Promise<LedgerEntry[]> {
+    const rows = await this.db.prisma.ledgerEntry.findMany({ where: { tenantId, orderId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    return rows.map(ledgerEntryFrom);
+  }
+
   /** A credit made earlier, as it is now (a repeated idempotent credit returns it). */
   async creditById(tenantId: string, entryId: string): Promise<WalletCreditResult> {
     const entry = await this.db.prisma.ledgerEntry.findFirst({ where: { id: entryId, tenantId } });

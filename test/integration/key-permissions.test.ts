@@ -97,6 +97,8 @@ const probes: Record<string, Probe> = {
   walletTransactions: { rest: "GET /v1/wallet/transactions" },
   auditEvents: { rest: "GET /v1/audit_events" },
   auditEvent: { rest: "GET /v1/audit_events/:id" },
+  statement: { rest: "GET /v1/statements/:month" },
+  orderInvoice: { rest: "GET /v1/air/orders/:id/invoice" },
 };
 
 const permissioned = (Object.entries(operations) as Array<[Operation, (typeof operations)[Operation]]>).flatMap(([operation, rule]) =>
