@@ -179,7 +179,6 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   // Every process must sign cursors with the same secret, so it lives in the shared database.
   const { value: cursorSecret } = await sharedSetting(db, "cursor_secret", () => randomBytes(32).toString("hex"));
   const cursors = new CursorCodec(cursorSecret);
-  const tenants = new TenantService(db, pubsub, cursors);
   const usageMeter = new UsageMeter(db, log, config.USAGE_FLUSH_MS);
   const airports = airportIndex();
   const offerCache = new OfferCache();
@@ -195,6 +194,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const duffelBookings = new DuffelBookings(db, duffelOrderAccounts, config.DUFFEL_TIMEOUT_MS, pause);
   const duffel = duffelRegistration({ accounts: duffelOrderAccounts, bookings: duffelBookings, airportByIata: (code) => airports.getByIata(code) }, duffelSearchAccounts, supplierCalls, callPolicy, log);
   const suppliers = new SupplierRegistry([...simulatedSuppliers(config, db, airports, supplierCalls, callPolicy, log), duffel]);
+  const tenants = new TenantService(db, pubsub, cursors, suppliers.all.map((entry) => entry.id));
   const supplierHealth = new SupplierHealth(db, suppliers, supplierCalls, log, config.SUPPLIER_STATS_FLUSH_MS);
   // Every call after the search goes to the supplier that sold the flights it names.
   const supplier = new RoutedSupplier(suppliers);

@@ -30,7 +30,7 @@ export const tenantConfigRoutes = [
     // Every invalid field here is 422 invalid_field_value, text holding U+0000 included (docs/rest-api.md#tenant-configuration).
     validatesNulText: true,
     response: okSchema(tenantConfigSchema),
-    errors: ["invalid_field_value", "currency_locked", "amount_too_large"],
+    errors: ["invalid_field_value", "currency_locked", "amount_too_large", "supplier_not_allowed"],
     handle: async ({ ctx, body }) => {
       if (namesWebhookSettings(body)) await authorize(ctx, "updateWebhookSettings");
       return ok(tenantConfigView(await ctx.services.tenantConfig.update(tenantScope(ctx), body, ctx.origin)), "Tenant updated");

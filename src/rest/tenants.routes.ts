@@ -46,7 +46,7 @@ export const tenantRoutes = [
     method: "PATCH",
     url: "/v1/tenants/:id",
     operation: "updateTenant",
-    summary: "Suspend, reactivate, rename or re-address a tenant",
+    summary: "Suspend, reactivate, rename or re-address a tenant, or set the suppliers it may use (allowed_suppliers)",
     tag,
     body: updateTenantInput,
     response: okSchema(tenantSchema),

@@ -11,6 +11,7 @@ import { MAX_CALENDAR_DAYS, type DestinationsRequest, type FareCalendarRequest }
 import { CANDIDATES_PER_SEARCH, cheaperOf, cheapestSellable, quotedFares, totalInCurrency, type FareCandidate, type FareFee, type PricedFare } from "./lowest-fares";
 import { offerFee, placeCodes } from "../pricing/fee-rules";
 import type { PricingRuleSource } from "../pricing/pricing-rule";
+import { isSupplierAllowed } from "../tenants/tenant-suppliers";
 import { SALES_HORIZON_DAYS } from "./search-rules";
 
 /** A search's default, which the calendar's prices must match. */
@@ -107,7 +108,7 @@ export class FareCalendarService {
     const currency = scope.tenant.defaultCurrency;
     const feeOf = await this.feesOf(scope, request.cabinClass, origins[0]!, destinations[0]!);
     const best: Array<PricedFare<FareCandidate<TravelDay>> | null> = days.map(() => null);
-    for (const { id, supplier } of this.suppliers) {
+    for (const { id, supplier } of this.suppliers.filter((entry) => isSupplierAllowed(scope.tenant, entry.id))) {
       const quoted = await quotedFares(supplier, searches);
       if (quoted.length === 0) continue;
       const sellable = await cheapestSellable(id, supplier, quoted, scope.tenant.environment, currency, feeOf);
@@ -134,7 +135,7 @@ export class FareCalendarService {
     if (first > last) throw invalid("month", `has no date on sale (dates on sale run from ${dayToIsoDate(today)} to ${dayToIsoDate(lastOnSale)})`);
     const best = new Map<Airport, PricedFare<FareCandidate<TravelDay>>>();
     const feeOf = await this.feesOf(scope, request.cabinClass, origins[0]!, null);
-    for (const { id, supplier } of this.suppliers) {
+    for (const { id, supplier } of this.suppliers.filter((entry) => isSupplierAllowed(scope.tenant, entry.id))) {
       // Destinations by their month's cheapest fare; those dearer than the cap are out already,
       // and only the first few are checked for seats: each has fares to fall back on.
       const candidates = (await this.monthFares(id, supplier, origins, first, last, request.cabinClass))

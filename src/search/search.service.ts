@@ -17,7 +17,7 @@ import type { RegisteredSupplier, SupplierRef, SupplierRegistry } from "../suppl
 import type { SupplierCalls } from "../supplier/supplier-calls";
 import { fanOut, type SupplierBatch, type SupplierResult } from "./fan-out";
 import { mergeOffers, type SourcedOffer } from "./merge-offers";
-import { tenantSuppliers } from "../tenants/tenant-suppliers";
+import { searchedSuppliers } from "../tenants/tenant-suppliers";
 import { offerFee, placeCodes } from "../pricing/fee-rules";
 import type { PricingRule, PricingRuleSource } from "../pricing/pricing-rule";
 
@@ -120,8 +120,8 @@ export class SearchService {
     checkBehaviour(request, scope, this.suppliers);
     // The rules as they are now price every offer of this search, whatever changes while it runs.
     const feeOf = feesOf(scope, search, await this.pricing.rulesFor(scope.tenantId));
-    // A supplier that needs the tenant's own account (Duffel) is its entry for the tenant.
-    const entries = onTenantClock(await this.suppliers.searchedFor(scope.tenantId, tenantSuppliers(scope.tenant)), scope);
+    // Those the owner allows the tenant; a supplier that needs the tenant's own account (Duffel) is its entry for the tenant.
+    const entries = onTenantClock(await this.suppliers.searchedFor(scope.tenantId, searchedSuppliers(scope.tenant)), scope);
     /** When each supplier's answer came (before the gateway's own work on it), by supplier id. */
     const answeredAt = new Map<string, number>();
     const ask = async (entry: RegisteredSupplier, signal: AbortSignal) => {

@@ -1,6 +1,7 @@
 import type { Tenant } from "../db/models";
 import { shownWebhookUrl } from "../events/webhook-url";
 import { asMetadata } from "./metadata";
+import { allowedSuppliers } from "./tenant-suppliers";
 
 /**
  * What the audit log records of a tenant (src/audit/), by the API's field names: the owner's
@@ -14,6 +15,7 @@ export function tenantAuditFields(tenant: Tenant) {
     environment: tenant.environment,
     status: tenant.status,
     metadata: asMetadata(tenant.ownerMetadata),
+    allowed_suppliers: allowedSuppliers(tenant),
   };
 }
 

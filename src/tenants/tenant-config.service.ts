@@ -15,6 +15,7 @@ import type { ChangeOrigin } from "../audit/change-origin";
 import { auditStatement, fieldChanges, recordAudit, type AuditedChange } from "../audit/audit-log";
 import { defaultEndpointId } from "../events/webhook-endpoint";
 import { configAuditFields } from "./tenant-audit-fields";
+import { requireAllowedSupplier } from "./tenant-suppliers";
 
 /** The configuration as an update answers it: with the signing secret when this update made it (shown once). */
 export type TenantConfig = Tenant & { issuedWebhookSecret?: string };
@@ -52,7 +53,8 @@ export class TenantConfigService {
    * open orders; a sandbox wallet is re-denominated. No tenant's `webhook_url`, sandbox included, may
    * name a private or loopback IP address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS); a host name is
    * checked on every delivery, on the address it resolves to. `suppliers` names only suppliers this
-   * gateway has (422 `invalid_field_value` naming the entry). The first URL set comes with the
+   * gateway has (422 `invalid_field_value` naming the entry) and the owner allows the tenant (422
+   * `supplier_not_allowed`). The first URL set comes with the
    * tenant's signing secret, returned as `issuedWebhookSecret` this once.
    */
   async update(scope: TenantScope, input: UpdateTenantConfigInput, by: ChangeOrigin, audit: ConfigAudit = { action: "tenant_config.updated", target: { type: "tenant", id: scope.tenantId } }): Promise<TenantConfig> {
@@ -67,6 +69,7 @@ export class TenantConfigService {
       const field = `suppliers[${unknownSupplier}]`;
       throw appError("invalid_field_value", { field, message: `${field}: ${input.suppliers![unknownSupplier]} is not a supplier (${this.supplierIds.join(", ")})` });
     }
+    input.suppliers?.forEach((id, index) => requireAllowedSupplier(scope.tenant, id, `suppliers[${index}]`));
     const issuedWebhookSecret = webhookUrl !== null && scope.tenant.webhookSecret === null ? newWebhookSecret() : undefined;
     let secretIssued = false;
     const write = async (tx: Prisma.TransactionClient) => {

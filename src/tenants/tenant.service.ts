@@ -14,6 +14,7 @@ import type { CreateTenantInput, UpdateTenantInput } from "./tenant.inputs";
 import { tenantOwnedTables } from "./tenant-owned-data";
 import { openingWallet } from "../wallet/opening-balance";
 import { clock } from "../clock";
+import { Prisma } from "../generated/prisma-sqlite/client";
 import type { ChangeOrigin } from "../audit/change-origin";
 import { createdFields, fieldChanges, recordAudit } from "../audit/audit-log";
 import type { AuditAction } from "../audit/audit-actions";
@@ -30,6 +31,8 @@ export class TenantService {
     private readonly db: Database,
     private readonly pubsub: PubSub,
     private readonly cursors: CursorCodec,
+    /** The supplier ids the gateway has: what allowed_suppliers may name. */
+    private readonly supplierIds: readonly string[],
   ) {}
 
   /**
@@ -95,17 +98,29 @@ export class TenantService {
   }
 
   /**
-   * Renames, re-addresses, or suspends/reactivates a tenant. Suspension takes effect at once in
+   * Renames, re-addresses, suspends/reactivates a tenant, or sets the suppliers it may use (422
+   * `invalid_field_value` for one the gateway does not have). Suspension takes effect at once in
    * every process: the invalidation is heard before this returns. 409 `tenant_deleted` on a tombstone.
    */
   async update(tenantId: string, input: UpdateTenantInput, by: ChangeOrigin): Promise<Tenant> {
     const current = await this.get(tenantId);
     if (current.status === "deleted") throw appError("tenant_deleted");
+    const unknown = input.allowed_suppliers?.findIndex((id) => !this.supplierIds.includes(id)) ?? -1;
+    if (unknown >= 0) {
+      const field = `allowed_suppliers[${unknown}]`;
+      throw appError("invalid_field_value", { field, message: `${field}: ${input.allowed_suppliers![unknown]} is not a supplier (${this.supplierIds.join(", ")})` });
+    }
     await this.db.prisma.$transaction(async (tx) => {
       const before = await tx.tenant.findUnique({ where: { id: tenantId } });
       const updated = await tx.tenant.updateMany({
         where: { id: tenantId, status: { not: "deleted" } },
-        data: { name: input.name, email: input.email, ownerMetadata: input.metadata, status: input.status },
+        data: {
+          name: input.name,
+          email: input.email,
+          ownerMetadata: input.metadata,
+          status: input.status,
+          allowedSuppliers: input.allowed_suppliers === null ? Prisma.DbNull : input.allowed_suppliers,
+        },
       });
       if (updated.count === 0 || !before) throw appError("tenant_deleted");
       const after = await tx.tenant.findUniqueOrThrow({ where: { id: tenantId } });
