@@ -43,8 +43,9 @@ const LAYERS = [
   ["domain", ["audit", "events", "authentication", "wallet", "tenants", "idempotency", "pricing", "search", "seats", "supplier-connections"]],
   ["orders", ["orders"]],
   // sandbox-clock/ moves a tenant's clock and, with it, the due times of its orders' queued work.
-  // statements/ reads the ledger and orders: monthly statements and receipts, as JSON, CSV and PDF.
-  ["readers and changes of orders", ["order-changes", "airline-changes", "seat-maps", "usage", "sandbox-clock", "statements"]],
+  // statements/ reads the ledger and orders: monthly statements and receipts, as JSON, CSV and PDF;
+  // overview/ the owner's figures of the platform, from every module's rows.
+  ["readers and changes of orders", ["order-changes", "airline-changes", "seat-maps", "usage", "sandbox-clock", "statements", "overview"]],
   ["wiring", ["services.ts"]],
   ["request context", ["context"]],
   // The GraphQL types codegen writes belong with the resolvers: they name resolver-parents.ts.

@@ -59,6 +59,8 @@ const config: CodegenConfig = {
           PricingRule: "../pricing/pricing-rule#PricingRule as PricingRuleModel",
           AuditEvent: "../audit/audit-events.service#AuditEvent as AuditEventModel",
           Statement: "../statements/statement#Statement as StatementModel",
+          Overview: "../overview/overview#Overview as OverviewModel",
+          OverviewFigures: "../overview/overview#OverviewFigures as OverviewFiguresModel",
         },
         scalars: { DateTime: "Date", JSONObject: "Record<string, unknown>" },
         strictScalars: true,

@@ -80,6 +80,7 @@ import { AuditEventService } from "./audit/audit-events.service";
 import { auditRetention } from "./audit/audit-retention";
 import { StatementService } from "./statements/statements.service";
 import { InvoiceService } from "./statements/invoices";
+import { OverviewService } from "./overview/overview.service";
 
 /**
  * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
@@ -169,6 +170,8 @@ export interface Services {
   statements: StatementService;
   /** Receipts of ticketed orders. */
   invoices: InvoiceService;
+  /** The owner's figures of the platform (docs/running-the-platform.md#overview). */
+  overview: OverviewService;
 }
 
 /** Wires the domain services over an open, migrated database. */
@@ -292,6 +295,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     auditEvents: new AuditEventService(db, cursors),
     statements: new StatementService(db, wallets),
     invoices: new InvoiceService(orders, wallets),
+    overview: new OverviewService(db, usageMeter),
   };
 }
 

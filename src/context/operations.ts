@@ -114,6 +114,8 @@ export const operations = {
   createPricingRule: { audience: "owner", effect: "write", permission: null },
   updatePricingRule: { audience: "owner", effect: "write", permission: null },
   deletePricingRule: { audience: "owner", effect: "write", permission: null },
+  /** The owner's figures of the platform, per tenant and per day (docs/running-the-platform.md#overview). */
+  overview: { audience: "owner", effect: "read", permission: null },
   /** A month of the wallet as JSON, CSV or PDF (docs/running-the-platform.md#statements). */
   statement: { audience: "tenant", effect: "read", permission: "wallet:read" },
   /** A ticketed order's receipt (PDF). */
