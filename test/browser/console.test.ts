@@ -93,6 +93,9 @@ describe.each(providers)("console in Chromium (%s)", (providerName, createDataba
     await page.getByRole("heading", { name: "Aerogate console" }).waitFor();
     await shot("sign-in");
     await signIn(server.ownerKey);
+    // The owner lands on the overview; tenants are one link away.
+    await page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
+    await nav("Tenants").click();
     await page.getByRole("heading", { name: "Tenants" }).waitFor();
 
     const form = page.getByRole("region", { name: "New tenant" });
@@ -322,6 +325,9 @@ describe.each(providers)("console in Chromium (%s)", (providerName, createDataba
   it("owner: acts for the tenant and sees its orders", { timeout: STEP_TIMEOUT_MS }, async () => {
     onFailure("act-for");
     await signIn(server.ownerKey);
+    // The owner lands on the overview; tenants are one link away.
+    await page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
+    await nav("Tenants").click();
     await page.getByRole("heading", { name: "Tenants" }).waitFor();
     await page.getByLabel("Search").fill(story.tenantName);
     await page.getByRole("button", { name: "Search" }).click();
@@ -356,6 +362,9 @@ describe.each(providers)("console in Chromium (%s)", (providerName, createDataba
     const shown = "Bidi ⟨U+202E⟩enil ylno";
 
     await signIn(server.ownerKey);
+    // The owner lands on the overview; tenants are one link away.
+    await page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
+    await nav("Tenants").click();
     await page.getByRole("heading", { name: "Tenants" }).waitFor();
     await page.getByLabel("Search").fill("Bidi");
     await page.getByRole("button", { name: "Search" }).click();
