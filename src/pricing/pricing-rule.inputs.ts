@@ -7,7 +7,7 @@ import { jsonBodyProblem } from "../validation/json-body-problem";
 import { parseInput } from "../validation/parse-input";
 import { refuseHiddenCharacters } from "../validation/shown-text";
 import { PERCENT_DECIMALS } from "./fee-rules";
-import type { FeeSpec, RuleMatch } from "./pricing-rule";
+import type { FeeSpec, PricingRule, RuleMatch } from "./pricing-rule";
 
 /**
  * The pricing rules' input (POST and PATCH /v1/pricing_rules, their GraphQL twins): every invalid
@@ -98,15 +98,7 @@ export const updatePricingRuleInput = z
   );
 
 /** A rule as asked for, in the domain's terms (the match and fee whole). */
-export interface PricingRuleDraft {
-  tenantId: string | null;
-  name: string;
-  match: RuleMatch;
-  fee: FeeSpec;
-  priority: number;
-  refundable: boolean;
-  active: boolean;
-}
+export type PricingRuleDraft = Omit<PricingRule, "id" | "createdAt" | "updatedAt">;
 
 export type PricingRulePatch = Partial<Omit<PricingRuleDraft, "tenantId">>;
 

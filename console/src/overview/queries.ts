@@ -1,12 +1,8 @@
 import { graphql } from "../generated";
 
-export const OverviewQuery = graphql(`
-  query ConsoleOverview($from: String, $to: String) {
-    overview(from: $from, to: $to) {
-      from
-      to
-      currency
-      totals {
+/** A tenant's, or the platform's, figures as the overview shows them. */
+export const OverviewFiguresFragment = graphql(`
+  fragment OverviewFiguresFields on OverviewFigures {
         searches
         ordersBooked
         ordersTicketed
@@ -15,20 +11,24 @@ export const OverviewQuery = graphql(`
         refunds
         lookToBook
         webhookFailureRate
+  }
+`);
+
+export const OverviewQuery = graphql(`
+  query ConsoleOverview($from: String, $to: String) {
+    overview(from: $from, to: $to) {
+      from
+      to
+      currency
+      totals {
+        ...OverviewFiguresFields
       }
       tenants {
         tenantId
         name
         status
         figures {
-          searches
-          ordersBooked
-          ordersTicketed
-          grossBookingValue
-          feesEarned
-          refunds
-          lookToBook
-          webhookFailureRate
+          ...OverviewFiguresFields
         }
       }
       days {
