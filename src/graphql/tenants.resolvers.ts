@@ -32,7 +32,9 @@ export const tenantResolvers: Resolvers = {
       return ctx.services.tenants.create(parseInput(createTenantInput, { ...rest, environment: environment && fromGraphQLEnum(environment) }), ctx.origin);
     },
     updateTenantStatus: (_parent, { id, status }, ctx) => ctx.services.tenants.update(id, { status: fromGraphQLEnum(status) }, ctx.origin),
-    updateTenant: (_parent, { id, input }, ctx) => {
+    updateTenant: async (_parent, { id, input }, ctx) => {
+      // An unknown tenant is not found whatever the input says.
+      await ctx.services.tenants.get(id);
       const { status, allowedSuppliers, ...rest } = input;
       const patch = { ...withoutNulls(rest), ...(status ? { status: fromGraphQLEnum(status) } : {}), ...(allowedSuppliers !== undefined ? { allowed_suppliers: allowedSuppliers } : {}) };
       return ctx.services.tenants.update(id, parseInput(updateTenantInput, patch), ctx.origin);

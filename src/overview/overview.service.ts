@@ -36,7 +36,9 @@ export class OverviewService {
   async overview(from: string | undefined, to: string | undefined): Promise<Overview> {
     const today = utcDay(clock.now());
     const last = to ?? today;
-    const first = from ?? utcDay(new Date(Date.parse(`${last}T00:00:00Z`) - (DEFAULT_DAYS - 1) * DAY_MS));
+    // The default `from` counts back from `to`; a malformed `to` is refused by dayRange below, naming it.
+    const lastStart = Date.parse(`${last}T00:00:00Z`);
+    const first = from ?? (Number.isNaN(lastStart) ? today : utcDay(new Date(lastStart - (DEFAULT_DAYS - 1) * DAY_MS)));
     const range = dayRange(first, last);
     if (range.days.length > MAX_OVERVIEW_DAYS) throw appError("invalid_field_value", { field: "to", message: `to: an overview covers at most ${MAX_OVERVIEW_DAYS} days` });
     await this.usage.flush();

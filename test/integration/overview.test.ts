@@ -87,6 +87,7 @@ describe("overview", () => {
     expect(year.body.data.days).toHaveLength(366);
     expectError(await overview(`?from=${daysAhead(-366)}&to=${today()}`), 422, "invalid_field_value", "to");
     expectError(await overview("?from=2027-02-30"), 400, "validation_failed", "from");
+    expectError(await overview("?to=passport"), 400, "validation_failed", "to");
     expectError(await overview(`?from=${today()}&to=${daysAhead(-1)}`), 400, "validation_failed", "to");
     const tenant = await createTenant(server);
     expectError(await call(server, "GET", "/v1/overview", { key: tenant.key }), 403, "forbidden");
