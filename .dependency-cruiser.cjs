@@ -39,10 +39,13 @@ const LAYERS = [
   ],
   // duffel/ speaks Duffel's API: its client, shapes, errors and bookings, beside the simulated airline.
   ["places and the airline", ["locations", "supplier", "duffel"]],
-  ["domain", ["events", "authentication", "wallet", "tenants", "idempotency", "search", "seats", "supplier-connections"]],
+  // audit/ is what every configuration change writes in its own transaction; pricing/ the owner's fees, which search applies.
+  ["domain", ["audit", "events", "authentication", "wallet", "tenants", "idempotency", "pricing", "search", "seats", "supplier-connections"]],
   ["orders", ["orders"]],
   // sandbox-clock/ moves a tenant's clock and, with it, the due times of its orders' queued work.
-  ["readers and changes of orders", ["order-changes", "airline-changes", "seat-maps", "usage", "sandbox-clock"]],
+  // statements/ reads the ledger and orders: monthly statements and receipts, as JSON, CSV and PDF;
+  // overview/ the owner's figures of the platform, from every module's rows.
+  ["readers and changes of orders", ["order-changes", "airline-changes", "seat-maps", "usage", "sandbox-clock", "statements", "overview"]],
   ["wiring", ["services.ts"]],
   ["request context", ["context"]],
   // The GraphQL types codegen writes belong with the resolvers: they name resolver-parents.ts.

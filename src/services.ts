@@ -75,6 +75,12 @@ import { duffelBookingRetention } from "./duffel/duffel-booking-retention";
 import { duffelAccounts } from "./supplier-connections/duffel-accounts";
 import { DUFFEL_SUPPLIER, duffelRegistration } from "./duffel/duffel-registration";
 import { DuffelOrderBooking } from "./orders/core/duffel-order-booking";
+import { PricingRuleService } from "./pricing/pricing-rules.service";
+import { AuditEventService } from "./audit/audit-events.service";
+import { auditRetention } from "./audit/audit-retention";
+import { StatementService } from "./statements/statements.service";
+import { InvoiceService } from "./statements/invoices";
+import { OverviewService } from "./overview/overview.service";
 
 /**
  * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
@@ -110,6 +116,8 @@ export interface Services {
   /** Searches answered a supplier's batch at a time to long-polled reads (docs/gateway.md#batch-offer-requests). */
   batchOfferRequests: BatchOfferRequestService;
   fareCalendar: FareCalendarService;
+  /** The owner's fees on offers (docs/running-the-platform.md#fees). */
+  pricingRules: PricingRuleService;
   offers: OfferService;
   seatMaps: SeatMapService;
   idempotency: IdempotencyService;
@@ -156,6 +164,14 @@ export interface Services {
   retention: RetentionSweeper;
   /** Sandbox tenants' own clocks, moved ahead to see deadlines pass (docs/sandbox-clock.md). */
   sandboxClock: SandboxClockService;
+  /** Reading the audit log; each configuration change writes its own event (docs/running-the-platform.md#audit-log). */
+  auditEvents: AuditEventService;
+  /** Monthly statements of a tenant's wallet (docs/running-the-platform.md#statements). */
+  statements: StatementService;
+  /** Receipts of ticketed orders. */
+  invoices: InvoiceService;
+  /** The owner's figures of the platform (docs/running-the-platform.md#overview). */
+  overview: OverviewService;
 }
 
 /** Wires the domain services over an open, migrated database. */
@@ -166,7 +182,6 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   // Every process must sign cursors with the same secret, so it lives in the shared database.
   const { value: cursorSecret } = await sharedSetting(db, "cursor_secret", () => randomBytes(32).toString("hex"));
   const cursors = new CursorCodec(cursorSecret);
-  const tenants = new TenantService(db, pubsub, cursors);
   const usageMeter = new UsageMeter(db, log, config.USAGE_FLUSH_MS);
   const airports = airportIndex();
   const offerCache = new OfferCache();
@@ -182,6 +197,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const duffelBookings = new DuffelBookings(db, duffelOrderAccounts, config.DUFFEL_TIMEOUT_MS, pause);
   const duffel = duffelRegistration({ accounts: duffelOrderAccounts, bookings: duffelBookings, airportByIata: (code) => airports.getByIata(code) }, duffelSearchAccounts, supplierCalls, callPolicy, log);
   const suppliers = new SupplierRegistry([...simulatedSuppliers(config, db, airports, supplierCalls, callPolicy, log), duffel]);
+  const tenants = new TenantService(db, pubsub, cursors, suppliers.all.map((entry) => entry.id));
   const supplierHealth = new SupplierHealth(db, suppliers, supplierCalls, log, config.SUPPLIER_STATS_FLUSH_MS);
   // Every call after the search goes to the supplier that sold the flights it names.
   const supplier = new RoutedSupplier(suppliers);
@@ -216,7 +232,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   );
   const orderChangeRequests = new ChangeRequestService(db, orders, suppliers, airports);
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
-  const search = new SearchService(db, suppliers, supplierCalls, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache);
+  const pricingRules = new PricingRuleService(db, pubsub, cursors, { supplierIds: suppliers.all.map((entry) => entry.id), airports });
+  const search = new SearchService(db, suppliers, supplierCalls, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache, pricingRules);
   const retention = new RetentionSweeper(retentionRules(config, db), config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability, () => clocksAhead(db));
   const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, suppliers.all.map((entry) => entry.id));
   // Every process hears every committed event: the one whose dispatcher claims it first sends it
@@ -244,7 +261,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     supplierHealth,
     search,
     batchOfferRequests: new BatchOfferRequestService(db, search, offers, new BatchArrivals(pubsub), offerLifetimes, log),
-    fareCalendar: new FareCalendarService(suppliers.all, airports),
+    fareCalendar: new FareCalendarService(suppliers.all, airports, pricingRules),
+    pricingRules,
     offers,
     seatMaps: new SeatMapService(offers, orders, seatCatalogue, supplier),
     idempotency: new IdempotencyService(db, log),
@@ -274,6 +292,10 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     rateLimiter: createRateLimiter(config, db),
     retention,
     sandboxClock: new SandboxClockService(db, tenants, () => jobWorker.wake(clock.now())),
+    auditEvents: new AuditEventService(db, cursors),
+    statements: new StatementService(db, wallets),
+    invoices: new InvoiceService(orders, wallets),
+    overview: new OverviewService(db, usageMeter),
   };
 }
 
@@ -290,6 +312,7 @@ function retentionRules(config: Config, db: Database): RetentionRule[] {
     webhookLogRetention(db, config.WEBHOOK_LOG_RETENTION_DAYS),
     supplierStatRetention(db),
     duffelBookingRetention(db, retentionMs),
+    auditRetention(db, config.AUDIT_RETENTION_DAYS),
     ...(buckets ? [buckets] : []),
   ];
 }

@@ -9,8 +9,8 @@ export const supplierConnectionResolvers: Resolvers = {
   },
   Mutation: {
     createSupplierConnection: (_parent, { input }, ctx) =>
-      ctx.services.supplierConnections.create(tenantScope(ctx), parseCreateSupplierConnection({ supplier: input.supplier, access_token: input.accessToken })),
-    deleteSupplierConnection: (_parent, { id }, ctx) => ctx.services.supplierConnections.delete(tenantScope(ctx), id),
+      ctx.services.supplierConnections.create(tenantScope(ctx), parseCreateSupplierConnection({ supplier: input.supplier, access_token: input.accessToken }), ctx.origin),
+    deleteSupplierConnection: (_parent, { id }, ctx) => ctx.services.supplierConnections.delete(tenantScope(ctx), id, ctx.origin),
   },
   SupplierConnection: {
     mode: (connection) => toGraphQLEnum(connection.mode),

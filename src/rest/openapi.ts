@@ -99,10 +99,16 @@ function operation(route: RestRoute<any, any, any>, schemas: ComponentSchemas) {
     parameters: [...parameters(route, schemas), ...idempotencyKey],
     ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: withNulRefused(schemas.add(route.body, "input")) } } } } : {}),
     responses: {
-      [String(route.status ?? 200)]: { description: "Success", content: { "application/json": { schema: schemas.add(route.response, "output") } } },
+      [String(route.status ?? 200)]: { description: "Success", content: successContent(route, schemas) },
       ...errorResponses(routeErrorCodes(route)),
     },
   };
+}
+
+/** The success answer's media types: JSON by the route's schema, a document (CSV, PDF) as bytes of its type. */
+function successContent(route: RestRoute<any, any, any>, schemas: ComponentSchemas) {
+  const types = route.produces ?? ["application/json"];
+  return Object.fromEntries(types.map((type) => [type, { schema: type === "application/json" ? schemas.add(route.response, "output") : { type: "string", contentMediaType: type } }]));
 }
 
 /**

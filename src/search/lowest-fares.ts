@@ -38,11 +38,14 @@ export async function quotedFares<Label>(supplier: Supplier, searches: ReadonlyA
   );
 }
 
+/** The platform's fee on a fare as an offer of it would carry, given its passengers' fares in the tenant's currency (0: none). */
+export type FareFee = (quote: FareQuote, supplierId: string, passengerFares: readonly number[]) => number;
+
 /**
- * Of each group of a supplier's fares (cheapest first), the cheapest it can still sell, as a
- * search would find it: a fare on a flight-cabin whose bookings (of the tenant's environment)
- * leave fewer seats than the party needs is passed over. One read of the holds for every group;
- * a group with no fare left is null.
+ * Of each group of a supplier's fares, the cheapest it can still sell, as a search would price
+ * it (in the tenant's currency, with the platform's fee: `feeOf`): a fare on a flight-cabin whose
+ * bookings (of the tenant's environment) leave fewer seats than the party needs is passed over.
+ * One read of the holds for every group; a group with no fare left is null.
  */
 export async function cheapestSellable<Label>(
   supplierId: string,
@@ -50,21 +53,32 @@ export async function cheapestSellable<Label>(
   groups: ReadonlyArray<ReadonlyArray<FareCandidate<Label>>>,
   environment: "sandbox" | "live",
   currency: string,
+  feeOf: FareFee = () => 0,
 ): Promise<Array<PricedFare<FareCandidate<Label>> | null>> {
   const flights = new Map<string, FlightCabin>();
   for (const group of groups) for (const candidate of group) for (const flight of candidate.quote.flights) flights.set(flightCabinKey(flight), flight);
   const held = flights.size === 0 ? new Map<string, number>() : await supplier.seatsHeld([...flights.values()], environment);
   return groups.map((group) => {
-    const sellable = group.find(({ quote, seatsNeeded }) => quote.flights.every((flight) => flight.seatsForSale - (held.get(flightCabinKey(flight)) ?? 0) >= seatsNeeded));
-    return sellable ? { candidate: sellable, totalAmount: totalInCurrency(sellable.quote, currency), supplier: supplierId } : null;
+    let cheapest: PricedFare<FareCandidate<Label>> | null = null;
+    for (const candidate of group) {
+      const { quote, seatsNeeded } = candidate;
+      if (!quote.flights.every((flight) => flight.seatsForSale - (held.get(flightCabinKey(flight)) ?? 0) >= seatsNeeded)) continue;
+      const fares = faresInCurrency(quote, currency);
+      const totalAmount = fares.reduce((sum, fare) => sum + fare, 0) + feeOf(quote, supplierId, fares);
+      if (!cheapest || totalAmount < cheapest.totalAmount) cheapest = { candidate, totalAmount, supplier: supplierId };
+    }
+    return cheapest;
   });
 }
 
-/** A quote's total as an offer of it would show it: each passenger's fare converted, then added. */
+/** Each passenger's fare as an offer of the quote would show it: converted one by one. */
+function faresInCurrency(quote: FareQuote, currency: string): number[] {
+  return quote.passengerFares.map((fare) => convertFromUsdMinor(fare, currency));
+}
+
+/** A quote's total as an offer of it would show it, before any fee: each passenger's fare converted, then added. */
 export function totalInCurrency(quote: FareQuote, currency: string): number {
-  let total = 0;
-  for (const fare of quote.passengerFares) total += convertFromUsdMinor(fare, currency);
-  return total;
+  return faresInCurrency(quote, currency).reduce((sum, fare) => sum + fare, 0);
 }
 
 /** The cheaper of two priced fares (the first on a tie); either may be missing. */

@@ -10,14 +10,16 @@ import { sellableOffers } from "./sellable-offers";
 import type { SearchRequest } from "./search.inputs";
 import { resolveSearch } from "./search-rules";
 import { insertSearch, type OfferRequestRow, type StoredSearch } from "./search-rows";
-import { answerSearch, offerAt, type SearchAnswer } from "./search-answer";
+import { answerSearch, offerAt, type OfferFeeOf, type SearchAnswer } from "./search-answer";
 import type { OfferCache } from "./offer-cache";
 import type { SupplierSearch } from "../supplier/supplier";
 import type { RegisteredSupplier, SupplierRef, SupplierRegistry } from "../supplier/supplier-registry";
 import type { SupplierCalls } from "../supplier/supplier-calls";
 import { fanOut, type SupplierBatch, type SupplierResult } from "./fan-out";
 import { mergeOffers, type SourcedOffer } from "./merge-offers";
-import { tenantSuppliers } from "../tenants/tenant-suppliers";
+import { searchedSuppliers } from "../tenants/tenant-suppliers";
+import { offerFee, placeCodes } from "../pricing/fee-rules";
+import type { PricingRule, PricingRuleSource } from "../pricing/pricing-rule";
 
 /** A search as answered: its offer request, the search as resolved, its offers and how each supplier did. */
 export class SearchResult {
@@ -49,6 +51,7 @@ export class SearchService {
     private readonly usage: UsageMeter,
     private readonly offerTtlSeconds: number,
     private readonly cache: OfferCache,
+    private readonly pricing: PricingRuleSource,
   ) {}
 
   /**
@@ -61,7 +64,7 @@ export class SearchService {
     const prepared = await this.prepare(scope, request);
     const batches = await fanOut(prepared.entries, prepared.ask, request.supplierTimeoutMs, this.calls);
     refuseEmptyFailure(batches);
-    const { offerRequest, answer } = await this.#store(scope, request, prepared.search, prepared.now, mergeOffers(batches));
+    const { offerRequest, answer } = await this.#store(scope, request, prepared, prepared.now, mergeOffers(batches));
     this.usage.record(scope.tenantId, "searches");
     return new SearchResult(offerRequest, prepared.search, answer, batches.map((batch) => batch.result));
   }
@@ -104,19 +107,21 @@ export class SearchService {
       const batch = arrived.shift()!;
       const answeredAt = new Date(prepared.answeredAt.get(batch.entry.id) ?? scope.clock.nowMs());
       const sourced = mergeOffers([batch]);
-      const stored = sourced.length > 0 ? await this.#store(scope, request, prepared.search, scope.clock.now(), sourced) : null;
+      const stored = sourced.length > 0 ? await this.#store(scope, request, prepared, scope.clock.now(), sourced) : null;
       yield { result: batch.result, offers: stored ? new SearchResult(stored.offerRequest, prepared.search, stored.answer, [batch.result]).offers : [], remainingSuppliers: remaining - 1, answeredAt };
     }
     await done;
   }
 
-  /** The search resolved and checked, the suppliers it asks, and how each is asked. */
+  /** The search resolved and checked, the suppliers it asks, how each is asked, and the fee of each offer. */
   private async prepare(scope: TenantScope, request: SearchRequest) {
     const now = scope.clock.now();
     const search = resolveSearch(request, this.airports, now);
     checkBehaviour(request, scope, this.suppliers);
-    // A supplier that needs the tenant's own account (Duffel) is its entry for the tenant.
-    const entries = onTenantClock(await this.suppliers.searchedFor(scope.tenantId, tenantSuppliers(scope.tenant)), scope);
+    // The rules as they are now price every offer of this search, whatever changes while it runs.
+    const feeOf = feesOf(scope, search, await this.pricing.rulesFor(scope.tenantId));
+    // Those the owner allows the tenant; a supplier that needs the tenant's own account (Duffel) is its entry for the tenant.
+    const entries = onTenantClock(await this.suppliers.searchedFor(scope.tenantId, searchedSuppliers(scope.tenant)), scope);
     /** When each supplier's answer came (before the gateway's own work on it), by supplier id. */
     const answeredAt = new Map<string, number>();
     const ask = async (entry: RegisteredSupplier, signal: AbortSignal) => {
@@ -127,16 +132,16 @@ export class SearchService {
       answeredAt.set(entry.id, scope.clock.nowMs());
       return sellableOffers(entry.supplier, found, search, scope.tenant.environment);
     };
-    return { now, search, entries, ask, answeredAt };
+    return { now, search, entries, ask, answeredAt, feeOf };
   }
 
   /** Prices and stores the offers as one search of the tenant, dated `now`. */
-  async #store(scope: TenantScope, request: SearchRequest, search: SupplierSearch, now: Date, offers: SourcedOffer[]): Promise<{ offerRequest: OfferRequestRow; answer: SearchAnswer }> {
+  async #store(scope: TenantScope, request: SearchRequest, { search, feeOf }: { search: SupplierSearch; feeOf: OfferFeeOf }, now: Date, offers: SourcedOffer[]): Promise<{ offerRequest: OfferRequestRow; answer: SearchAnswer }> {
     // Dated to the millisecond of the search: so an offer's id dates its offer (OfferService.missing).
     const id = datedId("orq", now.getTime());
     const expiresAt = new Date(now.getTime() + this.offerTtlSeconds * 1000);
     const header = { requestId: id, tenantId: scope.tenantId, currency: scope.tenant.defaultCurrency, createdAt: now, expiresAt, passengers: search.passengers };
-    const answer = answerSearch(header, offers);
+    const answer = answerSearch(header, offers, feeOf);
     const stored: StoredSearch = {
       slices: request.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departure_date: slice.departureDate })),
       passengers: search.passengers,
@@ -148,6 +153,24 @@ export class SearchService {
     this.cache.addSearch(answer);
     return { offerRequest, answer };
   }
+}
+
+/** Each offer's fee under the tenant's rules: its supplier, owner, first origin, last destination, the searched cabin and the tenant's environment. */
+function feesOf(scope: TenantScope, search: SupplierSearch, rules: readonly PricingRule[]): OfferFeeOf {
+  if (rules.length === 0) return () => null;
+  const { tenantId, tenant } = scope;
+  return ({ supplier, offer }, fares) =>
+    offerFee(rules, {
+      tenantId,
+      environment: tenant.environment,
+      supplier: supplier.id,
+      carrier: offer.owner.iataCode,
+      origin: placeCodes(offer.slices[0]!.origin),
+      destination: placeCodes(offer.slices.at(-1)!.destination),
+      cabinClass: search.cabinClass,
+      passengerFares: fares,
+      currency: tenant.defaultCurrency,
+    });
 }
 
 /** One supplier's part of a streamed search: how it did, its offers (stored, bookable), and how many suppliers are still out. */

@@ -23,8 +23,16 @@ export const updateTenantInput = z
     email: z.email().max(320).optional(),
     metadata: metadataSchema.optional(),
     status: z.enum(["active", "suspended"]).optional(),
+    /** Supplier ids the tenant may use, or null for all; the service checks each is one the gateway has. */
+    allowed_suppliers: z
+      .array(z.string().min(1).max(64))
+      .max(16)
+      .refine((ids) => new Set(ids).size === ids.length, "names a supplier twice")
+      .meta({ uniqueItems: true })
+      .nullable()
+      .optional(),
   })
-  .refine((input) => Object.keys(input).length > 0, { message: "send at least one of name, email, metadata, status" })
+  .refine((input) => Object.keys(input).length > 0, { message: "send at least one of name, email, metadata, status, allowed_suppliers" })
   .meta({ minProperties: 1 });
 export type UpdateTenantInput = z.infer<typeof updateTenantInput>;
 

@@ -91,6 +91,9 @@ describe.each(consoleProviders)("console in Chromium (%s)", (providerName, creat
     await page.getByRole("heading", { name: "Aerogate console" }).waitFor();
     await shot("sign-in");
     await signIn(server.ownerKey);
+    // The owner lands on the overview; tenants are one link away.
+    await page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
+    await nav("Tenants").click();
     await page.getByRole("heading", { name: "Tenants" }).waitFor();
 
     const form = page.getByRole("region", { name: "New tenant" });
@@ -320,6 +323,9 @@ describe.each(consoleProviders)("console in Chromium (%s)", (providerName, creat
   it("owner: acts for the tenant and sees its orders", { timeout: STEP_TIMEOUT_MS }, async () => {
     onFailure("act-for");
     await signIn(server.ownerKey);
+    // The owner lands on the overview; tenants are one link away.
+    await page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
+    await nav("Tenants").click();
     await page.getByRole("heading", { name: "Tenants" }).waitFor();
     await page.getByLabel("Search").fill(story.tenantName);
     await page.getByRole("button", { name: "Search" }).click();
@@ -354,6 +360,9 @@ describe.each(consoleProviders)("console in Chromium (%s)", (providerName, creat
     const shown = "Bidi ⟨U+202E⟩enil ylno";
 
     await signIn(server.ownerKey);
+    // The owner lands on the overview; tenants are one link away.
+    await page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
+    await nav("Tenants").click();
     await page.getByRole("heading", { name: "Tenants" }).waitFor();
     await page.getByLabel("Search").fill("Bidi");
     await page.getByRole("button", { name: "Search" }).click();

@@ -11,7 +11,7 @@ import { expectCatalogueError } from "../helpers/error-shape";
 import { eventually } from "../helpers/eventually";
 import { exitCode, killStillRunning, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
 import { createOrderA, newKey } from "../helpers/orders";
-import { encodedSpellings, fillPath, isOwnerRoute, pathParams, restRoutes, routeName } from "../helpers/route-table";
+import { encodedSpellings, fillPath, idParams, isOwnerRoute, restRoutes, routeName } from "../helpers/route-table";
 import { argIdKind, isIdArgument, minimalValue, operationFor, pathIdKind, servedSchema, type IdKind } from "../helpers/schema-operations";
 import { ORDER_STATUS_CHANGED, subscribe, wsClient } from "../helpers/subscriptions";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
@@ -266,6 +266,7 @@ describe("a sweep of guessed and foreign ids", () => {
     confirmOrderChange: {},
     simulateAirlineInitiatedChange: { kind: "retime" },
     updateWebhookEndpoint: { enabled: false },
+    updatePricingRule: { active: false },
   };
 
   beforeAll(async () => {
@@ -280,12 +281,12 @@ describe("a sweep of guessed and foreign ids", () => {
     await receiver?.close();
   });
 
-  const routesWithIds = restRoutes.filter((route) => pathParams(route.url).length > 0);
+  const routesWithIds = restRoutes.filter((route) => idParams(route.url).length > 0);
 
   it.each(routesWithIds.filter((route) => !isOwnerRoute(route)).map((route) => [routeName(route), route] as const))(
     "%s: another tenant's, unknown and malformed ids are 404 not_found, for the tenant's key and for the owner acting for it",
     async (_name, route) => {
-      const params = pathParams(route.url);
+      const params = idParams(route.url);
       const before = await databaseState(server);
       for (const swept of params) {
         for (const { what, id } of notYours(pathIdKind(route.url, swept))) {
@@ -305,7 +306,7 @@ describe("a sweep of guessed and foreign ids", () => {
   it.each(routesWithIds.filter(isOwnerRoute).map((route) => [routeName(route), route] as const))(
     "%s: unknown and malformed ids are 404 for the owner; a tenant's key gets the same 403 whether the tenant exists or not",
     async (_name, route) => {
-      const params = pathParams(route.url);
+      const params = idParams(route.url);
       const before = await databaseState(server);
       const body = VALID_BODIES[route.operation];
       for (const swept of params) {

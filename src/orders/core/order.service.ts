@@ -27,6 +27,7 @@ import { requireOfferSupplierCapability, requireSupplierCapability, requireSuppl
 import type { DuffelOrderBooking } from "./duffel-order-booking";
 import { DUFFEL_SUPPLIER } from "../../duffel/duffel-registration";
 import { offerSupplier } from "../../search/offer-payload";
+import { requireAllowedSupplier } from "../../tenants/tenant-suppliers";
 import { ORDER_GUARD, touchIn, transition } from "./order-state-machine";
 import { checkPassengers, type BookedPassenger } from "./passenger-rules";
 import { checkPayment } from "../payment/payment-rules";
@@ -108,6 +109,8 @@ export class OrderService {
     if (offer.expiresAt <= now) {
       throw appError("offer_no_longer_available", { field, reason: `The offer expired at ${offer.expiresAt.toISOString()}.` });
     }
+    // An offer made before the owner disallowed its supplier is no longer bookable.
+    requireAllowedSupplier(scope.tenant, offerSupplier(offer.payload).id, field);
     const passengers = checkPassengers(request.passengers, offer, now.toISOString().slice(0, 10));
     if (request.services.length > 0) requireOfferSupplierCapability(offer, "add_services", "services chosen at booking");
     const { services, amount } = selectServices(request.services, offer, (id) => this.seats.seatOption(offer, id));
