@@ -39,10 +39,13 @@ const LAYERS = [
   ],
   // The suppliers' contract (docs/connectors.md): what the domain and every connector speak.
   ["places and the contract", ["locations", "gateway/contract"]],
-  ["domain", ["events", "authentication", "wallet", "tenants", "idempotency", "search"]],
+  // audit/ is what every configuration change writes in its own transaction; pricing/ the owner's fees, which search applies.
+  ["domain", ["audit", "events", "authentication", "wallet", "tenants", "idempotency", "pricing", "search"]],
   ["orders", ["orders"]],
   // sandbox-clock/ moves a tenant's clock and, with it, the due times of its orders' queued work.
-  ["readers and changes of orders", ["order-changes", "airline-changes", "seat-maps", "usage", "sandbox-clock"]],
+  // statements/ reads the ledger and orders: monthly statements and receipts, as JSON, CSV and PDF;
+  // overview/ the owner's figures of the platform, from every module's rows.
+  ["readers and changes of orders", ["order-changes", "airline-changes", "seat-maps", "usage", "sandbox-clock", "statements", "overview"]],
   // The gateway implements the contract the domain holds: registry, router, fan-out, pipeline, health, connections.
   ["gateway", ["gateway - gateway/contract"]],
   // One folder per supplier; none imports another's (CONNECTOR_RULES).

@@ -55,6 +55,8 @@ const configSchema = z.object({
   OFFER_RETENTION_SECONDS: z.coerce.number().int().min(0).default(86400),
   /** How long the webhook delivery log (deliveries and their attempts) is kept, and so how far back the events API lists events. */
   WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** How long the audit log keeps each event (docs/retention.md). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
   /** How often each process removes what retention says is past keeping, in bounded batches. */
   RETENTION_SWEEP_SECONDS: z.coerce.number().min(0.01).default(60),
   /** How long a booked order is held unpaid before it is cancelled (never past 24 h before departure; src/orders/payment/hold-deadline.ts). */

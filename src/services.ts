@@ -66,6 +66,12 @@ import { WebhookEndpointService } from "./events/webhook-endpoints.service";
 import { EventService } from "./events/events.service";
 import { SupplierConnectionService } from "./gateway/connections/supplier-connections.service";
 import { TokenCipher } from "./gateway/connections/token-cipher";
+import { PricingRuleService } from "./pricing/pricing-rules.service";
+import { AuditEventService } from "./audit/audit-events.service";
+import { auditRetention } from "./audit/audit-retention";
+import { StatementService } from "./statements/statements.service";
+import { InvoiceService } from "./statements/invoices";
+import { OverviewService } from "./overview/overview.service";
 
 /**
  * Webhook attempts in flight at once per process. An attempt waiting on a receiver costs a socket
@@ -99,6 +105,8 @@ export interface Services {
   /** Searches answered a supplier's batch at a time to long-polled reads (docs/gateway.md#batch-offer-requests). */
   batchOfferRequests: BatchOfferRequestService;
   fareCalendar: FareCalendarService;
+  /** The owner's fees on offers (docs/running-the-platform.md#fees). */
+  pricingRules: PricingRuleService;
   offers: OfferService;
   seatMaps: SeatMapService;
   idempotency: IdempotencyService;
@@ -141,6 +149,14 @@ export interface Services {
   retention: RetentionSweeper;
   /** Sandbox tenants' own clocks, moved ahead to see deadlines pass (docs/sandbox-clock.md). */
   sandboxClock: SandboxClockService;
+  /** Reading the audit log; each configuration change writes its own event (docs/running-the-platform.md#audit-log). */
+  auditEvents: AuditEventService;
+  /** Monthly statements of a tenant's wallet (docs/running-the-platform.md#statements). */
+  statements: StatementService;
+  /** Receipts of ticketed orders. */
+  invoices: InvoiceService;
+  /** The owner's figures of the platform (docs/running-the-platform.md#overview). */
+  overview: OverviewService;
 }
 
 /** Wires the domain services over an open, migrated database. */
@@ -156,7 +172,6 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const connectors = registeredConnectors({ config, db, airports, connections: supplierConnections });
   // Connectors sharing tables (the simulated airline's two profiles) name them once each.
   const connectorTables = [...new Map(connectors.flatMap((connector) => connector.tenantTables ?? []).map((table) => [table.table, table])).values()];
-  const tenants = new TenantService(db, pubsub, cursors, connectorTables);
   const usageMeter = new UsageMeter(db, log, config.USAGE_FLUSH_MS);
   const offerCache = new OfferCache();
   const wallets = new WalletService(db, cursors);
@@ -168,6 +183,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     connected: (tenantId, supplier) => supplierConnections.connected(tenantId, supplier),
     log,
   });
+  const supplierIds = gateway.registry.all.map((entry) => entry.ref.id);
+  const tenants = new TenantService(db, pubsub, cursors, supplierIds, connectorTables);
   const supplierHealth = new SupplierHealth(db, gateway.registry.all.map((entry) => entry.ref), gateway.breakers, gateway.calls, log, config.SUPPLIER_STATS_FLUSH_MS);
   // Every call after the search goes to the supplier of the offer or order it concerns.
   const suppliers = gateway.orders;
@@ -200,10 +217,11 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   );
   const orderChangeRequests = new ChangeRequestService(db, orders, gateway.searches, suppliers, airports);
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
-  const search = new SearchService(db, gateway.searches, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache);
+  const pricingRules = new PricingRuleService(db, pubsub, cursors, { supplierIds, airports });
+  const search = new SearchService(db, gateway.searches, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache, pricingRules);
   const connectorRetention = connectors.flatMap((connector) => connector.retention ?? []);
   const retention = new RetentionSweeper([...retentionRules(config, db), ...connectorRetention], config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability, () => clocksAhead(db));
-  const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, gateway.searches.suppliers.map((supplier) => supplier.id));
+  const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, supplierIds);
   // Every process hears every committed event: the one whose dispatcher claims it first sends it
   // (its deliveries are due on the process clock, the event being dated on its tenant's).
   orderCommits.onChange((change) => {
@@ -228,7 +246,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     supplierHealth,
     search,
     batchOfferRequests: new BatchOfferRequestService(db, search, offers, new BatchArrivals(pubsub), offerLifetimes, log),
-    fareCalendar: new FareCalendarService(gateway.searches.fareSources(), airports),
+    fareCalendar: new FareCalendarService(gateway.searches.fareSources(), airports, pricingRules),
+    pricingRules,
     offers,
     seatMaps: new SeatMapService(offers, orders, suppliers),
     idempotency: new IdempotencyService(db, log),
@@ -256,6 +275,10 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     rateLimiter: createRateLimiter(config, db),
     retention,
     sandboxClock: new SandboxClockService(db, tenants, () => jobWorker.wake(clock.now())),
+    auditEvents: new AuditEventService(db, cursors),
+    statements: new StatementService(db, wallets),
+    invoices: new InvoiceService(orders, wallets),
+    overview: new OverviewService(db, usageMeter),
   };
 }
 
@@ -271,6 +294,7 @@ function retentionRules(config: Config, db: Database): RetentionRule[] {
     idempotencyRetention(db),
     webhookLogRetention(db, config.WEBHOOK_LOG_RETENTION_DAYS),
     supplierStatRetention(db),
+    auditRetention(db, config.AUDIT_RETENTION_DAYS),
     ...(buckets ? [buckets] : []),
   ];
 }

@@ -23,6 +23,8 @@ const BookPage = page(() => import("./search/BookPage"), "BookPage");
 const WebhooksPage = page(() => import("./webhooks/WebhooksPage"), "WebhooksPage");
 const WalletPage = page(() => import("./wallet/WalletPage"), "WalletPage");
 const SuppliersPage = page(() => import("./suppliers/SuppliersPage"), "SuppliersPage");
+const OverviewPage = page(() => import("./overview/OverviewPage"), "OverviewPage");
+const AuditPage = page(() => import("./audit/AuditPage"), "AuditPage");
 
 /** Errors on which the key is no good for the console at all: back to signing in, saying why. */
 const REFUSED_KEY_CODES = new Set(["unauthorized", "tenant_suspended"]);
@@ -109,12 +111,14 @@ function Shell() {
       <header className="top">
         <span className="brand">Aerogate</span>
         <nav aria-label="Main">
+          {owner ? <NavLink href="/overview">Overview</NavLink> : null}
           {owner ? <NavLink href="/tenants">Tenants</NavLink> : null}
           {owner ? <NavLink href="/suppliers">Suppliers</NavLink> : null}
           {tenantScope && session.can("orders", "read") ? <NavLink href="/orders">Orders</NavLink> : null}
           {tenantScope && session.can("search", "read") ? <NavLink href="/search">Search &amp; book</NavLink> : null}
           {tenantScope && session.can("webhooks", "read") ? <NavLink href="/webhooks">Webhooks</NavLink> : null}
           {tenantScope && session.can("wallet", "read") ? <NavLink href="/wallet">Wallet</NavLink> : null}
+          {tenantScope && session.can("tenant", "read") ? <NavLink href="/audit">Audit log</NavLink> : null}
         </nav>
         <div className="who">
           {viewer.tenant ? (
@@ -138,7 +142,9 @@ function Shell() {
       <main id="content" tabIndex={-1}>
         <Suspense fallback={<p>Loading…</p>}>
           <Switch>
-            <Route path="/">{owner && !tenantScope ? <Redirect to="/tenants" replace /> : <Redirect to="/orders" replace />}</Route>
+            <Route path="/">{owner && !tenantScope ? <Redirect to="/overview" replace /> : <Redirect to="/orders" replace />}</Route>
+            <Route path="/overview" component={OverviewPage} />
+            <Route path="/audit" component={AuditPage} />
             <Route path="/tenants" component={TenantsPage} />
             <Route path="/tenants/:id" component={TenantPage} />
             <Route path="/orders" component={OrdersPage} />

@@ -38,7 +38,7 @@ export class CredentialResolver {
   async resolve(secret: string): Promise<Principal | null> {
     const secretHash = hashSecret(secret);
     if (this.envOwnerKeyHash !== null && sameHash(secretHash, this.envOwnerKeyHash)) {
-      return { kind: "owner", keyId: ENV_OWNER_KEY_ID };
+      return { kind: "owner", keyId: ENV_OWNER_KEY_ID, label: "OWNER_API_KEY" };
     }
     const cached = await this.cache.get(secretHash, () => this.load(secretHash));
     return cached?.principal ?? null;
@@ -47,10 +47,10 @@ export class CredentialResolver {
   private async load(secretHash: string): Promise<CachedPrincipal | null> {
     const key = await this.db.prisma.apiKey.findUnique({ where: { secretHash }, include: { tenant: { select: { environment: true } } } });
     if (!key || key.revokedAt !== null || !sameHash(key.secretHash, secretHash)) return null;
-    if (key.kind === "owner") return { principal: { kind: "owner", keyId: key.id } };
+    if (key.kind === "owner") return { principal: { kind: "owner", keyId: key.id, label: key.label } };
     if (key.tenantId === null || key.tenant === null) return null;
     return {
-      principal: { kind: "tenant", keyId: key.id, tenantId: key.tenantId, environment: key.tenant.environment, permissions: storedKeyPermissions(key.permissions) },
+      principal: { kind: "tenant", keyId: key.id, label: key.label, tenantId: key.tenantId, environment: key.tenant.environment, permissions: storedKeyPermissions(key.permissions) },
     };
   }
 }

@@ -108,6 +108,21 @@ export const operations = {
   wallet: { audience: "tenant", effect: "read", permission: "wallet:read" },
   walletTransactions: { audience: "tenant", effect: "read", permission: "wallet:read" },
   creditWallet: { audience: "owner", effect: "write", permission: null },
+  /** The owner's fees on offers (docs/running-the-platform.md#fees): tenant keys may not read them either. */
+  pricingRules: { audience: "owner", effect: "read", permission: null },
+  pricingRule: { audience: "owner", effect: "read", permission: null },
+  createPricingRule: { audience: "owner", effect: "write", permission: null },
+  updatePricingRule: { audience: "owner", effect: "write", permission: null },
+  deletePricingRule: { audience: "owner", effect: "write", permission: null },
+  /** The owner's figures of the platform, per tenant and per day (docs/running-the-platform.md#overview). */
+  overview: { audience: "owner", effect: "read", permission: null },
+  /** A month of the wallet as JSON, CSV or PDF (docs/running-the-platform.md#statements). */
+  statement: { audience: "tenant", effect: "read", permission: "wallet:read" },
+  /** A ticketed order's receipt (PDF). */
+  orderInvoice: { audience: "tenant", effect: "read", permission: "orders:read" },
+  /** The audit log: the owner's whole (one tenant's with Service-Tenant), a tenant key its own tenant's. */
+  auditEvents: { audience: "anyone", effect: "read", permission: "tenant:read" },
+  auditEvent: { audience: "anyone", effect: "read", permission: "tenant:read" },
 } as const satisfies Record<string, OperationRule>;
 
 export type Operation = keyof typeof operations;

@@ -1,6 +1,8 @@
 import type { Services } from "../services";
 import type { Principal } from "../authentication/principal";
 import type { TenantScope } from "../tenancy/tenant-scope";
+import type { ChangeOrigin } from "../audit/change-origin";
+import type { AuditReader } from "../audit/audit-events.service";
 
 /**
  * Built once per HTTP request or WebSocket connection (build-context.ts) and handed to routes and
@@ -15,6 +17,8 @@ export interface RequestContext {
   serviceTenantId: string | null;
   services: Services;
   scope: TenantScope | null;
+  /** Who is calling and from where, as every configuration change records it in the audit log. */
+  origin: ChangeOrigin;
 }
 
 /** The tenant scope `authorize` resolved; calling it before authorisation is a programming error. */
@@ -26,4 +30,9 @@ export function tenantScope(ctx: RequestContext): TenantScope {
 /** The tenant a request is for, if any: the scope `authorize` resolved, else the key's own tenant. */
 export function requestTenantId(ctx: RequestContext): string | null {
   return ctx.scope?.tenantId ?? (ctx.principal.kind === "tenant" ? ctx.principal.tenantId : null);
+}
+
+/** Who reads the audit log: the owner (one tenant's events with Service-Tenant), or a tenant's key (its own). Call after `authorize`. */
+export function auditReader(ctx: RequestContext): AuditReader {
+  return ctx.principal.kind === "owner" ? { kind: "owner", tenantId: ctx.scope?.tenantId ?? null } : { kind: "tenant", tenantId: ctx.principal.tenantId };
 }

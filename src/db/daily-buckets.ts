@@ -45,7 +45,7 @@ export function dayRange(from: string, to: string): DayRange {
  * The UTC day of a DateTime column, as SQL: SQLite stores ISO text with `+00:00` (sql-values.ts),
  * PostgreSQL a `timestamp(3)` holding UTC.
  */
-function sqlUtcDay(provider: Database["provider"], column: Sql.Sql): Sql.Sql {
+export function sqlUtcDay(provider: Database["provider"], column: Sql.Sql): Sql.Sql {
   return provider === "postgresql" ? Sql.sql`to_char(${column}, 'YYYY-MM-DD')` : Sql.sql`substr(${column}, 1, 10)`;
 }
 

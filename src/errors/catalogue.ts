@@ -54,6 +54,7 @@ export const errorCatalogue = {
   change_not_allowed: { status: 422, message: "The order cannot be changed.", action: "Only a TICKETED order whose fare allows changes (conditions.change_before_departure.allowed), before its first flight, can be changed." },
   change_offer_expired: { status: 422, message: "The order change offer has expired.", action: "Request the change again (POST /v1/air/order_change_requests) and confirm one of its offers within 15 minutes." },
   webhook_endpoint_limit_reached: { status: 422, message: "The tenant has 16 webhook endpoints besides its default one, the most it may have.", action: "Delete an endpoint no longer needed, or widen the enabled_events of one." },
+  supplier_not_allowed: { status: 422, message: "The owner does not allow this tenant that supplier.", action: "Choose among the tenant's allowed suppliers (the owner sets allowed_suppliers), or search again for an offer of one of them." },
   refund_not_allowed: { status: 422, message: "The order cannot be refunded.", action: "Check the fare's refund conditions and the departure time." },
   rate_limit_exceeded: { status: 429, message: "Too many requests.", action: "Back off (start at 500 ms) and honour the Retry-After header." },
   RATE_LIMIT_EXCEEDED: { status: 429, message: "Too many requests.", action: "Honour the Retry-After header before retrying." },

@@ -5,7 +5,7 @@ import { clock } from "../clock";
 import { databaseFault } from "../db/errors";
 import type { Logger } from "../logger";
 
-export type PubSubChannel = "auth" | "orders" | "batches";
+export type PubSubChannel = "auth" | "orders" | "batches" | "pricing";
 export type PubSubHandler = (payload: unknown) => void;
 
 /**

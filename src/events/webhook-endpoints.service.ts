@@ -14,15 +14,18 @@ import { clock } from "../clock";
 import { ALL_EVENTS, defaultEndpoint, defaultEndpointId, enabledEventsText, ENDPOINT_SLOTS, endpointFromRow, type WebhookEndpoint } from "./webhook-endpoint";
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from "./webhook-endpoint.inputs";
 import { newWebhookSecret, PREVIOUS_SECRET_OVERLAP_MS } from "./webhook-secrets";
-import { refusePrivateDestination } from "./webhook-url";
+import { refusePrivateDestination, shownWebhookUrl } from "./webhook-url";
+import type { ChangeOrigin } from "../audit/change-origin";
+import { auditStatement, createdFields, deletedFields, fieldChanges, recordAudit, type AuditedChange } from "../audit/audit-log";
 
 /**
  * The tenant's own webhook settings (PATCH /v1/tenant and its secret rotation), which the default
  * endpoint shows: given by the tenants' configuration service, which owns them.
  */
 export interface DefaultEndpointSettings {
-  update(scope: TenantScope, patch: { webhook_url?: string | null; webhook_enabled?: boolean }): Promise<Tenant>;
-  rotateWebhookSecret(scope: TenantScope): Promise<{ webhookSecret: string; previousSecretExpiresAt: Date | null }>;
+  /** Changes the tenant's webhook settings, audited as `audit` (the default endpoint's change). */
+  update(scope: TenantScope, patch: { webhook_url?: string | null; webhook_enabled?: boolean }, by: ChangeOrigin, audit: Pick<AuditedChange, "action" | "target">): Promise<Tenant>;
+  rotateWebhookSecret(scope: TenantScope, by: ChangeOrigin): Promise<{ webhookSecret: string; previousSecretExpiresAt: Date | null }>;
 }
 
 /** A rotation's answer: the new secret (shown once) and when the previous one stops signing. */
@@ -82,7 +85,7 @@ export class WebhookEndpointService {
    * keeps a slot one endpoint's, so creations racing for the last slots cannot pass the limit.
    * Its URL follows the tenant's webhook_url rules (422 `invalid_field_value` naming `url`).
    */
-  async create(scope: TenantScope, input: CreateWebhookEndpointInput): Promise<WebhookEndpoint> {
+  async create(scope: TenantScope, input: CreateWebhookEndpointInput, by: ChangeOrigin): Promise<WebhookEndpoint> {
     refusePrivateDestination("url", input.url, this.allowPrivateNetworks);
     const { provider } = this.db;
     const secret = newWebhookSecret();
@@ -92,15 +95,20 @@ export class WebhookEndpointService {
       const slot = ENDPOINT_SLOTS.find((candidate) => !taken.has(candidate));
       if (slot === undefined) break;
       const at = sqlTimestamp(provider, scope.clock.now());
+      const audited = { action: "webhook_endpoint.created" as const, tenantId: scope.tenantId, target: { type: "webhook_endpoint", id }, changes: createdFields(endpointAuditFields({ url: input.url, enabledEvents: input.enabled_events, description: input.description ?? null, enabled: input.enabled ?? true })) };
       try {
-        const [created] = await writeBatch(this.db, [
-          Sql.sql`INSERT INTO "WebhookEndpoint" ("id", "tenantId", "slot", "url", "enabledEvents", "description", "enabled", "webhookSecret", "createdAt", "updatedAt")
-            SELECT ${id}, "id", ${slot}, ${input.url}, ${enabledEventsText(input.enabled_events)}, ${input.description ?? null}, ${Sql.raw(input.enabled === false ? "FALSE" : "TRUE")}, ${secret}, ${at}, ${at}
-            FROM "Tenant" WHERE "id" = ${scope.tenantId} AND "status" <> 'deleted'`,
+        await writeBatch(this.db, [
+          guarded(
+            Sql.sql`INSERT INTO "WebhookEndpoint" ("id", "tenantId", "slot", "url", "enabledEvents", "description", "enabled", "webhookSecret", "createdAt", "updatedAt")
+              SELECT ${id}, "id", ${slot}, ${input.url}, ${enabledEventsText(input.enabled_events)}, ${input.description ?? null}, ${Sql.raw(input.enabled === false ? "FALSE" : "TRUE")}, ${secret}, ${at}, ${at}
+              FROM "Tenant" WHERE "id" = ${scope.tenantId} AND "status" <> 'deleted'`,
+            "tenant",
+          ),
+          auditStatement(this.db, by, audited),
         ]);
-        if (created === 0) throw appError("tenant_not_found");
         return { ...(await this.get(scope, id)), issuedSecret: secret };
       } catch (error) {
+        if (error instanceof GuardFailed) throw appError("tenant_not_found");
         // Another creation took this slot first: look for another.
         if (!isUniqueViolation(error)) throw error;
       }
@@ -114,24 +122,30 @@ export class WebhookEndpointService {
    * event and keeps its description (422 `invalid_field_value` naming the field otherwise).
    * Events committed after the change follow it; deliveries already queued keep their endpoint.
    */
-  async update(scope: TenantScope, endpointId: string, patch: UpdateWebhookEndpointInput): Promise<WebhookEndpoint> {
-    if (endpointId === defaultEndpointId(scope.tenantId)) return this.updateDefault(scope, patch);
+  async update(scope: TenantScope, endpointId: string, patch: UpdateWebhookEndpointInput, by: ChangeOrigin): Promise<WebhookEndpoint> {
+    if (endpointId === defaultEndpointId(scope.tenantId)) return this.updateDefault(scope, patch, by);
     if (patch.url !== undefined) refusePrivateDestination("url", patch.url, this.allowPrivateNetworks);
-    const { count } = await this.db.prisma.webhookEndpoint.updateMany({
-      where: { id: endpointId, tenantId: scope.tenantId },
-      data: {
-        url: patch.url,
-        enabledEvents: patch.enabled_events && enabledEventsText(patch.enabled_events),
-        description: patch.description,
-        enabled: patch.enabled,
-        updatedAt: scope.clock.now(),
-      },
+    await this.db.prisma.$transaction(async (tx) => {
+      const before = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, tenantId: scope.tenantId } });
+      const { count } = await tx.webhookEndpoint.updateMany({
+        where: { id: endpointId, tenantId: scope.tenantId },
+        data: {
+          url: patch.url,
+          enabledEvents: patch.enabled_events && enabledEventsText(patch.enabled_events),
+          description: patch.description,
+          enabled: patch.enabled,
+          updatedAt: scope.clock.now(),
+        },
+      });
+      if (count === 0 || !before) throw appError("not_found");
+      const after = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+      const changes = fieldChanges(endpointAuditFields(endpointFromRow(before)), endpointAuditFields(endpointFromRow(after)));
+      if (Object.keys(changes).length > 0) await recordAudit(tx, this.db, by, { action: "webhook_endpoint.updated", tenantId: scope.tenantId, target: { type: "webhook_endpoint", id: endpointId }, changes });
     });
-    if (count === 0) throw appError("not_found");
     return this.get(scope, endpointId);
   }
 
-  private async updateDefault(scope: TenantScope, patch: UpdateWebhookEndpointInput): Promise<WebhookEndpoint> {
+  private async updateDefault(scope: TenantScope, patch: UpdateWebhookEndpointInput, by: ChangeOrigin): Promise<WebhookEndpoint> {
     if (!defaultEndpoint(scope.tenant)) throw appError("not_found");
     if (patch.enabled_events && patch.enabled_events[0] !== ALL_EVENTS) {
       throw appError("invalid_field_value", { field: "enabled_events", reason: `enabled_events: the default endpoint receives every event ("${ALL_EVENTS}"); create an endpoint for fewer` });
@@ -140,7 +154,8 @@ export class WebhookEndpointService {
       throw appError("invalid_field_value", { field: "description", reason: "description: the default endpoint's cannot be changed" });
     }
     if (patch.url === undefined && patch.enabled === undefined) return defaultEndpoint(scope.tenant)!;
-    const tenant = await this.defaults.update(scope, { webhook_url: patch.url, webhook_enabled: patch.enabled });
+    const target = { type: "webhook_endpoint", id: defaultEndpointId(scope.tenantId) };
+    const tenant = await this.defaults.update(scope, { webhook_url: patch.url, webhook_enabled: patch.enabled }, by, { action: "webhook_endpoint.updated", target });
     return defaultEndpoint(tenant)!;
   }
 
@@ -152,16 +167,21 @@ export class WebhookEndpointService {
    * deleted by clearing the tenant's webhook_url (which disables webhooks); it comes back when a
    * URL is set again.
    */
-  async delete(scope: TenantScope, endpointId: string): Promise<WebhookEndpoint> {
+  async delete(scope: TenantScope, endpointId: string, by: ChangeOrigin): Promise<WebhookEndpoint> {
     const endpoint = await this.get(scope, endpointId);
     const failPending = this.failPendingDeliveries(scope.tenantId, endpointId);
+    const target = { type: "webhook_endpoint", id: endpointId };
     if (endpoint.isDefault) {
-      await this.defaults.update(scope, { webhook_url: null });
+      await this.defaults.update(scope, { webhook_url: null }, by, { action: "webhook_endpoint.deleted", target });
       await writeBatch(this.db, [failPending]);
       return endpoint;
     }
     try {
-      await writeBatch(this.db, [guarded(Sql.sql`DELETE FROM "WebhookEndpoint" WHERE "id" = ${endpointId} AND "tenantId" = ${scope.tenantId}`, "endpoint exists"), failPending]);
+      await writeBatch(this.db, [
+        guarded(Sql.sql`DELETE FROM "WebhookEndpoint" WHERE "id" = ${endpointId} AND "tenantId" = ${scope.tenantId}`, "endpoint exists"),
+        failPending,
+        auditStatement(this.db, by, { action: "webhook_endpoint.deleted", tenantId: scope.tenantId, target, changes: deletedFields(endpointAuditFields(endpoint)) }),
+      ]);
     } catch (error) {
       // Deleted by a request racing this one.
       if (error instanceof GuardFailed) throw appError("not_found");
@@ -186,22 +206,41 @@ export class WebhookEndpointService {
    * second rotation within them retires the first secret at once. One statement, so concurrent
    * rotations each keep the secret they replaced. The default endpoint's is the tenant's secret.
    */
-  async rotateSecret(scope: TenantScope, endpointId: string): Promise<EndpointSecretRotation> {
+  async rotateSecret(scope: TenantScope, endpointId: string, by: ChangeOrigin): Promise<EndpointSecretRotation> {
     if (endpointId === defaultEndpointId(scope.tenantId)) {
       if (!defaultEndpoint(scope.tenant)) throw appError("not_found");
-      const rotated = await this.defaults.rotateWebhookSecret(scope);
+      const rotated = await this.defaults.rotateWebhookSecret(scope, by);
       return { endpointId, secret: rotated.webhookSecret, previousSecretExpiresAt: rotated.previousSecretExpiresAt };
     }
     const { provider } = this.db;
     const secret = newWebhookSecret();
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + PREVIOUS_SECRET_OVERLAP_MS);
-    const [rotated] = await writeBatch(this.db, [
-      Sql.sql`UPDATE "WebhookEndpoint" SET "previousWebhookSecret" = "webhookSecret", "previousWebhookSecretExpiresAt" = ${sqlTimestamp(provider, expiresAt)},
-        "webhookSecret" = ${secret}, "updatedAt" = ${sqlTimestamp(provider, now)}
-        WHERE "id" = ${endpointId} AND "tenantId" = ${scope.tenantId}`,
-    ]);
-    if (rotated === 0) throw appError("not_found");
+    try {
+      await writeBatch(this.db, [
+        guarded(
+          Sql.sql`UPDATE "WebhookEndpoint" SET "previousWebhookSecret" = "webhookSecret", "previousWebhookSecretExpiresAt" = ${sqlTimestamp(provider, expiresAt)},
+            "webhookSecret" = ${secret}, "updatedAt" = ${sqlTimestamp(provider, now)}
+            WHERE "id" = ${endpointId} AND "tenantId" = ${scope.tenantId}`,
+          "endpoint exists",
+        ),
+        // When the previous secret stops signing; never a secret.
+        auditStatement(this.db, by, {
+          action: "webhook_endpoint.secret_rotated",
+          tenantId: scope.tenantId,
+          target: { type: "webhook_endpoint", id: endpointId },
+          changes: { previous_secret_expires_at: { from: null, to: expiresAt.toISOString() } },
+        }),
+      ]);
+    } catch (error) {
+      if (error instanceof GuardFailed) throw appError("not_found");
+      throw error;
+    }
     return { endpointId, secret, previousSecretExpiresAt: expiresAt };
   }
+}
+
+/** What the audit log records of an endpoint, by the API's field names (its URL without credentials). */
+function endpointAuditFields(endpoint: Pick<WebhookEndpoint, "url" | "enabledEvents" | "description" | "enabled">) {
+  return { url: shownWebhookUrl(endpoint.url), enabled_events: endpoint.enabledEvents, description: endpoint.description, enabled: endpoint.enabled };
 }

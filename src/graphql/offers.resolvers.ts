@@ -95,6 +95,8 @@ export const offerResolvers: Resolvers = {
     totalCurrency: (offer) => offer.currency,
     baseAmount: (offer) => formatMinor(splitTotal(offer.totalAmount, offer.payload).baseAmount, offer.currency),
     taxAmount: (offer) => formatMinor(splitTotal(offer.totalAmount, offer.payload).taxAmount, offer.currency),
+    feeAmount: (offer) => formatMinor(offer.payload.fee?.amount ?? 0, offer.currency),
+    feeCurrency: (offer) => offer.currency,
     expired: (offer, _args, ctx) => offer.expiresAt.getTime() <= tenantScope(ctx).clock.nowMs(),
     owner: (offer) => offer.payload.owner,
     supplier: (offer) => offerSupplier(offer.payload),

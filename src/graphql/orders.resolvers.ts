@@ -130,6 +130,8 @@ export const orderResolvers: Resolvers = {
     totalCurrency: (order) => order.currency,
     baseAmount: (order) => formatMinor(orderPriceSplit(order).baseAmount, order.currency),
     taxAmount: (order) => formatMinor(orderPriceSplit(order).taxAmount, order.currency),
+    feeAmount: (order) => formatMinor(orderPriceSplit(order).feeAmount, order.currency),
+    feeCurrency: (order) => order.currency,
     // An order read with its children (a detail: subscriptions, mutations) needs no further query.
     passengers: (order, _args, ctx) => (isDetail(order) ? order.passengers : loadersFor(ctx).orderPassengers.load(order.id)),
     documents: (order, _args, ctx) => (isDetail(order) ? order.documents : loadersFor(ctx).orderDocuments.load(order.id)),

@@ -19,8 +19,8 @@ export const sandboxClockResolvers: Resolvers = {
     advanceSandboxClock: (_parent, args, ctx) =>
       clockMutation(ctx, "advanceSandboxClock", args, () => {
         const body = parseInput(advanceSandboxClockInput, { to: args.input.to?.toISOString() ?? undefined, seconds: args.input.seconds ?? undefined });
-        return ctx.services.sandboxClock.advance(tenantScope(ctx), fromAdvanceSandboxClockInput(body));
+        return ctx.services.sandboxClock.advance(tenantScope(ctx), fromAdvanceSandboxClockInput(body), ctx.origin);
       }),
-    resetSandboxClock: (_parent, args, ctx) => clockMutation(ctx, "resetSandboxClock", args, () => ctx.services.sandboxClock.reset(tenantScope(ctx))),
+    resetSandboxClock: (_parent, args, ctx) => clockMutation(ctx, "resetSandboxClock", args, () => ctx.services.sandboxClock.reset(tenantScope(ctx), ctx.origin)),
   },
 };

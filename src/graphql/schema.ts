@@ -25,18 +25,24 @@ import { webhookResolvers } from "./webhooks.resolvers";
 import { supplierResolvers } from "./suppliers.resolvers";
 import { supplierConnectionResolvers } from "./supplier-connections.resolvers";
 import { sandboxClockResolvers } from "./sandbox-clock.resolvers";
+import { inputScalars } from "./input-scalars";
+import { pricingRuleResolvers } from "./pricing-rules.resolvers";
+import { auditEventResolvers } from "./audit-events.resolvers";
+import { statementResolvers } from "./statements.resolvers";
+import { overviewResolvers } from "./overview.resolvers";
 
 const SDL_PATH = fileURLToPath(new URL("../../schema.graphql", import.meta.url));
 
 /** The executable schema: schema.graphql, every domain's resolvers, and the guard on every root field (subscriptions too). */
 export function buildSchema(): GraphQLSchema {
-  const merged = mergeResolvers([viewerResolvers, tenantResolvers, tenantConfigResolvers, locationResolvers, offerResolvers, fareCalendarResolvers, seatMapResolvers, orderResolvers, orderServiceResolvers, orderHistoryResolvers, cancellationResolvers, orderChangeResolvers, airlineChangeResolvers, orderSubscriptionResolvers, walletResolvers, webhookResolvers, supplierResolvers, supplierConnectionResolvers, sandboxClockResolvers]) as Resolvers & Record<string, any>;
+  const merged = mergeResolvers([viewerResolvers, tenantResolvers, tenantConfigResolvers, locationResolvers, offerResolvers, fareCalendarResolvers, seatMapResolvers, orderResolvers, orderServiceResolvers, orderHistoryResolvers, cancellationResolvers, orderChangeResolvers, airlineChangeResolvers, orderSubscriptionResolvers, walletResolvers, webhookResolvers, supplierResolvers, supplierConnectionResolvers, sandboxClockResolvers, pricingRuleResolvers, auditEventResolvers, statementResolvers, overviewResolvers]) as Resolvers & Record<string, any>;
   return makeExecutableSchema({
     typeDefs: readFileSync(SDL_PATH, "utf8"),
     resolvers: {
       ...merged,
       DateTime: DateTimeResolver,
       JSONObject: JSONObjectResolver,
+      ...inputScalars,
       Query: guardRootFields("Query", (merged.Query ?? {}) as RootResolvers),
       Mutation: guardRootFields("Mutation", (merged.Mutation ?? {}) as RootResolvers),
       Subscription: guardSubscriptionFields((merged.Subscription ?? {}) as SubscriptionResolvers),

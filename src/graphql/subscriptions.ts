@@ -42,7 +42,14 @@ export function registerSubscriptions(httpServer: Server, schema: GraphQLSchema,
         const params = connection.connectionParams ?? {};
         const credentials = { authorization: params.authorization ?? params.Authorization, apiKey: params["x-api-key"] };
         try {
-          const ctx = await buildRequestContext(services, { requestId: newRequestId(), ...credentials, serviceTenant: params["service-tenant"] ?? params["Service-Tenant"] });
+          const { request } = connection.extra;
+          const ctx = await buildRequestContext(services, {
+            requestId: newRequestId(),
+            ...credentials,
+            serviceTenant: params["service-tenant"] ?? params["Service-Tenant"],
+            ip: request.socket.remoteAddress ?? null,
+            userAgent: request.headers["user-agent"],
+          });
           contexts.set(connection, ctx);
           const { socket } = connection.extra;
           const end = () => socket.close(FORBIDDEN_CLOSE_CODE, "Forbidden");

@@ -10,8 +10,8 @@ export const supplierConnectionResolvers: Resolvers = {
   },
   Mutation: {
     createSupplierConnection: (_parent, { input }, ctx) =>
-      ctx.services.supplierConnections.create(tenantScope(ctx), parseCreateSupplierConnection(SUPPLIER_CONNECTION_INPUT, { supplier: input.supplier, access_token: input.accessToken })),
-    deleteSupplierConnection: (_parent, { id }, ctx) => ctx.services.supplierConnections.delete(tenantScope(ctx), id),
+      ctx.services.supplierConnections.create(tenantScope(ctx), parseCreateSupplierConnection(SUPPLIER_CONNECTION_INPUT, { supplier: input.supplier, access_token: input.accessToken }), ctx.origin),
+    deleteSupplierConnection: (_parent, { id }, ctx) => ctx.services.supplierConnections.delete(tenantScope(ctx), id, ctx.origin),
   },
   SupplierConnection: {
     mode: (connection) => toGraphQLEnum(connection.mode),

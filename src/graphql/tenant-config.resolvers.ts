@@ -25,7 +25,7 @@ export const tenantConfigResolvers: Resolvers = {
         Object.fromEntries(Object.entries(input).map(([field, value]) => [PATCH_FIELDS[field as keyof typeof PATCH_FIELDS] ?? field, value])),
       );
       if (namesWebhookSettings(patch)) await authorize(ctx, "updateWebhookSettings");
-      return ctx.services.tenantConfig.update(tenantScope(ctx), patch);
+      return ctx.services.tenantConfig.update(tenantScope(ctx), patch, ctx.origin);
     },
   },
   TenantConfig: {

@@ -1,6 +1,7 @@
 import type { Resolvers } from "../generated/graphql";
 import { asMetadata } from "../tenants/metadata";
-import { createTenantInput, parseCreateApiKeyInput } from "../tenants/tenant.inputs";
+import { createTenantInput, parseCreateApiKeyInput, updateTenantInput } from "../tenants/tenant.inputs";
+import { allowedSuppliers } from "../tenants/tenant-suppliers";
 import { parseInput } from "../validation/parse-input";
 import { pageRequestFromArgs, toConnection } from "./connection";
 import { AppError, appError } from "../errors/app-error";
@@ -28,13 +29,20 @@ export const tenantResolvers: Resolvers = {
   Mutation: {
     createTenant: (_parent, { input }, ctx) => {
       const { environment, ...rest } = withoutNulls(input);
-      return ctx.services.tenants.create(parseInput(createTenantInput, { ...rest, environment: environment && fromGraphQLEnum(environment) }));
+      return ctx.services.tenants.create(parseInput(createTenantInput, { ...rest, environment: environment && fromGraphQLEnum(environment) }), ctx.origin);
     },
-    updateTenantStatus: (_parent, { id, status }, ctx) => ctx.services.tenants.update(id, { status: fromGraphQLEnum(status) }),
-    deleteTenant: (_parent, { id }, ctx) => ctx.services.tenants.delete(id),
+    updateTenantStatus: (_parent, { id, status }, ctx) => ctx.services.tenants.update(id, { status: fromGraphQLEnum(status) }, ctx.origin),
+    updateTenant: async (_parent, { id, input }, ctx) => {
+      // An unknown tenant is not found whatever the input says.
+      await ctx.services.tenants.get(id);
+      const { status, allowedSuppliers, ...rest } = input;
+      const patch = { ...withoutNulls(rest), ...(status ? { status: fromGraphQLEnum(status) } : {}), ...(allowedSuppliers !== undefined ? { allowed_suppliers: allowedSuppliers } : {}) };
+      return ctx.services.tenants.update(id, parseInput(updateTenantInput, patch), ctx.origin);
+    },
+    deleteTenant: (_parent, { id }, ctx) => ctx.services.tenants.delete(id, ctx.origin),
     createTenantApiKey: (_parent, { tenantId, label, permissions }, ctx) =>
-      ctx.services.apiKeys.create(tenantId, parseCreateApiKeyInput({ label, ...(permissions && { permissions: permissionsFromGraphQL(permissions) }) })),
-    revokeTenantApiKey: (_parent, { tenantId, keyId }, ctx) => ctx.services.apiKeys.revoke(tenantId, keyId),
+      ctx.services.apiKeys.create(tenantId, parseCreateApiKeyInput({ label, ...(permissions && { permissions: permissionsFromGraphQL(permissions) }) }), ctx.origin),
+    revokeTenantApiKey: (_parent, { tenantId, keyId }, ctx) => ctx.services.apiKeys.revoke(tenantId, keyId, ctx.origin),
   },
   Tenant: {
     name: (tenant) => (tenant.status === "deleted" ? null : tenant.name),
@@ -42,6 +50,7 @@ export const tenantResolvers: Resolvers = {
     environment: (tenant) => toGraphQLEnum(tenant.environment),
     status: (tenant) => toGraphQLEnum(tenant.status),
     metadata: (tenant) => asMetadata(tenant.ownerMetadata),
+    allowedSuppliers: (tenant) => allowedSuppliers(tenant),
     apiKeys: async (tenant, args, ctx) => toConnection(await ctx.services.apiKeys.list(tenant.id, pageRequestFromArgs(args))),
     usage: (tenant, _args, ctx) => ctx.services.usage.forTenant(tenant.id),
   },

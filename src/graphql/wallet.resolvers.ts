@@ -19,7 +19,7 @@ export const walletResolvers: Resolvers = {
         field: "creditWallet",
         args,
         required: false,
-        run: async () => ctx.services.wallets.credit(await ctx.services.tenants.get(tenantId), walletCredit(parseInput(creditWalletInput, withoutNulls(fields)))),
+        run: async () => ctx.services.wallets.credit(await ctx.services.tenants.get(tenantId), walletCredit(parseInput(creditWalletInput, withoutNulls(fields))), ctx.origin),
         idOf: (credit) => credit.entry.id,
         load: (entryId) => ctx.services.wallets.creditById(tenantId, entryId),
       });
@@ -33,6 +33,7 @@ export const walletResolvers: Resolvers = {
     type: (entry) => toGraphQLEnum(entry.type),
     amount: (entry) => formatMinor(entry.amount, entry.currency),
     balanceAfter: (entry) => formatMinor(entry.balanceAfter, entry.currency),
+    feeAmount: (entry) => formatMinor(entry.feeAmount, entry.currency),
   },
   WalletCredit: {
     transaction: (credit) => credit.entry,

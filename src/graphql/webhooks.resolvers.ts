@@ -43,20 +43,20 @@ export const webhookResolvers: Resolvers = {
     event: (_parent, { id }, ctx) => ctx.services.events.find(tenantScope(ctx), id),
   },
   Mutation: {
-    rotateWebhookSecret: (_parent, _args, ctx) => ctx.services.tenantConfig.rotateWebhookSecret(tenantScope(ctx)),
+    rotateWebhookSecret: (_parent, _args, ctx) => ctx.services.tenantConfig.rotateWebhookSecret(tenantScope(ctx), ctx.origin),
     redeliverWebhook: (_parent, { id }, ctx) => ctx.services.webhookDeliveries.redeliver(tenantScope(ctx), id),
     createWebhookEndpoint: (_parent, args, ctx) =>
       idempotentMutation(ctx, {
         field: "createWebhookEndpoint",
         args,
         required: false,
-        run: () => ctx.services.webhookEndpoints.create(tenantScope(ctx), parseCreateWebhookEndpoint(endpointBody(args.input))),
+        run: () => ctx.services.webhookEndpoints.create(tenantScope(ctx), parseCreateWebhookEndpoint(endpointBody(args.input)), ctx.origin),
         idOf: (endpoint) => endpoint.id,
         load: (id) => ctx.services.webhookEndpoints.get(tenantScope(ctx), id),
       }),
-    updateWebhookEndpoint: (_parent, { id, input }, ctx) => ctx.services.webhookEndpoints.update(tenantScope(ctx), id, parseUpdateWebhookEndpoint(endpointBody(input))),
-    deleteWebhookEndpoint: (_parent, { id }, ctx) => ctx.services.webhookEndpoints.delete(tenantScope(ctx), id),
-    rotateWebhookEndpointSecret: (_parent, { id }, ctx) => ctx.services.webhookEndpoints.rotateSecret(tenantScope(ctx), id),
+    updateWebhookEndpoint: (_parent, { id, input }, ctx) => ctx.services.webhookEndpoints.update(tenantScope(ctx), id, parseUpdateWebhookEndpoint(endpointBody(input)), ctx.origin),
+    deleteWebhookEndpoint: (_parent, { id }, ctx) => ctx.services.webhookEndpoints.delete(tenantScope(ctx), id, ctx.origin),
+    rotateWebhookEndpointSecret: (_parent, { id }, ctx) => ctx.services.webhookEndpoints.rotateSecret(tenantScope(ctx), id, ctx.origin),
     pingWebhookEndpoint: (_parent, args, ctx) =>
       idempotentMutation(ctx, {
         field: "pingWebhookEndpoint",

@@ -27,6 +27,8 @@ export function registerAuthentication(app: FastifyInstance, services: Services)
       authorization: request.headers.authorization,
       apiKey: request.headers["x-api-key"],
       serviceTenant: request.headers["service-tenant"],
+      ip: request.ip,
+      userAgent: request.headers["user-agent"],
     });
   });
 }

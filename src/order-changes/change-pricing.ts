@@ -84,10 +84,12 @@ export function changedBooking(order: Pick<Order, "offer" | "services">, removed
     passengers,
     conditions: added.conditions,
     passengerIdentityDocumentsRequired: order.offer.payload.passengerIdentityDocumentsRequired || added.passengerIdentityDocumentsRequired,
+    // The platform's fee was paid for the booking, and stays with it (and its refund rule).
+    ...(order.offer.payload.fee && { fee: order.offer.payload.fee }),
   };
   const removedSegments = segmentIdsOf(removed);
   return {
-    offer: { ...order.offer, totalAmount: fareOf(payload), payload },
+    offer: { ...order.offer, totalAmount: fareOf(payload) + (payload.fee?.amount ?? 0), payload },
     services: order.services.filter((service) => !dropsWith(service, removedSegments)),
   };
 }

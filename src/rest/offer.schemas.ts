@@ -46,13 +46,22 @@ export const sliceA = z
 
 const penalty = z.object({ allowed: z.boolean(), penalty_amount: decimalAmount.nullable(), penalty_currency: z.string().nullable() });
 
-/** Base fare and taxes (Variant A's names): they add up to `total_amount`, in its currency. */
+/** Base fare, taxes (Variant A's names) and the platform's fee: they add up to `total_amount`, in its currency. */
 export const priceSplitFields = {
-  base_amount: decimalAmount.meta({ description: "The fare without taxes: total_amount less tax_amount" }),
+  base_amount: decimalAmount.meta({ description: "The fare without taxes: total_amount less tax_amount and fee_amount" }),
   base_currency: z.string(),
-  tax_amount: decimalAmount.meta({ description: "Taxes, fees and charges included in total_amount" }),
+  tax_amount: decimalAmount.meta({ description: "The airline's taxes, fees and charges included in total_amount" }),
   tax_currency: z.string(),
+  ...feeFields(),
 };
+
+/** The platform's fee included in `total_amount`, fixed when the offer was searched ("0.00" when no pricing rule applied). */
+function feeFields() {
+  return {
+    fee_amount: decimalAmount.meta({ description: "The platform's fee included in total_amount, fixed when the offer was searched; \"0.00\" when none" }),
+    fee_currency: z.string(),
+  };
+}
 
 const passengerFare = z.object({ id: z.string(), type: passengerType, fare_amount: decimalAmount }).meta({ id: "PassengerFare" });
 
@@ -119,6 +128,7 @@ export const offerBSchema = z
     object: z.literal("offer"),
     total_amount: decimalAmount,
     currency: z.string(),
+    ...feeFields(),
     expires_at: timestamp,
     supplier: supplierRefSchema,
     comparison_key: comparisonKeySchema,

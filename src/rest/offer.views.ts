@@ -71,9 +71,13 @@ function passengerFares({ payload, currency }: StoredOffer) {
   return payload.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type, fare_amount: formatMinor(passenger.fareAmount, currency) }));
 }
 
-/** Base fare and taxes with their currencies, as Variant A names them on offers and orders. */
-export function priceSplitView({ baseAmount, taxAmount }: PriceSplit, currency: string) {
-  return { base_amount: formatMinor(baseAmount, currency), base_currency: currency, tax_amount: formatMinor(taxAmount, currency), tax_currency: currency };
+/** Base fare and taxes with their currencies, as Variant A names them on offers and orders, and the platform's fee. */
+export function priceSplitView({ baseAmount, taxAmount, feeAmount }: PriceSplit, currency: string) {
+  return { base_amount: formatMinor(baseAmount, currency), base_currency: currency, tax_amount: formatMinor(taxAmount, currency), tax_currency: currency, ...feeView(feeAmount, currency) };
+}
+
+function feeView(feeAmount: number, currency: string) {
+  return { fee_amount: formatMinor(feeAmount, currency), fee_currency: currency };
 }
 
 /** The slices of an offer, an order or an order change, in Variant A's names. */
@@ -142,6 +146,7 @@ export function offerViewB(offer: StoredOffer): z.output<typeof offerBSchema> {
     object: "offer" as const,
     total_amount: formatMinor(offer.totalAmount, currency),
     currency,
+    ...feeView(payload.fee?.amount ?? 0, currency),
     expires_at: offer.expiresAt.toISOString(),
     supplier: offerSupplier(payload),
     comparison_key: comparisonKey(payload.slices),

@@ -40,14 +40,14 @@ function parseCreateOrder(body: unknown): { variant: "A" | "B"; request: CreateO
   return { variant: "A", request: fromOrderInputA(parseInput(createOrderInputA, body)) };
 }
 
-const orderListQuery = listQuery.extend({ status: z.string().optional() });
+/** `?status=`, in either variant's spelling (any letter case: the document lists both variants' own). */
+const orderStatusFilter = z
+  .string()
+  .refine((value) => statusFilter(value) !== undefined, { message: `must be one of ${STATUS_FILTER_VALUES.join(", ")}` })
+  .meta({ enum: [...STATUS_FILTER_VALUES, ...new Set(STATUS_FILTER_VALUES.map(statusFilter))] })
+  .transform((value): OrderStatus => statusFilter(value)!);
 
-function statusOf(value: string | undefined): OrderStatus | undefined {
-  if (value === undefined) return undefined;
-  const status = statusFilter(value);
-  if (!status) throw appError("validation_failed", { field: "status", message: `status: must be one of ${STATUS_FILTER_VALUES.join(", ")}` });
-  return status;
-}
+const orderListQuery = listQuery.extend({ status: orderStatusFilter.optional() });
 
 /**
  * An order action on both path styles (docs/rest-api.md#orders-and-ticketing): Variant A's `/actions/<name>` answers the
@@ -132,7 +132,7 @@ export const orderRoutes = [
     // or a metadata key holding an invisible or direction-changing character.
     // 422 price_changed, unsupported_by_supplier, 502 supplier_error, 504 supplier_timeout: an offer its
     // supplier priced again, services asked of a supplier without them, the supplier failing or not answering in time.
-    errors: ["not_found", "invalid_field_value", "offer_no_longer_available", "price_changed", "unsupported_by_supplier", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable", "supplier_error", "supplier_timeout", "clock_advanced"],
+    errors: ["not_found", "invalid_field_value", "offer_no_longer_available", "price_changed", "unsupported_by_supplier", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable", "supplier_error", "supplier_timeout", "clock_advanced", "supplier_not_allowed"],
     handle: async ({ ctx, body }) => {
       const order = await ctx.services.orders.create(tenantScope(ctx), body.request);
       return body.variant === "B" ? createdOrderViewB(order) : ok(orderViewA(order, tenantScope(ctx).clock.now(), ctx.services.gateway.orders), "Order created");
@@ -229,6 +229,6 @@ export const orderRoutes = [
 async function orderPage(ctx: RequestContext, query: z.output<typeof orderListQuery>, defaultLimit?: number) {
   const scope = tenantScope(ctx);
   const now = scope.clock.now();
-  const page = await ctx.services.orders.listDetails(scope, { status: statusOf(query.status) }, pageRequestFromQuery(query, defaultLimit));
+  const page = await ctx.services.orders.listDetails(scope, { status: query.status }, pageRequestFromQuery(query, defaultLimit));
   return okPage(page, (order) => orderViewA(order, now, ctx.services.gateway.orders));
 }

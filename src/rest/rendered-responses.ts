@@ -9,6 +9,15 @@ export class JsonText<Shape = unknown> {
   constructor(readonly text: string | Buffer) {}
 }
 
+/** A success answer that is not JSON (a CSV or PDF document), sent as it is with its media type, as a download named `filename`. */
+export class DocumentBody {
+  constructor(
+    readonly contentType: string,
+    readonly body: Buffer | string,
+    readonly filename: string,
+  ) {}
+}
+
 /**
  * Serialised bodies of responses that never change for a key: location lookups (airports are
  * reference data) and offer retrievals (offers are immutable). Rendering them again costs more

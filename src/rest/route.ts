@@ -10,7 +10,7 @@ import { requestFingerprint } from "../idempotency/fingerprint";
 import { idempotencyKey } from "../idempotency/idempotency-key";
 import { OWNER_SCOPE, type FirstResponse, type StoredResponse } from "../idempotency/idempotency.service";
 import { parseInput } from "../validation/parse-input";
-import { JsonText } from "./rendered-responses";
+import { DocumentBody, JsonText } from "./rendered-responses";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -21,6 +21,8 @@ export interface RouteInput<Body, Query> {
   params: Record<string, string>;
   /** The request's Idempotency-Key (POST), or null without one. */
   idempotencyKey?: string | null;
+  /** The request's Accept header, for routes that answer in several media types (`produces`). */
+  accept?: string;
 }
 
 /**
@@ -47,8 +49,15 @@ export interface RestRoute<Body = unknown, Query = unknown, Response = unknown> 
   validatesNulText?: boolean;
   bodyErrorCode?: ErrorCode;
   query?: z.ZodType<Query>;
+  /** The code of a refused query parameter (default 400 `validation_failed`). */
+  queryErrorCode?: ErrorCode;
   /** Status of a success (default 200). */
   status?: number;
+  /**
+   * The media types a success is answered in (default JSON alone), chosen by the Accept header:
+   * "application/json" is `response`; any other is a document (`DocumentBody`).
+   */
+  produces?: readonly string[];
   /** The success body: the handler must return this shape, and the OpenAPI document describes it. */
   response: z.ZodType<Response>;
   /**
@@ -71,7 +80,7 @@ export interface RestRoute<Body = unknown, Query = unknown, Response = unknown> 
    * fingerprint covers instead of the whole body, so no record is derived from the secret.
    */
   fingerprintBody?(raw: unknown): unknown;
-  handle(input: RouteInput<Body, Query>): Promise<NoInfer<Response> | JsonText<NoInfer<Response>>>;
+  handle(input: RouteInput<Body, Query>): Promise<NoInfer<Response> | JsonText<NoInfer<Response>> | DocumentBody>;
 }
 
 /** Declares a route with its body, query and response types inferred from the schemas. */
@@ -101,12 +110,13 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
           : route.body
             ? parseInput(route.body, request.body, route.bodyErrorCode)
             : undefined;
-        const query = route.query ? parseInput(route.query, request.query) : {};
-        const input = { ctx, body, query, params: request.params as Record<string, string>, idempotencyKey: key };
+        const query = route.query ? parseInput(route.query, request.query, route.queryErrorCode) : {};
+        const input = { ctx, body, query, params: request.params as Record<string, string>, idempotencyKey: key, accept: request.headers.accept };
         if (key === null) {
           const result = await route.handle(input);
           reply.code(route.status ?? 200);
           if (result instanceof JsonText) return reply.type("application/json; charset=utf-8").send(result.text);
+          if (result instanceof DocumentBody) return reply.type(result.contentType).header("content-disposition", `attachment; filename="${result.filename}"`).send(result.body);
           return result;
         }
         const tenantId = requestTenantId(ctx);
@@ -130,6 +140,7 @@ async function respondOnce(route: RestRoute<any, any, any>, input: RouteInput<un
   try {
     const result = await route.handle(input);
     const status = route.status ?? 200;
+    if (result instanceof DocumentBody) throw new Error(`${route.url} answers documents: it cannot take an Idempotency-Key`);
     if (result instanceof JsonText) return { status, body: result.text.toString() };
     return { status, body: JSON.stringify(result), replayBody: route.redactForReplay && JSON.stringify(route.redactForReplay(result)) };
   } catch (error) {

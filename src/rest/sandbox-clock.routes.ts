@@ -28,7 +28,7 @@ export const sandboxClockRoutes = [
     body: advanceSandboxClockInput,
     response: okSchema(sandboxClockSchema),
     errors: ["route_not_found", "validation_failed", "invalid_field_value"],
-    handle: async ({ ctx, body }) => ok(sandboxClockView(await ctx.services.sandboxClock.advance(tenantScope(ctx), fromAdvanceSandboxClockInput(body))), "Sandbox clock advanced"),
+    handle: async ({ ctx, body }) => ok(sandboxClockView(await ctx.services.sandboxClock.advance(tenantScope(ctx), fromAdvanceSandboxClockInput(body), ctx.origin)), "Sandbox clock advanced"),
   }),
   restRoute({
     method: "POST",
@@ -38,6 +38,6 @@ export const sandboxClockRoutes = [
     tag,
     response: okSchema(sandboxClockSchema),
     errors: ["route_not_found", "clock_reset_refused"],
-    handle: async ({ ctx }) => ok(sandboxClockView(await ctx.services.sandboxClock.reset(tenantScope(ctx))), "Sandbox clock reset"),
+    handle: async ({ ctx }) => ok(sandboxClockView(await ctx.services.sandboxClock.reset(tenantScope(ctx), ctx.origin)), "Sandbox clock reset"),
   }),
 ];

@@ -140,11 +140,12 @@ class OfferRendering {
     const { currency } = answer;
     const id = offerIdOf(answer.requestId, index);
     const tax = offer.taxes.reduce((sum, amount) => sum + amount, 0);
+    const fee = offer.fee?.amount ?? 0;
     const fareBrand = str(offer.fareBrandName);
     body.ascii(
       `{"id":"${id}","total_amount":"${formatMinor(offer.totalAmount, currency)}","total_currency":"${currency}",` +
-        `"base_amount":"${formatMinor(offer.totalAmount - tax, currency)}","base_currency":"${currency}","tax_amount":"${formatMinor(tax, currency)}","tax_currency":"${currency}"` +
-        `${this.times},"owner":`,
+        `"base_amount":"${formatMinor(offer.totalAmount - tax - fee, currency)}","base_currency":"${currency}","tax_amount":"${formatMinor(tax, currency)}","tax_currency":"${currency}",` +
+        `"fee_amount":"${formatMinor(fee, currency)}","fee_currency":"${currency}"${this.times},"owner":`,
     );
     body.text(`${this.carrier(offer.owner)},"supplier":${this.supplier(offer.supplier)},"comparison_key":${str(offer.comparisonKey)},"slices":[`);
     for (let s = 0; s < offer.slices.length; s++) {

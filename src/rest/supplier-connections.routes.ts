@@ -23,7 +23,7 @@ export const supplierConnectionRoutes = [
     fingerprintBody: withoutAccessToken,
     response: okSchema(supplierConnectionSchema),
     errors: ["invalid_field_value", "supplier_connection_exists", "supplier_secrets_unset"],
-    handle: async ({ ctx, body }) => ok(supplierConnectionView(await ctx.services.supplierConnections.create(tenantScope(ctx), body)), "Supplier connected"),
+    handle: async ({ ctx, body }) => ok(supplierConnectionView(await ctx.services.supplierConnections.create(tenantScope(ctx), body, ctx.origin)), "Supplier connected"),
   }),
   restRoute({
     method: "GET",
@@ -42,6 +42,6 @@ export const supplierConnectionRoutes = [
     tag,
     response: okSchema(supplierConnectionSchema),
     errors: ["not_found"],
-    handle: async ({ ctx, params }) => ok(supplierConnectionView(await ctx.services.supplierConnections.delete(tenantScope(ctx), params.id!)), "Supplier connection deleted"),
+    handle: async ({ ctx, params }) => ok(supplierConnectionView(await ctx.services.supplierConnections.delete(tenantScope(ctx), params.id!, ctx.origin)), "Supplier connection deleted"),
   }),
 ];

@@ -30,10 +30,10 @@ export const tenantConfigRoutes = [
     // Every invalid field here is 422 invalid_field_value, text holding U+0000 included (docs/rest-api.md#tenant-configuration).
     validatesNulText: true,
     response: okSchema(tenantConfigSchema),
-    errors: ["invalid_field_value", "currency_locked", "amount_too_large"],
+    errors: ["invalid_field_value", "currency_locked", "amount_too_large", "supplier_not_allowed"],
     handle: async ({ ctx, body }) => {
       if (namesWebhookSettings(body)) await authorize(ctx, "updateWebhookSettings");
-      return ok(tenantConfigView(await ctx.services.tenantConfig.update(tenantScope(ctx), body), ctx.services.gateway.searches.defaultSuppliers), "Tenant updated");
+      return ok(tenantConfigView(await ctx.services.tenantConfig.update(tenantScope(ctx), body, ctx.origin), ctx.services.gateway.searches.defaultSuppliers), "Tenant updated");
     },
   }),
   restRoute({
@@ -44,6 +44,6 @@ export const tenantConfigRoutes = [
     tag,
     response: okSchema(webhookSecretRotationSchema),
     redactForReplay: (response) => ({ ...response, data: { ...response.data, webhook_secret: null } }),
-    handle: async ({ ctx }) => ok(webhookSecretRotationView(await ctx.services.tenantConfig.rotateWebhookSecret(tenantScope(ctx))), "Webhook secret rotated"),
+    handle: async ({ ctx }) => ok(webhookSecretRotationView(await ctx.services.tenantConfig.rotateWebhookSecret(tenantScope(ctx), ctx.origin)), "Webhook secret rotated"),
   }),
 ];

@@ -14,6 +14,7 @@ export const tenantSchema = z
     environment,
     status: z.enum(["active", "suspended", "deleted"]),
     metadata: metadataView,
+    allowed_suppliers: z.array(z.string()).nullable().meta({ description: "The suppliers the owner allows the tenant; null: all" }),
     createdAt: timestamp,
     updatedAt: timestamp,
     deletedAt: timestamp.nullable(),

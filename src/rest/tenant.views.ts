@@ -1,4 +1,4 @@
-import { shownTenantSuppliers } from "../tenants/tenant-suppliers";
+import { allowedSuppliers, shownTenantSuppliers } from "../tenants/tenant-suppliers";
 import type { z } from "zod";
 import { storedKeyPermissions } from "../tenancy/key-permissions";
 import type { ApiKey, Tenant } from "../db/models";
@@ -20,6 +20,7 @@ export function tenantView(tenant: Tenant): z.output<typeof tenantSchema> {
     environment: tenant.environment,
     status: tenant.status,
     metadata: asMetadata(tenant.ownerMetadata),
+    allowed_suppliers: allowedSuppliers(tenant),
     createdAt: tenant.createdAt.toISOString(),
     updatedAt: tenant.updatedAt.toISOString(),
     deletedAt: tenant.deletedAt?.toISOString() ?? null,

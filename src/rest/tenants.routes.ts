@@ -20,7 +20,7 @@ export const tenantRoutes = [
     response: okSchema(tenantSchema),
     // 422 invalid_field_value: a name or a metadata key holding an invisible or direction-changing character.
     errors: ["invalid_field_value"],
-    handle: async ({ ctx, body }) => ok(tenantView(await ctx.services.tenants.create(body)), "Tenant created"),
+    handle: async ({ ctx, body }) => ok(tenantView(await ctx.services.tenants.create(body, ctx.origin)), "Tenant created"),
   }),
   restRoute({
     method: "GET",
@@ -46,12 +46,12 @@ export const tenantRoutes = [
     method: "PATCH",
     url: "/v1/tenants/:id",
     operation: "updateTenant",
-    summary: "Suspend, reactivate, rename or re-address a tenant",
+    summary: "Suspend, reactivate, rename or re-address a tenant, or set the suppliers it may use (allowed_suppliers)",
     tag,
     body: updateTenantInput,
     response: okSchema(tenantSchema),
     errors: ["tenant_not_found", "tenant_deleted", "invalid_field_value"],
-    handle: async ({ ctx, params, body }) => ok(tenantView(await ctx.services.tenants.update(params.id!, body)), "Tenant updated"),
+    handle: async ({ ctx, params, body }) => ok(tenantView(await ctx.services.tenants.update(params.id!, body, ctx.origin)), "Tenant updated"),
   }),
   restRoute({
     method: "DELETE",
@@ -61,7 +61,7 @@ export const tenantRoutes = [
     tag,
     response: okSchema(tenantSchema),
     errors: ["tenant_not_found", "tenant_deleted"],
-    handle: async ({ ctx, params }) => ok(tenantView(await ctx.services.tenants.delete(params.id!)), "Tenant deleted"),
+    handle: async ({ ctx, params }) => ok(tenantView(await ctx.services.tenants.delete(params.id!, ctx.origin)), "Tenant deleted"),
   }),
   restRoute({
     method: "POST",
@@ -76,7 +76,7 @@ export const tenantRoutes = [
     errors: ["tenant_not_found", "tenant_deleted", "invalid_field_value"],
     redactForReplay: (response) => ({ ...response, data: { ...response.data, apiKey: null } }),
     handle: async ({ ctx, params, body }) => {
-      const { key, secret } = await ctx.services.apiKeys.create(params.id!, body);
+      const { key, secret } = await ctx.services.apiKeys.create(params.id!, body, ctx.origin);
       return ok({ ...apiKeyView(key), apiKey: secret }, "API key created");
     },
   }),
@@ -99,7 +99,7 @@ export const tenantRoutes = [
     tag,
     response: okSchema(apiKeySchema),
     errors: ["tenant_not_found", "not_found"],
-    handle: async ({ ctx, params }) => ok(apiKeyView(await ctx.services.apiKeys.revoke(params.id!, params.keyId!)), "API key revoked"),
+    handle: async ({ ctx, params }) => ok(apiKeyView(await ctx.services.apiKeys.revoke(params.id!, params.keyId!, ctx.origin)), "API key revoked"),
   }),
   restRoute({
     method: "GET",

@@ -41,7 +41,7 @@ export const walletRoutes = [
     errors: ["tenant_not_found", "tenant_deleted", "currency_mismatch", "amount_too_large"],
     handle: async ({ ctx, params, body }) => {
       const tenant = await ctx.services.tenants.get(params.id!);
-      const { entry, wallet } = await ctx.services.wallets.credit(tenant, walletCredit(body));
+      const { entry, wallet } = await ctx.services.wallets.credit(tenant, walletCredit(body), ctx.origin);
       return ok({ transaction: ledgerEntryView(entry), wallet: walletView(wallet) }, "Wallet credited");
     },
   }),

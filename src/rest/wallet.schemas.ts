@@ -13,6 +13,7 @@ export const ledgerEntrySchema = z
     amount: decimalAmount,
     currency: z.string(),
     balance_after: decimalAmount,
+    fee_amount: decimalAmount.meta({ description: "How much of amount was the platform's fee: paid by a ticketing debit, given back by a reversal or a refund; \"0.00\" for none" }),
     order_id: z.string().nullable(),
     reference: z.string().nullable(),
     created_at: timestamp,

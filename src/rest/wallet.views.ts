@@ -20,6 +20,7 @@ export function ledgerEntryView(entry: LedgerEntry): z.output<typeof ledgerEntry
     amount: formatMinor(entry.amount, entry.currency),
     currency: entry.currency,
     balance_after: formatMinor(entry.balanceAfter, entry.currency),
+    fee_amount: formatMinor(entry.feeAmount, entry.currency),
     order_id: entry.orderId,
     reference: entry.reference,
     created_at: entry.createdAt.toISOString(),

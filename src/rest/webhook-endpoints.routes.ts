@@ -22,7 +22,7 @@ export const webhookEndpointRoutes = [
     response: okSchema(webhookEndpointSchema),
     errors: ["invalid_field_value", "webhook_endpoint_limit_reached"],
     redactForReplay: (response) => ({ ...response, data: { ...response.data, secret: null } }),
-    handle: async ({ ctx, body }) => ok(webhookEndpointView(await ctx.services.webhookEndpoints.create(tenantScope(ctx), body)), "Webhook endpoint created"),
+    handle: async ({ ctx, body }) => ok(webhookEndpointView(await ctx.services.webhookEndpoints.create(tenantScope(ctx), body, ctx.origin)), "Webhook endpoint created"),
   }),
   restRoute({
     method: "GET",
@@ -54,7 +54,7 @@ export const webhookEndpointRoutes = [
     parseBody: parseUpdateWebhookEndpoint,
     response: okSchema(webhookEndpointSchema),
     errors: ["not_found", "invalid_field_value"],
-    handle: async ({ ctx, params, body }) => ok(webhookEndpointView(await ctx.services.webhookEndpoints.update(tenantScope(ctx), params.id!, body)), "Webhook endpoint updated"),
+    handle: async ({ ctx, params, body }) => ok(webhookEndpointView(await ctx.services.webhookEndpoints.update(tenantScope(ctx), params.id!, body, ctx.origin)), "Webhook endpoint updated"),
   }),
   restRoute({
     method: "DELETE",
@@ -64,7 +64,7 @@ export const webhookEndpointRoutes = [
     tag,
     response: okSchema(webhookEndpointSchema),
     errors: ["not_found"],
-    handle: async ({ ctx, params }) => ok(webhookEndpointView(await ctx.services.webhookEndpoints.delete(tenantScope(ctx), params.id!)), "Webhook endpoint deleted"),
+    handle: async ({ ctx, params }) => ok(webhookEndpointView(await ctx.services.webhookEndpoints.delete(tenantScope(ctx), params.id!, ctx.origin)), "Webhook endpoint deleted"),
   }),
   restRoute({
     method: "POST",
@@ -76,7 +76,7 @@ export const webhookEndpointRoutes = [
     errors: ["not_found"],
     redactForReplay: (response) => ({ ...response, data: { ...response.data, secret: null } }),
     handle: async ({ ctx, params }) =>
-      ok(webhookEndpointSecretRotationView(await ctx.services.webhookEndpoints.rotateSecret(tenantScope(ctx), params.id!)), "Webhook endpoint secret rotated"),
+      ok(webhookEndpointSecretRotationView(await ctx.services.webhookEndpoints.rotateSecret(tenantScope(ctx), params.id!, ctx.origin)), "Webhook endpoint secret rotated"),
   }),
   restRoute({
     method: "POST",

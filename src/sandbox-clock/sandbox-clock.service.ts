@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { ChangeOrigin } from "../audit/change-origin";
+import { auditStatement } from "../audit/audit-log";
 import { clock } from "../clock";
 import type { Database } from "../db/database";
 import { sqlEnum } from "../db/sql-enum";
@@ -10,10 +12,8 @@ import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { tenantClock } from "../tenancy/tenant-clock";
 import type { TenantScope } from "../tenancy/tenant-scope";
 import type { TenantService } from "../tenants/tenant.service";
-import type { ClockAdvance } from "./sandbox-clock.inputs";
+import { MAX_OFFSET_SECONDS, type ClockAdvance } from "./sandbox-clock.inputs";
 
-/** The furthest a sandbox clock may run ahead of real time: ten years. */
-const MAX_OFFSET_SECONDS = 10 * 366 * 86_400;
 /** How long an advance waits for the work that fell due to run, before it answers anyway. */
 const DUE_WORK_WAIT_MS = 10_000;
 const DUE_WORK_POLL_MS = 20;
@@ -54,7 +54,7 @@ export class SandboxClockService {
    * work still running. Racing advances each move the clock by what they asked, from where the
    * other left it; a `to` that the other has already passed is 422, as it would be after it.
    */
-  async advance(scope: TenantScope, advance: ClockAdvance): Promise<SandboxClock> {
+  async advance(scope: TenantScope, advance: ClockAdvance, by: ChangeOrigin): Promise<SandboxClock> {
     const offset = await this.offsetOf(scope);
     const now = tenantClock({ clockOffsetSeconds: offset }).nowMs();
     const seconds = "seconds" in advance ? advance.seconds : Math.ceil((advance.to.getTime() - now) / 1000);
@@ -69,10 +69,11 @@ export class SandboxClockService {
         await writeBatch(this.db, [
           guarded(Sql.sql`UPDATE "Tenant" SET "clockOffsetSeconds" = ${offset + seconds} WHERE "id" = ${scope.tenantId} AND "clockOffsetSeconds" = ${offset}`, CLOCK_GUARD),
           Sql.sql`UPDATE "OrderJob" SET "runAt" = ${sqlTimestampEarlier(this.db.provider, "runAt", seconds)} WHERE "tenantId" = ${scope.tenantId}`,
+          auditStatement(this.db, by, { action: "sandbox_clock.advanced", tenantId: scope.tenantId, target: { type: "sandbox_clock", id: scope.tenantId }, changes: { offset_seconds: { from: offset, to: offset + seconds } } }),
         ]);
       } catch (error) {
         // A racing advance moved it first: this one moves it on from there.
-        if (error instanceof GuardFailed && error.guard === CLOCK_GUARD) return this.advance(scope, advance);
+        if (error instanceof GuardFailed && error.guard === CLOCK_GUARD) return this.advance(scope, advance, by);
         throw error;
       }
       await this.tenants.invalidate(scope.tenantId);
@@ -89,8 +90,8 @@ export class SandboxClockService {
    * searches are removed (until then no read finds them: OfferService keeps an offer dated after
    * the tenant's now out of sight).
    */
-  async reset(scope: TenantScope): Promise<SandboxClock> {
-    await this.offsetOf(scope);
+  async reset(scope: TenantScope, by: ChangeOrigin): Promise<SandboxClock> {
+    const offset = await this.offsetOf(scope);
     const { provider } = this.db;
     const now = sqlTimestamp(provider, clock.now());
     const tenantId = scope.tenantId;
@@ -104,6 +105,7 @@ export class SandboxClockService {
         Sql.sql`UPDATE "OrderCancellation" SET "expiresAt" = ${now} WHERE "tenantId" = ${tenantId} AND "confirmedAt" IS NULL AND "createdAt" > ${now}`,
         Sql.sql`UPDATE "OrderChangeOffer" SET "expiresAt" = ${now} WHERE "tenantId" = ${tenantId} AND "createdAt" > ${now}`,
         Sql.sql`UPDATE "OrderChangeRequest" SET "expiresAt" = ${now} WHERE "tenantId" = ${tenantId} AND "expiresAt" IS NOT NULL AND "createdAt" > ${now}`,
+        auditStatement(this.db, by, { action: "sandbox_clock.reset", tenantId, target: { type: "sandbox_clock", id: tenantId }, changes: { offset_seconds: { from: offset, to: 0 } } }),
       ]);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === CLOCK_GUARD) throw appError("clock_reset_refused");

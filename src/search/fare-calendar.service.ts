@@ -10,7 +10,10 @@ import type { FareQuote, SupplierSearch } from "../gateway/contract/offers";
 import { RecentMap } from "../recent-map";
 import { dayToIsoDate, instantToLocalDay, localDay } from "../time/local-time";
 import { MAX_CALENDAR_DAYS, type DestinationsRequest, type FareCalendarRequest } from "./fare-calendar.inputs";
-import { CANDIDATES_PER_SEARCH, cheaperOf, cheapestSellable, quotedFares, totalInCurrency, type FareCandidate, type PricedFare } from "./lowest-fares";
+import { CANDIDATES_PER_SEARCH, cheaperOf, cheapestSellable, quotedFares, totalInCurrency, type FareCandidate, type FareFee, type PricedFare } from "./lowest-fares";
+import { offerFee, placeCodes } from "../pricing/fee-rules";
+import type { PricingRuleSource } from "../pricing/pricing-rule";
+import { isSupplierAllowed } from "../tenants/tenant-suppliers";
 import { SALES_HORIZON_DAYS } from "./search-rules";
 
 /** A search's default, which the calendar's prices must match. */
@@ -65,6 +68,7 @@ export class FareCalendarService {
     /** Every supplier that quotes lowest fares (the others are passed over). */
     private readonly sources: readonly FareSource[],
     private readonly airports: AirportIndex,
+    private readonly pricing: PricingRuleSource,
   ) {}
 
   /**
@@ -106,11 +110,12 @@ export class FareCalendarService {
       } satisfies SupplierSearch,
     }));
     const currency = scope.tenant.defaultCurrency;
+    const feeOf = await this.feesOf(scope, request.cabinClass, origins[0]!, destinations[0]!);
     const best: Array<PricedFare<FareCandidate<TravelDay>> | null> = days.map(() => null);
-    for (const source of this.sources) {
+    for (const source of this.sources.filter((entry) => isSupplierAllowed(scope.tenant, entry.ref.id))) {
       const quoted = await quotedFares(source, searches);
       if (quoted.length === 0) continue;
-      const sellable = await cheapestSellable(source, quoted, scope.tenant.environment, currency);
+      const sellable = await cheapestSellable(source, quoted, scope.tenant.environment, currency, feeOf);
       sellable.forEach((fare, index) => (best[index] = cheaperOf(best[index], fare)));
     }
     return best.flatMap((fare) => (fare ? [indicativeFare(fare, currency)] : []));
@@ -133,13 +138,14 @@ export class FareCalendarService {
     const last = Math.min(lastOnSale, localDay(`${request.month}-01`) + daysInMonth(request.month) - 1);
     if (first > last) throw invalid("month", `has no date on sale (dates on sale run from ${dayToIsoDate(today)} to ${dayToIsoDate(lastOnSale)})`);
     const best = new Map<Airport, PricedFare<FareCandidate<TravelDay>>>();
-    for (const source of this.sources) {
+    const feeOf = await this.feesOf(scope, request.cabinClass, origins[0]!, null);
+    for (const source of this.sources.filter((entry) => isSupplierAllowed(scope.tenant, entry.ref.id))) {
       // Destinations by their month's cheapest fare; those dearer than the cap are out already,
       // and only the first few are checked for seats: each has fares to fall back on.
       const candidates = (await this.monthFares(source, scope, origins, first, last, request.cabinClass))
         .filter(({ fares }) => maxPrice === null || totalInCurrency(fares[0]!.quote, currency) <= maxPrice)
         .slice(0, 2 * MAX_DESTINATIONS);
-      const sellable = await cheapestSellable(source, candidates.map(({ fares }) => fares), scope.tenant.environment, currency);
+      const sellable = await cheapestSellable(source, candidates.map(({ fares }) => fares), scope.tenant.environment, currency, feeOf);
       candidates.forEach(({ destination }, index) => {
         const cheaper = cheaperOf(best.get(destination), sellable[index]);
         if (cheaper) best.set(destination, cheaper);
@@ -178,6 +184,29 @@ export class FareCalendarService {
     fares.sort((a, b) => usdTotal(a.fares[0]!.quote) - usdTotal(b.fares[0]!.quote));
     this.destinationFares.set(key, { fares, madeAt: clock.nowMs() });
     return fares;
+  }
+
+  /**
+   * The fee an offer of each fare would carry under the tenant's pricing rules, matched on the
+   * fare's airline and airports (`origin` and `destination` stand in for a supplier that does not
+   * name them; a destination idea's is its own) and the cabin asked for.
+   */
+  private async feesOf(scope: TenantScope, cabinClass: CabinClass, origin: Airport, destination: Airport | null): Promise<FareFee> {
+    const rules = await this.pricing.rulesFor(scope.tenantId);
+    if (rules.length === 0) return () => 0;
+    const place = (code: string | undefined, fallback: Airport | null) => placeCodes((code === undefined ? undefined : this.airports.getByIata(code)) ?? fallback ?? origin);
+    return (quote, supplierId, passengerFares) =>
+      offerFee(rules, {
+        tenantId: scope.tenantId,
+        environment: scope.tenant.environment,
+        supplier: supplierId,
+        carrier: quote.route?.owner ?? null,
+        origin: place(quote.route?.origin, origin),
+        destination: place(quote.route?.destination, destination),
+        cabinClass,
+        passengerFares,
+        currency: scope.tenant.defaultCurrency,
+      })?.amount ?? 0;
   }
 
   private place(field: string, code: string): Airport[] {

@@ -38,16 +38,21 @@ export async function quotedFares<Label>(source: FareSource, searches: ReadonlyA
   );
 }
 
+/** The platform's fee on a fare as an offer of it would carry, given its passengers' fares in the tenant's currency (0: none). */
+export type FareFee = (quote: FareQuote, supplierId: string, passengerFares: readonly number[]) => number;
+
 /**
  * Of each group of a supplier's fares (cheapest first), the cheapest it can still sell, as a
  * search would find it (the supplier says which: its own inventory, for the tenant's
- * environment). A group with no fare left is null.
+ * environment) and price it (in the tenant's currency, with the platform's fee: `feeOf`). A group
+ * with no fare left is null.
  */
 export async function cheapestSellable<Label>(
   source: FareSource,
   groups: ReadonlyArray<ReadonlyArray<FareCandidate<Label>>>,
   environment: Environment,
   currency: string,
+  feeOf: FareFee = () => 0,
 ): Promise<Array<PricedFare<FareCandidate<Label>> | null>> {
   const seatsNeeded = groups.find((group) => group.length > 0)?.[0]?.seatsNeeded ?? 1;
   const sellable = await source.sellableFares(
@@ -57,15 +62,21 @@ export async function cheapestSellable<Label>(
   return groups.map((group, index) => {
     const quote = sellable[index];
     const candidate = quote ? group.find((entry) => entry.quote === quote) : undefined;
-    return candidate ? { candidate, totalAmount: totalInCurrency(candidate.quote, currency), supplier: source.ref.id } : null;
+    if (!candidate) return null;
+    const fares = faresInCurrency(candidate.quote, currency);
+    const totalAmount = fares.reduce((sum, fare) => sum + fare, 0) + feeOf(candidate.quote, source.ref.id, fares);
+    return { candidate, totalAmount, supplier: source.ref.id };
   });
 }
 
-/** A quote's total as an offer of it would show it: each passenger's fare converted, then added. */
+/** Each passenger's fare as an offer of the quote would show it: converted one by one. */
+function faresInCurrency(quote: FareQuote, currency: string): number[] {
+  return quote.passengerFares.map((fare) => convertFromUsdMinor(fare, currency));
+}
+
+/** A quote's total as an offer of it would show it, before any fee: each passenger's fare converted, then added. */
 export function totalInCurrency(quote: FareQuote, currency: string): number {
-  let total = 0;
-  for (const fare of quote.passengerFares) total += convertFromUsdMinor(fare, currency);
-  return total;
+  return faresInCurrency(quote, currency).reduce((sum, fare) => sum + fare, 0);
 }
 
 /** The cheaper of two priced fares (the first on a tie); either may be missing. */

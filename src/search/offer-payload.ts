@@ -1,6 +1,7 @@
 import type { CarrierRef, PassengerType } from "../gateway/contract/air";
 import type { OfferConditions, SupplierOfferRef, SupplierSegment } from "../gateway/contract/offers";
 import { ORIGINAL_SUPPLIER, type SupplierRef } from "../gateway/contract/offers";
+import type { OfferFee } from "../pricing/fee-rules";
 
 /**
  * An offer whole, everything a view or an order needs, priced in the tenant's currency (minor
@@ -22,6 +23,8 @@ export interface OfferPayload {
   passengerIdentityDocumentsRequired: boolean;
   /** The supplier's own names for the offer and its total, when booking must send them back (a remote supplier's). */
   supplierOffer?: SupplierOfferRef;
+  /** The platform's fee, included in the total (absent: none; an order keeps it in its snapshot, and its refund follows `refundable`). */
+  fee?: OfferFee;
 }
 
 export interface StoredSlice {
@@ -55,16 +58,18 @@ export interface StoredOffer {
   payload: OfferPayload;
 }
 
-/** The total split as Variant A shows it: taxes (every passenger's together) and the base fare, the rest. */
+/** The total split as Variant A shows it: taxes (every passenger's together), the platform's fee, and the base fare, the rest. */
 export interface PriceSplit {
   baseAmount: number;
   taxAmount: number;
+  feeAmount: number;
 }
 
-/** `totalAmount` split with the offer's taxes: base + tax is the total exactly. */
+/** `totalAmount` split with the offer's taxes and fee: base + tax + fee is the total exactly. */
 export function splitTotal(totalAmount: number, payload: OfferPayload): PriceSplit {
   const taxAmount = payload.passengers.reduce((sum, passenger) => sum + (passenger.taxAmount ?? 0), 0);
-  return { baseAmount: totalAmount - taxAmount, taxAmount };
+  const feeAmount = payload.fee?.amount ?? 0;
+  return { baseAmount: totalAmount - taxAmount - feeAmount, taxAmount, feeAmount };
 }
 
 /** The supplier that offered it, whenever it was stored. */

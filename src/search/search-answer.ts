@@ -6,6 +6,7 @@ import { priceConditions, priceFares, sharedSegment } from "./price-offer";
 import { comparisonKey } from "../gateway/contract/comparison-key";
 import type { SourcedOffer } from "../gateway/contract/gateway";
 import type { SupplierRef } from "../gateway/contract/offers";
+import type { OfferFee } from "../pricing/fee-rules";
 
 /** A flight segment as the offers of a search share it: every field of a stored segment but its id (which names the offer). */
 export type SharedSegment = Omit<StoredSegment, "id">;
@@ -32,7 +33,9 @@ export interface AnsweredOffer {
   /** Each searched passenger's fare and the taxes inside it, in the search's passenger order (minor units). */
   fares: number[];
   taxes: number[];
-  /** The sum of `fares`. */
+  /** The platform's fee on it, fixed when it was searched (pricing/fee-rules.ts); null when no rule applied. */
+  fee: OfferFee | null;
+  /** The sum of `fares`, plus the fee. */
   totalAmount: number;
   conditions: OfferConditions;
   passengerIdentityDocumentsRequired: boolean;
@@ -62,12 +65,15 @@ export interface SearchAnswer extends SearchHeader {
   offers: AnsweredOffer[];
 }
 
+/** The fee of one offer of a search, given its fares in the search's currency: the tenant's pricing rules applied (search.service.ts). */
+export type OfferFeeOf = (offer: SourcedOffer, fares: readonly number[]) => OfferFee | null;
+
 /**
- * The supplier's offers priced in the header's currency (fare by fare: price-offer.ts), with the
- * segments and slices several offers fly kept once. Every offer's fares must name the searched
- * passengers in their order (the supplier echoes them).
+ * The supplier's offers priced in the header's currency (fare by fare: price-offer.ts), each with
+ * its fee (`feeOf`), with the segments and slices several offers fly kept once. Every offer's
+ * fares must name the searched passengers in their order (the supplier echoes them).
  */
-export function answerSearch(header: SearchHeader, supplierOffers: readonly SourcedOffer[]): SearchAnswer {
+export function answerSearch(header: SearchHeader, supplierOffers: readonly SourcedOffer[], feeOf: OfferFeeOf = () => null): SearchAnswer {
   if (supplierOffers.length > MAX_OFFER_POSITIONS) throw new Error(`a search keeps at most ${MAX_OFFER_POSITIONS} offers; the supplier gave ${supplierOffers.length}`);
   const segments: SharedSegment[] = [];
   const segmentsByFlight = new Map<string, number[]>();
@@ -85,7 +91,8 @@ export function answerSearch(header: SearchHeader, supplierOffers: readonly Sour
     return segments.length - 1;
   };
 
-  const offers = supplierOffers.map(({ supplier, offer, comparisonKey: key }): AnsweredOffer => {
+  const offers = supplierOffers.map((sourced): AnsweredOffer => {
+    const { supplier, offer, comparisonKey: key } = sourced;
     const sliceIndexes = offer.slices.map((slice) => {
       const segmentIndexes = slice.segments.map(segmentIndex);
       const key = `${slice.origin.iataCode}|${slice.destination.iataCode}|${slice.departureDate}|${slice.durationMinutes}|${segmentIndexes.join(",")}`;
@@ -98,6 +105,7 @@ export function answerSearch(header: SearchHeader, supplierOffers: readonly Sour
     });
     checkPassengers(offer, header);
     const { fares, taxes } = priceFares(offer, header.currency);
+    const fee = feeOf(sourced, fares);
     return {
       supplier,
       comparisonKey: key,
@@ -106,7 +114,8 @@ export function answerSearch(header: SearchHeader, supplierOffers: readonly Sour
       slices: sliceIndexes,
       fares,
       taxes,
-      totalAmount: fares.reduce((sum, fare) => sum + fare, 0),
+      fee,
+      totalAmount: offerTotal(fares, fee),
       conditions: priceConditions(offer.conditions, header.currency),
       passengerIdentityDocumentsRequired: offer.passengerIdentityDocumentsRequired,
       ...(offer.supplierOffer && { supplierOffer: offer.supplierOffer }),
@@ -152,6 +161,11 @@ export function answeredOfferKey(answer: Pick<SearchAnswer, "segments" | "slices
 
 const sameCarrier = (a: { iataCode: string; name: string }, b: { iataCode: string; name: string }) => a === b || (a.iataCode === b.iataCode && a.name === b.name);
 
+/** An offer's total: its fares, plus its fee. */
+export function offerTotal(fares: readonly number[], fee: OfferFee | null): number {
+  return fares.reduce((sum, fare) => sum + fare, 0) + (fee?.amount ?? 0);
+}
+
 /** Offer `index` of the search, whole, as booking, views and orders' snapshots take it. */
 export function offerAt(answer: SearchAnswer, index: number): StoredOffer {
   const offer = answer.offers[index]!;
@@ -172,6 +186,7 @@ export function offerAt(answer: SearchAnswer, index: number): StoredOffer {
       conditions: offer.conditions,
       passengerIdentityDocumentsRequired: offer.passengerIdentityDocumentsRequired,
       ...(offer.supplierOffer && { supplierOffer: offer.supplierOffer }),
+      ...(offer.fee && { fee: offer.fee }),
       slices: offer.slices.map((sliceIndex, s): StoredSlice => {
         const slice = answer.slices[sliceIndex]!;
         return {

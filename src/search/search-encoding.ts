@@ -1,7 +1,8 @@
 import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
 import type { AircraftRef, BaggageAllowance, CabinClass, CarrierRef, PassengerType } from "../gateway/contract/air";
 import type { OfferConditions, SupplierOfferRef } from "../gateway/contract/offers";
-import { answeredOfferKey, type AnsweredOffer, type SearchAnswer, type SearchHeader, type SharedSegment, type SharedSlice } from "./search-answer";
+import { answeredOfferKey, offerTotal, type AnsweredOffer, type SearchAnswer, type SearchHeader, type SharedSegment, type SharedSlice } from "./search-answer";
+import type { OfferFee } from "../pricing/fee-rules";
 import { ORIGINAL_SUPPLIER, type SupplierRef } from "../gateway/contract/offers";
 
 /**
@@ -23,6 +24,9 @@ interface EncodedSearch {
   offers: Array<[owner: number, fareBrandName: string, slices: number[], fares: number[], taxes: number[], conditions: number, identityDocumentsRequired: 0 | 1, supplier?: number, supplierOffer?: EncodedSupplierOffer]>;
   /** The suppliers the offers came from (absent in rows written before offers named theirs: ORIGINAL_SUPPLIER). */
   suppliers?: Array<[id: string, name: string]>;
+  /** Each offer's fee by position, null for none: its amount and its rule in `feeRules` (both absent when no offer has one, as in rows written before fees). */
+  fees?: Array<[amount: number, rule: number] | null>;
+  feeRules?: Array<[id: string, refundable: 0 | 1]>;
 }
 
 /** A supplier's own names for an offer (a remote supplier's), present only on offers that have them. */
@@ -104,6 +108,11 @@ export function encodeSearch(answer: SearchAnswer): Buffer {
     }),
   };
   encoded.suppliers = suppliers.values.map((supplier) => [supplier.id, supplier.name]);
+  if (answer.offers.some((offer) => offer.fee !== null)) {
+    const rules = new Table<OfferFee>((fee) => `${fee.ruleId}|${fee.refundable}`);
+    encoded.fees = answer.offers.map(({ fee }) => (fee === null ? null : [fee.amount, rules.indexOf(fee)]));
+    encoded.feeRules = rules.values.map((fee) => [fee.ruleId, fee.refundable ? 1 : 0]);
+  }
   encoded.carriers = carriers.values.map((carrier) => [carrier.iataCode, carrier.name]);
   encoded.aircraft = aircraft.values.map((plane) => [plane.iataCode, plane.name]);
   encoded.baggage = baggage.values.map((allowances) => allowances as Record<PassengerType, BaggageAllowance[]>);
@@ -144,8 +153,12 @@ export function decodeSearch(bytes: Uint8Array, header: Omit<SearchHeader, "curr
   );
   const slices = encoded.slices.map(([origin, destination, departureDate, durationMinutes, sliceSegments]): SharedSlice => ({ origin, destination, departureDate, durationMinutes, segments: sliceSegments }));
   const suppliers = (encoded.suppliers ?? []).map(([id, name]): SupplierRef => ({ id, name }));
-  const offers = encoded.offers.map(
-    ([owner, fareBrandName, offerSlices, fares, taxes, condition, documents, supplier, supplierOffer]): AnsweredOffer => ({
+  const feeRules = encoded.feeRules ?? [];
+  const offers = encoded.offers.map(([owner, fareBrandName, offerSlices, fares, taxes, condition, documents, supplier, supplierOffer], index): AnsweredOffer => {
+    const encodedFee = encoded.fees?.[index] ?? null;
+    const rule = encodedFee && feeRules[encodedFee[1]]!;
+    const fee: OfferFee | null = encodedFee && rule ? { amount: encodedFee[0], ruleId: rule[0], refundable: rule[1] === 1 } : null;
+    return {
       supplier: (supplier === undefined ? undefined : suppliers[supplier]) ?? ORIGINAL_SUPPLIER,
       comparisonKey: answeredOfferKey({ segments, slices }, { slices: offerSlices }),
       owner: carriers[owner]!,
@@ -153,12 +166,13 @@ export function decodeSearch(bytes: Uint8Array, header: Omit<SearchHeader, "curr
       slices: offerSlices,
       fares,
       taxes,
-      totalAmount: fares.reduce((sum, fare) => sum + fare, 0),
+      fee,
+      totalAmount: offerTotal(fares, fee),
       conditions: conditions[condition]!,
       passengerIdentityDocumentsRequired: documents === 1,
       ...(supplierOffer && { supplierOffer: decodeSupplierOffer(supplierOffer) }),
-    }),
-  );
+    };
+  });
   return { ...header, currency: encoded.currency, segments, slices, offers };
 }
 

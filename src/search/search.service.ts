@@ -9,11 +9,13 @@ import type { StoredOffer } from "./offer-payload";
 import type { SearchRequest } from "./search.inputs";
 import { resolveSearch, type ResolvedSearch } from "./search-rules";
 import { insertSearch, type OfferRequestRow, type StoredSearch } from "./search-rows";
-import { answerSearch, offerAt, type SearchAnswer } from "./search-answer";
+import { answerSearch, offerAt, type OfferFeeOf, type SearchAnswer } from "./search-answer";
 import type { OfferCache } from "./offer-cache";
 import type { SearchedSupplier, SourcedOffer, SupplierBatch, SupplierResult, SupplierSearches } from "../gateway/contract/gateway";
 import type { SupplierRef } from "../gateway/contract/offers";
-import { tenantSuppliers } from "../tenants/tenant-suppliers";
+import { searchedSuppliers } from "../tenants/tenant-suppliers";
+import { offerFee, placeCodes } from "../pricing/fee-rules";
+import type { PricingRule, PricingRuleSource } from "../pricing/pricing-rule";
 
 /** A search as answered: its offer request, the search as resolved, its offers and how each supplier did. */
 export class SearchResult {
@@ -44,6 +46,7 @@ export class SearchService {
     private readonly usage: UsageMeter,
     private readonly offerTtlSeconds: number,
     private readonly cache: OfferCache,
+    private readonly pricing: PricingRuleSource,
   ) {}
 
   /**
@@ -56,7 +59,7 @@ export class SearchService {
     const prepared = await this.prepare(scope, request);
     const batches = await this.gateway.fanOut(prepared.entries, prepared.ask, request.supplierTimeoutMs);
     refuseEmptyFailure(batches);
-    const { offerRequest, answer } = await this.#store(scope, request, prepared.search, prepared.now, this.gateway.merge(batches));
+    const { offerRequest, answer } = await this.#store(scope, request, prepared, prepared.now, this.gateway.merge(batches));
     this.usage.record(scope.tenantId, "searches");
     return new SearchResult(offerRequest, prepared.search, answer, batches.map((batch) => batch.result));
   }
@@ -98,19 +101,21 @@ export class SearchService {
       const batch = arrived.shift()!;
       const answeredAt = new Date(prepared.answeredAt.get(batch.supplier.id) ?? scope.clock.nowMs());
       const sourced = this.gateway.merge([batch]);
-      const stored = sourced.length > 0 ? await this.#store(scope, request, prepared.search, scope.clock.now(), sourced) : null;
+      const stored = sourced.length > 0 ? await this.#store(scope, request, prepared, scope.clock.now(), sourced) : null;
       yield { result: batch.result, offers: stored ? new SearchResult(stored.offerRequest, prepared.search, stored.answer, [batch.result]).offers : [], remainingSuppliers: remaining - 1, answeredAt };
     }
     await done;
   }
 
-  /** The search resolved and checked, the suppliers it asks, and how each is asked. */
+  /** The search resolved and checked, the suppliers it asks, how each is asked, and the fee of each offer. */
   private async prepare(scope: TenantScope, request: SearchRequest) {
     const now = scope.clock.now();
     const search = resolveSearch(request, this.airports, now);
     checkBehaviour(request, scope, this.gateway);
-    // A supplier that needs the tenant's own account is searched only once the tenant has one.
-    const entries = onTenantClock(await this.gateway.searchedFor(scope.tenantId, tenantSuppliers(scope.tenant)), scope);
+    // The rules as they are now price every offer of this search, whatever changes while it runs.
+    const feeOf = feesOf(scope, search, await this.pricing.rulesFor(scope.tenantId));
+    // Those the owner allows the tenant; a supplier that needs the tenant's own account is searched only once the tenant has one.
+    const entries = onTenantClock(await this.gateway.searchedFor(scope.tenantId, searchedSuppliers(scope.tenant, this.gateway.defaultSuppliers)), scope);
     /** When each supplier's answer came (before the gateway's own work on it), by supplier id. */
     const answeredAt = new Map<string, number>();
     const ask = async (entry: SearchedSupplier, signal: AbortSignal) => {
@@ -121,16 +126,16 @@ export class SearchService {
       answeredAt.set(entry.ref.id, scope.clock.nowMs());
       return offers;
     };
-    return { now, search, entries, ask, answeredAt };
+    return { now, search, entries, ask, answeredAt, feeOf };
   }
 
   /** Prices and stores the offers as one search of the tenant, dated `now`. */
-  async #store(scope: TenantScope, request: SearchRequest, search: ResolvedSearch, now: Date, offers: SourcedOffer[]): Promise<{ offerRequest: OfferRequestRow; answer: SearchAnswer }> {
+  async #store(scope: TenantScope, request: SearchRequest, { search, feeOf }: { search: ResolvedSearch; feeOf: OfferFeeOf }, now: Date, offers: SourcedOffer[]): Promise<{ offerRequest: OfferRequestRow; answer: SearchAnswer }> {
     // Dated to the millisecond of the search: so an offer's id dates its offer (OfferService.missing).
     const id = datedId("orq", now.getTime());
     const expiresAt = new Date(now.getTime() + this.offerTtlSeconds * 1000);
     const header = { requestId: id, tenantId: scope.tenantId, currency: scope.tenant.defaultCurrency, createdAt: now, expiresAt, passengers: search.passengers };
-    const answer = answerSearch(header, offers);
+    const answer = answerSearch(header, offers, feeOf);
     const stored: StoredSearch = {
       slices: request.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departure_date: slice.departureDate })),
       passengers: search.passengers,
@@ -142,6 +147,24 @@ export class SearchService {
     this.cache.addSearch(answer);
     return { offerRequest, answer };
   }
+}
+
+/** Each offer's fee under the tenant's rules: its supplier, owner, first origin, last destination, the searched cabin and the tenant's environment. */
+function feesOf(scope: TenantScope, search: ResolvedSearch, rules: readonly PricingRule[]): OfferFeeOf {
+  if (rules.length === 0) return () => null;
+  const { tenantId, tenant } = scope;
+  return ({ supplier, offer }, fares) =>
+    offerFee(rules, {
+      tenantId,
+      environment: tenant.environment,
+      supplier: supplier.id,
+      carrier: offer.owner.iataCode,
+      origin: placeCodes(offer.slices[0]!.origin),
+      destination: placeCodes(offer.slices.at(-1)!.destination),
+      cabinClass: search.cabinClass,
+      passengerFares: fares,
+      currency: tenant.defaultCurrency,
+    });
 }
 
 /** One supplier's part of a streamed search: how it did, its offers (stored, bookable), and how many suppliers are still out. */

@@ -11,6 +11,9 @@ import { sharedSetting } from "../db/settings";
 import type { CreateApiKeyInput } from "./tenant.inputs";
 import type { TenantService } from "./tenant.service";
 import { clock } from "../clock";
+import type { ChangeOrigin } from "../audit/change-origin";
+import { createdFields, recordAudit } from "../audit/audit-log";
+import { storedKeyPermissions } from "../tenancy/key-permissions";
 
 export interface CreatedApiKey {
   key: ApiKey;
@@ -32,12 +35,18 @@ export class ApiKeyService {
    * the hash is stored. Without `permissions` the key has full access (the column stays null);
    * with them, every resource's level is stored. 409 `tenant_deleted` for a tombstone.
    */
-  async create(tenantId: string, { label, permissions }: CreateApiKeyInput): Promise<CreatedApiKey> {
+  async create(tenantId: string, { label, permissions }: CreateApiKeyInput, by: ChangeOrigin): Promise<CreatedApiKey> {
     const tenant = await this.tenants.get(tenantId);
     if (tenant.status === "deleted") throw appError("tenant_deleted");
     const secret = generateSecret(tenant.environment);
-    const key = await this.db.prisma.apiKey.create({
-      data: { id: newId("key"), kind: "tenant", tenantId, label, prefix: secretPrefix(secret), secretHash: hashSecret(secret), permissions },
+    const key = await this.db.prisma.$transaction(async (tx) => {
+      const created = await tx.apiKey.create({
+        data: { id: newId("key"), kind: "tenant", tenantId, label, prefix: secretPrefix(secret), secretHash: hashSecret(secret), permissions },
+      });
+      // The key's label and permissions; nothing of its secret is recorded.
+      const changes = createdFields({ label, permissions: storedKeyPermissions(created.permissions) });
+      await recordAudit(tx, this.db, by, { action: "api_key.created", tenantId, target: { type: "api_key", id: created.id }, changes });
+      return created;
     });
     return { key, secret };
   }
@@ -59,12 +68,20 @@ export class ApiKeyService {
    * revoked key returns it unchanged. 404 `tenant_not_found` for an unknown tenant, `not_found`
    * for a key of another tenant.
    */
-  async revoke(tenantId: string, keyId: string): Promise<ApiKey> {
+  async revoke(tenantId: string, keyId: string, by: ChangeOrigin): Promise<ApiKey> {
     await this.tenants.get(tenantId);
     const key = await this.db.prisma.apiKey.findFirst({ where: { id: keyId, tenantId } });
     if (!key) throw appError("not_found", { field: "keyId" });
     if (key.revokedAt !== null) return key;
-    const revoked = await this.db.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: clock.now() } });
+    const revoked = await this.db.prisma.$transaction(async (tx) => {
+      const now = clock.now();
+      // Only the revocation that revokes it records it, should two race.
+      const { count } = await tx.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: now } });
+      if (count === 1) {
+        await recordAudit(tx, this.db, by, { action: "api_key.revoked", tenantId, target: { type: "api_key", id: keyId }, changes: { revoked_at: { from: null, to: now.toISOString() } } });
+      }
+      return tx.apiKey.findUniqueOrThrow({ where: { id: keyId } });
+    });
     const message: AuthInvalidation = { kind: "key", secretHash: key.secretHash };
     await this.pubsub.publish("auth", message);
     return revoked;

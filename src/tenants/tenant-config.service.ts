@@ -6,14 +6,22 @@ import type { TenantScope } from "../tenancy/tenant-scope";
 import type { UpdateTenantConfigInput } from "./tenant-config.inputs";
 import type { TenantService } from "./tenant.service";
 import { sqlTimestamp } from "../db/sql-values";
-import { writeBatch } from "../db/write-batch";
+import { GuardFailed, guarded, writeBatch } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { refusePrivateDestination } from "../events/webhook-url";
 import { newWebhookSecret, PREVIOUS_SECRET_OVERLAP_MS } from "../events/webhook-secrets";
 import { clock } from "../clock";
+import type { ChangeOrigin } from "../audit/change-origin";
+import { auditStatement, fieldChanges, recordAudit, type AuditedChange } from "../audit/audit-log";
+import { defaultEndpointId } from "../events/webhook-endpoint";
+import { configAuditFields } from "./tenant-audit-fields";
+import { requireAllowedSupplier } from "./tenant-suppliers";
 
 /** The configuration as an update answers it: with the signing secret when this update made it (shown once). */
 export type TenantConfig = Tenant & { issuedWebhookSecret?: string };
+
+/** How a configuration change is audited when it is another resource's change: the default webhook endpoint's (its url and switch are the tenant's). */
+export type ConfigAudit = Pick<AuditedChange, "action" | "target">;
 
 /** A rotation's answer: the new secret (shown once) and when the previous one stops signing. */
 export interface WebhookSecretRotation {
@@ -45,10 +53,11 @@ export class TenantConfigService {
    * open orders; a sandbox wallet is re-denominated. No tenant's `webhook_url`, sandbox included, may
    * name a private or loopback IP address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS); a host name is
    * checked on every delivery, on the address it resolves to. `suppliers` names only suppliers this
-   * gateway has (422 `invalid_field_value` naming the entry). The first URL set comes with the
+   * gateway has (422 `invalid_field_value` naming the entry) and the owner allows the tenant (422
+   * `supplier_not_allowed`). The first URL set comes with the
    * tenant's signing secret, returned as `issuedWebhookSecret` this once.
    */
-  async update(scope: TenantScope, input: UpdateTenantConfigInput): Promise<TenantConfig> {
+  async update(scope: TenantScope, input: UpdateTenantConfigInput, by: ChangeOrigin, audit: ConfigAudit = { action: "tenant_config.updated", target: { type: "tenant", id: scope.tenantId } }): Promise<TenantConfig> {
     const webhookUrl = input.webhook_url === undefined ? scope.tenant.webhookUrl : input.webhook_url;
     const webhookEnabled = input.webhook_enabled ?? (input.webhook_url === null ? false : scope.tenant.webhookEnabled);
     if (webhookEnabled && webhookUrl === null) {
@@ -60,10 +69,12 @@ export class TenantConfigService {
       const field = `suppliers[${unknownSupplier}]`;
       throw appError("invalid_field_value", { field, message: `${field}: ${input.suppliers![unknownSupplier]} is not a supplier (${this.supplierIds.join(", ")})` });
     }
+    input.suppliers?.forEach((id, index) => requireAllowedSupplier(scope.tenant, id, `suppliers[${index}]`));
     const issuedWebhookSecret = webhookUrl !== null && scope.tenant.webhookSecret === null ? newWebhookSecret() : undefined;
     let secretIssued = false;
     const write = async (tx: Prisma.TransactionClient) => {
       if (input.default_currency !== undefined) await this.wallets.changeCurrency(tx, scope.tenant, input.default_currency);
+      const before = await tx.tenant.findUnique({ where: { id: scope.tenantId } });
       const updated = await tx.tenant.updateMany({
         where: { id: scope.tenantId, status: { not: "deleted" } },
         data: {
@@ -75,16 +86,18 @@ export class TenantConfigService {
           suppliers: input.suppliers,
         },
       });
-      if (updated.count === 0) throw appError("tenant_not_found");
+      if (updated.count === 0 || !before) throw appError("tenant_not_found");
       // Only the update that sets the first secret shows it, should two race.
       if (issuedWebhookSecret) {
         const issued = await tx.tenant.updateMany({ where: { id: scope.tenantId, webhookSecret: null }, data: { webhookSecret: issuedWebhookSecret } });
         secretIssued = issued.count === 1;
       }
+      const after = await tx.tenant.findUniqueOrThrow({ where: { id: scope.tenantId } });
+      const changes = fieldChanges(configAuditFields(before), configAuditFields(after));
+      if (Object.keys(changes).length > 0) await recordAudit(tx, this.db, by, { ...audit, tenantId: scope.tenantId, changes });
     };
-    // A currency change moves the wallet too, in the same transaction.
-    if (input.default_currency === undefined) await write(this.db.prisma);
-    else await this.db.prisma.$transaction(write);
+    // A currency change moves the wallet too, and every change writes its audit event, in the same transaction.
+    await this.db.prisma.$transaction(write);
     await this.tenants.invalidate(scope.tenantId);
     const tenant = await this.tenants.get(scope.tenantId);
     return secretIssued ? { ...tenant, issuedWebhookSecret } : tenant;
@@ -96,18 +109,32 @@ export class TenantConfigService {
    * rotation within them retires the first secret at once. One statement, so concurrent
    * rotations each keep the secret they replaced.
    */
-  async rotateWebhookSecret(scope: TenantScope): Promise<WebhookSecretRotation> {
+  async rotateWebhookSecret(scope: TenantScope, by: ChangeOrigin): Promise<WebhookSecretRotation> {
     const { provider } = this.db;
     const webhookSecret = newWebhookSecret();
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + PREVIOUS_SECRET_OVERLAP_MS);
-    const [rotated] = await writeBatch(this.db, [
-      Sql.sql`UPDATE "Tenant" SET "previousWebhookSecret" = "webhookSecret",
-        "previousWebhookSecretExpiresAt" = CASE WHEN "webhookSecret" IS NULL THEN NULL ELSE ${sqlTimestamp(provider, expiresAt)} END,
-        "webhookSecret" = ${webhookSecret}, "updatedAt" = ${sqlTimestamp(provider, now)}
-        WHERE "id" = ${scope.tenantId} AND "status" <> 'deleted'`,
-    ]);
-    if (rotated === 0) throw appError("tenant_not_found");
+    try {
+      await writeBatch(this.db, [
+        guarded(
+          Sql.sql`UPDATE "Tenant" SET "previousWebhookSecret" = "webhookSecret",
+            "previousWebhookSecretExpiresAt" = CASE WHEN "webhookSecret" IS NULL THEN NULL ELSE ${sqlTimestamp(provider, expiresAt)} END,
+            "webhookSecret" = ${webhookSecret}, "updatedAt" = ${sqlTimestamp(provider, now)}
+            WHERE "id" = ${scope.tenantId} AND "status" <> 'deleted'`,
+          "tenant",
+        ),
+        // What rotated and until when the previous secret signs; never a secret.
+        auditStatement(this.db, by, {
+          action: "webhook_endpoint.secret_rotated",
+          tenantId: scope.tenantId,
+          target: { type: "webhook_endpoint", id: defaultEndpointId(scope.tenantId) },
+          changes: { previous_secret_expires_at: { from: null, to: expiresAt.toISOString() } },
+        }),
+      ]);
+    } catch (error) {
+      if (error instanceof GuardFailed) throw appError("tenant_not_found");
+      throw error;
+    }
     await this.tenants.invalidate(scope.tenantId);
     const tenant = await this.tenants.get(scope.tenantId);
     return { webhookSecret, previousSecretExpiresAt: tenant.previousWebhookSecretExpiresAt };

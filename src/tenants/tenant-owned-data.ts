@@ -30,4 +30,7 @@ export const tenantOwnedTables: readonly TenantTable[] = [
   { table: "OfferBatch", deleteFor: (tx, tenantId) => tx.offerBatch.deleteMany({ where: { tenantId } }) },
   { table: "BatchOfferRequest", deleteFor: (tx, tenantId) => tx.batchOfferRequest.deleteMany({ where: { tenantId } }) },
   { table: "OfferRequest", deleteFor: (tx, tenantId) => tx.offerRequest.deleteMany({ where: { tenantId } }) },
+  { table: "PricingRule", deleteFor: (tx, tenantId) => tx.pricingRule.deleteMany({ where: { tenantId } }) },
+  // Its audit trail may hold its personal data (names, addresses): it goes too, and the deletion's own event is written after it.
+  { table: "AuditEvent", deleteFor: (tx, tenantId) => tx.auditEvent.deleteMany({ where: { tenantId } }) },
 ];

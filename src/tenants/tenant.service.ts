@@ -15,6 +15,11 @@ import type { TenantTable } from "../gateway/contract/connector";
 import { tenantOwnedTables } from "./tenant-owned-data";
 import { openingWallet } from "../wallet/opening-balance";
 import { clock } from "../clock";
+import { Prisma } from "../generated/prisma-sqlite/client";
+import type { ChangeOrigin } from "../audit/change-origin";
+import { createdFields, fieldChanges, recordAudit } from "../audit/audit-log";
+import type { AuditAction } from "../audit/audit-actions";
+import { tenantAuditFields } from "./tenant-audit-fields";
 
 const SLUG_ATTEMPTS = 5;
 const MAX_SEARCH_LENGTH = 100;
@@ -27,6 +32,8 @@ export class TenantService {
     private readonly db: Database,
     private readonly pubsub: PubSub,
     private readonly cursors: CursorCodec,
+    /** The supplier ids the gateway has: what allowed_suppliers may name. */
+    private readonly supplierIds: readonly string[],
     /** The connectors' own tables holding tenants' rows, emptied with Aerogate's. */
     private readonly connectorTables: readonly TenantTable[] = [],
   ) {}
@@ -36,26 +43,30 @@ export class TenantService {
    * comes from the name; when it is taken a random suffix is added (the unique index settles
    * races between concurrent creations).
    */
-  async create(input: CreateTenantInput): Promise<Tenant> {
+  async create(input: CreateTenantInput, by: ChangeOrigin): Promise<Tenant> {
     const base = slugify(input.name);
     for (let attempt = 0; ; attempt++) {
       const environment = input.environment ?? "sandbox";
       const now = clock.now();
       try {
-        return await this.db.prisma.tenant.create({
-          data: {
-            id: newId("ten", now.getTime()),
-            name: input.name,
-            email: input.email,
-            slug: attempt === 0 ? base : disambiguatedSlug(base),
-            environment,
-            ownerMetadata: input.metadata ?? {},
-            configMetadata: {},
-            defaultCurrency: DEFAULT_CURRENCY,
-            createdAt: now,
-            // Created with its wallet, in the same transaction: every tenant has one.
-            ...openingWallet(environment, DEFAULT_CURRENCY, now),
-          },
+        return await this.db.prisma.$transaction(async (tx) => {
+          const tenant = await tx.tenant.create({
+            data: {
+              id: newId("ten", now.getTime()),
+              name: input.name,
+              email: input.email,
+              slug: attempt === 0 ? base : disambiguatedSlug(base),
+              environment,
+              ownerMetadata: input.metadata ?? {},
+              configMetadata: {},
+              defaultCurrency: DEFAULT_CURRENCY,
+              createdAt: now,
+              // Created with its wallet, in the same transaction: every tenant has one.
+              ...openingWallet(environment, DEFAULT_CURRENCY, now),
+            },
+          });
+          await recordAudit(tx, this.db, by, { action: "tenant.created", tenantId: tenant.id, target: { type: "tenant", id: tenant.id }, changes: createdFields(tenantAuditFields(tenant)) });
+          return tenant;
         });
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= SLUG_ATTEMPTS) throw error;
@@ -90,17 +101,35 @@ export class TenantService {
   }
 
   /**
-   * Renames, re-addresses, or suspends/reactivates a tenant. Suspension takes effect at once in
+   * Renames, re-addresses, suspends/reactivates a tenant, or sets the suppliers it may use (422
+   * `invalid_field_value` for one the gateway does not have). Suspension takes effect at once in
    * every process: the invalidation is heard before this returns. 409 `tenant_deleted` on a tombstone.
    */
-  async update(tenantId: string, input: UpdateTenantInput): Promise<Tenant> {
+  async update(tenantId: string, input: UpdateTenantInput, by: ChangeOrigin): Promise<Tenant> {
     const current = await this.get(tenantId);
     if (current.status === "deleted") throw appError("tenant_deleted");
-    const updated = await this.db.prisma.tenant.updateMany({
-      where: { id: tenantId, status: { not: "deleted" } },
-      data: { name: input.name, email: input.email, ownerMetadata: input.metadata, status: input.status },
+    const unknown = input.allowed_suppliers?.findIndex((id) => !this.supplierIds.includes(id)) ?? -1;
+    if (unknown >= 0) {
+      const field = `allowed_suppliers[${unknown}]`;
+      throw appError("invalid_field_value", { field, message: `${field}: ${input.allowed_suppliers![unknown]} is not a supplier (${this.supplierIds.join(", ")})` });
+    }
+    await this.db.prisma.$transaction(async (tx) => {
+      const before = await tx.tenant.findUnique({ where: { id: tenantId } });
+      const updated = await tx.tenant.updateMany({
+        where: { id: tenantId, status: { not: "deleted" } },
+        data: {
+          name: input.name,
+          email: input.email,
+          ownerMetadata: input.metadata,
+          status: input.status,
+          allowedSuppliers: input.allowed_suppliers === null ? Prisma.DbNull : input.allowed_suppliers,
+        },
+      });
+      if (updated.count === 0 || !before) throw appError("tenant_deleted");
+      const after = await tx.tenant.findUniqueOrThrow({ where: { id: tenantId } });
+      const changes = fieldChanges(tenantAuditFields(before), tenantAuditFields(after));
+      if (Object.keys(changes).length > 0) await recordAudit(tx, this.db, by, { action: updateAction(before, after), tenantId, target: { type: "tenant", id: tenantId }, changes });
     });
-    if (updated.count === 0) throw appError("tenant_deleted");
     await this.invalidate(tenantId);
     return this.get(tenantId);
   }
@@ -110,7 +139,7 @@ export class TenantService {
    * leaving a tombstone with status `deleted`. Its keys stop working at once. Deleting a
    * tombstone again returns it unchanged.
    */
-  async delete(tenantId: string): Promise<Tenant> {
+  async delete(tenantId: string, by: ChangeOrigin): Promise<Tenant> {
     const current = await this.get(tenantId);
     if (current.status === "deleted") return current;
     await this.db.prisma.$transaction(async (tx) => {
@@ -131,6 +160,8 @@ export class TenantService {
         },
       });
       for (const { deleteFor } of [...this.connectorTables, ...tenantOwnedTables]) await deleteFor(tx, tenantId);
+      // Its audit trail went with its data (tenant-owned-data.ts); the deletion itself is kept.
+      await recordAudit(tx, this.db, by, { action: "tenant.deleted", tenantId, target: { type: "tenant", id: tenantId }, changes: { status: { from: current.status, to: "deleted" } } });
     });
     await this.invalidate(tenantId);
     return this.get(tenantId);
@@ -141,4 +172,10 @@ export class TenantService {
     const message: AuthInvalidation = { kind: "tenant", tenantId };
     return this.pubsub.publish("auth", message);
   }
+}
+
+/** The action of an update: a change of status is a suspension or a reactivation, anything else an update. */
+function updateAction(before: Tenant, after: Tenant): AuditAction {
+  if (before.status === after.status) return "tenant.updated";
+  return after.status === "suspended" ? "tenant.suspended" : "tenant.reactivated";
 }

@@ -18,6 +18,8 @@ export interface WalletChange {
   reference?: string | null;
   /** The service addition or order change the entry belongs to, for the types an order may have several of. */
   operationId?: string;
+  /** How much of the amount is the platform's fee (minor units of `currency`, not negative): the fee a debit pays or a reversal or refund gives back. */
+  feeAmount?: number;
   /**
    * Money entering from outside (an owner credit) may not take the balance past 2^53 − 1 minor
    * units (src/money/minor-units.ts): the guard fails instead. Reversals and refunds only return
@@ -52,9 +54,9 @@ export function walletChange(db: Database, change: WalletChange): { entryId: str
           WHERE "tenantId" = ${change.tenantId} AND "currency" = ${change.currency} AND "balance" + ${amount} >= 0 ${ceiling}`,
         WALLET_GUARD,
       ),
-      Prisma.sql`INSERT INTO "LedgerEntry" ("id", "tenantId", "type", "amount", "currency", "balanceAfter", "orderId", "reference", "operationId", "createdAt")
+      Prisma.sql`INSERT INTO "LedgerEntry" ("id", "tenantId", "type", "amount", "currency", "balanceAfter", "orderId", "reference", "operationId", "feeAmount", "createdAt")
         SELECT ${entryId}, "tenantId", ${sqlEnum(db.provider, "LedgerEntryType", change.type)}, ${amount}, "currency", "balance",
-          ${change.orderId ?? null}, ${change.reference ?? null}, ${change.operationId ?? ""}, ${at}
+          ${change.orderId ?? null}, ${change.reference ?? null}, ${change.operationId ?? ""}, ${BigInt(change.feeAmount ?? 0)}, ${at}
         FROM "Wallet" WHERE "tenantId" = ${change.tenantId}`,
     ],
   };

@@ -15,6 +15,9 @@ import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import { ledgerEntryFrom, walletFrom, type LedgerEntry, type Wallet } from "./wallet";
 import { walletChange } from "./wallet-change";
 import { tenantClock } from "../tenancy/tenant-clock";
+import type { ChangeOrigin } from "../audit/change-origin";
+import { auditStatement, createdFields } from "../audit/audit-log";
+import { formatMinor } from "../money/format";
 
 export interface WalletCredit {
   /** Minor units of `currency`, positive. */
@@ -71,11 +74,17 @@ export class WalletService {
    * amount is in the wallet's currency; 422 `amount_too_large` if the balance would pass 2^53 − 1
    * minor units.
    */
-  async credit(tenant: Tenant, credit: WalletCredit): Promise<WalletCreditResult> {
+  async credit(tenant: Tenant, credit: WalletCredit, by: ChangeOrigin): Promise<WalletCreditResult> {
     if (tenant.status === "deleted") throw appError("tenant_deleted");
     const change = walletChange(this.db, { tenantId: tenant.id, type: "owner_credit", ...credit, capped: true, at: tenantClock(tenant).now() });
+    const audited = {
+      action: "wallet.credited" as const,
+      tenantId: tenant.id,
+      target: { type: "wallet_transaction", id: change.entryId },
+      changes: createdFields({ amount: formatMinor(credit.amount, credit.currency), currency: credit.currency, reference: credit.reference }),
+    };
     try {
-      await writeBatch(this.db, change.statements);
+      await writeBatch(this.db, [...change.statements, auditStatement(this.db, by, audited)]);
     } catch (error) {
       if (!(error instanceof GuardFailed)) throw error;
       const wallet = await this.get(tenant.id);
@@ -112,6 +121,12 @@ export class WalletService {
       where: Sql.sql`"currency" = ${currency} AND "type" IN (${spendTypes})`,
     });
     return { amountsMinor: sums, currency };
+  }
+
+  /** The wallet's movements for one order (its payments, reversals and refunds), oldest first. */
+  async orderEntries(tenantId: string, orderId: string): Promise<LedgerEntry[]> {
+    const rows = await this.db.prisma.ledgerEntry.findMany({ where: { tenantId, orderId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    return rows.map(ledgerEntryFrom);
   }
 
   /** A credit made earlier, as it is now (a repeated idempotent credit returns it). */

@@ -19,6 +19,8 @@ export interface LedgerEntry {
   balanceAfter: number;
   orderId: string | null;
   reference: string | null;
+  /** How much of `amount` was the platform's fee (not negative; 0 for none). */
+  feeAmount: number;
   createdAt: Date;
 }
 
@@ -29,6 +31,6 @@ export function walletFrom(row: { tenantId: string; currency: string; balance: b
   return { tenantId: row.tenantId, currency: row.currency, balance: exactNumber(row.balance), updatedAt: row.updatedAt };
 }
 
-export function ledgerEntryFrom(row: Omit<LedgerEntry, "amount" | "balanceAfter"> & { amount: bigint | number; balanceAfter: bigint | number }): LedgerEntry {
-  return { ...row, amount: exactNumber(row.amount), balanceAfter: exactNumber(row.balanceAfter) };
+export function ledgerEntryFrom(row: Omit<LedgerEntry, "amount" | "balanceAfter" | "feeAmount"> & { amount: bigint | number; balanceAfter: bigint | number; feeAmount: bigint | number }): LedgerEntry {
+  return { ...row, amount: exactNumber(row.amount), balanceAfter: exactNumber(row.balanceAfter), feeAmount: exactNumber(row.feeAmount) };
 }

@@ -12,7 +12,7 @@ import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
  * with the calls those searches made. No request leaves this machine. Screenshots go to
  * test/browser/screenshots/.
  *
- * Runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL names a server (as in CI).
+ * Runs on SQLite, and on PostgreSQL too when asked (`consoleProviders` in console-suite.ts).
  */
 const STEP_TIMEOUT_MS = 120_000;
 
@@ -89,7 +89,7 @@ describe.each(consoleProviders)("console: supplier results and health in Chromiu
   it("the owner opens Suppliers and sees each supplier's health, with the calls of the searches made", { timeout: STEP_TIMEOUT_MS }, async () => {
     onFailure("supplier-health");
     await page.getByRole("button", { name: "Sign out" }).click();
-    await signIn(server.ownerKey, "Tenants");
+    await signIn(server.ownerKey, "Overview");
     await nav("Suppliers").click();
     await page.getByRole("heading", { name: "Suppliers", level: 1 }).waitFor();
     const table = page.getByRole("region", { name: "Health" });

@@ -40,7 +40,7 @@ export async function call<T = any>(server: Endpoint, method: string, path: stri
     // Not JSON (metrics, HTML): tests read the text.
   }
   // Every /v1 answer must be one the OpenAPI document describes: a route that drifts fails its test.
-  const undescribed = undescribedResponse(method, path, response.status, parsed);
+  const undescribed = undescribedResponse(method, path, response.status, parsed, response.headers.get("content-type"));
   if (undescribed) throw new Error(undescribed);
   return { status: response.status, headers: response.headers, body: parsed as T };
 }

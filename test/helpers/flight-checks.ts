@@ -134,8 +134,8 @@ export function expectChainedSlices(offer: { id: string; slices: Array<{ origin:
   return timed;
 }
 
-/** The total of a Variant A offer equals the sum of its passengers' fares, in integer minor units. */
-export function expectTotalIsSumOfFares(offer: { id: string; total_amount: string; total_currency: string; passengers: Array<{ fare_amount: string }> }): void {
+/** The total of a Variant A offer equals the sum of its passengers' fares plus the platform's fee, in integer minor units. */
+export function expectTotalIsSumOfFares(offer: { id: string; total_amount: string; total_currency: string; fee_amount: string; passengers: Array<{ fare_amount: string }> }): void {
   const sum = offer.passengers.reduce((total, passenger) => total + toMinor(passenger.fare_amount, offer.total_currency), 0);
-  expect(toMinor(offer.total_amount, offer.total_currency), `${offer.id} total`).toBe(sum);
+  expect(toMinor(offer.total_amount, offer.total_currency), `${offer.id} total`).toBe(sum + toMinor(offer.fee_amount, offer.total_currency));
 }

@@ -53,7 +53,7 @@ function validatorFor(pointer: string): ValidateFunction {
  * or null when it is (or when `url` is not under /v1). A method and path no operation serves is checked against
  * `components.responses.UnmatchedRoute`.
  */
-export function undescribedResponse(method: string, url: string, status: number, body: unknown): string | null {
+export function undescribedResponse(method: string, url: string, status: number, body: unknown, contentType: string | null = "application/json"): string | null {
   if (method === "HEAD") return null;
   const path = routedPath(url);
   if (!path.startsWith("/v1")) return null;
@@ -61,11 +61,20 @@ export function undescribedResponse(method: string, url: string, status: number,
   let pointer = "#/components/responses/UnmatchedRoute/content/application~1json/schema";
   if (described) {
     if (!described.statuses.has(String(status))) return `${method} ${path} answered ${status}, a status its operation does not describe: ${JSON.stringify(body)?.slice(0, 500)}`;
+    // A document (CSV, PDF): its media type must be one the operation answers in.
+    const mediaType = (contentType ?? "application/json").split(";")[0]!.trim();
+    if (mediaType !== "application/json") return documentedMediaType(described, status, mediaType) ? null : `${method} ${path} answered ${status} as ${mediaType}, a type its operation does not describe`;
     pointer = `${described.responses}/${status}/content/application~1json/schema`;
   }
   const validate = validatorFor(pointer);
   if (validate(body)) return null;
   return `${method} ${path} answered ${status} with a body /openapi.json does not describe (${ajv.errorsText(validate.errors, { dataVar: "body" })}): ${JSON.stringify(body)?.slice(0, 500)}`;
+}
+
+function documentedMediaType(operation: DescribedOperation, status: number, mediaType: string): boolean {
+  const [path, method] = operation.responses.replace("#/paths/", "").split("/").map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const content = (document.paths as any)[path!]?.[method!]?.responses?.[String(status)]?.content ?? {};
+  return Object.hasOwn(content, mediaType);
 }
 
 /** The path as the router reads it: percent-encoded characters decoded (`/%761/wallet` is `/v1/wallet`). */

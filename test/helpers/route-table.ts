@@ -19,6 +19,14 @@ export function pathParams(url: string): string[] {
   return [...url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
 }
 
+/** Path parameters that are values, not ids of records (a statement's month): the id sweeps leave them be. */
+const VALUE_PARAMS = new Set(["month"]);
+
+/** The path parameters of `url` that name records. */
+export function idParams(url: string): string[] {
+  return pathParams(url).filter((param) => !VALUE_PARAMS.has(param));
+}
+
 /** The URL with each `:name` replaced by `values(name)`, URL-encoded. */
 export function fillPath(url: string, values: (name: string) => string): string {
   return url.replace(/:(\w+)/g, (_match, name: string) => encodeURIComponent(values(name)));

@@ -245,9 +245,10 @@ describe("error catalogue", () => {
       limited = await startTestServer({ env: { RATE_LIMIT_RPS: "2", RATE_LIMIT_BURST: "1" } });
       // Fixtures through the services, so setup spends none of the keys' allowance.
       const services = limited.app.services;
-      const created = await services.tenants.create({ name: "Limited Agency", email: "ops@limited.test" });
-      first = (await services.apiKeys.create(created.id, { label: "first" })).secret;
-      second = (await services.apiKeys.create(created.id, { label: "second" })).secret;
+      const by = { actor: { type: "owner" as const, keyId: "key_test_setup", label: "test setup" }, requestId: null, ip: null, userAgent: null };
+      const created = await services.tenants.create({ name: "Limited Agency", email: "ops@limited.test" }, by);
+      first = (await services.apiKeys.create(created.id, { label: "first" }, by)).secret;
+      second = (await services.apiKeys.create(created.id, { label: "second" }, by)).secret;
     });
     afterAll(() => limited.close());
 

@@ -95,6 +95,10 @@ const probes: Record<string, Probe> = {
   searchOffers: { subscription: "subscription ($input: SearchFlightsInput!) { searchOffers(input: $input) { supplier } }", variables: { input: { slices: [], passengers: [] } } },
   wallet: { rest: "GET /v1/wallet" },
   walletTransactions: { rest: "GET /v1/wallet/transactions" },
+  auditEvents: { rest: "GET /v1/audit_events" },
+  auditEvent: { rest: "GET /v1/audit_events/:id" },
+  statement: { rest: "GET /v1/statements/:month" },
+  orderInvoice: { rest: "GET /v1/air/orders/:id/invoice" },
 };
 
 const permissioned = (Object.entries(operations) as Array<[Operation, (typeof operations)[Operation]]>).flatMap(([operation, rule]) =>

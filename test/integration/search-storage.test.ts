@@ -7,10 +7,11 @@ import { startTestServer, type TestServer } from "../helpers/test-server";
 /**
  * A search is stored once, and every later read of one of its offers is what the search
  * answered, byte for byte: read back from the database by a server that never saw the search
- * (the same database, restarted), over REST (both variants, single and listed) and GraphQL.
+ * (the same database, restarted), over REST (both variants, single and listed) and GraphQL. The
+ * tenant has a pricing rule on offers from Great Britain: their fees are read back with them.
  */
 
-const OFFER_FIELDS = `id offerRequestId totalAmount totalCurrency baseAmount taxAmount expiresAt createdAt owner { iataCode name }
+const OFFER_FIELDS = `id offerRequestId totalAmount totalCurrency baseAmount taxAmount feeAmount feeCurrency expiresAt createdAt owner { iataCode name }
   slices { id origin { iataCode name } destination { iataCode } departureDate duration fareBrandName
     segments { id origin { iataCode timeZone } destination { iataCode } departingAt arrivingAt departingAtUtc arrivingAtUtc duration distanceKm
       marketingCarrier { iataCode name } marketingCarrierFlightNumber operatingCarrier { iataCode } operatingCarrierFlightNumber aircraft { iataCode name }
@@ -55,9 +56,12 @@ describe("a search stored once, read back exactly", { timeout: 60_000 }, () => {
     database = await createTestDatabase();
     server = await startTestServer({ database });
     tenant = await createTenant(server);
+    const rule = await call(server, "POST", "/v1/pricing_rules", { key: server.ownerKey, body: { tenant_id: tenant.tenantId, name: "From GB", match: { origin: "GB" }, fee: { percent: "3.5", fixed_amount: "2.00", fixed_currency: "EUR", per: "passenger" } } });
+    expect(rule.status).toBe(201);
     const searched = await rawCall(server, "POST", "/v1/air/search", tenant.key, SEARCH_A);
     expect(searched.status, searched.text.slice(0, 300)).toBe(200);
     searchText = searched.text;
+    expect((JSON.parse(searchText).data.offers as any[]).every((offer) => offer.fee_amount !== "0.00")).toBe(true);
     const gql = await graphql(
       server,
       `mutation { searchFlights(input: { slices: [{ origin: "LHR", destination: "JFK", departureDate: "${daysAhead(41)}" }], passengers: [{ type: ADULT }, { type: CHILD }] }) { offers { ${OFFER_FIELDS} } } }`,

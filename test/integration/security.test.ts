@@ -11,7 +11,7 @@ import { expectCatalogueError } from "../helpers/error-shape";
 import { eventually } from "../helpers/eventually";
 import { exitCode, killStillRunning, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
 import { createOrderA, newKey } from "../helpers/orders";
-import { encodedSpellings, fillPath, isOwnerRoute, pathParams, restRoutes, routeName } from "../helpers/route-table";
+import { encodedSpellings, fillPath, idParams, isOwnerRoute, restRoutes, routeName } from "../helpers/route-table";
 import { argIdKind, isIdArgument, minimalValue, operationFor, pathIdKind, servedSchema, type IdKind } from "../helpers/schema-operations";
 import { ORDER_STATUS_CHANGED, subscribe, wsClient } from "../helpers/subscriptions";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
@@ -54,6 +54,8 @@ describe("secrets in logs and in the database", { timeout: 180_000 }, () => {
     started.push(running);
     await waitUntilHealthy(running);
     const api: Endpoint & { ownerKey: string } = { url: running.baseUrl, ownerKey };
+    // Probes, as a load balancer sends them (waitUntilHealthy has sent /healthz already).
+    expect((await fetch(`${running.baseUrl}/readyz`)).status).toBe(200);
 
     // Two tenants through every step, their webhooks to the receiver.
     const tenants: TenantRecords[] = [await tenantWithRecords(api, receiver.url), await tenantWithRecords(api, receiver.url)];
@@ -110,6 +112,11 @@ describe("secrets in logs and in the database", { timeout: 180_000 }, () => {
   it("the flow produced a log: an access-log line per request", () => {
     expect(flow.webhookSecrets.every((secret) => /^whsec_/.test(secret))).toBe(true);
     expect(flow.log.split("\n").filter((line) => line.includes('"msg":"request completed"')).length).toBeGreaterThan(20);
+  });
+
+  it("health probes are logged at debug, so an info log holds none of them", () => {
+    const probeLines = flow.log.split("\n").filter((line) => /"route":"\/(healthz|readyz)"/.test(line));
+    expect(probeLines).toEqual([]);
   });
 
   it("no API key, owner key or webhook secret appears anywhere in the log", () => {
@@ -259,6 +266,7 @@ describe("a sweep of guessed and foreign ids", () => {
     confirmOrderChange: {},
     simulateAirlineInitiatedChange: { kind: "retime" },
     updateWebhookEndpoint: { enabled: false },
+    updatePricingRule: { active: false },
   };
 
   beforeAll(async () => {
@@ -273,12 +281,12 @@ describe("a sweep of guessed and foreign ids", () => {
     await receiver?.close();
   });
 
-  const routesWithIds = restRoutes.filter((route) => pathParams(route.url).length > 0);
+  const routesWithIds = restRoutes.filter((route) => idParams(route.url).length > 0);
 
   it.each(routesWithIds.filter((route) => !isOwnerRoute(route)).map((route) => [routeName(route), route] as const))(
     "%s: another tenant's, unknown and malformed ids are 404 not_found, for the tenant's key and for the owner acting for it",
     async (_name, route) => {
-      const params = pathParams(route.url);
+      const params = idParams(route.url);
       const before = await databaseState(server);
       for (const swept of params) {
         for (const { what, id } of notYours(pathIdKind(route.url, swept))) {
@@ -298,7 +306,7 @@ describe("a sweep of guessed and foreign ids", () => {
   it.each(routesWithIds.filter(isOwnerRoute).map((route) => [routeName(route), route] as const))(
     "%s: unknown and malformed ids are 404 for the owner; a tenant's key gets the same 403 whether the tenant exists or not",
     async (_name, route) => {
-      const params = pathParams(route.url);
+      const params = idParams(route.url);
       const before = await databaseState(server);
       const body = VALID_BODIES[route.operation];
       for (const swept of params) {

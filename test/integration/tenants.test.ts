@@ -346,7 +346,7 @@ describe("tenant management (owner)", () => {
       const before = await rowCounts(doomed.tenantId);
       const bystanderBefore = await rowCounts(bystander.tenantId);
       expect(before.ApiKey).toBe(2);
-      for (const table of ["UsageCounter", "OfferRequest", "Order", "OrderPassenger", "OrderDocument", "SeatHold", "Wallet", "LedgerEntry", "IdempotencyRecord"]) {
+      for (const table of ["UsageCounter", "OfferRequest", "Order", "OrderPassenger", "OrderDocument", "SeatHold", "Wallet", "LedgerEntry", "IdempotencyRecord", "AuditEvent"]) {
         expect(before[table], table).toBeGreaterThan(0);
       }
 
@@ -354,7 +354,11 @@ describe("tenant management (owner)", () => {
       expect(deleted.status).toBe(200);
       expect(deleted.body.data).toMatchObject({ tenantId: doomed.tenantId, status: "deleted", name: null, email: null, metadata: {} });
 
-      expect(await rowCounts(doomed.tenantId)).toEqual(zeroes(before));
+      // Everything but the audit event of the deletion itself, which the owner keeps (its earlier events went with the tenant's data).
+      expect(before.AuditEvent).toBeGreaterThan(1);
+      expect(await rowCounts(doomed.tenantId)).toEqual({ ...zeroes(before), AuditEvent: 1 });
+      const kept = await asOwner("GET", `/v1/audit_events?tenant_id=${doomed.tenantId}`);
+      expect(kept.body.data.items.map((event: any) => [event.action, event.changes])).toEqual([["tenant.deleted", { status: { from: "active", to: "deleted" } }]]);
       expect(await rowCounts(bystander.tenantId)).toEqual(bystanderBefore);
     });
 
@@ -399,7 +403,9 @@ describe("tenant management (owner)", () => {
       await readConfig(tenant.key); // counted in memory, not yet flushed
       await asOwner("DELETE", `/v1/tenants/${tenant.tenantId}`);
       expect((await usageOf(tenant.tenantId)).apiRequests).toBe(0); // flushes
-      expect(total(await rowCounts(tenant.tenantId))).toBe(0);
+      // Nothing but the audit event of the deletion.
+      const { AuditEvent: deletionEvent, ...rest } = await rowCounts(tenant.tenantId);
+      expect([total(rest), deletionEvent]).toEqual([0, 1]);
     });
 
     /**

@@ -6,6 +6,7 @@ import { parseFareCalendarRequest } from "../../src/search/fare-calendar.inputs"
 import type { FareSource } from "../../src/gateway/contract/gateway";
 import type { FareQuote, SupplierSearch } from "../../src/gateway/contract/offers";
 import { scopeOf } from "../../src/tenancy/tenant-scope";
+import type { PricingRule } from "../../src/pricing/pricing-rule";
 
 /**
  * The fare calendar's merging rules, with suppliers made up here: every supplier able to quote
@@ -40,8 +41,18 @@ function fakeSupplier(name: string, fares: ((search: SupplierSearch) => FareQuot
   };
 }
 
-const calendar = (suppliers: Array<FareSource | null>, params: Record<string, string>) =>
-  new FareCalendarService(suppliers.filter((supplier) => supplier !== null), index).calendar(scope, parseFareCalendarRequest({ origin: "LHR", destination: "JFK", ...params }));
+const calendar = (suppliers: Array<FareSource | null>, params: Record<string, string>, rules: PricingRule[] = []) =>
+  new FareCalendarService(
+    suppliers.filter((supplier) => supplier !== null),
+    index,
+    { rulesFor: async () => rules },
+  ).calendar(scope, parseFareCalendarRequest({ origin: "LHR", destination: "JFK", ...params }));
+
+/** A platform-wide rule of the tenant's fees. */
+function feeRule(id: string, match: PricingRule["match"], fee: Partial<PricingRule["fee"]>): PricingRule {
+  const at = new Date("2027-01-01T00:00:00Z");
+  return { id, tenantId: null, name: id, match, fee: { percent: null, fixedAmount: null, fixedCurrency: null, per: "order", ...fee }, priority: 0, refundable: false, active: true, createdAt: at, updatedAt: at };
+}
 
 describe("fare calendar", () => {
   it("shows each day the lowest fare of every supplier able to quote, naming its supplier", async () => {
@@ -53,6 +64,20 @@ describe("fare calendar", () => {
       { departureDate: first, returnDate: null, lowestTotalAmount: 90_000, currency: "USD", supplier: "low-cost" },
       { departureDate: daysAhead(11), returnDate: null, lowestTotalAmount: 80_000, currency: "USD", supplier: "airline" },
     ]);
+  });
+
+  it("shows each day's price with the fee an offer would carry, and the cheapest once fees are added", async () => {
+    const first = daysAhead(10);
+    const airline = fakeSupplier("airline", (search) => [quote(search, `A@${search.slices[0]!.departureDate}`, 40_000)]);
+    const lowCost = fakeSupplier("low-cost", (search) => [quote(search, `L@${search.slices[0]!.departureDate}`, 45_000)]);
+    // 10 % on the airline's fares: 2 × 400.00 + 80.00 = 880.00, dearer than the low-cost's 900.00 + 5.00 per passenger.
+    const rules = [feeRule("prr_airline", { supplier: "airline" }, { percent: "10" }), feeRule("prr_lcc", { supplier: "low-cost" }, { fixedAmount: 500, fixedCurrency: "USD", per: "passenger" })];
+    expect(await calendar([airline, lowCost], { from: first, to: first, adults: "2" }, rules)).toEqual([{ departureDate: first, returnDate: null, lowestTotalAmount: 88_000, currency: "USD", supplier: "airline" }]);
+    rules[0] = feeRule("prr_airline", { supplier: "airline" }, { percent: "20" });
+    expect(await calendar([airline, lowCost], { from: first, to: first, adults: "2" }, rules)).toEqual([{ departureDate: first, returnDate: null, lowestTotalAmount: 91_000, currency: "USD", supplier: "low-cost" }]);
+    // A rule for another route adds nothing.
+    const elsewhere = [feeRule("prr_cdg", { destination: "CDG" }, { percent: "50" })];
+    expect(await calendar([airline], { from: first, to: first }, elsewhere)).toEqual([{ departureDate: first, returnDate: null, lowestTotalAmount: 40_000, currency: "USD", supplier: "airline" }]);
   });
 
   it("does not ask a supplier that cannot quote cheaply, and shows no day no supplier prices", async () => {

@@ -54,6 +54,8 @@ describe("simulated airline: lowest fares", () => {
           offers.slice(0, 3).map((offer) => ({
             passengerFares: offer.passengers.map((passenger) => passenger.fareAmount),
             flights: offer.slices.flatMap((slice) => slice.segments.map((segment) => ({ flightKey: segment.flightKey, cabinClass: segment.cabinClass, seatsForSale: segment.seatsLeft }))),
+            // What the platform's fees match on, as the offer shows it.
+            route: { owner: offer.owner.iataCode, origin: offer.slices[0]!.origin.iataCode, destination: offer.slices.at(-1)!.destination.iataCode },
           })),
         );
       }),

@@ -12,6 +12,7 @@ const offer: AnsweredOffer = {
   slices: [],
   fares: [10_000],
   taxes: [1_000],
+  fee: null,
   totalAmount: 10_000,
   conditions: { changeBeforeDeparture: { allowed: false, penaltyAmount: null }, refundBeforeDeparture: { allowed: false, penaltyAmount: null } },
   passengerIdentityDocumentsRequired: false,

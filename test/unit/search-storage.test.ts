@@ -8,7 +8,7 @@ import { offerViewA, supplierResultsView } from "../../src/rest/offer.views";
 import { searchAnswerJsonA } from "../../src/rest/search-answer-json";
 import { offerAddress, offerIdOf, segmentIdOf, sliceIdOf } from "../../src/search/offer-ids";
 import { priceOffer } from "../../src/search/price-offer";
-import { answerSearch, offerAt, type SearchAnswer } from "../../src/search/search-answer";
+import { answerSearch, offerAt, type OfferFeeOf, type SearchAnswer } from "../../src/search/search-answer";
 import { decodeSearch, encodeSearch } from "../../src/search/search-encoding";
 import { SearchResult } from "../../src/search/search.service";
 import { SimulatedTimetable } from "../../src/connectors/simulated/timetable/simulated-timetable";
@@ -30,13 +30,24 @@ interface Case {
   passengers: Array<[type: PassengerType, id: string]>;
   maxConnections: number;
   currency: string;
+  /** Pricing rules' fees on some offers (two rules, one refundable; every third offer none). */
+  fees?: boolean;
 }
+
+/** A fee on offer `i` of three: two rules, the first refundable, none on the third. */
+const someFees: OfferFeeOf = (_offer, fares) => {
+  const position = feeCalls++ % 3;
+  if (position === 2) return null;
+  return { amount: 1 + Math.round(fares.reduce((sum, fare) => sum + fare, 0) / (position === 0 ? 40 : 25)), ruleId: position === 0 ? "prr_one" : "prr_two", refundable: position === 0 };
+};
+let feeCalls = 0;
 
 const CASES: Case[] = [
   { slices: [["LON", "NYC", "2027-05-12"]], cabin: "economy", passengers: [["adult", "pas_a"]], maxConnections: 1, currency: "USD" },
-  { slices: [["LHR", "JFK", "2027-05-12"], ["JFK", "LHR", "2027-05-19"]], cabin: "business", passengers: [["adult", "p1"], ["child", 'kid "one"'], ["infant_without_seat", "bébé\u2028"]], maxConnections: 1, currency: "EUR" },
+  { slices: [["LHR", "JFK", "2027-05-12"], ["JFK", "LHR", "2027-05-19"]], cabin: "business", passengers: [["adult", "p1"], ["child", 'kid "one"'], ["infant_without_seat", "bébé\u2028"]], maxConnections: 1, currency: "EUR", fees: true },
   { slices: [["SIN", "SYD", "2027-06-01"]], cabin: "first", passengers: [["adult", "pas_x"], ["infant_without_seat", "pas_y"]], maxConnections: 2, currency: "JPY" },
-  { slices: [["HND", "ICN", "2027-06-01"], ["ICN", "HND", "2027-06-03"], ["HND", "ICN", "2027-06-09"]], cabin: "economy", passengers: [["adult", "a"], ["adult", "b"]], maxConnections: 1, currency: "KWD" },
+  { slices: [["HND", "ICN", "2027-06-01"], ["ICN", "HND", "2027-06-03"], ["HND", "ICN", "2027-06-09"]], cabin: "economy", passengers: [["adult", "a"], ["adult", "b"]], maxConnections: 1, currency: "KWD", fees: true },
+  { slices: [["LON", "NYC", "2027-05-14"]], cabin: "economy", passengers: [["adult", "pas_a"]], maxConnections: 1, currency: "JPY", fees: true },
   { slices: [["PAR", "TYO", "2027-07-20"]], cabin: "economy", passengers: [["adult", "a"], ["child", "c"]], maxConnections: 2, currency: "GBP" },
 ];
 
@@ -60,7 +71,11 @@ async function searched(c: Case): Promise<Searched> {
   const offers = await airline.search(search);
   const createdAt = new Date("2027-05-01T10:00:00.123Z");
   const header = { requestId: newId("orq"), tenantId: "ten_1", currency: c.currency, createdAt, expiresAt: new Date(createdAt.getTime() + 1_800_000), passengers: search.passengers };
-  const answer = answerSearch(header, offers.map((offer) => ({ supplier: ORIGINAL_SUPPLIER, offer, comparisonKey: supplierOfferKey(offer) })));
+  const answer = answerSearch(
+    header,
+    offers.map((offer) => ({ supplier: ORIGINAL_SUPPLIER, offer, comparisonKey: supplierOfferKey(offer) })),
+    c.fees ? someFees : undefined,
+  );
   const request = {
     slices: c.slices.map(([origin, destination, date]) => ({ origin, destination, departure_date: date })),
     passengers: search.passengers,
@@ -98,7 +113,7 @@ describe("a search stored once", () => {
         const offer = offerAt(answer, i);
         const { payload, totalAmount } = priceOffer(supplierOffer, currency);
         const withoutIds = (slices: typeof payload.slices) => slices.map(({ id: _slice, segments, ...slice }) => ({ ...slice, segments: segments.map(({ id: _segment, ...segment }) => segment) }));
-        expect(offer.totalAmount).toBe(totalAmount);
+        expect(offer.totalAmount).toBe(totalAmount + (offer.payload.fee?.amount ?? 0));
         expect(offer.payload.passengers).toStrictEqual(payload.passengers);
         expect(offer.payload.conditions).toStrictEqual(payload.conditions);
         expect(withoutIds(offer.payload.slices)).toStrictEqual(withoutIds(payload.slices));
@@ -107,6 +122,25 @@ describe("a search stored once", () => {
           payload.fareBrandName,
           payload.passengerIdentityDocumentsRequired,
         ]);
+      });
+    }
+  });
+
+  it("keeps each offer's fee, its rule and whether it is refundable, in its total and read back from the bytes", () => {
+    const withFees = searches.filter((_, i) => CASES[i]!.fees);
+    expect(withFees.length).toBeGreaterThan(0);
+    for (const { answer } of withFees) {
+      const fees = answer.offers.map((offer) => offer.fee);
+      expect(fees.filter((fee) => fee === null).length).toBeGreaterThan(0);
+      expect(new Set(fees.map((fee) => fee?.ruleId ?? null))).toEqual(new Set(["prr_one", "prr_two", null]));
+      const { requestId, tenantId, createdAt, expiresAt, passengers } = answer;
+      const decoded = decodeSearch(encodeSearch(answer), { requestId, tenantId, createdAt, expiresAt, passengers });
+      decoded.offers.forEach((offer, i) => {
+        expect(offer.fee).toStrictEqual(fees[i]);
+        expect(offer.totalAmount).toBe(offer.fares.reduce((sum, fare) => sum + fare, 0) + (offer.fee?.amount ?? 0));
+        const view = offerViewA(offerAt(decoded, i));
+        const minor = (text: string) => Math.round(Number(text) * 10 ** (answer.currency === "JPY" ? 0 : answer.currency === "KWD" ? 3 : 2));
+        expect(minor(view.base_amount) + minor(view.tax_amount) + minor(view.fee_amount)).toBe(minor(view.total_amount));
       });
     }
   });

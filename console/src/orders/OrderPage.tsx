@@ -13,6 +13,7 @@ import { OrderTimeline } from "./OrderTimeline";
 import { OrderEventsQuery, OrderQuery, OrderStatusSubscription } from "./queries";
 import { useListsOf } from "../api/list-context";
 import { TableHead } from "../ui/TableHead";
+import { downloadDocument } from "../api/documents";
 
 /** Of the order as read, as pushed live and as an action left it, the latest. */
 function latest(...candidates: Array<OrderDetailFragment | null | undefined>): OrderDetailFragment | null {
@@ -64,7 +65,7 @@ export function OrderPage() {
         <dl className="facts">
           <dt>Total</dt>
           <dd>
-            {money(order.totalAmount, order.totalCurrency)} <span className="hint">(fare {order.baseAmount}, taxes {order.taxAmount})</span>
+            {money(order.totalAmount, order.totalCurrency)} <span className="hint">(fare {order.baseAmount}, taxes {order.taxAmount}, service fee {order.feeAmount})</span>
           </dd>
           {paymentStatus.awaitingPayment ? (
             <>
@@ -98,6 +99,7 @@ export function OrderPage() {
             {offer.conditions.refundBeforeDeparture.allowed ? `allowed (penalty ${offer.conditions.refundBeforeDeparture.penaltyAmount ?? "0"} ${offer.conditions.refundBeforeDeparture.penaltyCurrency ?? ""})` : "not allowed (taxes come back)"}
           </dd>
         </dl>
+        {order.status === "TICKETED" || order.status === "REFUNDED" ? <InvoiceButton orderId={order.id} /> : null}
         {session.can("orders", "write") ? <OrderActions order={order} onChanged={setActed} onStale={() => readAgain({ requestPolicy: "network-only" })} /> : null}
       </section>
       <div className="columns">
@@ -182,5 +184,20 @@ export function OrderPage() {
         </section>
       </div>
     </>
+  );
+}
+
+/** The ticketed order's receipt as a PDF to save. */
+function InvoiceButton({ orderId }: { orderId: string }) {
+  const { credentials } = useSession();
+  const [failure, setFailure] = useState<string | null>(null);
+  const download = () => downloadDocument(credentials, `/v1/air/orders/${orderId}/invoice`, "application/pdf").catch((error: Error) => setFailure(error.message));
+  return (
+    <div className="actions">
+      <button type="button" onClick={download}>
+        Download receipt (PDF)
+      </button>
+      {failure ? <p className="error" role="alert">{failure}</p> : null}
+    </div>
   );
 }

@@ -66,6 +66,7 @@ export const OrderDetailFragment = graphql(`
     totalAmount
     totalCurrency
     baseAmount
+    feeAmount
     taxAmount
     failureReason
     refundInProgress

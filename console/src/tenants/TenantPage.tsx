@@ -13,8 +13,11 @@ import { DeleteTenantMutation, TenantQuery, UpdateTenantStatusMutation } from ".
 import { UsageSection } from "./UsageSection";
 import { WalletCreditSection } from "./WalletCreditSection";
 import { useListsOf } from "../api/list-context";
+import { PricingRulesSection } from "../pricing/PricingRulesSection";
+import { StatementsSection } from "../statements/StatementsSection";
+import { AuditLog } from "../audit/AuditLog";
 
-/** Owner: one tenant, its status, keys, wallet and usage; acting for it opens its own pages. */
+/** Owner: one tenant, its status, keys, wallet, pricing rules, statements, usage and audit log; acting for it opens its own pages. */
 export function TenantPage() {
   const { id } = useParams<{ id: string }>();
   const session = useSession();
@@ -100,9 +103,12 @@ export function TenantPage() {
         <>
           <ApiKeysSection tenantId={tenant.id} keys={tenant.apiKeys.nodes} />
           <WalletCreditSection tenantId={tenant.id} />
+          <PricingRulesSection tenantId={tenant.id} />
+          <StatementsSection tenantId={tenant.id} />
         </>
       )}
       <UsageSection tenantId={tenant.id} />
+      <AuditLog tenantId={tenant.id} />
     </>
   );
 }

@@ -1,7 +1,5 @@
-import { useEffect, useRef } from "react";
-import uPlot from "uplot";
-import "uplot/dist/uPlot.min.css";
 import type { ConsoleTenantUsageQuery } from "../generated/graphql";
+import { MetricChart } from "../ui/MetricChart";
 import { TableHead } from "../ui/TableHead";
 
 type UsageDay = NonNullable<ConsoleTenantUsageQuery["tenant"]>["usage"]["daily"][number];
@@ -45,43 +43,5 @@ export function UsageChart({ days }: { days: readonly UsageDay[] }) {
         </div>
       </details>
     </>
-  );
-}
-
-function MetricChart({ label, colour, days, value }: { label: string; colour: string; days: readonly UsageDay[]; value(day: UsageDay): number }) {
-  const container = useRef<HTMLDivElement>(null);
-  const total = days.reduce((sum, day) => sum + value(day), 0);
-  useEffect(() => {
-    const element = container.current;
-    if (!element) return;
-    const data: uPlot.AlignedData = [days.map((day) => Date.parse(`${day.date}T00:00:00Z`) / 1000), days.map(value)];
-    const chart = new uPlot(
-      {
-        width: element.clientWidth,
-        height: 140,
-        legend: { show: false },
-        cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true }, y: { range: (_chart, _min, max) => [0, Math.max(1, max)] } },
-        axes: [{ stroke: "#555", grid: { show: false } }, { stroke: "#555", size: 56, grid: { stroke: "#e3e6ea" } }],
-        series: [{}, { label, stroke: colour, width: 2, fill: `${colour}22`, points: { show: days.length <= 31 } }],
-      },
-      data,
-      element,
-    );
-    const resize = new ResizeObserver(() => chart.setSize({ width: element.clientWidth, height: 140 }));
-    resize.observe(element);
-    return () => {
-      resize.disconnect();
-      chart.destroy();
-    };
-  }, [days, value, label, colour]);
-  const rounded = label.startsWith("Spend") ? total.toFixed(2) : String(total);
-  return (
-    <figure className="chart">
-      <figcaption>
-        {label}: <strong>{rounded}</strong> over {days.length} days
-      </figcaption>
-      <div ref={container} role="img" aria-label={`${label} per day: ${rounded} over ${days.length} days; the figures are in the table below.`} />
-    </figure>
   );
 }

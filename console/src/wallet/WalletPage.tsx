@@ -8,6 +8,7 @@ import { useCursorPage } from "../ui/paging";
 import { WalletQuery } from "./queries";
 import { useListsOf } from "../api/list-context";
 import { TableHead } from "../ui/TableHead";
+import { StatementsSection } from "../statements/StatementsSection";
 
 const PAGE_SIZE = 25;
 
@@ -32,19 +33,21 @@ export function WalletPage() {
       ) : fetching ? (
         <p>Loading…</p>
       ) : null}
+      <StatementsSection />
       {ledger ? (
         <section className="card" aria-labelledby="ledger">
           <h2 id="ledger">Ledger</h2>
           <div className="table-wrap">
             <table>
               <caption>{ledger.totalCount} entries, newest first</caption>
-              <TableHead columns={["When", "Type", "Amount", "Balance after", "Order", "Reference"]} />
+              <TableHead columns={["When", "Type", "Amount", "Of which fee", "Balance after", "Order", "Reference"]} />
               <tbody>
                 {ledger.nodes.map((entry) => (
                   <tr key={entry.id}>
                     <td>{when(entry.createdAt)}</td>
                     <td>{words(entry.type)}</td>
                     <td className="num">{money(entry.amount, entry.currency)}</td>
+                    <td className="num">{entry.feeAmount === "0.00" || entry.feeAmount === "0" ? "—" : money(entry.feeAmount, entry.currency)}</td>
                     <td className="num">{money(entry.balanceAfter, entry.currency)}</td>
                     <td>{entry.orderId ? <Link href={`/orders/${entry.orderId}`}>{entry.orderId}</Link> : "—"}</td>
                     <td>{entry.reference ?? "—"}</td>

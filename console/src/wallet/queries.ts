@@ -14,6 +14,7 @@ export const WalletQuery = graphql(`
           amount
           currency
           balanceAfter
+          feeAmount
           orderId
           reference
           createdAt

@@ -1,4 +1,6 @@
 import type { Database } from "../../db/database";
+import type { ChangeOrigin } from "../../audit/change-origin";
+import { createdFields, deletedFields, recordAudit } from "../../audit/audit-log";
 import { isUniqueViolation } from "../../db/errors";
 import { appError } from "../../errors/app-error";
 import { newId } from "../../ids";
@@ -64,7 +66,7 @@ export class SupplierConnectionService {
    * live tokens). 503 `supplier_secrets_unset` without a key to encrypt it with; 409 when the
    * tenant is already connected to the supplier.
    */
-  async create(scope: TenantScope, input: CreateSupplierConnectionInput): Promise<SupplierConnection> {
+  async create(scope: TenantScope, input: CreateSupplierConnectionInput, by: ChangeOrigin): Promise<SupplierConnection> {
     if (!this.cipher) throw appError("supplier_secrets_unset");
     const tokens = this.tokens.get(input.supplier);
     const read = tokens?.read(input.access_token) ?? { problem: "is not a token of this supplier" };
@@ -80,10 +82,14 @@ export class SupplierConnectionService {
     const id = newId("spc");
     const encryptedToken = this.cipher.encrypt(input.access_token, associatedData(scope.tenantId, id));
     try {
-      const row = await this.db.prisma.supplierConnection.create({
-        data: { id, tenantId: scope.tenantId, supplier: input.supplier, mode, status: "active", encryptedToken, createdAt: scope.clock.now() },
+      return await this.db.prisma.$transaction(async (tx) => {
+        const row = await tx.supplierConnection.create({
+          data: { id, tenantId: scope.tenantId, supplier: input.supplier, mode, status: "active", encryptedToken, createdAt: scope.clock.now() },
+        });
+        // The supplier and the token's mode; never the token.
+        await recordAudit(tx, this.db, by, { action: "supplier_connection.created", tenantId: scope.tenantId, target: { type: "supplier_connection", id }, changes: createdFields({ supplier: input.supplier, mode }) });
+        return connectionFromRow(row);
       });
-      return connectionFromRow(row);
     } catch (error) {
       if (isUniqueViolation(error)) throw appError("supplier_connection_exists", { field: "supplier" });
       throw error;
@@ -91,11 +97,14 @@ export class SupplierConnectionService {
   }
 
   /** Removes the tenant's connection and its token, answering it as it was; 404 for another tenant's or an unknown id. */
-  async delete(scope: TenantScope, connectionId: string): Promise<SupplierConnection> {
+  async delete(scope: TenantScope, connectionId: string, by: ChangeOrigin): Promise<SupplierConnection> {
     const row = await this.db.prisma.supplierConnection.findFirst({ where: { id: connectionId, tenantId: scope.tenantId } });
     if (!row) throw appError("not_found");
-    const { count } = await this.db.prisma.supplierConnection.deleteMany({ where: { id: connectionId, tenantId: scope.tenantId } });
-    if (count === 0) throw appError("not_found");
+    await this.db.prisma.$transaction(async (tx) => {
+      const { count } = await tx.supplierConnection.deleteMany({ where: { id: connectionId, tenantId: scope.tenantId } });
+      if (count === 0) throw appError("not_found");
+      await recordAudit(tx, this.db, by, { action: "supplier_connection.deleted", tenantId: scope.tenantId, target: { type: "supplier_connection", id: connectionId }, changes: deletedFields({ supplier: row.supplier, mode: row.mode }) });
+    });
     return connectionFromRow(row);
   }
 

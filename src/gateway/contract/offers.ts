@@ -154,6 +154,8 @@ export interface FareQuote {
   passengerFares: number[];
   /** Each flight-cabin flown, with the seats it was offered with (as an offer's segments: `seatsLeft`). */
   flights: Array<FlightCabin & { seatsForSale: number }>;
+  /** The airline owning it and where it leaves from and arrives (IATA codes), as an offer of it would show them: what the platform's fees match on. */
+  route?: { owner: string; origin: string; destination: string };
 }
 
 /**

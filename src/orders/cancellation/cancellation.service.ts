@@ -19,7 +19,7 @@ import type { AirlineJobs } from "../jobs/airline-jobs";
 import { awaitsPayment, isRefunding, isTicketed, refusal, requireAllowed, stateConflict } from "../core/order-actions";
 import { ORDER_GUARD, touchIn } from "../core/order-state-machine";
 import type { OrderService } from "../core/order.service";
-import { refundAmount } from "./refund-rules";
+import { refundAmount, refundedFee } from "./refund-rules";
 import { offerSupplier } from "../../search/offer-payload";
 
 /**
@@ -201,7 +201,8 @@ export class CancellationService {
       id: newId("ore", now.getTime()),
       orderId: order.id,
       tenantId: order.tenantId,
-      refundAmount: supplierQuote ? supplierQuote.refundAmount : refundAmount(order, { servicesPaidAfterTicketing, fullRefund }),
+      // A supplier's own quote refunds what it was paid; the platform's fee is ours to give back.
+      refundAmount: supplierQuote ? supplierQuote.refundAmount + refundedFee(order) : refundAmount(order, { servicesPaidAfterTicketing, fullRefund }),
       currency: order.currency,
       fullRefund,
       supplierReference: supplierQuote?.reference ?? null,

@@ -26,11 +26,21 @@ export interface RefundBasis {
  * - a full refund (the airline cancelled): the whole total, services paid later included;
  * - a refundable fare: the total less the fare's penalty, without services paid after ticketing;
  * - a non-refundable fare: its taxes only (`tax_amount`).
+ * The platform's fee (docs/running-the-platform.md#fees) is kept in every case, unless the rule that
+ * priced it said `refundable`: then it comes back with whatever else does (`refundedFee`).
  */
 export function refundAmount(order: Order, basis: RefundBasis): number {
   if (awaitsPayment(order)) return 0;
-  if (basis.fullRefund) return order.totalAmount;
+  const { taxAmount, feeAmount } = orderPriceSplit(order);
+  const paidBeforeFee = order.totalAmount - feeAmount;
+  if (basis.fullRefund) return paidBeforeFee + refundedFee(order);
   const condition = order.offer.payload.conditions.refundBeforeDeparture;
-  if (!condition.allowed) return orderPriceSplit(order).taxAmount;
-  return Math.max(0, order.totalAmount - basis.servicesPaidAfterTicketing - (condition.penaltyAmount ?? 0));
+  if (!condition.allowed) return taxAmount + refundedFee(order);
+  return Math.max(0, paidBeforeFee - basis.servicesPaidAfterTicketing - (condition.penaltyAmount ?? 0)) + refundedFee(order);
+}
+
+/** The part of a paid order's refund that is the platform's fee: all of it when its rule said `refundable`, else nothing. */
+export function refundedFee(order: Pick<Order, "offer">): number {
+  const fee = order.offer.payload.fee;
+  return fee?.refundable ? fee.amount : 0;
 }

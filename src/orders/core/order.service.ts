@@ -25,6 +25,8 @@ import type { CreateOrderRequest, PassengerInput, PassengerUpdate } from "./orde
 import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
 import { requireAllowed, stateConflict } from "./order-actions";
 import { requireSupplierClock } from "./order-supplier";
+import { offerSupplier } from "../../search/offer-payload";
+import { requireAllowedSupplier } from "../../tenants/tenant-suppliers";
 import { ORDER_GUARD, touchIn, transition } from "./order-state-machine";
 import { checkPassengers, type BookedPassenger } from "./passenger-rules";
 import { checkPayment } from "../payment/payment-rules";
@@ -105,6 +107,8 @@ export class OrderService {
     if (offer.expiresAt <= now) {
       throw appError("offer_no_longer_available", { field, reason: `The offer expired at ${offer.expiresAt.toISOString()}.` });
     }
+    // An offer made before the owner disallowed its supplier is no longer bookable.
+    requireAllowedSupplier(scope.tenant, offerSupplier(offer.payload).id, field);
     const passengers = checkPassengers(request.passengers, offer, now.toISOString().slice(0, 10));
     const extras = request.services.length > 0 ? offerExtras(this.suppliers, this.suppliers.require(offer.payload, "services", "services chosen at booking", "offer"), offer) : undefined;
     const { services, amount } = extras ? selectServices(request.services, offer, extras) : { services: [], amount: 0 };

@@ -6,6 +6,7 @@ import { GuardFailed, writeBatch, type BatchStatement } from "../../db/write-bat
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { newId } from "../../ids";
 import { convertMinor } from "../../money/exchange-rates";
+import { refundedFee } from "../cancellation/refund-rules";
 import type { Environment } from "../../gateway/contract/air";
 import type { OrderSuppliers } from "../../gateway/contract/gateway";
 import type { TicketingAnswer } from "../../gateway/contract/bookings";
@@ -143,7 +144,7 @@ export class OrderJobRunner {
       order,
       [
         transition(this.db, order, "refund", now),
-        ...walletChange(this.db, { tenantId: order.tenantId, type: "refund_credit", amount, currency: walletCurrency, orderId: order.id, at: now }).statements,
+        ...walletChange(this.db, { tenantId: order.tenantId, type: "refund_credit", amount, currency: walletCurrency, orderId: order.id, feeAmount: refundedFeeIn(order, quoted, walletCurrency), at: now }).statements,
       ],
       orderEvent(order, now, { type: "order.refunded", refundAmount: amount, refundCurrency: walletCurrency }),
     );
@@ -222,16 +223,17 @@ export class OrderJobRunner {
   }
 
 
-  /** What gives the ticketing debit back, in the wallet's currency now; null if nothing was debited. */
-  private async reversalOf(order: Order): Promise<{ amount: number; currency: string } | null> {
-    const [debit] = await queryRows<{ amount: number; currency: string; walletCurrency: string }>(
+  /** What gives the ticketing debit back (its fee with it), in the wallet's currency now; null if nothing was debited. */
+  private async reversalOf(order: Order): Promise<{ amount: number; currency: string; feeAmount: number } | null> {
+    const [debit] = await queryRows<{ amount: number; feeAmount: number; currency: string; walletCurrency: string }>(
       this.db,
-      Sql.sql`SELECT "LedgerEntry"."amount", "LedgerEntry"."currency", "Wallet"."currency" AS "walletCurrency"
+      Sql.sql`SELECT "LedgerEntry"."amount", "LedgerEntry"."feeAmount", "LedgerEntry"."currency", "Wallet"."currency" AS "walletCurrency"
         FROM "LedgerEntry" JOIN "Wallet" ON "Wallet"."tenantId" = "LedgerEntry"."tenantId"
         WHERE "LedgerEntry"."orderId" = ${order.id} AND "LedgerEntry"."type" = 'ticketing_debit'`,
     );
     if (!debit) return null;
-    return { amount: convertMinor(-debit.amount, debit.currency, debit.walletCurrency), currency: debit.walletCurrency };
+    const inWallet = (amount: number) => convertMinor(Number(amount), debit.currency, debit.walletCurrency);
+    return { amount: inWallet(-debit.amount), currency: debit.walletCurrency, feeAmount: inWallet(debit.feeAmount) };
   }
 
   /**
@@ -271,4 +273,9 @@ export class OrderJobRunner {
     const passengers = await queryRows<PassengerRecord>(this.db, Sql.sql`SELECT * FROM "OrderPassenger" WHERE "orderId" = ${job.orderId} ORDER BY "position"`);
     return { order: orderFrom(row), passengers: passengers.map(passengerFrom), environment: row.environment, clock: tenantClock(row) };
   }
+}
+
+/** The fee a refund of `quoted` (the order's currency) gives back, in the wallet's currency: its rule's refundable fee, never more than the refund. */
+function refundedFeeIn(order: Order, quoted: number, walletCurrency: string): number {
+  return convertMinor(Math.min(refundedFee(order), quoted), order.currency, walletCurrency);
 }

@@ -12,7 +12,7 @@ import { walletChange, WALLET_GUARD } from "../../wallet/wallet-change";
 import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
 import { newId } from "../../ids";
-import { servicesPaidAfterTicketing, type Order, type OrderDetail } from "../core/order";
+import { orderPriceSplit, servicesPaidAfterTicketing, type Order, type OrderDetail } from "../core/order";
 import { checkPayment } from "./payment-rules";
 import type { Payment, PaymentRequest } from "./payment";
 import { bookedTotal, currentTotal } from "./repricing";
@@ -132,7 +132,8 @@ export class TicketingService {
       const amount = convertMinor(order.totalAmount, order.currency, wallet.currency);
       const now = payment?.createdAt ?? scope.clock.now();
       const ticketing = this.jobs.schedule(order, "ticket");
-      const debit = walletChange(this.db, { tenantId: scope.tenantId, type: "ticketing_debit", amount: -amount, currency: wallet.currency, orderId: order.id, reference: payment?.id ?? null, at: now });
+      const feeAmount = convertMinor(orderPriceSplit(order).feeAmount, order.currency, wallet.currency);
+      const debit = walletChange(this.db, { tenantId: scope.tenantId, type: "ticketing_debit", amount: -amount, currency: wallet.currency, orderId: order.id, reference: payment?.id ?? null, feeAmount, at: now });
       const paid = transition(this.db, order, "ticket", now, Sql.sql`, "paidAt" = ${sqlTimestamp(this.db.provider, now)}`, Sql.sql`AND "totalAmount" = ${order.totalAmount}`);
       try {
         await this.commits.commit([order], [paid, ...debit.statements, ticketing.statement]);

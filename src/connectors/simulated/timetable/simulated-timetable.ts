@@ -72,6 +72,7 @@ export class SimulatedTimetable {
         request,
         journey.price,
         journey.slices.flatMap((slice) => slice.flights.map((flight, index) => ({ flightKey: flight.key, cabinClass: slice.cabins[index]!, seatsForSale: slice.seatsLeft[index]! }))),
+        { owner: journey.carrier.ref.iataCode, origin: journey.slices[0]!.flights[0]!.origin.iataCode, destination: journey.slices.at(-1)!.flights.at(-1)!.destination.iataCode },
       ),
     );
   }
@@ -84,20 +85,23 @@ export class SimulatedTimetable {
   #lowestNonstopFares(request: SupplierSearch, limit: number): FareQuote[] {
     const slice = request.slices[0]!;
     const seatsNeeded = passengersNeedingSeats(request.passengers);
-    const found: Array<{ price: number; flight: FareQuote["flights"][number] }> = [];
+    const found: Array<{ price: number; flight: FareQuote["flights"][number]; route: NonNullable<FareQuote["route"]> }> = [];
     for (const carrier of this.#carriers) {
       if (!sellsCabin(carrier.fareFamily, request.cabinClass)) continue;
       for (const [origin, destination] of this.#nonstopRoutes(carrier, slice.origins, slice.destinations)) {
         for (const flight of this.#schedule.flightsForFares(carrier, origin, destination, slice.departureDate)) {
           const priced = priceFlight(flight, request.cabinClass, seatsNeeded);
-          if (priced) found.push({ price: sliceAdultFare([priced.adultFare]), flight: { flightKey: flight.key, cabinClass: priced.cabin, seatsForSale: priced.seatsLeft } });
+          if (priced) {
+            const route = { owner: carrier.ref.iataCode, origin: origin.iataCode, destination: destination.iataCode };
+            found.push({ price: sliceAdultFare([priced.adultFare]), flight: { flightKey: flight.key, cabinClass: priced.cabin, seatsForSale: priced.seatsLeft }, route });
+          }
         }
       }
     }
     return found
       .sort((a, b) => a.price - b.price || (a.flight.flightKey < b.flight.flightKey ? -1 : 1))
       .slice(0, limit)
-      .map(({ price, flight }) => fareQuote(request, price, [flight]));
+      .map(({ price, flight, route }) => fareQuote(request, price, [flight], route));
   }
 
   /** The airports among `candidates` some carrier flies to nonstop from one of `origins`, the network being fixed: remembered per set of origins. */
@@ -146,8 +150,8 @@ export class SimulatedTimetable {
 }
 
 /** The fares of a journey of adult fare `price` for the searched passengers, as its offer would carry them. */
-function fareQuote(request: SupplierSearch, price: number, flights: FareQuote["flights"]): FareQuote {
-  return { passengerFares: request.passengers.map((passenger) => passengerFare(price, passenger.type)), flights };
+function fareQuote(request: SupplierSearch, price: number, flights: FareQuote["flights"], route: FareQuote["route"]): FareQuote {
+  return { passengerFares: request.passengers.map((passenger) => passengerFare(price, passenger.type)), flights, route };
 }
 
 const cheapestJourneyFirst = (a: Journey, b: Journey) => a.price - b.price || (a.key < b.key ? -1 : 1);
