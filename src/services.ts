@@ -163,6 +163,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   // The database's outages and full disk are logged once and summed up each second, not per failure.
   db.availability.reportTo(log);
   absorbErrors(log, db.availability);
+  db.primary?.onSwitch((from, to) => log.warn({ database: db.availability.description, from, to }, "database primary moved; connections follow it"));
   // Every process must sign cursors with the same secret, so it lives in the shared database.
   const { value: cursorSecret } = await sharedSetting(db, "cursor_secret", () => randomBytes(32).toString("hex"));
   const cursors = new CursorCodec(cursorSecret);

@@ -33,6 +33,17 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/**
+ * No host of a PostgreSQL URL is a writable primary now: all are down, or standbys not promoted
+ * yet (db/primary-locator.ts). An outage like any other: the probe keeps looking.
+ */
+export class NoPrimaryError extends Error {
+  override name = "NoPrimaryError";
+  constructor(readonly reason: string) {
+    super(`no writable primary: ${reason}`);
+  }
+}
+
 /** Node socket errors meaning the server cannot be reached or went away. */
 const SOCKET_CODES: Record<string, string> = {
   ECONNREFUSED: "connection refused",
@@ -52,6 +63,8 @@ const POSTGRES_UNREACHABLE: Record<string, string> = {
   "57P02": "the server crashed (57P02)",
   "57P03": "the server is not accepting connections yet (57P03)",
   "53300": "the server has no connection slot left (53300)",
+  // A write reached a standby: the primary this connection was opened to is one no more (a failover).
+  "25006": "the server is a read-only standby, not the primary (25006)",
 };
 const POSTGRES_DISK_FULL = "53100";
 
@@ -95,7 +108,7 @@ interface ErrorLike {
 }
 
 function faultOf(error: ErrorLike): DatabaseFault | null {
-  if (error instanceof DatabaseUnavailableError) return { kind: "unreachable", reason: error.reason };
+  if (error instanceof DatabaseUnavailableError || error instanceof NoPrimaryError) return { kind: "unreachable", reason: error.reason };
   const code = typeof error.code === "string" ? error.code : undefined;
   const originalCode = typeof error.originalCode === "string" ? error.originalCode : undefined;
   // SQLite (better-sqlite3 directly, or through Prisma's adapter): a full disk or file size limit.
