@@ -59,7 +59,7 @@ import { WebhookDispatcher } from "./events/webhook-dispatcher";
 import { WebhookDeliveryService } from "./events/webhook-deliveries.service";
 import { OrderFeed } from "./orders/history/order-feed";
 import { LiveConnections } from "./authentication/live-connections";
-import { RetentionSweeper } from "./retention/retention-sweeper";
+import { POSTGRES_BATCH_ROWS, RetentionSweeper } from "./retention/retention-sweeper";
 import type { RetentionRule } from "./retention/retention-rule";
 import { searchRetention } from "./search/search-retention";
 import { quoteRetention } from "./orders/cancellation/quote-retention";
@@ -218,7 +218,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const orderChangeRequests = new ChangeRequestService(db, orders, suppliers, airports);
   const webhookDeliveries = new WebhookDeliveryService(db, cursors, webhookQueue, () => webhookDispatcher.wake());
   const search = new SearchService(db, suppliers, supplierCalls, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache);
-  const retention = new RetentionSweeper(retentionRules(config, db), config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability, () => clocksAhead(db));
+  const retention = new RetentionSweeper(retentionRules(config, db), config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability, () => clocksAhead(db), db.provider === "postgresql" ? POSTGRES_BATCH_ROWS : undefined);
   const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, suppliers.all.map((entry) => entry.id));
   // Every process hears every committed event: the one whose dispatcher claims it first sends it
   // (its deliveries are due on the process clock, the event being dated on its tenant's).
