@@ -73,8 +73,13 @@ const PG_CONNECTION_MESSAGES = [
   "Connection terminated unexpectedly",
   "Connection terminated due to connection timeout",
   "Client has encountered a connection error and is not queryable",
-  "timeout exceeded when trying to connect",
 ];
+
+/**
+ * `pg`'s pool waited its connect timeout for one of its connections to come free: every pooled
+ * connection was busy (the process is loaded), which says nothing of the server by itself.
+ */
+const PG_POOL_WAIT_MESSAGE = "timeout exceeded when trying to connect";
 
 /** Prisma's codes for a server it cannot reach or that closed the connection. */
 const PRISMA_UNREACHABLE: Record<string, string> = {
@@ -129,6 +134,7 @@ function faultOf(error: ErrorLike): DatabaseFault | null {
   if (code !== undefined && code in PRISMA_UNREACHABLE) return { kind: "unreachable", reason: PRISMA_UNREACHABLE[code]! };
   if (typeof error.kind === "string" && error.kind in ADAPTER_UNREACHABLE) return { kind: "unreachable", reason: ADAPTER_UNREACHABLE[error.kind]! };
   if (error.kind === "SocketTimeout") return { kind: "unreachable", reason: "the database server timed out" };
+  if (error.message === PG_POOL_WAIT_MESSAGE) return { kind: "busy", reason: "no pooled database connection came free in time" };
   if (typeof error.message === "string" && PG_CONNECTION_MESSAGES.some((message) => error.message === message)) {
     return { kind: "unreachable", reason: error.message.toLowerCase() };
   }
