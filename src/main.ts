@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     console.error(`Aerogate failed to start: ${error.message}`);
     process.exit(1);
   }
-  const db = await openDatabase(config.DATABASE_URL);
+  const db = await openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
   const { applied } = await applyMigrations(db);
   if (applied.length > 0) log.info({ applied }, "migrations applied");
   const pubsub = await connectPubSub(config, db, log);

@@ -49,6 +49,8 @@ export interface DatabaseOptions {
    * Prisma emits no query events at all, so production pays nothing.
    */
   onQuery?: (sql: string) => void;
+  /** PostgreSQL: the pool's connections at most (DATABASE_POOL_SIZE; `pg`'s 10 by default). */
+  poolSize?: number;
 }
 
 /** Per-connection SQLite settings. WAL lets readers run beside the single writer. */
@@ -117,7 +119,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const availability = new DatabaseAvailability(() => primary.locate(), primary.description);
   await primary.locate();
   // keepAlive: a connection whose peer vanished is noticed instead of waited on for ever.
-  const pool = { Client: primary.poolClient(), connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS, keepAlive: true };
+  const pool = { Client: primary.poolClient(), max: options.poolSize ?? 10, connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS, keepAlive: true };
   const adapter = watchedAdapterFactory(new PrismaPg(pool as ConstructorParameters<typeof PrismaPg>[0]), availability);
   // Same models, same API: the two generated clients differ only in their provider internals.
   const prisma = new PostgresPrismaClient({ adapter, ...queryLogOptions(options) }) as unknown as PrismaClient;

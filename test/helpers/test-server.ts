@@ -53,7 +53,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   });
   const log = createLogger(config.LOG_LEVEL);
   let recording: string[] | null = null;
-  const db = await openDatabase(config.DATABASE_URL, { onQuery: (sql) => recording?.push(sql) });
+  const db = await openDatabase(config.DATABASE_URL, { onQuery: (sql) => recording?.push(sql), poolSize: config.DATABASE_POOL_SIZE });
   await applyMigrations(db);
   const pubsub = await connectPubSub(config, db, log);
   const app = await buildApp(config, db, pubsub, log);
