@@ -23,7 +23,14 @@ interface TableCounters {
 interface MinuteCounters {
   tables: Map<string, TableCounters>;
   walBytes: number;
+  walSyncs: number;
+  walSyncMs: number;
   checkpoints: number;
+  /** Buffers written by the sessions themselves (none came clean in time), and by the background writer. */
+  backendWrites: number;
+  cleanerWrites: number;
+  /** Per statement (pg_stat_statements): calls, total time and rows so far. */
+  statements: Map<string, { calls: number; ms: number; rows: number }>;
 }
 
 /** One second's view: the database's client sessions by state and wait, and the locks not granted. */
@@ -42,6 +49,7 @@ export class PostgresStats {
   private samples: Sample[] = [];
   private previous: MinuteCounters | null = null;
   private sampling = false;
+  private statementsLoaded = false;
 
   private constructor(url: string) {
     this.client = new pg.Client({ connectionString: url, application_name: "aerogate-soak-stats" });
@@ -51,6 +59,11 @@ export class PostgresStats {
   static async connect(url: string): Promise<PostgresStats> {
     const stats = new PostgresStats(url);
     await stats.client.connect();
+    // Only where the server preloads it; the bench's database is its own, so the extension may go in.
+    stats.statementsLoaded = await stats.client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements").then(
+      () => stats.client.query("SELECT 1 FROM pg_stat_statements LIMIT 1").then(() => true),
+      () => false,
+    );
     stats.previous = await stats.counters();
     return stats;
   }
@@ -85,7 +98,12 @@ export class PostgresStats {
       );
     }
     lines.push(`sizes: ${await this.sizes()}`);
-    lines.push(`WAL ${((now.walBytes - before.walBytes) / 1_048_576).toFixed(1)} MB, ${now.checkpoints - before.checkpoints} checkpoint(s)`);
+    const syncs = now.walSyncs - before.walSyncs;
+    lines.push(
+      `WAL ${((now.walBytes - before.walBytes) / 1_048_576).toFixed(1)} MB in ${syncs} flushes (${syncs > 0 ? ((now.walSyncMs - before.walSyncMs) / syncs).toFixed(2) : "–"} ms each), ` +
+        `${now.checkpoints - before.checkpoints} checkpoint(s); buffers written by sessions ${now.backendWrites - before.backendWrites}, by the background writer ${now.cleanerWrites - before.cleanerWrites}`,
+    );
+    if (this.statementsLoaded) lines.push(`statements most run: ${topStatements(before.statements, now.statements)}`);
     return lines;
   }
 
@@ -124,9 +142,15 @@ export class PostgresStats {
        WHERE c.relname = ANY($1) AND c.relkind IN ('r', 'p') ORDER BY 1`,
       [WATCHED_TABLES],
     );
-    const wal = await this.client.query<{ wal: string; checkpoints: string }>(
-      `SELECT (SELECT wal_bytes FROM pg_stat_wal) AS wal, (SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter) AS checkpoints`,
+    const wal = await this.client.query<{ wal: string; syncs: string; sync_ms: number; checkpoints: string; backend: string; clean: string }>(
+      `SELECT w.wal_bytes AS wal, w.wal_sync AS syncs, w.wal_sync_time AS sync_ms, b.checkpoints_timed + b.checkpoints_req AS checkpoints,
+         b.buffers_backend AS backend, b.buffers_clean AS clean FROM pg_stat_wal w, pg_stat_bgwriter b`,
     );
+    const statements = this.statementsLoaded
+      ? await this.client.query<{ query: string; calls: string; ms: number; rows: string }>(
+          `SELECT query, calls, total_exec_time AS ms, rows FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        )
+      : { rows: [] };
     return {
       tables: new Map(
         tables.rows.map((row) => [
@@ -135,7 +159,12 @@ export class PostgresStats {
         ]),
       ),
       walBytes: Number(wal.rows[0]!.wal),
+      walSyncs: Number(wal.rows[0]!.syncs),
+      walSyncMs: Number(wal.rows[0]!.sync_ms),
       checkpoints: Number(wal.rows[0]!.checkpoints),
+      backendWrites: Number(wal.rows[0]!.backend),
+      cleanerWrites: Number(wal.rows[0]!.clean),
+      statements: new Map(statements.rows.map((row) => [row.query, { calls: Number(row.calls), ms: row.ms, rows: Number(row.rows) }])),
     };
   }
 
@@ -160,4 +189,18 @@ function describeMean(counts: Array<Map<string, number>>, samples: number): stri
     .sort((a, b) => b[1] - a[1])
     .map(([what, total]) => `${what} ${(total / Math.max(1, samples)).toFixed(2)}`)
     .join(", ");
+}
+
+/** The five statements run most in the minute: calls, mean time, rows per call, and their text's start. */
+function topStatements(before: MinuteCounters["statements"], now: MinuteCounters["statements"]): string {
+  const minute = [...now].map(([query, counts]) => {
+    const earlier = before.get(query) ?? { calls: 0, ms: 0, rows: 0 };
+    return { query, calls: counts.calls - earlier.calls, ms: counts.ms - earlier.ms, rows: counts.rows - earlier.rows };
+  });
+  return minute
+    .filter((statement) => statement.calls > 0)
+    .sort((a, b) => b.calls - a.calls)
+    .slice(0, 5)
+    .map((statement) => `${statement.calls}× ${(statement.ms / statement.calls).toFixed(2)} ms ${(statement.rows / statement.calls).toFixed(1)} rows "${statement.query.replace(/\s+/g, " ").slice(0, 70)}"`)
+    .join("; ");
 }
