@@ -69,6 +69,7 @@ export class DatabaseAvailability {
   #roomTimer: NodeJS.Timeout | null = null;
   #probeAttempt = 0;
   #probing = false;
+  #checkingBusy = false;
   #lastBusyCheckMs = Number.NEGATIVE_INFINITY;
   #closed = false;
   #waiters: Array<() => void> = [];
@@ -171,20 +172,18 @@ export class DatabaseAvailability {
   /** Asks the database directly whether it answers, after the pool had no connection free. */
   #checkWhenBusy(): void {
     const now = clock.nowMs();
-    if (this.#probing || now - this.#lastBusyCheckMs < BUSY_CHECK_EVERY_MS) return;
+    if (this.#checkingBusy || now - this.#lastBusyCheckMs < BUSY_CHECK_EVERY_MS) return;
     this.#lastBusyCheckMs = now;
-    this.#probing = true;
+    this.#checkingBusy = true;
     void this.probe()
       .then(
         () => undefined,
-        (error: unknown) => {
-          if (databaseFault(error)?.kind === "unreachable") return error;
-          return undefined;
-        },
+        (error: unknown) => error,
       )
-      .then((unreachable) => {
-        this.#probing = false;
-        if (unreachable) this.notice(unreachable);
+      .then((failure) => {
+        this.#checkingBusy = false;
+        // Only an outage counts: a probe refused otherwise (a password) is no news about the load.
+        if (databaseFault(failure)?.kind === "unreachable") this.notice(failure);
       });
   }
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connect } from "node:net";
 import { givePostgres, postgresOwnedDir } from "./postgres-servers";
@@ -54,7 +54,9 @@ export async function startPgBouncer(serverUrl: string, options: PgBouncerOption
   );
   for (const file of [files.users, files.config]) givePostgres(file);
   const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  const [command, args] = asRoot ? ["runuser", ["-u", "postgres", "--", "pgbouncer", files.config]] : ["pgbouncer", [files.config]];
+  // Debian puts it in /usr/sbin, which a user's PATH may leave out.
+  const binary = existsSync("/usr/sbin/pgbouncer") ? "/usr/sbin/pgbouncer" : "pgbouncer";
+  const [command, args] = asRoot ? ["runuser", ["-u", "postgres", "--", binary, files.config]] : [binary, [files.config]];
   const child: ChildProcess = spawn(command, args, { cwd: "/", stdio: "ignore" });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await waitForPort(port, child);
