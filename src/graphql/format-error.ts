@@ -21,6 +21,16 @@ function cataloguedCause(formatted: GraphQLFormattedError, error: unknown): AppE
 }
 
 /**
+ * The variable a refused value was given in, as the REST layer names fields: graphql-js says
+ * `Variable "$input" got invalid value "x" at "input.slices[0].departureDate"; …` for a value
+ * inside an input object, `Variable "$from" got invalid value …` for the variable itself.
+ */
+function variableField(message: string): string | undefined {
+  const refused = /^Variable "\$(\w+)" got invalid value .*? at "([^"]+)"/.exec(message) ?? /^Variable "\$(\w+)" got invalid value/.exec(message);
+  return refused ? (refused[2] ?? refused[1]) : undefined;
+}
+
+/**
  * Every GraphQL error leaves with a catalogue code in `extensions.code`. Catalogued errors keep
  * theirs; Apollo's request errors become `validation_failed` with their message; the database
  * being unreachable or full becomes `service_unavailable` or `storage_full` (counted by
@@ -35,7 +45,7 @@ export function formatGraphQLError(log: Logger, availability: DatabaseAvailabili
     }
     const apolloCode = formatted.extensions?.code;
     if (typeof apolloCode === "string" && APOLLO_CLIENT_CODES.has(apolloCode)) {
-      const mapped = appError("validation_failed", { message: formatted.message });
+      const mapped = appError("validation_failed", { message: formatted.message, field: variableField(formatted.message) });
       return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: graphqlErrorExtensions(mapped) };
     }
     log.error({ err: unwrapResolverError(error) }, "GraphQL resolver failed");

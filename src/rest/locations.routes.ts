@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { appError } from "../errors/app-error";
 import { toLocationView } from "../locations/location-view";
 import { ok, okSchema } from "./envelope";
 import { locationSchema } from "./location.schemas";
+import { pageLimit } from "./list-query";
 import { restRoute } from "./route";
 import { RenderedResponses } from "./rendered-responses";
 
@@ -13,8 +13,9 @@ const MAX_LIMIT = 15;
 const renderedLookups = new RenderedResponses(2000);
 
 const locationsQuery = z.object({
-  query: z.string({ error: "is required" }).trim().min(2, "must be at least 2 characters"),
-  limit: z.string().optional(),
+  // Two characters besides the whitespace around them, which is trimmed.
+  query: z.string({ error: "is required" }).trim().min(2, "must be at least 2 characters").meta({ pattern: "^\\s*\\S[\\s\\S]*\\S\\s*$" }),
+  limit: pageLimit(MAX_LIMIT).optional(),
 });
 
 /** Airport lookup for origin and destination inputs (docs/rest-api.md#locations): `data` is the array. */
@@ -28,11 +29,7 @@ export const locationRoutes = [
     query: locationsQuery,
     response: okSchema(z.array(locationSchema)),
     handle: async ({ ctx, query }) => {
-      // Digits only, as on every list: Number() would also take "1e1", "0x0A" or "10.0" for 10.
-      const limit = query.limit === undefined ? DEFAULT_LIMIT : /^\d+$/.test(query.limit) ? Number(query.limit) : Number.NaN;
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-        throw appError("LIMIT_OUT_OF_RANGE", { field: "limit", message: `limit must be between 1 and ${MAX_LIMIT}.` });
-      }
+      const limit = query.limit ?? DEFAULT_LIMIT;
       const key = `${limit} ${query.query.toLowerCase()}`;
       return renderedLookups.get(key, () => ok(ctx.services.airports.search(query.query, limit).map(toLocationView)));
     },

@@ -1,12 +1,3 @@
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A real calendar date written `YYYY-MM-DD` (rejects 2026-02-30). */
-export function isCalendarDate(value: string): boolean {
-  if (!DATE.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
-
 /**
  * Days since 1970-01-01 of an ISO date, or of the date of a local date-time, years past 9999
  * (`+010000-01-01T17:35`) included: dates are compared as dates, never as text.

@@ -1,14 +1,19 @@
 import { z } from "zod";
 import { appError } from "../errors/app-error";
 import { parseMinor } from "../money/format";
+import { amountInCurrencyStatement } from "../money/amount-statement";
 import type { WalletCredit } from "./wallet.service";
 
 /** Owner: credit a tenant's wallet (POST /v1/tenants/:id/wallet/credits, Mutation.creditWallet). */
-export const creditWalletInput = z.strictObject({
-  amount: z.string().min(1),
-  currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code, e.g. USD"),
-  reference: z.string().trim().min(1).max(200).optional(),
-});
+export const creditWalletInput = z
+  .strictObject({
+    amount: z.string().min(1),
+    currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code, e.g. USD"),
+    // Something besides the whitespace around it, which is trimmed.
+    reference: z.string().trim().min(1).max(200).meta({ pattern: "^\\s*\\S[^\\u0000]*$" }).optional(),
+  })
+  // walletCredit's rule for the amount, stated.
+  .meta(amountInCurrencyStatement("amount", "currency", { positive: true }));
 
 /** The credit in minor units: a positive decimal with at most the currency's decimals (400 otherwise). */
 export function walletCredit(input: z.output<typeof creditWalletInput>): WalletCredit {
