@@ -19,7 +19,8 @@
  *                             (bench/gateway.ts), `holds` the hold-deadline
  *                             bench (bench/holds.ts), `tarpit` the hanging-receivers bench (bench/tarpit.ts) and
  *                             `storage` the bytes a search stores (bench/search-bytes.ts), which otherwise run last;
- *                             `soak` runs only the soak (bench/soak.ts), never run otherwise
+ *                             `soak` runs only the soak (bench/soak.ts), never run otherwise;
+ *                             `processes` only one process against two on PostgreSQL (bench/two-processes.ts), never run otherwise
  *   BENCH_DATABASE_URL=postgresql://…  run the servers on PostgreSQL: a fresh database each on that server, dropped after
  *   BENCH_SOAK_MINUTES=30, BENCH_SOAK_SEARCHES_PER_SECOND=200, BENCH_SOAK_BOOKINGS_PER_SECOND=1  the soak's length and traffic
  *   BENCH_HOLDS=10000         the hold-deadline bench's holds
@@ -51,6 +52,7 @@ import { benchTarpit, HANGING_RECEIVERS, TARPIT_SERVER_ENV } from "./tarpit";
 import { benchDatabase, type BenchDatabase } from "./bench-database";
 import { measureSearchBytes } from "./search-bytes";
 import { runSoak } from "./soak";
+import { runTwoProcesses } from "./two-processes";
 import { measureAirportIndexHeap } from "./memory";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -224,6 +226,7 @@ async function main(): Promise<number> {
   tempDir = mkdtempSync(join(tmpdir(), "aerogate-bench-"));
   const ownerKey = randomOwnerKey();
   if (settings.only.includes("soak")) return soak(ownerKey);
+  if (settings.only.includes("processes")) return twoProcesses(ownerKey);
   const [appDatabase, limitedDatabase] = [await benchDatabase(tempDir, "bench", settings.databaseUrl), await benchDatabase(tempDir, "limited", settings.databaseUrl)];
   databases.push(appDatabase, limitedDatabase);
   const [appPort, barePort, apolloPort, limitedPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
@@ -537,6 +540,26 @@ async function soak(ownerKey: string): Promise<number> {
   mkdirSync(resultsDir, { recursive: true });
   const passed = results.every((result) => result.passed);
   writeFileSync(join(resultsDir, "soak.json"), JSON.stringify({ finishedAt: new Date().toISOString(), commit: gitCommit(), settings, loadAverage: { before: loadBefore, after: loadavg() }, passed, results, lines }, null, 2) + "\n");
+  return passed ? 0 : 1;
+}
+
+/** BENCH_ONLY=processes: one process against two on one PostgreSQL (bench/two-processes.ts), written to bench/results/processes.json. */
+async function twoProcesses(ownerKey: string): Promise<number> {
+  const loadBefore = loadavg();
+  const lines: string[] = [];
+  const log = (line: string) => {
+    lines.push(line);
+    console.log(line);
+  };
+  const results = await runTwoProcesses(
+    { ownerKey, dir: tempDir!, postgresUrl: settings.databaseUrl, appDir: settings.appDir, startTimeoutMs: settings.startTimeoutMs, seconds: settings.seconds, connections: settings.connections, log },
+    (server) => servers.push(server),
+  );
+  for (const result of results) console.log(`${result.name}: ${result.value} (target ${result.target}): ${result.passed ? "pass" : "FAIL"}`);
+  console.log(`load average ${loadBefore[0]!.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after (${cpus().length} CPUs)`);
+  mkdirSync(resultsDir, { recursive: true });
+  const passed = results.every((result) => result.passed);
+  writeFileSync(join(resultsDir, "processes.json"), JSON.stringify({ finishedAt: new Date().toISOString(), commit: gitCommit(), settings, loadAverage: { before: loadBefore, after: loadavg() }, passed, results, lines }, null, 2) + "\n");
   return passed ? 0 : 1;
 }
 

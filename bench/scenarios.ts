@@ -109,7 +109,7 @@ function oneWaySearch(origin = "LON", destination = "NYC", days = 30, cabin_clas
  * cycle: more than the supplier cache ever holds (at most 2,000, oldest dropped first), so every
  * one is computed afresh. The dates stay within the 361 days the airline sells.
  */
-function uncachedSearches(origin: string, destination: string) {
+export function uncachedSearches(origin: string, destination: string) {
   const cabins = ["economy", "premium_economy", "business", "first"];
   return Array.from({ length: 300 }, (_, day) =>
     cabins.flatMap((cabin) => [0, 1].map((max_connections) => ({ ...oneWaySearch(origin, destination, 20 + day, cabin), max_connections }))),

@@ -1,8 +1,10 @@
+import { loadavg } from "node:os";
 import { benchDatabase, megabytes, type DatabaseSize } from "./bench-database";
 import type { EventsBenchResult } from "./events";
 import { median, percentile, Receiver, subscribe, subscriberClient } from "./events";
 import { ApiClient, createFixtures } from "./fixtures";
 import { fundTickets } from "./order-fixtures";
+import { PostgresStats } from "./postgres-stats";
 import { freePort, startServer, type ServerProcess } from "./processes";
 import { CONNECTION_FAILED, NOTHING_TO_SEND, mixedTraffic, TIMED_OUT, type SoakStream, type StreamMinute } from "./soak-traffic";
 
@@ -58,6 +60,7 @@ export async function runSoak(options: SoakOptions, registerServer: (server: Ser
   let server: ServerProcess | undefined;
   let receiver: Receiver | undefined;
   let subscriber: ReturnType<typeof subscriberClient> | undefined;
+  let postgresStats: PostgresStats | undefined;
   try {
     server = await startServer(
       {
@@ -97,6 +100,7 @@ export async function runSoak(options: SoakOptions, registerServer: (server: Ser
     const memory: Array<{ rss: number; heap: number }> = [];
     const loopDelaysMs: number[] = [];
     const running = server;
+    let sweeps = { removed: 0, batches: 0, slow: 0 };
     const webhooks = receiver;
     const gauges: Gauge[] = [
       {
@@ -118,13 +122,21 @@ export async function runSoak(options: SoakOptions, registerServer: (server: Ser
           return `${megabytes(memory.at(-1)!.rss)}, ${megabytes(memory.at(-1)!.heap)}; ${loopDelaysMs.at(-1)!.toFixed(1)} ms`;
         },
       },
+      // The machine is shared: a minute's figures mean little without the load they were taken under.
+      { name: "load (1 min)", read: async () => loadavg()[0]!.toFixed(2) },
       { name: "webhooks, subscription messages", read: async () => `${webhooks.arrivals.length}, ${messages}` },
       {
-        name: "sweep batches so far (over 8 ms)",
+        name: "sweep: searches removed, batches (over 8 ms) in the minute",
         read: async () => {
           const text = await metricsOf(running);
-          const all = metric(text, "aerogate_retention_batch_seconds_count");
-          return `${all} (${all - metric(text, 'aerogate_retention_batch_seconds_bucket{le="0.008"}')})`;
+          const now = {
+            removed: metric(text, 'aerogate_retention_removed_total{table="OfferRequest"}') || 0,
+            batches: metric(text, "aerogate_retention_batch_seconds_count"),
+            slow: metric(text, "aerogate_retention_batch_seconds_count") - metric(text, 'aerogate_retention_batch_seconds_bucket{le="0.008"}'),
+          };
+          const before = sweeps;
+          sweeps = now;
+          return `${now.removed - before.removed}, ${now.batches - before.batches} (${now.slow - before.slow})`;
         },
       },
     ];
@@ -133,9 +145,12 @@ export async function runSoak(options: SoakOptions, registerServer: (server: Ser
     );
     options.log(`| minute | ${gauges.map((gauge) => gauge.name).join(" | ")} | ${streams.map((stream) => `${stream.name}: sent, p50 / p99 ms, not 2xx`).join(" | ")} |`);
     options.log(`|---:|${gauges.map(() => "---:").join("|")}|${streams.map(() => "---:").join("|")}|`);
+    // PostgreSQL's own account of each minute (waits, locks, dead tuples, autovacuum), printed under its row.
+    postgresStats = database.provider === "postgresql" ? await PostgresStats.connect(database.url) : undefined;
     const started = Date.now();
     const lastMinutes = new Map<SoakStream, StreamMinute>();
     for (const stream of streams) stream.start();
+    postgresStats?.start();
     for (let minute = 1; minute <= minutes; minute++) {
       const from = started + (minute - 1) * 60_000;
       // The minute is read 2 s after it ends, so that the answers to its last requests are in.
@@ -147,6 +162,7 @@ export async function runSoak(options: SoakOptions, registerServer: (server: Ser
         stream.forget(from + 60_000);
       }
       options.log(`| ${minute} | ${figures.join(" | ")} | ${streams.map((stream) => describe(lastMinutes.get(stream)!)).join(" | ")} |`);
+      for (const line of (await postgresStats?.minute().catch((error: Error) => [`(${error.message})`])) ?? []) options.log(`    pg ${minute}: ${line}`);
     }
     for (const stream of streams) stream.stop();
     const serverErrors = streams.reduce((sum, stream) => sum + stream.serverErrors, 0);
@@ -165,6 +181,7 @@ export async function runSoak(options: SoakOptions, registerServer: (server: Ser
       ...streams.map((stream) => overall(stream, lastMinutes.get(stream)!, minutes)),
     ];
   } finally {
+    await postgresStats?.stop();
     await subscriber?.dispose();
     await receiver?.close();
     await server?.stop();

@@ -27,6 +27,20 @@ const configSchema = z.object({
     .string()
     .regex(/^(file:|postgres(ql)?:\/\/)/, "must start with file: (SQLite) or postgresql:// (PostgreSQL)")
     .default("file:./data/aerogate.db"),
+  /**
+   * PostgreSQL only: where the process's LISTEN connection goes, when DATABASE_URL goes through a
+   * transaction-pooling PgBouncer (which cannot carry a LISTEN): PostgreSQL itself, one host or
+   * several as in DATABASE_URL. Unset: DATABASE_URL.
+   */
+  DATABASE_LISTEN_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgresql:// (the PostgreSQL server itself, not a transaction pooler)")
+    .optional(),
+  /**
+   * PostgreSQL only: the connections each process's pool opens at most. Behind a transaction
+   * pooler these are cheap client connections; PgBouncer's own pool bounds the server's.
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
   /** How long a process starting while its PostgreSQL cannot be reached waits for it before exiting non-zero. */
   DATABASE_WAIT_SECONDS: z.coerce.number().min(0).default(60),
   OWNER_API_KEY: z

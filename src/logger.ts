@@ -12,7 +12,8 @@ const absorbers = new WeakMap<Logger, { current: ErrorAbsorber | null }>();
 
 /**
  * JSON logs on stdout. Credentials never reach a log line: the redaction list covers every
- * header that can carry a key, wherever a request object is logged.
+ * header that can carry a key, wherever a request object is logged, and a database URL that an
+ * error may quote is written without its user and password (`withoutCredentials`).
  *
  * A line whose `err` the logger's absorber takes (`absorbErrors`: the database's availability,
  * for a database that cannot be reached or has no room) is not written: during an outage every
@@ -29,6 +30,7 @@ export function createLogger(level: string): Logger {
       censor: "[redacted]",
     },
     hooks: {
+      streamWrite: withoutCredentials,
       logMethod(args, method) {
         const [fields] = args as unknown[];
         if (route.current && typeof fields === "object" && fields !== null && "err" in fields && route.current.absorb((fields as { err: unknown }).err)) return;
@@ -38,6 +40,17 @@ export function createLogger(level: string): Logger {
   });
   absorbers.set(logger, route);
   return logger;
+}
+
+/** A URL's `user:password@` part (postgresql://, or any scheme), where `text` holds one. */
+const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/)[^@\s/"]*@/gi;
+
+/**
+ * `text` with the user and password of every URL in it replaced by `[redacted]`, for anything
+ * that may quote a database URL (a line of the log, a message printed when the start fails).
+ */
+export function withoutCredentials(text: string): string {
+  return text.includes("@") ? text.replace(URL_CREDENTIALS, "$1[redacted]@") : text;
 }
 
 /** From now on, `log` (made by createLogger) and its children hand the errors `absorber` takes to it instead of writing them. */

@@ -1,11 +1,12 @@
+import { inspect } from "node:util";
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
 import { openDatabase } from "./db/database";
 import { applyMigrations } from "./db/migrate";
 import { DatabaseWaitExpired, waitForDatabase } from "./db/wait-for-database";
-import { LocalPubSub, PostgresPubSub, type PubSub } from "./events/pubsub";
+import { connectPubSub } from "./events/pubsub";
 import { startWaitingServer, type WaitingServer } from "./http/waiting-server";
-import { createLogger } from "./logger";
+import { createLogger, withoutCredentials } from "./logger";
 
 /** Always printed, whatever LOG_LEVEL: with PORT=0 it is how a supervisor learns the port. */
 function announceListening(address: string): void {
@@ -36,10 +37,10 @@ async function main(): Promise<void> {
     console.error(`Aerogate failed to start: ${error.message}`);
     process.exit(1);
   }
-  const db = await openDatabase(config.DATABASE_URL);
+  const db = await openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
   const { applied } = await applyMigrations(db);
   if (applied.length > 0) log.info({ applied }, "migrations applied");
-  const pubsub: PubSub = db.provider === "postgresql" ? await PostgresPubSub.connect(config.DATABASE_URL, log) : new LocalPubSub();
+  const pubsub = await connectPubSub(config, db, log);
   const app = await buildApp(config, db, pubsub, log);
 
   if (!config.OWNER_API_KEY) {
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error("Aerogate failed to start:", error);
+  // An error may quote the database URL it was given (Node's "Invalid URL" holds it whole).
+  console.error(`Aerogate failed to start: ${withoutCredentials(inspect(error))}`);
   process.exit(1);
 });

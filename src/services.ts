@@ -56,7 +56,7 @@ import { WebhookDispatcher } from "./events/webhook-dispatcher";
 import { WebhookDeliveryService } from "./events/webhook-deliveries.service";
 import { OrderFeed } from "./orders/history/order-feed";
 import { LiveConnections } from "./authentication/live-connections";
-import { RetentionSweeper } from "./retention/retention-sweeper";
+import { POSTGRES_BATCH_ROWS, RetentionSweeper } from "./retention/retention-sweeper";
 import type { RetentionRule } from "./retention/retention-rule";
 import { searchRetention } from "./search/search-retention";
 import { quoteRetention } from "./orders/cancellation/quote-retention";
@@ -164,6 +164,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   // The database's outages and full disk are logged once and summed up each second, not per failure.
   db.availability.reportTo(log);
   absorbErrors(log, db.availability);
+  db.primary?.onSwitch((from, to) => log.warn({ database: db.availability.description, from, to }, "database primary moved; connections follow it"));
   // Every process must sign cursors with the same secret, so it lives in the shared database.
   const { value: cursorSecret } = await sharedSetting(db, "cursor_secret", () => randomBytes(32).toString("hex"));
   const cursors = new CursorCodec(cursorSecret);
@@ -220,7 +221,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const pricingRules = new PricingRuleService(db, pubsub, cursors, { supplierIds, airports });
   const search = new SearchService(db, gateway.searches, airports, usageMeter, config.OFFER_TTL_SECONDS, offerCache, pricingRules);
   const connectorRetention = connectors.flatMap((connector) => connector.retention ?? []);
-  const retention = new RetentionSweeper([...retentionRules(config, db), ...connectorRetention], config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability, () => clocksAhead(db));
+  const retention = new RetentionSweeper([...retentionRules(config, db), ...connectorRetention], config.RETENTION_SWEEP_SECONDS * 1000, log, db.availability, () => clocksAhead(db), db.provider === "postgresql" ? POSTGRES_BATCH_ROWS : undefined);
   const tenantConfig = new TenantConfigService(db, tenants, wallets, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS, supplierIds);
   // Every process hears every committed event: the one whose dispatcher claims it first sends it
   // (its deliveries are due on the process clock, the event being dated on its tenant's).

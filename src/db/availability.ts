@@ -15,6 +15,8 @@ const DEFERRED_ATTEMPTS = 120;
 const MAX_DEFERRED = 10_000;
 /** Retry-After for a full disk: freeing space takes an operator. */
 const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
+/** A busy pool has the database probed at most this often (a pool full of connections lost to a silent network looks busy). */
+const BUSY_CHECK_EVERY_MS = 1000;
 /** Retry-After during an outage: 1 s at first, one more second per 10 s of outage, at most this. */
 const MAX_OUTAGE_RETRY_AFTER_SECONDS = 10;
 
@@ -46,6 +48,11 @@ export interface AvailabilityStatus {
  * the database is reachable again: that is logged ("database reachable again", with how long
  * it was down), and whatever waited for it runs (background loops, deferred writes).
  *
+ * A busy pool (no pooled connection came free in time) refuses that request alone and has the
+ * probe run once (at most once a second) on a connection of its own: a database that does not
+ * answer it is unreachable (pooled connections stuck on a silent network look busy); one that
+ * answers is merely loaded, and nothing else happens.
+ *
  * A full disk (storage_full) refuses only the writes that need room: reads go on. The episode
  * ends when `roomProbe` sees room again (SQLite: the file may grow and its disk has space; looked
  * at every second), or, where room cannot be seen (PostgreSQL's server), with the first write
@@ -62,6 +69,8 @@ export class DatabaseAvailability {
   #roomTimer: NodeJS.Timeout | null = null;
   #probeAttempt = 0;
   #probing = false;
+  #checkingBusy = false;
+  #lastBusyCheckMs = Number.NEGATIVE_INFINITY;
   #closed = false;
   #waiters: Array<() => void> = [];
   readonly #summary = new RefusalSummary(
@@ -116,6 +125,7 @@ export class DatabaseAvailability {
       this.#scheduleProbe();
       this.#summary.start();
     }
+    if (fault.kind === "busy" && !this.#unreachable) this.#checkWhenBusy();
     if (fault.kind === "storage_full" && !this.#storageFull) {
       this.#storageFull = { sinceMs: clock.nowMs(), reason: fault.reason, refused: 0 };
       this.#log?.error({ database: this.description, reason: fault.reason }, "database storage full: writes are refused until there is room");
@@ -157,6 +167,24 @@ export class DatabaseAvailability {
   /** A write changed rows: where room cannot be seen, a full disk has room again. */
   noticeWrite(): void {
     if (this.#storageFull && !this.roomProbe) this.#roomAgain();
+  }
+
+  /** Asks the database directly whether it answers, after the pool had no connection free. */
+  #checkWhenBusy(): void {
+    const now = clock.nowMs();
+    if (this.#checkingBusy || now - this.#lastBusyCheckMs < BUSY_CHECK_EVERY_MS) return;
+    this.#lastBusyCheckMs = now;
+    this.#checkingBusy = true;
+    void this.probe()
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      .then((failure) => {
+        this.#checkingBusy = false;
+        // Only an outage counts: a probe refused otherwise (a password) is no news about the load.
+        if (databaseFault(failure)?.kind === "unreachable") this.notice(failure);
+      });
   }
 
   #scheduleRoomProbe(): void {

@@ -5,8 +5,9 @@ import { fileURLToPath } from "node:url";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { Database as SqliteConnection } from "better-sqlite3";
-import pg from "pg";
 import { DatabaseAvailability } from "./availability";
+import { describePostgres } from "./postgres-url";
+import { PrimaryLocator } from "./primary-locator";
 import { SqliteCheckpointer } from "./sqlite-checkpointer";
 import { useBackslashEscapedLike } from "./sqlite-like";
 import { gatedSqliteAdapterFactory, type SqliteGate } from "./sqlite-gate";
@@ -27,6 +28,8 @@ export interface Database {
   sqlite: SqliteAccess | null;
   /** Whether the database can be reached (and has room), as every statement reports it. */
   availability: DatabaseAvailability;
+  /** PostgreSQL only (null on SQLite): the host of the URL that is the primary, which every connection goes to. */
+  primary: PrimaryLocator | null;
   close(): Promise<void>;
 }
 
@@ -46,6 +49,8 @@ export interface DatabaseOptions {
    * Prisma emits no query events at all, so production pays nothing.
    */
   onQuery?: (sql: string) => void;
+  /** PostgreSQL: the pool's connections at most (DATABASE_POOL_SIZE; `pg`'s 10 by default). */
+  poolSize?: number;
 }
 
 /** Per-connection SQLite settings. WAL lets readers run beside the single writer. */
@@ -63,24 +68,18 @@ const sqlitePragmas = [
  */
 const POSTGRES_CONNECT_TIMEOUT_MS = 5000;
 
-/** The database `url` names, for log lines and messages: provider, host, port and name, never credentials. */
+/** The database `url` names, for log lines and messages: provider, hosts, port and name, never credentials. */
 export function describeDatabase(url: string): string {
   if (url.startsWith("file:")) return `SQLite file ${sqliteFilePath(url)}`;
-  const parsed = new URL(url);
-  return `PostgreSQL at ${parsed.host}, database ${decodeURIComponent(parsed.pathname.slice(1)) || "(default)"}`;
+  return describePostgres(url);
 }
 
-/** Answers whether PostgreSQL at `url` takes a new connection and runs a statement, on a connection of its own. */
+/**
+ * Answers whether PostgreSQL at `url` has a writable primary among its hosts, on connections of
+ * its own (primary-locator.ts); throws a database fault of kind `unreachable` while it has none.
+ */
 export async function probePostgres(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS, query_timeout: POSTGRES_CONNECT_TIMEOUT_MS });
-  // A connection lost after the answer must not be an unhandled error.
-  client.on("error", () => undefined);
-  try {
-    await client.connect();
-    await client.query("SELECT 1");
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+  await new PrimaryLocator(url, POSTGRES_CONNECT_TIMEOUT_MS).locate();
 }
 
 /**
@@ -106,15 +105,25 @@ export function sqliteFilePath(url: string): string {
  */
 export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
   if (url.startsWith("file:")) return openSqlite(url, options);
-  if (/^postgres(ql)?:\/\//.test(url)) {
-    const availability = new DatabaseAvailability(() => probePostgres(url), describeDatabase(url));
-    // keepAlive: a connection whose peer vanished is noticed instead of waited on for ever.
-    const adapter = watchedAdapterFactory(new PrismaPg({ connectionString: url, connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS, keepAlive: true }), availability);
-    // Same models, same API: the two generated clients differ only in their provider internals.
-    const prisma = new PostgresPrismaClient({ adapter, ...queryLogOptions(options) }) as unknown as PrismaClient;
-    return connected(prisma, "postgresql", url, options, null, availability);
-  }
-  throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL), got ${url}`);
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
+  throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL), got ${url.split(":")[0]}:…`);
+}
+
+/**
+ * PostgreSQL through a `pg` pool whose connections all go to the primary among the URL's hosts
+ * (one host or several: primary-locator.ts); the availability's probe looks for it again after
+ * a fault, so a failover is followed without a restart.
+ */
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const primary = new PrimaryLocator(url, POSTGRES_CONNECT_TIMEOUT_MS);
+  const availability = new DatabaseAvailability(() => primary.locate(), primary.description);
+  await primary.locate();
+  // keepAlive: a connection whose peer vanished is noticed instead of waited on for ever.
+  const pool = { Client: primary.poolClient(), max: options.poolSize ?? 10, connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS, keepAlive: true };
+  const adapter = watchedAdapterFactory(new PrismaPg(pool as ConstructorParameters<typeof PrismaPg>[0]), availability);
+  // Same models, same API: the two generated clients differ only in their provider internals.
+  const prisma = new PostgresPrismaClient({ adapter, ...queryLogOptions(options) }) as unknown as PrismaClient;
+  return connected(prisma, "postgresql", url, options, null, availability, primary);
 }
 
 /**
@@ -142,7 +151,7 @@ async function openSqlite(url: string, options: DatabaseOptions): Promise<Databa
     setCheckpointMode();
   });
   const adapter = watchedAdapterFactory(gated, availability);
-  const db = await connected(new PrismaClient({ adapter, ...queryLogOptions(options) }), "sqlite", url, options, sqlite, availability);
+  const db = await connected(new PrismaClient({ adapter, ...queryLogOptions(options) }), "sqlite", url, options, sqlite, availability, null);
   const started = SqliteCheckpointer.start(path, {
     onFailure: (error) => {
       process.emitWarning(`SQLite checkpoint thread failed, checkpointing on the connection again: ${error.message}`);
@@ -186,6 +195,7 @@ async function connected(
   options: DatabaseOptions,
   sqlite: SqliteAccess | null,
   availability: DatabaseAvailability,
+  primary: PrimaryLocator | null,
 ): Promise<Database> {
   const { onQuery } = options;
   if (onQuery) (prisma as unknown as PrismaClient<"query">).$on("query", (event) => onQuery(event.query));
@@ -196,6 +206,7 @@ async function connected(
     url,
     sqlite,
     availability,
+    primary,
     close: async () => {
       availability.close();
       await prisma.$disconnect();

@@ -33,6 +33,17 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/**
+ * No host of a PostgreSQL URL is a writable primary now: all are down, or standbys not promoted
+ * yet (db/primary-locator.ts). An outage like any other: the probe keeps looking.
+ */
+export class NoPrimaryError extends Error {
+  override name = "NoPrimaryError";
+  constructor(readonly reason: string) {
+    super(`no writable primary: ${reason}`);
+  }
+}
+
 /** Node socket errors meaning the server cannot be reached or went away. */
 const SOCKET_CODES: Record<string, string> = {
   ECONNREFUSED: "connection refused",
@@ -52,6 +63,8 @@ const POSTGRES_UNREACHABLE: Record<string, string> = {
   "57P02": "the server crashed (57P02)",
   "57P03": "the server is not accepting connections yet (57P03)",
   "53300": "the server has no connection slot left (53300)",
+  // A write reached a standby: the primary this connection was opened to is one no more (a failover).
+  "25006": "the server is a read-only standby, not the primary (25006)",
 };
 const POSTGRES_DISK_FULL = "53100";
 
@@ -60,8 +73,13 @@ const PG_CONNECTION_MESSAGES = [
   "Connection terminated unexpectedly",
   "Connection terminated due to connection timeout",
   "Client has encountered a connection error and is not queryable",
-  "timeout exceeded when trying to connect",
 ];
+
+/**
+ * `pg`'s pool waited its connect timeout for one of its connections to come free: every pooled
+ * connection was busy (the process is loaded), which says nothing of the server by itself.
+ */
+const PG_POOL_WAIT_MESSAGE = "timeout exceeded when trying to connect";
 
 /** Prisma's codes for a server it cannot reach or that closed the connection. */
 const PRISMA_UNREACHABLE: Record<string, string> = {
@@ -95,7 +113,7 @@ interface ErrorLike {
 }
 
 function faultOf(error: ErrorLike): DatabaseFault | null {
-  if (error instanceof DatabaseUnavailableError) return { kind: "unreachable", reason: error.reason };
+  if (error instanceof DatabaseUnavailableError || error instanceof NoPrimaryError) return { kind: "unreachable", reason: error.reason };
   const code = typeof error.code === "string" ? error.code : undefined;
   const originalCode = typeof error.originalCode === "string" ? error.originalCode : undefined;
   // SQLite (better-sqlite3 directly, or through Prisma's adapter): a full disk or file size limit.
@@ -116,6 +134,7 @@ function faultOf(error: ErrorLike): DatabaseFault | null {
   if (code !== undefined && code in PRISMA_UNREACHABLE) return { kind: "unreachable", reason: PRISMA_UNREACHABLE[code]! };
   if (typeof error.kind === "string" && error.kind in ADAPTER_UNREACHABLE) return { kind: "unreachable", reason: ADAPTER_UNREACHABLE[error.kind]! };
   if (error.kind === "SocketTimeout") return { kind: "unreachable", reason: "the database server timed out" };
+  if (error.message === PG_POOL_WAIT_MESSAGE) return { kind: "busy", reason: "no pooled database connection came free in time" };
   if (typeof error.message === "string" && PG_CONNECTION_MESSAGES.some((message) => error.message === message)) {
     return { kind: "unreachable", reason: error.message.toLowerCase() };
   }

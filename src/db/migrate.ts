@@ -205,22 +205,30 @@ async function applySqlite(path: string, files: MigrationFile[]): Promise<string
 }
 
 async function applyPostgres(url: string, files: MigrationFile[]): Promise<string[]> {
-  // A dedicated session: the advisory lock belongs to it, and multi-statement scripts need the
-  // simple query protocol, which a parameterless pg query uses.
+  // A connection of its own: multi-statement scripts need the simple query protocol, which a
+  // parameterless pg query uses.
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const applied: string[] = [];
   try {
-    // Bounded wait: a lock leaked by a dead pooled session should fail the start, not hang it.
-    await client.query("SET lock_timeout = '120s'");
-    await client.query(`SELECT pg_advisory_lock(${postgresLockKey})`);
-    await client.query("RESET lock_timeout");
-    await client.query(createHistorySql.postgresql);
-    const pending = planMigrations(files, (await client.query<HistoryRow>(selectHistorySql)).rows);
-    for (const next of pending) {
-      const id = randomUUID();
+    for (;;) {
+      // One transaction per migration, the lock taken inside it (transaction-level): it holds
+      // through a transaction-pooling PgBouncer, where a session lock would stay with whichever
+      // server connection took it. Prisma's session lock on the same key still excludes us.
       await client.query("BEGIN");
+      let next: MigrationFile | undefined;
+      const id = randomUUID();
       try {
+        // Bounded wait: a lock leaked by a dead session should fail the start, not hang it.
+        await client.query("SET LOCAL lock_timeout = '120s'");
+        await client.query(`SELECT pg_advisory_xact_lock(${postgresLockKey})`);
+        await client.query("SET LOCAL lock_timeout = 0");
+        await client.query(createHistorySql.postgresql);
+        next = planMigrations(files, (await client.query<HistoryRow>(selectHistorySql)).rows)[0];
+        if (!next) {
+          await client.query("COMMIT");
+          return applied;
+        }
         await client.query(
           `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`,
           [id, next.checksum, next.name],
@@ -234,18 +242,18 @@ async function applyPostgres(url: string, files: MigrationFile[]): Promise<strin
         applied.push(next.name);
       } catch (error) {
         await bestEffort(() => client.query("ROLLBACK"));
+        if (!next) throw error;
+        const failed = next;
         await bestEffort(() =>
           client.query(
             `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, logs, rolled_back_at) VALUES ($1, $2, $3, $4, now())`,
-            [id, next.checksum, next.name, String(error)],
+            [id, failed.checksum, failed.name, String(error)],
           ),
         );
-        throw failure(next.name, error);
+        throw failure(failed.name, error);
       }
     }
-    return applied;
   } finally {
-    // Ending the session releases the advisory lock too.
     await client.end();
   }
 }
@@ -253,14 +261,15 @@ async function applyPostgres(url: string, files: MigrationFile[]): Promise<strin
 /**
  * Applies every migration of `db`'s provider that the history does not list as applied, each in
  * its own transaction, under a lock that makes several processes starting together take turns
- * (PostgreSQL: Prisma's advisory lock; SQLite: an immediate transaction). Returns the names applied.
+ * (PostgreSQL: Prisma's advisory lock key, taken by each migration's transaction; SQLite: an
+ * immediate transaction). Returns the names applied.
  * @throws MigrationError when an applied migration's file was edited, when an earlier failure was
  *   never resolved, or when a migration fails (it is rolled back and recorded as such).
  */
 export async function applyMigrations(db: Database, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const files = readMigrations(migrationsDirFor(db, options));
   const applied =
-    db.provider === "sqlite" ? await applySqlite(sqliteFilePath(db.url), files) : await applyPostgres(db.url, files);
+    db.provider === "sqlite" ? await applySqlite(sqliteFilePath(db.url), files) : await applyPostgres(db.primary!.currentUrl(), files);
   return { applied };
 }
 

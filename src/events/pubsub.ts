@@ -3,6 +3,9 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { clock } from "../clock";
 import { databaseFault } from "../db/errors";
+import { PrimaryLocator } from "../db/primary-locator";
+import type { Config } from "../config";
+import type { Database } from "../db/database";
 import type { Logger } from "../logger";
 
 export type PubSubChannel = "auth" | "orders" | "batches" | "pricing";
@@ -22,6 +25,11 @@ export interface PubSub {
   /** Called after the connection was lost (at `lostAt`) and restored: messages may have been missed. */
   onResync(handler: (lostAt: Date) => void): void;
   close(): Promise<void>;
+}
+
+/** The process's PubSub: LISTEN/NOTIFY on PostgreSQL (on DATABASE_LISTEN_URL when set), in memory on SQLite. */
+export async function connectPubSub(config: Pick<Config, "DATABASE_URL" | "DATABASE_LISTEN_URL">, db: Database, log: Logger): Promise<PubSub> {
+  return db.provider === "postgresql" ? PostgresPubSub.connect(config.DATABASE_LISTEN_URL ?? config.DATABASE_URL, log) : new LocalPubSub();
 }
 
 /** One process (SQLite): an in-memory emitter; delivery is synchronous. */
@@ -47,8 +55,15 @@ export class LocalPubSub implements PubSub {
 }
 
 const PG_CHANNEL = "aerogate";
-/** Names the listener sessions in pg_stat_activity, so a publisher can count the processes. */
-const LISTENER_APPLICATION_NAME = "aerogate-listener";
+/**
+ * Each listener session holds a session-level advisory lock (this class, its backend pid), so a
+ * publisher counts the listening processes in pg_locks: a lock goes with its session, and no
+ * pooled connection ever takes one (an application name, which PgBouncer hands from one server
+ * connection to the next, made pooled connections count as listeners).
+ */
+const LISTENER_LOCK_CLASS = 0x41657267;
+/** How long opening the listener's connection may take before the attempt counts as failed. */
+const CONNECT_TIMEOUT_MS = 5000;
 /** A process that died after being counted must not hold a publish for long. */
 const ACK_TIMEOUT_MS = 2000;
 /** Reconnection attempts back off to this, so the listener is back within a quarter second of the database. */
@@ -72,8 +87,12 @@ interface Ack {
  *
  * `publish` resolves once every listening process has run its handlers for the message: each
  * listener answers a message with a receipt, and the publisher waits for as many receipts as
- * there are listener sessions (counted in pg_stat_activity). So a revoked key is refused by
+ * there are listener sessions (counted by their advisory locks). So a revoked key is refused by
  * every process before the revoke returns, not merely sent to it.
+ *
+ * The listener connects directly to PostgreSQL (`DATABASE_LISTEN_URL`, which may name several
+ * hosts: it follows the primary as the pool does), never through a transaction-pooling PgBouncer,
+ * where a LISTEN stays with a server connection the client no longer holds.
  */
 export class PostgresPubSub implements PubSub {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
@@ -88,18 +107,20 @@ export class PostgresPubSub implements PubSub {
   private closed = false;
 
   private constructor(
-    private readonly url: string,
+    private readonly primary: PrimaryLocator,
     private readonly log: Logger,
   ) {}
 
+  /** Listens on `url` (DATABASE_LISTEN_URL, or DATABASE_URL when that reaches PostgreSQL directly). */
   static async connect(url: string, log: Logger): Promise<PostgresPubSub> {
-    const pubsub = new PostgresPubSub(url, log);
+    const pubsub = new PostgresPubSub(new PrimaryLocator(url, CONNECT_TIMEOUT_MS), log);
     await pubsub.listen();
     return pubsub;
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: LISTENER_APPLICATION_NAME, keepAlive: true });
+    await this.primary.locate();
+    const client = new pg.Client({ connectionString: this.primary.currentUrl(), connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
     client.on("notification", (message) => this.receive(message.payload));
     client.on("error", (error) => {
       if (this.listener !== client) return;
@@ -109,6 +130,7 @@ export class PostgresPubSub implements PubSub {
     try {
       await client.connect();
       await client.query(`LISTEN ${PG_CHANNEL}`);
+      await client.query(`SELECT pg_advisory_lock(${LISTENER_LOCK_CLASS}, pg_backend_pid())`);
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
@@ -166,8 +188,9 @@ export class PostgresPubSub implements PubSub {
   /** NOTIFY on the listener's connection, then wait for every listening process's receipt. */
   private async publishVia(listener: pg.Client, envelope: Envelope): Promise<void> {
     const { rows } = await listener.query<{ listeners: number }>(
-      "SELECT count(*)::int AS listeners FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()",
-      [LISTENER_APPLICATION_NAME],
+      `SELECT count(*)::int AS listeners FROM pg_locks
+       WHERE locktype = 'advisory' AND classid = ${LISTENER_LOCK_CLASS} AND objsubid = 2 AND granted
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     );
     let awaited = rows[0]?.listeners ?? 1;
     const received = new Promise<void>((resolve) => {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { listenUrlFor } from "./test-database";
 
 /**
  * The real entry point (`src/main.ts`, what `npm start` runs) as a child process, for suites
@@ -37,6 +38,9 @@ export function startMain(env: Record<string, string>, entry = "src/main.ts"): R
   delete inherited.OWNER_API_KEY;
   delete inherited.DATABASE_URL;
   delete inherited.PORT;
+  // Through PgBouncer (npm run test:pgbouncer) the process LISTENs on the server itself.
+  const listenUrl = env.DATABASE_URL && !env.DATABASE_LISTEN_URL ? listenUrlFor(env.DATABASE_URL) : undefined;
+  if (listenUrl) env = { ...env, DATABASE_LISTEN_URL: listenUrl };
   const child = spawn(process.execPath, ["--import", "tsx", entry], {
     cwd: repoRoot,
     env: { ...inherited, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", RATE_LIMIT_RPS: "0", SUPPLIER_LCC_LATENCY_MS: "0", ...env },

@@ -1,7 +1,10 @@
+import { expect } from "vitest";
 import { call, type ApiResponse, type Endpoint } from "./client";
+import { eventually } from "./eventually";
 import { toMinor } from "./flight-checks";
 import { daysAhead } from "./offers";
-import { flightsOfOffer, freshFlights, newKey, passengersOf, signedMinor } from "./orders";
+import { allTransactions, flightsOfOffer, freshFlights, newKey, passengersOf, signedMinor, walletBalance } from "./orders";
+import { openingMinor } from "./ticketing";
 
 /**
  * Clients that keep booking, ticketing and cancelling while the database goes away and comes
@@ -160,4 +163,36 @@ export function ledgerByOrder(entries: Array<{ type: string; amount: string; cur
     byOrder.set(entry.order_id, [...(byOrder.get(entry.order_id) ?? []), `${entry.type} ${signedMinor(entry.amount, entry.currency)}`].sort());
   }
   return byOrder;
+}
+
+/**
+ * After journeys through a fault: waits until every order of the tenant is in the state its
+ * client asked for (an order no client saw booked stays PENDING), then checks that each order
+ * has exactly the ledger entries its state calls for and that the wallet's balance is their sum.
+ */
+export async function expectJourneysSettled(api: Endpoint, key: string, journeys: Journey[]): Promise<void> {
+  const goals = new Map(journeys.flatMap((journey) => (journey.orderId ? [[journey.orderId, journey] as const] : [])));
+  const statuses = await eventually(
+    async () => {
+      const listed = (await call(api, "GET", "/v1/air/orders?limit=100", { key })).body.data.items as Array<{ id: string }>;
+      const read = await Promise.all(listed.map(async ({ id }) => [id, (await call(api, "GET", `/v1/air/orders/${id}`, { key })).body] as const));
+      const settled = read.every(([id, order]) => (goals.get(id)?.goal ?? "PENDING") === order.order.status);
+      return settled ? new Map(read) : undefined;
+    },
+    () => "orders still on their way to their clients' goals",
+    60_000,
+    200,
+  );
+  expect(goals.size, "most bookings were seen by their clients").toBeGreaterThanOrEqual(journeys.length - 1);
+  for (const id of goals.keys()) expect(statuses.has(id), id).toBe(true);
+
+  const entries = await allTransactions(api, key);
+  const ledgers = ledgerByOrder(entries);
+  for (const [id, order] of statuses) {
+    const totalMinor = toMinor(order.data.total_amount, order.data.total_currency);
+    expect(ledgers.get(id) ?? [], `ledger of ${id} (${order.order.status})`).toEqual(ledgerFor(order.order.status, totalMinor, goals.get(id)?.refundMinor ?? 0));
+  }
+  const wallet = await walletBalance(api, key);
+  const sum = entries.reduce((total, entry) => total + (entry.type === "opening_balance" ? 0 : signedMinor(entry.amount, entry.currency)), openingMinor(wallet.currency));
+  expect(wallet.minor).toBe(sum);
 }

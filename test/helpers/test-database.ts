@@ -5,6 +5,20 @@ import { join } from "node:path";
 import pg from "pg";
 
 /**
+ * Where a server on `databaseUrl` LISTENs (DATABASE_LISTEN_URL): when the suites run through a
+ * transaction-pooling PgBouncer (`npm run test:pgbouncer`, which sets TEST_DATABASE_LISTEN_URL to
+ * the PostgreSQL server itself), the same database on that server; otherwise nothing (the
+ * server listens on DATABASE_URL).
+ */
+export function listenUrlFor(databaseUrl: string): string | undefined {
+  const direct = process.env.TEST_DATABASE_LISTEN_URL;
+  if (!direct || !/^postgres(ql)?:\/\//.test(databaseUrl)) return undefined;
+  const url = new URL(direct);
+  url.pathname = new URL(databaseUrl).pathname;
+  return url.toString();
+}
+
+/**
  * A fresh, isolated database per test suite: a temporary SQLite file by default, or, when
  * `TEST_DATABASE_URL` names a PostgreSQL server (any database on it), a new database created
  * there and dropped afterwards. The same suites run on both (`npm test`, `npm run test:pg`).

@@ -4,9 +4,9 @@ import { loadConfig } from "../../src/config";
 import { generateSecret } from "../../src/tenancy/api-key-secret";
 import { openDatabase, type Database } from "../../src/db/database";
 import { applyMigrations } from "../../src/db/migrate";
-import { LocalPubSub, PostgresPubSub, type PubSub } from "../../src/events/pubsub";
+import { connectPubSub } from "../../src/events/pubsub";
 import { createLogger } from "../../src/logger";
-import { createTestDatabase, type TestDatabase } from "./test-database";
+import { createTestDatabase, listenUrlFor, type TestDatabase } from "./test-database";
 
 export interface TestServer {
   /** e.g. http://127.0.0.1:54321 */
@@ -39,9 +39,11 @@ export interface StartOptions {
  */
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const database = options.database ?? (await createTestDatabase());
+  const listenUrl = listenUrlFor(database.url);
   const ownerKey = options.ownerKey ?? generateSecret("owner");
   const config = loadConfig({
     DATABASE_URL: database.url,
+    ...(listenUrl ? { DATABASE_LISTEN_URL: listenUrl } : {}),
     OWNER_API_KEY: ownerKey,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     RATE_LIMIT_RPS: "0",
@@ -51,9 +53,9 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   });
   const log = createLogger(config.LOG_LEVEL);
   let recording: string[] | null = null;
-  const db = await openDatabase(config.DATABASE_URL, { onQuery: (sql) => recording?.push(sql) });
+  const db = await openDatabase(config.DATABASE_URL, { onQuery: (sql) => recording?.push(sql), poolSize: config.DATABASE_POOL_SIZE });
   await applyMigrations(db);
-  const pubsub: PubSub = db.provider === "postgresql" ? await PostgresPubSub.connect(config.DATABASE_URL, log) : new LocalPubSub();
+  const pubsub = await connectPubSub(config, db, log);
   const app = await buildApp(config, db, pubsub, log);
   await app.http.listen({ port: 0, host: "127.0.0.1" });
   const { port } = app.http.server.address() as AddressInfo;

@@ -2,16 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSecret } from "../../src/tenancy/api-key-secret";
 import { call, createTenant, graphql, graphqlPipelineCounts, type Endpoint, type TenantFixture } from "../helpers/client";
 import { eventually } from "../helpers/eventually";
-import { toMinor } from "../helpers/flight-checks";
 import { killStillRunning, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
 import { inFlight } from "../helpers/crash-harness";
-import { allTransactions, createOrderA, newKey, searchForBooking, signedMinor, walletBalance } from "../helpers/orders";
+import { createOrderA, newKey, searchForBooking } from "../helpers/orders";
 import { resumePaused, waitForPause } from "../helpers/seat-accounting";
-import { ledgerByOrder, ledgerFor, OutageClient, type Journey, type JourneyKind } from "../helpers/outage-journeys";
+import { expectJourneysSettled, OutageClient, type Journey, type JourneyKind } from "../helpers/outage-journeys";
 import { subscribe, waitForOpenSubscriptions, wsClient, ORDER_EVENTS, type Subscription } from "../helpers/subscriptions";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
-import { openingMinor } from "../helpers/ticketing";
 
 /**
  * A PostgreSQL outage under load. The real entry point reaches its database through a TCP proxy
@@ -167,30 +165,7 @@ describe("a PostgreSQL outage under load", { timeout: 240_000 }, () => {
   });
 
   it("left every order in one state, the one its client asked for, and moved the money exactly once", async () => {
-    const goals = new Map(journeys.flatMap((journey) => (journey.orderId ? [[journey.orderId, journey] as const] : [])));
-    const statuses = await eventually(
-      async () => {
-        const listed = (await call(api, "GET", "/v1/air/orders?limit=100", { key: tenant.key })).body.data.items as Array<{ id: string }>;
-        const read = await Promise.all(listed.map(async ({ id }) => [id, (await call(api, "GET", `/v1/air/orders/${id}`, { key: tenant.key })).body] as const));
-        const settled = read.every(([id, order]) => (goals.get(id)?.goal ?? "PENDING") === order.order.status);
-        return settled ? new Map(read) : undefined;
-      },
-      () => "orders still on their way to their clients' goals",
-      60_000,
-      200,
-    );
-    expect(goals.size, "most bookings were seen by their clients").toBeGreaterThanOrEqual(journeys.length - 1);
-    for (const id of goals.keys()) expect(statuses.has(id), id).toBe(true);
-
-    const entries = await allTransactions(api, tenant.key);
-    const ledgers = ledgerByOrder(entries);
-    for (const [id, order] of statuses) {
-      const totalMinor = toMinor(order.data.total_amount, order.data.total_currency);
-      expect(ledgers.get(id) ?? [], `ledger of ${id} (${order.order.status})`).toEqual(ledgerFor(order.order.status, totalMinor, goals.get(id)?.refundMinor ?? 0));
-    }
-    const wallet = await walletBalance(api, tenant.key);
-    const sum = entries.reduce((total, entry) => total + (entry.type === "opening_balance" ? 0 : signedMinor(entry.amount, entry.currency)), openingMinor(wallet.currency));
-    expect(wallet.minor).toBe(sum);
+    await expectJourneysSettled(api, tenant.key, journeys);
   });
 
   it("kept the subscription's socket open and told it every event, those committed around the outage included", async () => {

@@ -24,7 +24,7 @@ describe("databaseFault", () => {
     ["a raw query's P2010 carrying SQLSTATE 57P01", prismaError("P2010", { kind: "postgres", code: "57P01", severity: "FATAL", message: "terminating connection" })],
     ["pg's own error for a connection lost mid-transaction", new Error("Client has encountered a connection error and is not queryable")],
     ["pg's error for a connection ended under a query", new Error("Connection terminated unexpectedly")],
-    ["pg's pool waiting past its connect timeout", new Error("timeout exceeded when trying to connect")],
+    ["pg's pool failing to open a connection in time", new Error("Connection terminated due to connection timeout")],
     ["ECONNREFUSED", socketError("ECONNREFUSED")],
     ["ECONNRESET", socketError("ECONNRESET")],
     ["57P01 admin_shutdown", sqlState("57P01")],
@@ -54,9 +54,10 @@ describe("databaseFault", () => {
     expect(databaseFault(error)).toBeNull();
   });
 
-  it("Prisma's P2028 (no pooled connection came free for a transaction): busy, not an outage", () => {
+  it("Prisma's P2028 (no pooled connection came free for a transaction) and pg's pool wait running out: busy, not an outage", () => {
     const busy = Object.assign(new Error("Transaction API error: Unable to start a transaction in the given time."), { name: "PrismaClientKnownRequestError", code: "P2028", meta: {} });
     expect(databaseFault(busy)?.kind).toBe("busy");
+    expect(databaseFault(new Error("timeout exceeded when trying to connect"))?.kind).toBe("busy");
   });
 
   it("names where the refused connection went, and no credentials", () => {
@@ -139,6 +140,24 @@ describe("DatabaseAvailability", () => {
     expect(availability.reachable).toBe(true);
     expect(() => availability.assertReachable()).not.toThrow();
     expect(lines).toHaveLength(0);
+  });
+
+  it("has a busy pool's database probed once: answering, it stays reachable; not answering, the outage begins", async () => {
+    const poolWait = () => new Error("timeout exceeded when trying to connect");
+    probeAnswers = true;
+    expect(availability.refusal(poolWait())?.details.retryAfterSeconds).toBe(1);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(availability.reachable).toBe(true);
+    // Within the second, no second probe; after it, one that fails starts the outage.
+    probeAnswers = false;
+    availability.refusal(poolWait());
+    await vi.advanceTimersByTimeAsync(10);
+    expect(availability.reachable).toBe(true);
+    await vi.advanceTimersByTimeAsync(1000);
+    availability.refusal(poolWait());
+    await vi.advanceTimersByTimeAsync(10);
+    expect(availability.reachable).toBe(false);
+    expect(messages().filter((message) => message === "database unreachable")).toHaveLength(1);
   });
 
   it("keeps a full disk full until its room probe sees room, whatever writes pass meanwhile", async () => {

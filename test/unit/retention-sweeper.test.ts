@@ -57,6 +57,23 @@ describe("RetentionSweeper", () => {
     expect(Math.min(...slow.limits)).toBe(10);
   });
 
+  it("sweeps a table still behind alone: a table that had less than a batch is asked again at the next interval, not every round", async () => {
+    const behind = table("Behind", 1_000, 1);
+    const empty = table("Empty", 0);
+    start([behind.rule, empty.rule]);
+    await eventually(async () => (behind.left() === 0 ? true : undefined), () => `${behind.left()} rows left`, 10_000);
+    expect(behind.limits.length).toBeGreaterThan(3);
+    expect(empty.limits).toEqual([100]);
+  });
+
+  it("with a fixed batch size (PostgreSQL), takes that many rows each batch however long batches take", async () => {
+    const slow = table("Slow", 400, 8);
+    sweeper = new RetentionSweeper([slow.rule], 60_000, createLogger("silent"), undefined, async () => [], 150);
+    sweeper.start();
+    await eventually(async () => (slow.left() === 0 ? true : undefined), () => `${slow.left()} rows left`, 10_000);
+    expect(slow.limits).toEqual([150, 150, 150]);
+  });
+
   it("sweeps rows dated by tenant on real time, and on the time of each tenant whose clock runs ahead, that tenant's rows alone", async () => {
     const calls: Array<{ table: string; nowMs: number; tenantId?: string }> = [];
     const recording = (name: string, datedByTenant: boolean): RetentionRule => ({
