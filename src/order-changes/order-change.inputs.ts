@@ -2,7 +2,7 @@ import { z } from "zod";
 import { paymentInput } from "../orders/core/order.inputs";
 import type { PaymentInput } from "../orders/payment/payment-rules";
 import { CABIN_CLASSES, type CabinClass } from "../supplier/supplier";
-import { isCalendarDate } from "../validation/calendar-date";
+import { calendarDateInput } from "../validation/calendar-date";
 import type { ChangeSlices } from "./order-change";
 
 const id = z.string().min(1).max(64);
@@ -21,7 +21,7 @@ export const changeRequestInput = z.strictObject({
         z.strictObject({
           origin: placeCode,
           destination: placeCode,
-          departure_date: z.string().refine(isCalendarDate, "must be a date written YYYY-MM-DD"),
+          departure_date: calendarDateInput,
           cabin_class: z.enum(CABIN_CLASSES as [CabinClass, ...CabinClass[]]),
         }),
       )

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseInput } from "../validation/parse-input";
-import { isCalendarDate } from "../validation/calendar-date";
+import { calendarDateInput, calendarMonthInput } from "../validation/calendar-date";
 import { CABIN_CLASSES, type CabinClass } from "../supplier/supplier";
 
 /** The longest range a fare calendar covers, in days (both ends included). */
@@ -13,8 +13,6 @@ const placeCode = z
   .regex(/^[A-Za-z]{3}$/, "must be a three-letter IATA airport or city code")
   .transform((code) => code.toUpperCase());
 
-const date = z.string().refine(isCalendarDate, "must be a date written YYYY-MM-DD");
-
 /** A whole number, given as a number (GraphQL) or as digits (a REST query parameter). */
 const wholeNumber = (min: number, max: number) =>
   z.preprocess(
@@ -24,16 +22,14 @@ const wholeNumber = (min: number, max: number) =>
 
 const cabinClass = z.enum(CABIN_CLASSES as [CabinClass, ...CabinClass[]], { error: `must be one of ${CABIN_CLASSES.join(", ")}` });
 
-const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "must be a month written YYYY-MM");
-
 const amount = z.string().regex(/^\d{1,13}(\.\d+)?$/, "must be a decimal amount, e.g. 450.00");
 
 /** GET /v1/air/fare_calendar and Query.fareCalendar, in the REST names. */
 const fareCalendarInput = z.object({
   origin: placeCode,
   destination: placeCode,
-  from: date,
-  to: date,
+  from: calendarDateInput,
+  to: calendarDateInput,
   cabin_class: cabinClass.optional(),
   adults: wholeNumber(1, 9).optional(),
   stay_days: wholeNumber(0, MAX_STAY_DAYS).optional(),
@@ -42,7 +38,7 @@ const fareCalendarInput = z.object({
 /** GET /v1/air/destinations and Query.destinations, in the REST names. */
 const destinationsInput = z.object({
   origin: placeCode,
-  month,
+  month: calendarMonthInput,
   max_price: amount.optional(),
   cabin_class: cabinClass.optional(),
 });

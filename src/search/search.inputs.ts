@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isCalendarDate } from "../validation/calendar-date";
+import { calendarDateInput } from "../validation/calendar-date";
 import { CABIN_CLASSES, type CabinClass, type ForcedOutcome, type PassengerType } from "../supplier/supplier";
 
 const placeCode = z
@@ -10,7 +10,7 @@ const placeCode = z
 const sliceInput = z.strictObject({
   origin: placeCode,
   destination: placeCode,
-  departure_date: z.string().refine(isCalendarDate, "must be a date written YYYY-MM-DD"),
+  departure_date: calendarDateInput,
 });
 
 const passengerInput = z.strictObject({

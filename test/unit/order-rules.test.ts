@@ -292,6 +292,11 @@ describe("calendar dates", () => {
     expect(["2026-02-29", "2026-13-01", "2026-04-31", "2026-7-10", "10-07-2026", "2026-07-10T00:00:00", ""].map(isCalendarDate)).toEqual(Array(7).fill(false));
   });
 
+  it("refuses dates before 1900 (JavaScript reads years 0–99 as 1900–1999)", () => {
+    expect(["1900-01-01", "1999-01-15"].map(isCalendarDate)).toEqual([true, true]);
+    expect(["0099-01-15", "0001-01-01", "1899-12-31"].map(isCalendarDate)).toEqual([false, false, false]);
+  });
+
   it("counts whole years, a birthday counting on its day", () => {
     expect(yearsBetween("2014-07-10", "2026-07-10")).toBe(12);
     expect(yearsBetween("2014-07-11", "2026-07-10")).toBe(11);

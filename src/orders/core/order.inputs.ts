@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { metadataSchema, type Metadata } from "../../tenants/metadata";
-import { isCalendarDate } from "../../validation/calendar-date";
+import { calendarDateInput } from "../../validation/calendar-date";
 import type { IdentityDocument, PassengerDetails } from "./order";
 
 /** Letters first, then letters, marks, spaces, hyphens, apostrophes and dots, as names are written on passports. */
@@ -18,13 +18,12 @@ function isCountryCode(code: string): boolean {
 }
 
 const personName = z.string().trim().min(1).max(100).regex(NAME, "must be written in letters as on the travel document");
-const calendarDate = z.string().refine(isCalendarDate, "must be a date written YYYY-MM-DD");
 
 const identityDocumentInput = z.strictObject({
   type: z.enum(["passport", "national_identity_card"]),
   number: z.string().trim().regex(/^[A-Za-z0-9]{5,20}$/, "must be 5 to 20 letters and digits"),
   issuing_country_code: z.string().refine(isCountryCode, "must be an ISO 3166-1 alpha-2 country code, e.g. GB"),
-  expires_on: calendarDate,
+  expires_on: calendarDateInput,
 });
 
 /** The fields of a passenger that a client sets (docs/rest-api.md#booking-and-ticketing); `id` names the search's passenger. */
@@ -32,7 +31,7 @@ const passengerFields = {
   title: z.enum(["mr", "ms", "mrs", "dr"]).nullable().optional(),
   given_name: personName,
   family_name: personName,
-  born_on: calendarDate,
+  born_on: calendarDateInput,
   gender: z.enum(["m", "f"]),
   email: z.email({ message: "must be an e-mail address" }).max(320),
   phone_number: z.string().regex(E164, "must be an E.164 number, e.g. +442080160508"),
