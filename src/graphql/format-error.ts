@@ -5,6 +5,7 @@ import { AppError, appError } from "../errors/app-error";
 import { graphqlErrorExtensions } from "../errors/render-error";
 import type { Logger } from "../logger";
 import { tokenLimitError } from "./query-limits";
+import { withoutVariableValue } from "./variable-errors";
 
 /** Apollo's own request errors (parse, validation, bad variables): the client's fault, a 400 class. */
 const APOLLO_CLIENT_CODES = new Set(["GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAILED", "BAD_USER_INPUT", "BAD_REQUEST", "OPERATION_RESOLUTION_FAILURE", "PERSISTED_QUERY_NOT_FOUND", "PERSISTED_QUERY_NOT_SUPPORTED"]);
@@ -20,9 +21,16 @@ function cataloguedCause(formatted: GraphQLFormattedError, error: unknown): AppE
   return formatted.extensions?.code === "GRAPHQL_PARSE_FAILED" ? tokenLimitError(formatted.message) : null;
 }
 
+/** graphql-js's why of a variable that does not fit (the inner error's message, which ends the outer one). */
+function variableReason(error: unknown): string | undefined {
+  return error instanceof GraphQLError && error.originalError instanceof GraphQLError ? error.originalError.message : undefined;
+}
+
 /**
  * Every GraphQL error leaves with a catalogue code in `extensions.code`. Catalogued errors keep
- * theirs; Apollo's request errors become `validation_failed` with their message; the database
+ * theirs; Apollo's request errors become `validation_failed` with their message, and so do
+ * variables that do not fit their types (over either transport, never repeating the value:
+ * variable-errors.ts); the database
  * being unreachable or full becomes `service_unavailable` or `storage_full` (counted by
  * `availability`, which logs the outage); anything else is masked as `internal_server_error` and
  * logged, so no stack or internal message escapes.
@@ -33,10 +41,13 @@ export function formatGraphQLError(log: Logger, availability: DatabaseAvailabili
     if (catalogued) {
       return { message: catalogued.message, locations: formatted.locations, path: formatted.path, extensions: graphqlErrorExtensions(catalogued) };
     }
+    // Over HTTP Apollo has coded a variable that does not fit its type BAD_USER_INPUT; over
+    // WebSocket graphql-js's error comes as it is. Either way its message loses the value.
+    const variableMessage = withoutVariableValue(formatted.message, variableReason(error));
     const apolloCode = formatted.extensions?.code;
-    if (typeof apolloCode === "string" && APOLLO_CLIENT_CODES.has(apolloCode)) {
-      const mapped = appError("validation_failed", { message: formatted.message });
-      return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: graphqlErrorExtensions(mapped) };
+    if (variableMessage !== null || (typeof apolloCode === "string" && APOLLO_CLIENT_CODES.has(apolloCode))) {
+      const message = variableMessage ?? formatted.message;
+      return { message, locations: formatted.locations, path: formatted.path, extensions: graphqlErrorExtensions(appError("validation_failed", { message })) };
     }
     log.error({ err: unwrapResolverError(error) }, "GraphQL resolver failed");
     const masked = appError("internal_server_error");

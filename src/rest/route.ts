@@ -68,9 +68,10 @@ export interface RestRoute<Body = unknown, Query = unknown, Response = unknown> 
   redactForReplay?(response: NoInfer<Response>): NoInfer<Response>;
   /**
    * For a body that carries a secret (a supplier's access token): what of it the Idempotency-Key
-   * fingerprint covers instead of the whole body, so no record is derived from the secret.
+   * fingerprint covers instead of the whole body, so no record is derived from the secret alone
+   * (a keyed HMAC of it at most).
    */
-  fingerprintBody?(raw: unknown): unknown;
+  fingerprintBody?(raw: unknown, ctx: RequestContext): unknown;
   handle(input: RouteInput<Body, Query>): Promise<NoInfer<Response> | JsonText<NoInfer<Response>>>;
 }
 
@@ -111,7 +112,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
         }
         const tenantId = requestTenantId(ctx);
         const outcome = await ctx.services.idempotency.run(
-          { scope: tenantId ?? OWNER_SCOPE, tenantId, key, fingerprint: requestFingerprint(`${request.method} ${request.url}`, route.fingerprintBody ? route.fingerprintBody(request.body) : request.body) },
+          { scope: tenantId ?? OWNER_SCOPE, tenantId, key, fingerprint: requestFingerprint(`${request.method} ${request.url}`, route.fingerprintBody ? route.fingerprintBody(request.body, ctx) : request.body) },
           () => respondOnce(route, input, request),
         );
         if (outcome.replayed) reply.header("idempotent-replayed", "true");

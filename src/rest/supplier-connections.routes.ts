@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
-import { createSupplierConnectionInput, parseCreateSupplierConnection, withoutAccessToken } from "../supplier-connections/supplier-connection.inputs";
+import { createSupplierConnectionInput, parseCreateSupplierConnection } from "../supplier-connections/supplier-connection.inputs";
 import { ok, okSchema } from "./envelope";
 import { restRoute } from "./route";
 import { supplierConnectionSchema } from "./supplier-connection.schemas";
@@ -19,7 +19,7 @@ export const supplierConnectionRoutes = [
     status: 201,
     body: createSupplierConnectionInput,
     parseBody: parseCreateSupplierConnection,
-    fingerprintBody: withoutAccessToken,
+    fingerprintBody: (raw, ctx) => ctx.services.supplierConnections.idempotencyInput(raw),
     response: okSchema(supplierConnectionSchema),
     errors: ["invalid_field_value", "supplier_connection_exists", "supplier_secrets_unset"],
     handle: async ({ ctx, body }) => ok(supplierConnectionView(await ctx.services.supplierConnections.create(tenantScope(ctx), body)), "Supplier connected"),

@@ -23,11 +23,14 @@ export function parseCreateSupplierConnection(body: unknown): CreateSupplierConn
   return parseInput(createSupplierConnectionInput, body, "invalid_field_value");
 }
 
-/** What an Idempotency-Key record may keep of the body: everything but the token. */
-export function withoutAccessToken(body: unknown): unknown {
+/**
+ * What an Idempotency-Key fingerprint covers of the body: everything but the token, which is
+ * replaced by `fingerprint` of it (an HMAC), so the same key with another token is another request.
+ */
+export function withTokenFingerprint(body: unknown, fingerprint: ((token: string) => string) | null): unknown {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
-  const { access_token: _token, ...rest } = body as Record<string, unknown>;
-  return rest;
+  const { access_token: token, ...rest } = body as Record<string, unknown>;
+  return typeof token === "string" && fingerprint ? { ...rest, access_token_hmac: fingerprint(token) } : rest;
 }
 
 /** `test` or `live`, from the token's prefix (a parsed token has one). */

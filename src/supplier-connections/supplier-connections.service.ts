@@ -4,7 +4,7 @@ import { appError } from "../errors/app-error";
 import { newId } from "../ids";
 import { clock } from "../clock";
 import type { TenantScope } from "../tenancy/tenant-scope";
-import { tokenMode, type ConnectableSupplier, type CreateSupplierConnectionInput } from "./supplier-connection.inputs";
+import { tokenMode, withTokenFingerprint, type ConnectableSupplier, type CreateSupplierConnectionInput } from "./supplier-connection.inputs";
 import type { TokenCipher } from "./token-cipher";
 
 /** A tenant's connection to a supplier, as it is shown: never its token. */
@@ -48,6 +48,14 @@ export class SupplierConnectionService {
     /** Null when SUPPLIER_SECRETS_KEY is unset: connections are then refused, and none can be used. */
     private readonly cipher: TokenCipher | null,
   ) {}
+
+  /**
+   * What an Idempotency-Key fingerprint covers of a request body: the token only as its HMAC
+   * (TokenCipher.fingerprint). Without a key to make one the request is refused anyway (503).
+   */
+  idempotencyInput(body: unknown): unknown {
+    return withTokenFingerprint(body, this.cipher && ((token) => this.cipher!.fingerprint(token)));
+  }
 
   /** The tenant's connections, newest first (one per supplier at most). */
   async list(scope: TenantScope): Promise<SupplierConnection[]> {
