@@ -400,9 +400,18 @@ describe("webhooks: the private-network rule", () => {
     if (environment === "live") await credit(server, tenant.tenantId, "50000.00");
     const order = await bookOrder(tenant);
     const delivery = await settledDelivery(tenant, order.id, "order.created", "failed");
-    expect(delivery).toMatchObject({ attempts: 1, last_status_code: null });
-    expect(delivery.last_error).toMatch(/private or loopback/);
+    // Only that it may not go there: not what the name resolves to, which would map the server's network.
+    expect(delivery).toMatchObject({ attempts: 1, last_status_code: null, last_error: "destination not allowed" });
     expect(hooks.received).toEqual([]);
+  });
+
+  it("says only 'destination unreachable' when a name does not resolve, never the resolver's error or the name", async () => {
+    const tenant = await createTenant(server);
+    const patched = await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { webhook_url: "https://no-such-host.invalid/hooks", webhook_enabled: true } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const order = await bookOrder(tenant);
+    const delivery = await settledDelivery(tenant, order.id, "order.created", "failed");
+    expect(delivery).toMatchObject({ attempts: 1, last_status_code: null, last_error: "destination unreachable" });
   });
 
   it.each(["http://[64:ff9b::7f00:1]/hooks", "http://[2002:7f00:1::]/hooks", "http://[::7f00:1]/hooks", "http://[::ffff:127.0.0.1]/hooks"])(
