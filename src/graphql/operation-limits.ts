@@ -62,6 +62,7 @@ export function operationLimitsPlugin(schema: GraphQLSchema): ApolloServerPlugin
   return {
     async requestDidStart() {
       return {
+
         async didResolveOperation({ document, operationName, request, contextValue, response }) {
           // The first token was taken when the request arrived (http/rate-limit.ts).
           const verdict = await chargeOperation({ schema, document, operationName: operationName ?? undefined, variables: request.variables, ctx: contextValue, prepaid: 1 });
