@@ -38,7 +38,8 @@ export const walletRoutes = [
     body: creditWalletInput,
     status: 201,
     response: okSchema(walletCreditSchema),
-    errors: ["tenant_not_found", "tenant_deleted", "currency_mismatch", "amount_too_large"],
+    // 422 invalid_field_value: a reference holding an invisible or direction-changing character.
+    errors: ["tenant_not_found", "tenant_deleted", "currency_mismatch", "amount_too_large", "invalid_field_value"],
     handle: async ({ ctx, params, body }) => {
       const tenant = await ctx.services.tenants.get(params.id!);
       const { entry, wallet } = await ctx.services.wallets.credit(tenant, walletCredit(body));

@@ -1,13 +1,15 @@
 import { z } from "zod";
 import { appError } from "../errors/app-error";
 import { parseMinor } from "../money/format";
+import { refuseHiddenCharacters } from "../validation/shown-text";
 import type { WalletCredit } from "./wallet.service";
 
 /** Owner: credit a tenant's wallet (POST /v1/tenants/:id/wallet/credits, Mutation.creditWallet). */
 export const creditWalletInput = z.strictObject({
   amount: z.string().min(1),
   currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code, e.g. USD"),
-  reference: z.string().trim().min(1).max(200).optional(),
+  /** Shown in the ledger and the console: no character that hides or turns text (422). */
+  reference: z.string().trim().min(1).max(200).superRefine(refuseHiddenCharacters).optional(),
 });
 
 /** The credit in minor units: a positive decimal with at most the currency's decimals (400 otherwise). */
