@@ -14,7 +14,7 @@ import { clock } from "../clock";
 import { ALL_EVENTS, defaultEndpoint, defaultEndpointId, enabledEventsText, ENDPOINT_SLOTS, endpointFromRow, type WebhookEndpoint } from "./webhook-endpoint";
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from "./webhook-endpoint.inputs";
 import { newWebhookSecret, PREVIOUS_SECRET_OVERLAP_MS } from "./webhook-secrets";
-import { refusePrivateDestination } from "./webhook-url";
+import { refuseWebhookDestination } from "./webhook-url";
 
 /**
  * The tenant's own webhook settings (PATCH /v1/tenant and its secret rotation), which the default
@@ -83,7 +83,7 @@ export class WebhookEndpointService {
    * Its URL follows the tenant's webhook_url rules (422 `invalid_field_value` naming `url`).
    */
   async create(scope: TenantScope, input: CreateWebhookEndpointInput): Promise<WebhookEndpoint> {
-    refusePrivateDestination("url", input.url, this.allowPrivateNetworks);
+    refuseWebhookDestination("url", input.url, { environment: scope.tenant.environment, allowPrivateNetworks: this.allowPrivateNetworks });
     const { provider } = this.db;
     const secret = newWebhookSecret();
     const id = newId("whe");
@@ -116,7 +116,7 @@ export class WebhookEndpointService {
    */
   async update(scope: TenantScope, endpointId: string, patch: UpdateWebhookEndpointInput): Promise<WebhookEndpoint> {
     if (endpointId === defaultEndpointId(scope.tenantId)) return this.updateDefault(scope, patch);
-    if (patch.url !== undefined) refusePrivateDestination("url", patch.url, this.allowPrivateNetworks);
+    if (patch.url !== undefined) refuseWebhookDestination("url", patch.url, { environment: scope.tenant.environment, allowPrivateNetworks: this.allowPrivateNetworks });
     const { count } = await this.db.prisma.webhookEndpoint.updateMany({
       where: { id: endpointId, tenantId: scope.tenantId },
       data: {
