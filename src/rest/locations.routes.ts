@@ -2,6 +2,7 @@ import { z } from "zod";
 import { appError } from "../errors/app-error";
 import { toLocationView } from "../locations/location-view";
 import { ok, okSchema } from "./envelope";
+import { listQuery } from "./list-query";
 import { locationSchema } from "./location.schemas";
 import { restRoute } from "./route";
 import { RenderedResponses } from "./rendered-responses";
@@ -12,9 +13,9 @@ const MAX_LIMIT = 15;
 /** Lookups are pure functions of the query over reference data, so their bodies are kept. */
 const renderedLookups = new RenderedResponses(2000);
 
-const locationsQuery = z.object({
+/** A list's `limit` (no cursor: one page of the best matches) and the text looked up. */
+const locationsQuery = listQuery.pick({ limit: true }).extend({
   query: z.string({ error: "is required" }).trim().min(2, "must be at least 2 characters"),
-  limit: z.string().optional(),
 });
 
 /** Airport lookup for origin and destination inputs (docs/rest-api.md#locations): `data` is the array. */

@@ -15,7 +15,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, code:
   const problems = parsed.error.issues.map((issue) => {
     const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path;
     const field = fieldPath(path);
-    const message = issue.code === "unrecognized_keys" ? "is not a known field" : issue.message;
+    // zod's own words name the key again ("Unrecognized key: …"); a schema may give its own (a list's query).
+    const message = issue.code === "unrecognized_keys" && issue.message.startsWith("Unrecognized key") ? "is not a known field" : issue.message;
     return { field, message };
   });
   const first = problems[0];
