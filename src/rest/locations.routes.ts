@@ -1,14 +1,13 @@
 import { z } from "zod";
-import { appError } from "../errors/app-error";
+import { DEFAULT_LOCATIONS, MAX_LOCATIONS } from "../locations/airport-index";
 import { toLocationView } from "../locations/location-view";
+import { pageSize } from "../pagination/paginate";
 import { ok, okSchema } from "./envelope";
 import { listQuery } from "./list-query";
 import { locationSchema } from "./location.schemas";
 import { restRoute } from "./route";
 import { RenderedResponses } from "./rendered-responses";
 
-const DEFAULT_LIMIT = 10;
-const MAX_LIMIT = 15;
 
 /** Lookups are pure functions of the query over reference data, so their bodies are kept. */
 const renderedLookups = new RenderedResponses(2000);
@@ -30,10 +29,7 @@ export const locationRoutes = [
     response: okSchema(z.array(locationSchema)),
     handle: async ({ ctx, query }) => {
       // Digits only, as on every list: Number() would also take "1e1", "0x0A" or "10.0" for 10.
-      const limit = query.limit === undefined ? DEFAULT_LIMIT : /^\d+$/.test(query.limit) ? Number(query.limit) : Number.NaN;
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-        throw appError("LIMIT_OUT_OF_RANGE", { field: "limit", message: `limit must be between 1 and ${MAX_LIMIT}.` });
-      }
+      const limit = pageSize(query.limit === undefined ? undefined : /^\d+$/.test(query.limit) ? Number(query.limit) : Number.NaN, DEFAULT_LOCATIONS, MAX_LOCATIONS);
       const key = `${limit} ${query.query.toLowerCase()}`;
       return renderedLookups.get(key, () => ok(ctx.services.airports.search(query.query, limit).map(toLocationView)));
     },
