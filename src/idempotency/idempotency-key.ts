@@ -1,6 +1,23 @@
-import { appError } from "../errors/app-error";
+import { appError, type AppError } from "../errors/app-error";
 
 const KEY = /^[\x21-\x7E][\x20-\x7E]{0,254}$/;
+
+/** How REST sends a key; GraphQL sends it as the mutation's `idempotencyKey` argument. */
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+
+type KeyRefusal = "idempotency_key_required" | "idempotency_key_reused" | "idempotency_request_in_progress";
+
+/** GraphQL's words for the refusals the catalogue words for REST's header. */
+const ARGUMENT_MESSAGES: Record<KeyRefusal, (field: string) => string> = {
+  idempotency_key_required: (field) => `This mutation needs an ${field} argument.`,
+  idempotency_key_reused: (field) => `This ${field} was used for a different request.`,
+  idempotency_request_in_progress: (field) => `A request with this ${field} is still being processed.`,
+};
+
+/** A refusal of an idempotency key naming it as the caller sent it: the `Idempotency-Key` header (the catalogue's words), or a GraphQL argument. */
+export function keyRefusal(code: KeyRefusal, field: string): AppError {
+  return field === IDEMPOTENCY_HEADER ? appError(code, { field }) : appError(code, { field, message: ARGUMENT_MESSAGES[code](field) });
+}
 
 /**
  * A client's idempotency key, checked: 1–255 printable ASCII characters, not starting with a
@@ -9,7 +26,7 @@ const KEY = /^[\x21-\x7E][\x20-\x7E]{0,254}$/;
  */
 export function idempotencyKey(value: unknown, required: boolean, field: string): string | null {
   if (value === undefined || value === null || value === "") {
-    if (required) throw appError("idempotency_key_required", { field });
+    if (required) throw keyRefusal("idempotency_key_required", field);
     return null;
   }
   if (typeof value !== "string" || !KEY.test(value)) {

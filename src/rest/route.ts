@@ -7,7 +7,7 @@ import { AppError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/catalogue";
 import { restErrorFor } from "../http/error-handler";
 import { requestFingerprint } from "../idempotency/fingerprint";
-import { idempotencyKey } from "../idempotency/idempotency-key";
+import { IDEMPOTENCY_HEADER, idempotencyKey } from "../idempotency/idempotency-key";
 import { OWNER_SCOPE, type FirstResponse, type StoredResponse } from "../idempotency/idempotency.service";
 import { parseInput } from "../validation/parse-input";
 import { JsonText } from "./rendered-responses";
@@ -96,7 +96,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
         const ctx = request.ctx;
         if (!ctx) throw new Error(`route ${route.url} reached without a request context`);
         await authorize(ctx, route.operation, request.query as Record<string, unknown>);
-        const key = route.method === "POST" ? idempotencyKey(request.headers["idempotency-key"], route.idempotencyKeyRequired ?? false, "Idempotency-Key") : null;
+        const key = route.method === "POST" ? idempotencyKey(request.headers["idempotency-key"], route.idempotencyKeyRequired ?? false, IDEMPOTENCY_HEADER) : null;
         const body = route.parseBody
           ? route.parseBody(request.body)
           : route.body
@@ -112,7 +112,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
         }
         const tenantId = requestTenantId(ctx);
         const outcome = await ctx.services.idempotency.run(
-          { scope: tenantId ?? OWNER_SCOPE, tenantId, key, fingerprint: requestFingerprint(`${request.method} ${request.url}`, route.fingerprintBody ? route.fingerprintBody(request.body, ctx) : request.body) },
+          { scope: tenantId ?? OWNER_SCOPE, tenantId, key, field: IDEMPOTENCY_HEADER, fingerprint: requestFingerprint(`${request.method} ${request.url}`, route.fingerprintBody ? route.fingerprintBody(request.body, ctx) : request.body) },
           () => respondOnce(route, input, request),
         );
         if (outcome.replayed) reply.header("idempotent-replayed", "true");
