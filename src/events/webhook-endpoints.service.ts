@@ -134,10 +134,10 @@ export class WebhookEndpointService {
   private async updateDefault(scope: TenantScope, patch: UpdateWebhookEndpointInput): Promise<WebhookEndpoint> {
     if (!defaultEndpoint(scope.tenant)) throw appError("not_found");
     if (patch.enabled_events && patch.enabled_events[0] !== ALL_EVENTS) {
-      throw appError("invalid_field_value", { field: "enabled_events", reason: `enabled_events: the default endpoint receives every event ("${ALL_EVENTS}"); create an endpoint for fewer` });
+      throw appError("invalid_field_value", { field: "enabled_events", message: `enabled_events: the default endpoint receives every event ("${ALL_EVENTS}"); create an endpoint for fewer` });
     }
     if (patch.description !== undefined) {
-      throw appError("invalid_field_value", { field: "description", reason: "description: the default endpoint's cannot be changed" });
+      throw appError("invalid_field_value", { field: "description", message: "description: the default endpoint's cannot be changed" });
     }
     if (patch.url === undefined && patch.enabled === undefined) return defaultEndpoint(scope.tenant)!;
     const tenant = await this.defaults.update(scope, { webhook_url: patch.url, webhook_enabled: patch.enabled });

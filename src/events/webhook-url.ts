@@ -43,7 +43,7 @@ export function refuseWebhookDestination(field: string, url: string, rules: { en
   const address = literalAddress(target);
   const onPrivateNetwork = target.hostname === "localhost" || (address !== null && isForbiddenAddress(address));
   if (!rules.allowPrivateNetworks && address !== null && isForbiddenAddress(address)) {
-    throw appError("invalid_field_value", { field, reason: `${field}: webhooks may not go to private or loopback addresses` });
+    throw appError("invalid_field_value", { field, message: `${field}: webhooks may not go to private or loopback addresses` });
   }
   if (rules.environment === "live" && target.protocol !== "https:" && !(rules.allowPrivateNetworks && onPrivateNetwork)) {
     throw appError("invalid_field_value", { field, message: `${field}: a live tenant's webhooks go to https URLs only` });

@@ -39,7 +39,7 @@ export async function prepareWsOperation(schema: GraphQLSchema, payload: WsOpera
   const variables = payload.variables ?? undefined;
   // The check the JSON body parser makes over HTTP (U+0000, nesting), which a WebSocket message skips.
   const problem = jsonBodyProblem({ variables }, true);
-  if (problem !== null) return [limitError(appError("validation_failed", { field: problem.field, reason: problem.reason }))];
+  if (problem !== null) return [limitError(appError("validation_failed", { field: problem.field, message: `${problem.field}: ${problem.reason}` }))];
   try {
     const verdict = await chargeOperation({ schema, document, operationName, variables, ctx, prepaid: 0 });
     if (verdict && !verdict.allowed) return [rateLimitedError(verdict)];

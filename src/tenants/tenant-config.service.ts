@@ -53,7 +53,7 @@ export class TenantConfigService {
     const webhookUrl = input.webhook_url === undefined ? scope.tenant.webhookUrl : input.webhook_url;
     const webhookEnabled = input.webhook_enabled ?? (input.webhook_url === null ? false : scope.tenant.webhookEnabled);
     if (webhookEnabled && webhookUrl === null) {
-      throw appError("invalid_field_value", { field: "webhook_enabled", reason: "webhook_enabled needs a webhook_url" });
+      throw appError("invalid_field_value", { field: "webhook_enabled", message: "webhook_enabled: needs a webhook_url" });
     }
     if (input.webhook_url) refuseWebhookDestination("webhook_url", input.webhook_url, { environment: scope.tenant.environment, allowPrivateNetworks: this.allowPrivateNetworks });
     const unknownSupplier = input.suppliers?.findIndex((id) => !this.supplierIds.includes(id)) ?? -1;

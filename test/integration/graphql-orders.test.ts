@@ -536,6 +536,14 @@ describe("GraphQL orders and wallet", () => {
     });
   });
 
+  describe("a refused page names its reason in the message", () => {
+    it("wallet.transactions(last: 5) without before says last needs before, not a generic message", async () => {
+      const response = await graphql(server, "{ wallet { transactions(last: 5) { totalCount } } }", {}, { key: alice.key });
+      expectGraphQLError(response, "validation_failed", { field: "last" });
+      expect(response.body.errors![0]!.message).toBe("last: needs before (a cursor to page backwards from)");
+    });
+  });
+
   describe("tenant isolation", () => {
     it("another tenant's order is null to order(id:), absent from orders, and not_found to every mutation", async () => {
       const { order } = await createOrder(alice.key);
