@@ -34,6 +34,7 @@ import { BatchArrivals } from "./search/batch-arrivals";
 import { batchOfferRetention } from "./search/batch-offer-retention";
 import { IdempotencyService, idempotencyRetention } from "./idempotency/idempotency.service";
 import { WalletService } from "./wallet/wallet.service";
+import { UnpaidHolds } from "./orders/payment/unpaid-holds";
 import { OrderService } from "./orders/core/order.service";
 import { OrderJobQueue } from "./orders/jobs/order-job-queue";
 import { OrderJobRunner } from "./orders/jobs/order-job-runner";
@@ -195,8 +196,9 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
   const holds = new OrderHolds(jobQueue, config.ORDER_HOLD_SECONDS);
   const seatCatalogue = new SeatCatalogue();
-  const duffelOrders = new DuffelOrderBooking(db, duffelBookings, holds, orderCommits);
-  const orders = new OrderService(db, cursors, offers, wallets, orderCommits, seatCalls, seatCatalogue, holds, pause, duffelOrders);
+  const unpaidHolds = new UnpaidHolds(db);
+  const duffelOrders = new DuffelOrderBooking(db, duffelBookings, holds, unpaidHolds, orderCommits);
+  const orders = new OrderService(db, cursors, offers, wallets, orderCommits, seatCalls, seatCatalogue, holds, unpaidHolds, pause, duffelOrders);
   const holdExpiry = new HoldExpiry(db, jobQueue, orderCommits, seatCalls);
   const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, supplier, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, seatCalls, new TicketReissue(db, supplier), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS, availability: db.availability });
   // The airline works every job as slowly: tickets, refunds, EMDs and reissues come TICKETING_DELAY_MS after they are asked.

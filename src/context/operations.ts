@@ -112,6 +112,7 @@ export const operations = {
   searchOffers: { audience: "tenant", effect: "write", permission: "search:read" },
   wallet: { audience: "tenant", effect: "read", permission: "wallet:read" },
   walletTransactions: { audience: "tenant", effect: "read", permission: "wallet:read" },
+  updateTenantWallet: { audience: "owner", effect: "write", permission: null },
   creditWallet: { audience: "owner", effect: "write", permission: null },
 } as const satisfies Record<string, OperationRule>;
 

@@ -132,7 +132,7 @@ export const orderRoutes = [
     // or a metadata key holding an invisible or direction-changing character.
     // 422 price_changed, unsupported_by_supplier, 502 supplier_error, 504 supplier_timeout: a Duffel offer
     // priced again, services asked of Duffel, and Duffel failing or not answering in time.
-    errors: ["not_found", "invalid_field_value", "offer_no_longer_available", "price_changed", "unsupported_by_supplier", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable", "supplier_error", "supplier_timeout", "clock_advanced"],
+    errors: ["not_found", "invalid_field_value", "offer_no_longer_available", "price_changed", "unsupported_by_supplier", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "hold_limit_reached", "service_unavailable", "supplier_error", "supplier_timeout", "clock_advanced"],
     handle: async ({ ctx, body, idempotencyKey }) => {
       const order = await ctx.services.orders.create(tenantScope(ctx), { ...body.request, ...(idempotencyKey && { idempotencyKey }) });
       return body.variant === "B" ? createdOrderViewB(order) : ok(orderViewA(order, tenantScope(ctx).clock.now()), "Order created");

@@ -9,6 +9,7 @@ import { tenantClock, type TenantClock } from "../../tenancy/tenant-clock";
 import type { TenantScope } from "../../tenancy/tenant-scope";
 import { orderEvent } from "../presentation/order-event-payload";
 import type { OrderHolds } from "../payment/hold-deadline";
+import type { UnpaidHolds } from "../payment/unpaid-holds";
 import { itineraryDates, orderFrom, type Order, type OrderRecord } from "./order";
 import type { OrderCommits } from "./order-commits";
 import { insertOrder, TENANT_GUARD } from "./order-rows";
@@ -40,6 +41,7 @@ export class DuffelOrderBooking {
     private readonly db: Database,
     private readonly bookings: DuffelBookings,
     private readonly holds: OrderHolds,
+    private readonly unpaidHolds: UnpaidHolds,
     private readonly commits: OrderCommits,
   ) {}
 
@@ -56,7 +58,7 @@ export class DuffelOrderBooking {
     if (current?.payment_requirements.requires_instant_payment) {
       const order = { ...pending, paymentRequiredBy: this.holds.paymentDeadline(pending.createdAt, itineraryDates(pending.offer).firstDepartureUtc, { requiresInstantPayment: true }) };
       await this.commit(order, passengers, [], scope.clock).catch((error: unknown) => {
-        throw refusal(error) ?? error;
+        throw this.refusal(error) ?? error;
       });
       return { order, passengers };
     }
@@ -77,7 +79,7 @@ export class DuffelOrderBooking {
     return this.bookings.settleAbandoned(limit, async (intent, order) => {
       if (intent.draft === null) await this.bookings.commit(intent, order);
       else await this.finish(intent, order, await this.clockOf(intent.tenantId)).catch((error: unknown) => {
-        // Refused for good (the offer was booked by another order, the tenant is gone): undone at Duffel already.
+        // Refused for good (the offer was booked by another order, the tenant is gone, a hold limit): undone at Duffel already.
         if (!(error instanceof AppError)) throw error;
       });
     });
@@ -88,7 +90,8 @@ export class DuffelOrderBooking {
    * payment deadline no later than Duffel's for the hold (Duffel's is real time: on the tenant's
    * clock it is as far ahead as that clock is). Settled meanwhile by another request or the
    * reconciler: that one's order stands. Refused for good (a total Duffel changed, the offer booked
-   * by another order, the tenant deleted): Duffel's order is cancelled and the booking failed.
+   * by another order, the tenant deleted, a hold limit reached): Duffel's order is cancelled and
+   * the booking failed.
    */
   private async finish(intent: DuffelBookingRecord, duffelOrder: DuffelOrder, clock: TenantClock): Promise<DuffelOrderBooked> {
     const draft = intent.draft as OrderDraft;
@@ -105,7 +108,7 @@ export class DuffelOrderBooking {
       await this.commit(order, draft.passengers, [this.bookings.booked(intent.id, duffelOrder)], clock);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === DUFFEL_BOOKING_GUARD) return { existingOrderId: intent.id };
-      const refused = refusal(error);
+      const refused = this.refusal(error);
       if (!refused) throw error;
       if (isUniqueViolation(error) && (await this.db.prisma.order.count({ where: { id: intent.id } })) > 0) return { existingOrderId: intent.id };
       await this.bookings.undo(intent, duffelOrder);
@@ -114,9 +117,23 @@ export class DuffelOrderBooking {
     return { order, passengers: draft.passengers };
   }
 
-  /** The order, its passengers, its payment deadline's job and `also`, with its `order.created` event dated on the tenant's clock, in one transaction. */
+  /**
+   * The order, its passengers, the wallet's hold-limit guards, its payment deadline's job and
+   * `also`, with its `order.created` event dated on the tenant's clock, in one transaction.
+   */
   private async commit(order: Order, passengers: readonly BookedPassenger[], also: Parameters<OrderCommits["commit"]>[1], clock: TenantClock): Promise<void> {
-    await this.commits.commit([order], [...insertOrder(this.db, order, passengers), this.holds.expiry(order, order.paymentRequiredBy!, clock), ...also], [orderEvent(order, clock.now(), { type: "order.created" })]);
+    await this.commits.commit(
+      [order],
+      [...insertOrder(this.db, order, passengers), ...this.unpaidHolds.guards(order), this.holds.expiry(order, order.paymentRequiredBy!, clock), ...also],
+      [orderEvent(order, clock.now(), { type: "order.created" })],
+    );
+  }
+
+  /** Why a commit failed for good, as the booking answers it; null for a failure that may pass (the booking stays, for a repeat or the reconciler). */
+  private refusal(error: unknown): AppError | null {
+    if (isUniqueViolation(error)) return appError("offer_no_longer_available", { reason: "The offer is booked already by another order." });
+    if (error instanceof GuardFailed && error.guard === TENANT_GUARD) return appError("tenant_not_found");
+    return this.unpaidHolds.refusalFor(error);
   }
 
   /** The tenant's clock, for a booking the reconciler finishes outside any request (real time for a tenant gone). */
@@ -124,13 +141,6 @@ export class DuffelOrderBooking {
     const tenant = await this.db.prisma.tenant.findUnique({ where: { id: tenantId }, select: { clockOffsetSeconds: true } });
     return tenantClock(tenant ?? { clockOffsetSeconds: 0 });
   }
-}
-
-/** Why a commit failed for good, as the booking answers it; null for a failure that may pass (the booking stays, for a repeat or the reconciler). */
-function refusal(error: unknown) {
-  if (isUniqueViolation(error)) return appError("offer_no_longer_available", { reason: "The offer is booked already by another order." });
-  if (error instanceof GuardFailed && error.guard === TENANT_GUARD) return appError("tenant_not_found");
-  return null;
 }
 
 /** The order and its passengers as JSON, read back by `orderFrom` as a stored order is. */
