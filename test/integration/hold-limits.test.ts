@@ -59,7 +59,7 @@ describe("hold limits", () => {
     for (let attempt = 0; attempt < 10; attempt++) {
       const days = nextFlightDay++;
       const roomy = new Set(nonstop(await searchForBooking(server, tenant.key, { days, reuseFlights: true, passengers: Array(9).fill("adult") })).map(name));
-      const searches = [];
+      const searches: any[][] = [];
       for (const passengers of parties) searches.push(nonstop(await searchForBooking(server, tenant.key, { days, reuseFlights: true, passengers })));
       const flight = [...roomy].find((candidate) => searches.every((offers) => offers.some((offer) => name(offer) === candidate)));
       if (flight) return searches.map((offers) => offers.find((offer) => name(offer) === flight));
