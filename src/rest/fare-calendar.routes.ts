@@ -7,6 +7,8 @@ import { toLocationView } from "../locations/location-view";
 import { ok, okSchema } from "./envelope";
 import { locationSchema } from "./location.schemas";
 import { restRoute } from "./route";
+import { chargeCost } from "./cost-charge";
+import { calendarCost } from "../search/calendar-work";
 
 const tag = "Fare calendar";
 
@@ -54,7 +56,7 @@ function indicativeFareView(fare: IndicativeFare): z.output<typeof indicativeFar
 
 const destinationIdeaView = (idea: DestinationIdea) => ({ destination: toLocationView(idea.destination), ...indicativeFareView(idea) });
 
-/** Indicative prices (docs/fare-calendar.md): the lowest price of each day, and destination ideas. Nothing is stored. */
+/** Indicative prices (docs/fare-calendar.md): the lowest price of each day, and destination ideas, charged by their work. Nothing is stored. */
 export const fareCalendarRoutes = [
   restRoute({
     method: "GET",
@@ -65,7 +67,12 @@ export const fareCalendarRoutes = [
     query: fareCalendarQuery,
     response: okSchema(z.array(indicativeFareSchema)),
     errors: ["invalid_search_params"],
-    handle: async ({ ctx, query }) => ok((await ctx.services.fareCalendar.calendar(tenantScope(ctx), parseFareCalendarRequest(query))).map(indicativeFareView)),
+    handle: async ({ ctx, query }) => {
+      const scope = tenantScope(ctx);
+      const request = parseFareCalendarRequest(query);
+      await chargeCost(ctx, calendarCost(ctx.services.fareCalendar.calendarSearches(request)));
+      return ok((await ctx.services.fareCalendar.calendar(scope, request)).map(indicativeFareView));
+    },
   }),
   restRoute({
     method: "GET",
@@ -76,6 +83,11 @@ export const fareCalendarRoutes = [
     query: destinationsQuery,
     response: okSchema(z.array(destinationIdeaSchema)),
     errors: ["invalid_search_params"],
-    handle: async ({ ctx, query }) => ok((await ctx.services.fareCalendar.destinations(tenantScope(ctx), parseDestinationsRequest(query))).map(destinationIdeaView)),
+    handle: async ({ ctx, query }) => {
+      const scope = tenantScope(ctx);
+      const request = parseDestinationsRequest(query);
+      await chargeCost(ctx, calendarCost(ctx.services.fareCalendar.destinationsSearches(request)));
+      return ok((await ctx.services.fareCalendar.destinations(scope, request)).map(destinationIdeaView));
+    },
   }),
 ];

@@ -21,12 +21,15 @@ export class CachingSupplier implements Supplier {
   private readonly fares = new RecentMap<string, { quotes: FareQuote[]; storedAt: number }>(RECENT_LOWEST_FARES);
   /** Present when the inner supplier names destinations (it remembers them itself). */
   readonly destinationsFrom?: (origins: readonly Airport[], candidates: readonly Airport[]) => Airport[];
+  /** Present when the inner supplier prices destination ideas: not remembered here (the fare calendar keeps months of them). */
+  readonly nonstopFaresTo?: Supplier["nonstopFaresTo"];
   /** Present when the inner supplier answers lowest fares; remembered for the same minute as searches. */
   readonly lowestFares?: (request: SupplierSearch, limit: number) => Promise<FareQuote[]>;
 
   constructor(private readonly inner: Supplier) {
     this.name = inner.name;
     this.destinationsFrom = inner.destinationsFrom?.bind(inner);
+    this.nonstopFaresTo = inner.nonstopFaresTo?.bind(inner);
     const lowestFares = inner.lowestFares?.bind(inner);
     if (lowestFares) {
       this.lowestFares = async (request, limit) => {

@@ -1,9 +1,10 @@
 import type { Database } from "../db/database";
-import type { CarrierProfile } from "./carriers";
+import { CARRIERS, type CarrierProfile } from "./carriers";
+import { fareWorker } from "./fare-worker";
 import type { Airport } from "../locations/airport";
 import { SimulatedBookings } from "./simulated-bookings";
 import { SimulatedTimetable } from "./simulated-timetable";
-import type { BookedItinerary, BookingRef, FareQuote, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
+import type { BookedItinerary, BookingRef, CabinClass, DatedFare, FareQuote, FlightCabin, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, SeatExchange, ServiceSale, Supplier, SupplierBooking, SupplierOffer, SupplierSearch, TicketingAnswer } from "./supplier";
 
 export interface SimulatedAirlineOptions {
   /** Resolves the carriers' hub codes, e.g. `(code) => airportIndex().getByIata(code)`. */
@@ -28,22 +29,32 @@ export class SimulatedAirline implements Supplier {
   readonly name = "simulated-airline";
   readonly #timetable: SimulatedTimetable;
   readonly #bookings: SimulatedBookings;
+  readonly #carriers: readonly CarrierProfile[];
 
   constructor(options: SimulatedAirlineOptions) {
     this.#timetable = new SimulatedTimetable(options);
     this.#bookings = new SimulatedBookings(options.db, options.slowAnswerMs);
+    this.#carriers = options.carriers ?? CARRIERS;
   }
 
   search(request: SupplierSearch): Promise<SupplierOffer[]> {
     return this.#timetable.search(request);
   }
 
+  /** On the fare worker (fare-worker.ts): a fare calendar asks up to 90 of these, each up to milliseconds of CPU. */
   lowestFares(request: SupplierSearch, limit: number): Promise<FareQuote[]> {
-    return this.#timetable.lowestFares(request, limit);
+    const slices = request.slices.map((slice) => ({ origins: codes(slice.origins), destinations: codes(slice.destinations), departureDate: slice.departureDate }));
+    const search = { slices, passengers: request.passengers, cabinClass: request.cabinClass, maxConnections: request.maxConnections };
+    return fareWorker().run({ kind: "lowestFares", carriers: this.#carriers, search, limit });
   }
 
   destinationsFrom(origins: readonly Airport[], candidates: readonly Airport[]): Airport[] {
     return this.#timetable.destinationsFrom(origins, candidates);
+  }
+
+  /** On the fare worker (fare-worker.ts): an origin's month is tens of thousands of fare searches. */
+  nonstopFaresTo(origins: readonly Airport[], destinations: readonly Airport[], days: readonly string[], cabinClass: CabinClass, limit: number): Promise<DatedFare[][]> {
+    return fareWorker().run({ kind: "nonstopFaresTo", carriers: this.#carriers, origins: codes(origins), destinations: codes(destinations), days, cabinClass, limit });
   }
 
   holdSeats(booking: SupplierBooking): Promise<{ bookingReference: string }> {
@@ -101,4 +112,9 @@ export class SimulatedAirline implements Supplier {
   retimeFlight(flightKey: string, itineraries: readonly BookedItinerary[], now: Date): FlightTimes | null {
     return this.#timetable.retimeFlight(flightKey, itineraries, now);
   }
+}
+
+/** Airports as the fare worker names them. */
+function codes(airports: readonly Airport[]): string[] {
+  return airports.map((airport) => airport.iataCode);
 }

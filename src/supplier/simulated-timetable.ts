@@ -9,7 +9,7 @@ import { flightChains, nonstopDestinations } from "./routing";
 import { FlightSchedule } from "./schedule";
 import { retimedFlight } from "./schedule-changes";
 import { pickBestMix } from "./selection";
-import { passengersNeedingSeats, type BookedItinerary, type FareQuote, type FlightTimes, type SupplierOffer, type SupplierSearch } from "./supplier";
+import { passengersNeedingSeats, type BookedItinerary, type CabinClass, type DatedFare, type FareQuote, type FlightTimes, type SupplierOffer, type SupplierSearch } from "./supplier";
 
 /** Most offers one search returns: the best mix of cheap, fast and direct. */
 export const MAX_OFFERS_PER_SEARCH = 50;
@@ -96,6 +96,24 @@ export class SimulatedTimetable {
       .sort((a, b) => a.price - b.price || (a.flight.flightKey < b.flight.flightKey ? -1 : 1))
       .slice(0, limit)
       .map(({ price, flight }) => fareQuote(request, price, [flight]));
+  }
+
+  /**
+   * For each destination, the `limit` cheapest one-way nonstop fares for one adult over `days`,
+   * each with its day, cheapest first (on a tie, the earlier day): what `lowestFares` of a nonstop
+   * search each day answers, gathered in one call (destination ideas price every destination of an
+   * origin for a month: tens of thousands of searches).
+   */
+  nonstopFaresTo(origins: readonly Airport[], destinations: readonly Airport[], days: readonly string[], cabinClass: CabinClass, limit: number): DatedFare[][] {
+    const passengers = [{ id: "p1", type: "adult" as const }];
+    return destinations.map((destination) => {
+      const fares: DatedFare[] = [];
+      for (const departureDate of days) {
+        const search = { slices: [{ origins: [...origins], destinations: [destination], departureDate }], passengers, cabinClass, maxConnections: 0 };
+        for (const quote of this.#lowestNonstopFares(search, limit)) fares.push({ departureDate, quote });
+      }
+      return fares.sort((a, b) => a.quote.passengerFares[0]! - b.quote.passengerFares[0]!).slice(0, limit);
+    });
   }
 
   /** The airports among `candidates` some carrier flies to nonstop from one of `origins`, the network being fixed: remembered per set of origins. */

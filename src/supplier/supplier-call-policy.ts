@@ -70,6 +70,7 @@ export class SupplierCallPolicy implements Supplier {
   /** Present when the inner supplier has them: reads answered from its own timetable, with no call to bound. */
   readonly lowestFares?: (request: SupplierSearch, limit: number) => Promise<FareQuote[]>;
   readonly destinationsFrom?: (origins: readonly Airport[], candidates: readonly Airport[]) => Airport[];
+  readonly nonstopFaresTo?: Supplier["nonstopFaresTo"];
   /** Present when the inner supplier prices its own cancellations: bounded and retried as any call a client waits on. */
   readonly quoteCancellation?: (order: OrderRef, currency: string) => Promise<CancellationQuote>;
 
@@ -81,6 +82,7 @@ export class SupplierCallPolicy implements Supplier {
     this.name = inner.name;
     this.lowestFares = inner.lowestFares?.bind(inner);
     this.destinationsFrom = inner.destinationsFrom?.bind(inner);
+    this.nonstopFaresTo = inner.nonstopFaresTo?.bind(inner);
     const quote = inner.quoteCancellation?.bind(inner);
     if (quote) this.quoteCancellation = (order, currency) => this.call("quoteCancellation", "interactive", () => quote(order, currency));
   }

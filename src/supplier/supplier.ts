@@ -92,6 +92,14 @@ export interface Supplier {
    */
   destinationsFrom?(origins: readonly Airport[], candidates: readonly Airport[]): Airport[];
   /**
+   * Destination ideas' prices, in one call: for each of `destinations`, the `limit` cheapest
+   * one-way nonstop fares for one adult over `days` (what `lowestFares` of a nonstop search each
+   * day answers), each with its day, cheapest first. Pricing an origin's month is tens of thousands
+   * of such searches, so a supplier answers without holding its caller's event loop; one that
+   * leaves it out offers no ideas.
+   */
+  nonstopFaresTo?(origins: readonly Airport[], destinations: readonly Airport[], days: readonly string[], cabinClass: CabinClass, limit: number): Promise<DatedFare[][]>;
+  /**
    * Holds a seat on every segment for each passenger who needs one, all or nothing, and returns
    * the airline's booking reference. @throws SeatsUnavailable when a flight has too few left.
    */
@@ -175,6 +183,12 @@ export interface FareQuote {
   passengerFares: number[];
   /** Each flight-cabin flown, with the seats it was offered with (as an offer's segments: `seatsLeft`). */
   flights: Array<FlightCabin & { seatsForSale: number }>;
+}
+
+/** A fare of a day's search (`nonstopFaresTo`): its departure date and its quote. */
+export interface DatedFare {
+  departureDate: string;
+  quote: FareQuote;
 }
 
 /** One cabin of one flight instance: what seats are held against. */
