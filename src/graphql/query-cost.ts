@@ -22,9 +22,9 @@ const pagedFieldEstimator: ComplexityEstimator = ({ field, args, childComplexity
 };
 
 /**
- * Fields that cost the work they ask for rather than their selection (the fare calendar and
- * destination ideas: search/calendar-work.ts): `cost` prices one from its arguments, undefined
- * when it cannot (the field's own rules then refuse it, and it costs as any field).
+ * Query fields that cost the work they ask for rather than their selection (the fare calendar
+ * and destination ideas: search/calendar-work.ts): `cost` prices one from its arguments,
+ * undefined when it cannot (the field's own rules then refuse it, and it costs as any field).
  */
 export interface WorkPricedFields {
   fields: ReadonlySet<string>;
@@ -33,8 +33,8 @@ export interface WorkPricedFields {
 
 const workEstimator =
   (priced: WorkPricedFields): ComplexityEstimator =>
-  ({ field, args, childComplexity }) => {
-    if (!priced.fields.has(field.name)) return undefined;
+  ({ type, field, args, childComplexity }) => {
+    if (type.name !== "Query" || !priced.fields.has(field.name)) return undefined;
     const cost = priced.cost(field.name, args);
     return cost === undefined ? undefined : cost + childComplexity;
   };
@@ -42,7 +42,7 @@ const workEstimator =
 const estimators = [pagedFieldEstimator, simpleEstimator({ defaultComplexity: 1 })];
 
 interface PricedDocument {
-  /** The variables the cost depends on: page sizes and `@skip`/`@include` conditions. */
+  /** The variables the cost depends on: page sizes, `@skip`/`@include` conditions, the arguments of work-priced fields. */
   costVariables: string[];
   /** Costs by operation name and those variables' values (null: cannot be priced). */
   costs: Map<string, number | null>;
