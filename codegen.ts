@@ -7,6 +7,9 @@ import type { CodegenConfig } from "@graphql-codegen/cli";
  * breaks the console's build rather than its users. Run by postinstall and `npm run codegen`;
  * the output is generated, never committed.
  */
+/** Input scalars checked by their shape (src/graphql/input-scalars.ts): text on both sides. */
+const TEXT_SCALARS = { LocalDate: "string", IataCode: "string", CurrencyCode: "string", CountryCode: "string", DecimalAmount: "string", YearMonth: "string" };
+
 const config: CodegenConfig = {
   schema: "schema.graphql",
   emitLegacyCommonJSImports: false,
@@ -57,7 +60,7 @@ const config: CodegenConfig = {
           SupplierConnection: "../supplier-connections/supplier-connections.service#SupplierConnection as SupplierConnectionModel",
           WebhookAttempt: "../db/models#WebhookAttempt as WebhookAttemptModel",
         },
-        scalars: { DateTime: "Date", JSONObject: "Record<string, unknown>" },
+        scalars: { DateTime: "Date", JSONObject: "Record<string, unknown>", ...TEXT_SCALARS },
         strictScalars: true,
         enumsAsTypes: true,
         avoidOptionals: { field: true, inputValue: false, object: true, defaultValue: false },
@@ -72,7 +75,7 @@ const config: CodegenConfig = {
       config: {
         useTypeImports: true,
         // DateTime arrives as ISO text over the wire.
-        scalars: { DateTime: "string", JSONObject: "Record<string, unknown>" },
+        scalars: { DateTime: "string", JSONObject: "Record<string, unknown>", ...TEXT_SCALARS },
         strictScalars: true,
         enumsAsTypes: true,
       },

@@ -14,6 +14,7 @@
  *   BENCH_CONNECTIONS=50      concurrent connections
  *   BENCH_PIPELINING=1        requests in flight per connection
  *   BENCH_ONLY=tenant,graphql run only scenarios whose name contains one of these (baseline always runs);
+ *                             `guard` runs the plain reads the CPU guard watches (bench/cpu-record.json), nothing else;
  *                             `events` runs the events bench (bench/events.ts), `gateway` the gateway bench
  *                             (bench/gateway.ts), `calendar` the calendar-stall bench (bench/calendar-stall.ts), `holds` the hold-deadline
  *                             bench (bench/holds.ts), `tarpit` the hanging-receivers bench (bench/tarpit.ts) and
@@ -60,6 +61,7 @@ import { ApiClient, createFixtures } from "./fixtures";
 import { runLoad, stopRunningLoad, type LoadOptions, type LoadResult } from "./load";
 import { processesAlive, startServer, freePort, type ServerProcess } from "./processes";
 import { describeTarget, formatTable, judge, type ScenarioOutcome } from "./report";
+import { cpuCreep, cpuRecord, guardedScenario } from "./cpu-guard";
 import { requestFor, scenarios, type BenchRequest, type Scenario, type ScenarioContext } from "./scenarios";
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -214,7 +216,7 @@ process.on("exit", () => {
 // ─── the run ───────────────────────────────────────────────────────────────────────────────
 function selected(list: Scenario[]): Scenario[] {
   if (settings.only.length === 0) return list;
-  return list.filter((s) => s.baseline || settings.only.some((word) => s.name.toLowerCase().includes(word)));
+  return list.filter((s) => s.baseline || (settings.only.includes("guard") && guardedScenario(s.name)) || settings.only.some((word) => s.name.toLowerCase().includes(word)));
 }
 
 async function main(): Promise<number> {
@@ -399,6 +401,8 @@ async function main(): Promise<number> {
         serverCpuUsPerRequest: m.serverCpu?.usPerRequest ?? null,
       }));
       outcome.problems.push(...judge(outcome.load, outcome.ratio, outcome.target, (name) => prepared.find((p) => p.outcome.name === name)?.outcome.ratio ?? null));
+      const creep = cpuCreep(outcome.name, outcome.serverCpu?.usPerRequest ?? null);
+      if (creep) outcome.problems.push(creep);
       const after = entry.request ? await checkOnce(entry, ctx, "check after run").catch((error: Error) => error.message) : undefined;
       if (after) outcome.problems.push(after);
     } else if (outcome.problems.length === 0) {
@@ -487,6 +491,11 @@ async function main(): Promise<number> {
   for (const hold of holds) console.log(`holds: ${hold.name}: ${hold.value} (target ${hold.target}): ${hold.passed ? "pass" : "FAIL"}`);
   for (const figure of tarpit) console.log(`tarpit: ${figure.name}: ${figure.value} (target ${figure.target}): ${figure.passed ? "pass" : "FAIL"}`);
   for (const line of storage) console.log(`storage: ${line.name}: ${line.value} (target ${line.target}): ${line.passed ? "pass" : "FAIL"}`);
+  for (const outcome of outcomes.filter((o) => guardedScenario(o.name) && o.serverCpu)) {
+    const recorded = cpuRecord.usPerRequest[outcome.name]!;
+    const growth = Math.round((outcome.serverCpu!.usPerRequest / recorded - 1) * 100);
+    console.log(`cpu guard: ${outcome.name}: ${Math.round(outcome.serverCpu!.usPerRequest)} µs/req, ${growth >= 0 ? "+" : ""}${growth} % of the ${recorded} µs recorded (at most +${Math.round(cpuRecord.allowedGrowth * 100)} %)`);
+  }
   console.log(`airport index: ${airportHeap.airports} airports in ${airportHeap.heapMb} MB of heap (target < ${airportHeap.limitMb} MB): ${airportHeap.passed ? "pass" : "FAIL"}`);
   if (settings.rounds > 1) console.log(`medians of ${settings.rounds} rounds; each ratio is against the baseline of its own round`);
   const clientShares = outcomes.map((o) => o.clientCoreShare).filter((v): v is number => v !== null);

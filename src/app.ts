@@ -83,7 +83,9 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   registerUsageCounting(http, services.usageMeter);
   registerAccessLog(http);
   registerHealthRoutes(http, db, registry, config.METRICS_TOKEN);
-  http.get("/openapi.json", async () => openApiDocument(restRoutes));
+  // Built once at start: a route whose request rules the document cannot state stops the start (rest/request-rules.ts).
+  const openApi = openApiDocument(restRoutes);
+  http.get("/openapi.json", async () => openApi);
   registerDocsRoutes(http);
   registerConsoleRoutes(http, log);
   registerRestRoutes(http, restRoutes);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { appError } from "../errors/app-error";
 import { parseInput } from "../validation/parse-input";
-import { refuseHiddenCharacters } from "../validation/shown-text";
+import { shownText } from "../validation/shown-text";
 import { ORDER_EVENT_TYPES, type OrderEventType } from "./order-events";
 import { ALL_EVENTS, type EnabledEvents } from "./webhook-endpoint";
 import { PING } from "./webhook-events";
@@ -29,10 +29,11 @@ const enabledEvents = z
       context.addIssue({ code: "custom", message: `"${ALL_EVENTS}" stands alone: it already takes every event type` });
     }
   })
+  .meta({ oneOf: [{ items: { const: ALL_EVENTS } }, { items: { enum: [...ORDER_EVENT_TYPES] } }] })
   .transform((types): EnabledEvents => (types.includes(ALL_EVENTS) ? [ALL_EVENTS] : ([...new Set(types)] as OrderEventType[])));
 
 /** What the tenant says an endpoint is for, as the console shows it: no hidden characters. */
-const description = z.string().trim().max(500).superRefine(refuseHiddenCharacters);
+const description = shownText({ max: 500 });
 
 /** POST /v1/webhook_endpoints and Mutation.createWebhookEndpoint. */
 export const createWebhookEndpointInput = z.strictObject({
@@ -51,7 +52,8 @@ export const updateWebhookEndpointInput = z
     description: description.nullable().optional(),
     enabled: z.boolean().optional(),
   })
-  .refine((input) => Object.keys(input).length > 0, { message: "send at least one of url, enabled_events, description, enabled" });
+  .refine((input) => Object.keys(input).length > 0, { message: "send at least one of url, enabled_events, description, enabled" })
+  .meta({ minProperties: 1 });
 export type UpdateWebhookEndpointInput = z.infer<typeof updateWebhookEndpointInput>;
 
 /** Every invalid field of an endpoint's body is 422 `invalid_field_value` naming it, as for the tenant's webhook_url. */

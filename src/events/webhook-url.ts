@@ -26,7 +26,9 @@ export function shownWebhookUrl(url: string): string {
 export const webhookUrlInput = z
   .url({ protocol: /^https?$/, message: "must be an http or https URL" })
   .max(2048)
-  .refine((url) => !holdsCredentials(url), { message: "must not hold a user name or password: receivers check the webhook signature instead" });
+  .refine((url) => !holdsCredentials(url), { message: "must not hold a user name or password: receivers check the webhook signature instead" })
+  // The same rules, as the document states them: http or https, and no `@` before the path.
+  .meta({ pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^/\\\\?#@\\u0000]+(?:[/\\\\?#][^\\u0000]*)?$" });
 
 /**
  * Where a tenant may send its webhooks, checked when a URL is set (422 `invalid_field_value`

@@ -29,11 +29,11 @@ function variableReason(error: unknown): string | undefined {
 /**
  * Every GraphQL error leaves with a catalogue code in `extensions.code`. Catalogued errors keep
  * theirs; Apollo's request errors become `validation_failed` with their message, and so do
- * variables that do not fit their types (over either transport, never repeating the value:
- * variable-errors.ts); the database
- * being unreachable or full becomes `service_unavailable` or `storage_full` (counted by
- * `availability`, which logs the outage); anything else is masked as `internal_server_error` and
- * logged, so no stack or internal message escapes.
+ * variables that do not fit their types (over either transport, naming the field, never
+ * repeating the value: variable-errors.ts); the database being unreachable or full becomes
+ * `service_unavailable` or `storage_full` (counted by `availability`, which logs the outage);
+ * anything else is masked as `internal_server_error` and logged, so no stack or internal
+ * message escapes.
  */
 export function formatGraphQLError(log: Logger, availability: DatabaseAvailability) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
@@ -43,11 +43,12 @@ export function formatGraphQLError(log: Logger, availability: DatabaseAvailabili
     }
     // Over HTTP Apollo has coded a variable that does not fit its type BAD_USER_INPUT; over
     // WebSocket graphql-js's error comes as it is. Either way its message loses the value.
-    const variableMessage = withoutVariableValue(formatted.message, variableReason(error));
+    const variable = withoutVariableValue(formatted.message, variableReason(error));
     const apolloCode = formatted.extensions?.code;
-    if (variableMessage !== null || (typeof apolloCode === "string" && APOLLO_CLIENT_CODES.has(apolloCode))) {
-      const message = variableMessage ?? formatted.message;
-      return { message, locations: formatted.locations, path: formatted.path, extensions: graphqlErrorExtensions(appError("validation_failed", { message })) };
+    if (variable !== null || (typeof apolloCode === "string" && APOLLO_CLIENT_CODES.has(apolloCode))) {
+      const message = variable?.message ?? formatted.message;
+      const mapped = appError("validation_failed", { message, ...(variable && { field: variable.field }) });
+      return { message, locations: formatted.locations, path: formatted.path, extensions: graphqlErrorExtensions(mapped) };
     }
     log.error({ err: unwrapResolverError(error) }, "GraphQL resolver failed");
     const masked = appError("internal_server_error");

@@ -19,7 +19,7 @@ query Airports {
 
 const BOOKING = `# From a search to a ticketed order: run these in order, copying ids into the variables.
 # 1. Search: copy one offer's id into "offerId".
-mutation SearchFlights($departureDate: String!) {
+mutation SearchFlights($departureDate: LocalDate!) {
   searchFlights(input: {
     slices: [{ origin: "LHR", destination: "JFK", departureDate: $departureDate }]
     passengers: [{ type: ADULT, id: "p1" }], cabinClass: ECONOMY, maxConnections: 1

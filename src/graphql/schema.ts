@@ -25,6 +25,7 @@ import { webhookResolvers } from "./webhooks.resolvers";
 import { supplierResolvers } from "./suppliers.resolvers";
 import { supplierConnectionResolvers } from "./supplier-connections.resolvers";
 import { sandboxClockResolvers } from "./sandbox-clock.resolvers";
+import { inputScalars } from "./input-scalars";
 
 const SDL_PATH = fileURLToPath(new URL("../../schema.graphql", import.meta.url));
 
@@ -37,6 +38,7 @@ export function buildSchema(): GraphQLSchema {
       ...merged,
       DateTime: DateTimeResolver,
       JSONObject: JSONObjectResolver,
+      ...inputScalars,
       Query: guardRootFields("Query", (merged.Query ?? {}) as RootResolvers),
       Mutation: guardRootFields("Mutation", (merged.Mutation ?? {}) as RootResolvers),
       Subscription: guardSubscriptionFields((merged.Subscription ?? {}) as SubscriptionResolvers),

@@ -23,17 +23,19 @@ const VALUE_FREE_REASONS = [
 const EXPECTED_TYPE = [/^Expected type "([^"]+)"\./, /^(String|Int|Float|Boolean|ID) cannot represent/, /^Enum "([^"]+)" cannot represent/, /^Value .* does not exist in "([^"]+)" enum\./s];
 
 /**
- * The message of a variable coercion error without the variable's value, or null for any other
- * message. `reason` is graphql-js's own why (the original error's message), which ends the message.
+ * A variable coercion error without the variable's value: its message, and the field it names as
+ * the REST layer names fields (`input.slices[0].departureDate`, or the variable itself); null for
+ * any other message. `reason` is graphql-js's own why (the original error's message), which ends
+ * the message.
  */
-export function withoutVariableValue(message: string, reason: string | undefined): string | null {
+export function withoutVariableValue(message: string, reason: string | undefined): { message: string; field: string } | null {
   const variable = INVALID_VARIABLE.exec(message)?.[1];
   if (variable === undefined) return null;
   const prefix = reason !== undefined && message.endsWith(`; ${reason}`) ? message.slice(0, -(reason.length + 2)) : null;
   // The place is the end of the prefix: the names of a path come from the schema, not the value.
   const place = prefix?.match(new RegExp(` at "(${variable}(?:\\.[_A-Za-z][_0-9A-Za-z]*|\\[\\d+\\])*)"$`))?.[1];
   const start = `Variable "$${variable}" got an invalid value${place === undefined ? "" : ` at "${place}"`}`;
-  return prefix === null ? `${start}.` : `${start}; ${valueFreeReason(reason!)}`;
+  return { message: prefix === null ? `${start}.` : `${start}; ${valueFreeReason(reason!)}`, field: place ?? variable };
 }
 
 function valueFreeReason(reason: string): string {

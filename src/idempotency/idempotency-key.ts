@@ -1,6 +1,8 @@
 import { appError, type AppError } from "../errors/app-error";
 
-const KEY = /^[\x21-\x7E][\x20-\x7E]{0,254}$/;
+/** 1–255 printable ASCII characters, not starting with a space: what /openapi.json states for the header. */
+export const IDEMPOTENCY_KEY_PATTERN = "^[\\x21-\\x7E][\\x20-\\x7E]{0,254}$";
+const KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 /** How REST sends a key; GraphQL sends it as the mutation's `idempotencyKey` argument. */
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -21,11 +23,12 @@ export function keyRefusal(code: KeyRefusal, field: string): AppError {
 
 /**
  * A client's idempotency key, checked: 1–255 printable ASCII characters, not starting with a
- * space (a UUID is the usual choice). 400 `validation_failed` naming `field` otherwise; null
- * when absent and not `required`, 400 `idempotency_key_required` when absent and required.
+ * space (a UUID is the usual choice). Null when absent and not `required`; 400
+ * `idempotency_key_required` when absent (or empty) and required; 400 `validation_failed` naming
+ * `field` for any other value, an empty one included.
  */
 export function idempotencyKey(value: unknown, required: boolean, field: string): string | null {
-  if (value === undefined || value === null || value === "") {
+  if (value === undefined || value === null || (required && value === "")) {
     if (required) throw keyRefusal("idempotency_key_required", field);
     return null;
   }

@@ -2,14 +2,10 @@ import { z } from "zod";
 import { paymentInput } from "../orders/core/order.inputs";
 import type { PaymentInput } from "../orders/payment/payment-rules";
 import { CABIN_CLASSES, type CabinClass } from "../supplier/supplier";
-import { calendarDateInput } from "../validation/calendar-date";
+import { calendarDate, placeCode } from "../validation/input-values";
 import type { ChangeSlices } from "./order-change";
 
 const id = z.string().min(1).max(64);
-const placeCode = z
-  .string()
-  .regex(/^[A-Za-z]{3}$/, "must be a three-letter IATA airport or city code")
-  .transform((code) => code.toUpperCase());
 
 /** POST /v1/air/order_change_requests (Duffel's shape): the order, the slices to remove and those to add. */
 export const changeRequestInput = z.strictObject({
@@ -21,7 +17,7 @@ export const changeRequestInput = z.strictObject({
         z.strictObject({
           origin: placeCode,
           destination: placeCode,
-          departure_date: calendarDateInput,
+          departure_date: calendarDate,
           cabin_class: z.enum(CABIN_CLASSES as [CabinClass, ...CabinClass[]]),
         }),
       )

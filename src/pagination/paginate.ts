@@ -59,7 +59,7 @@ export interface PaginateOptions<T extends Position> {
 export function pageSize(limit: number | undefined, fallback: number, max = MAX_PAGE_SIZE): number {
   if (limit === undefined) return fallback;
   if (!Number.isInteger(limit) || limit < 1 || limit > max) {
-    throw appError("LIMIT_OUT_OF_RANGE", { field: "limit", message: `limit must be between 1 and ${max}.`, action: `Send a limit from 1 to ${max}.` });
+    throw appError("LIMIT_OUT_OF_RANGE", { field: "limit", message: `limit: must be between 1 and ${max}`, action: `Send a limit from 1 to ${max}.` });
   }
   return limit;
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
 import { appError } from "../errors/app-error";
-import { eventTypesOf, type EventFilter, type StoredEvent } from "../events/events.service";
+import type { EventFilter, StoredEvent } from "../events/events.service";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "../events/webhook-events";
 import { okPageOfTexts, okPageSchema, okSchema, okText } from "./envelope";
 import { listQuery, pageRequestFromQuery } from "./list-query";
 import { restRoute } from "./route";
@@ -9,11 +10,22 @@ import { eventSchema } from "./webhook.schemas";
 
 const tag = "Events";
 
-/** A query parameter given once or repeated (`?type=a&type=b`), as one comma-separated text. */
-const commaList = z.preprocess((value) => (Array.isArray(value) ? value.join(",") : value), z.string().max(2000));
+/** Event types, the parameter repeated (`?type=a&type=b`) or comma-separated (`?type=a,b`), each trimmed. */
+const eventTypes = z.preprocess(
+  (value) => (Array.isArray(value) ? value : typeof value === "string" ? [value] : value),
+  z
+    .array(z.string())
+    .max(100)
+    .transform((values) => values.flatMap((value) => value.split(",")).map((type) => type.trim()))
+    .superRefine((types, context) => {
+      const unknown = types.find((type) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type));
+      if (unknown !== undefined) context.addIssue({ code: "custom", message: `${JSON.stringify(unknown)} is not an event type: name some of ${WEBHOOK_EVENT_TYPES.join(", ")}` });
+    })
+    .meta({ items: { enum: [...WEBHOOK_EVENT_TYPES] } }),
+);
 
 const eventListQuery = listQuery.extend({
-  type: commaList.optional().meta({ description: "One or several event types, comma-separated (or the parameter repeated); ping only when named" }),
+  type: eventTypes.optional().meta({ description: "One or several event types, the parameter repeated (or comma-separated); ping only when named" }),
   order_id: z.string().max(200).optional(),
   created_after: z.iso.datetime({ offset: true }).optional().meta({ description: "Events made after this instant (ISO 8601), not at it" }),
   created_before: z.iso.datetime({ offset: true }).optional().meta({ description: "Events made before this instant (ISO 8601), not at it" }),
@@ -22,7 +34,7 @@ const eventListQuery = listQuery.extend({
 
 function eventFilterOf(query: z.output<typeof eventListQuery>): EventFilter {
   return {
-    types: query.type === undefined ? undefined : eventTypesOf(query.type.split(",").map((type) => type.trim()), "type"),
+    types: query.type === undefined ? undefined : [...new Set(query.type as WebhookEventType[])],
     orderId: query.order_id,
     createdAfter: query.created_after === undefined ? undefined : new Date(query.created_after),
     createdBefore: query.created_before === undefined ? undefined : new Date(query.created_before),

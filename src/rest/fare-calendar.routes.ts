@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
 import type { DestinationIdea, IndicativeFare } from "../search/fare-calendar.service";
-import { parseDestinationsRequest, parseFareCalendarRequest } from "../search/fare-calendar.inputs";
+import { destinationsInput, fareCalendarInput, fromDestinationsInput, fromFareCalendarInput } from "../search/fare-calendar.inputs";
 import { formatMinor } from "../money/format";
 import { toLocationView } from "../locations/location-view";
 import { ok, okSchema } from "./envelope";
@@ -11,26 +11,6 @@ import { chargeCost } from "./cost-charge";
 import { calendarCost } from "../search/calendar-work";
 
 const tag = "Fare calendar";
-
-/** Query parameters as given; the fare calendar's own rules check them (400 `invalid_search_params` naming the field). */
-const text = (description: string) => z.string().optional().meta({ description });
-
-const fareCalendarQuery = z.object({
-  origin: text("IATA airport or city code"),
-  destination: text("IATA airport or city code"),
-  from: text("First departure date, YYYY-MM-DD, not in the past"),
-  to: text("Last departure date, YYYY-MM-DD: at most 90 days after from, counting both"),
-  cabin_class: text("economy (default), premium_economy, business or first"),
-  adults: text("1–9, default 1"),
-  stay_days: text("For round trips: the return is this many days after each departure (0–90)"),
-});
-
-const destinationsQuery = z.object({
-  origin: text("IATA airport or city code"),
-  month: text("YYYY-MM, with at least one date on sale"),
-  max_price: text("Only destinations at most this dear, in the tenant's currency (e.g. 450.00)"),
-  cabin_class: text("economy (default), premium_economy, business or first"),
-});
 
 const indicativeFareSchema = z
   .object({
@@ -64,14 +44,14 @@ export const fareCalendarRoutes = [
     operation: "fareCalendar",
     summary: "The lowest price of each day on sale for a route (indicative: a search that day gives the bookable offer)",
     tag,
-    query: fareCalendarQuery,
+    query: fareCalendarInput,
+    queryErrorCode: "invalid_search_params",
     response: okSchema(z.array(indicativeFareSchema)),
     errors: ["invalid_search_params"],
     handle: async ({ ctx, query }) => {
-      const scope = tenantScope(ctx);
-      const request = parseFareCalendarRequest(query);
+      const request = fromFareCalendarInput(query);
       await chargeCost(ctx, calendarCost(ctx.services.fareCalendar.calendarSearches(request)));
-      return ok((await ctx.services.fareCalendar.calendar(scope, request)).map(indicativeFareView));
+      return ok((await ctx.services.fareCalendar.calendar(tenantScope(ctx), request)).map(indicativeFareView));
     },
   }),
   restRoute({
@@ -80,14 +60,14 @@ export const fareCalendarRoutes = [
     operation: "destinations",
     summary: "The cheapest fare of a month to each destination reachable from an origin, cheapest first, at most 50 (indicative)",
     tag,
-    query: destinationsQuery,
+    query: destinationsInput,
+    queryErrorCode: "invalid_search_params",
     response: okSchema(z.array(destinationIdeaSchema)),
     errors: ["invalid_search_params"],
     handle: async ({ ctx, query }) => {
-      const scope = tenantScope(ctx);
-      const request = parseDestinationsRequest(query);
+      const request = fromDestinationsInput(query);
       await chargeCost(ctx, calendarCost(ctx.services.fareCalendar.destinationsSearches(request)));
-      return ok((await ctx.services.fareCalendar.destinations(scope, request)).map(destinationIdeaView));
+      return ok((await ctx.services.fareCalendar.destinations(tenantScope(ctx), request)).map(destinationIdeaView));
     },
   }),
 ];

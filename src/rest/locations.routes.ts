@@ -1,20 +1,20 @@
 import { z } from "zod";
 import { DEFAULT_LOCATIONS, MAX_LOCATIONS } from "../locations/airport-index";
 import { toLocationView } from "../locations/location-view";
-import { pageSize } from "../pagination/paginate";
 import { ok, okSchema } from "./envelope";
-import { listQuery } from "./list-query";
 import { locationSchema } from "./location.schemas";
+import { listParameters, pageLimit } from "./list-query";
 import { restRoute } from "./route";
 import { RenderedResponses } from "./rendered-responses";
-
 
 /** Lookups are pure functions of the query over reference data, so their bodies are kept. */
 const renderedLookups = new RenderedResponses(2000);
 
-/** A list's `limit` (no cursor: one page of the best matches) and the text looked up. */
-const locationsQuery = listQuery.pick({ limit: true }).extend({
-  query: z.string({ error: "is required" }).trim().min(2, "must be at least 2 characters"),
+/** A lookup's text and `limit` (no cursor: one page of the best matches), and nothing else. */
+const locationsQuery = listParameters({
+  // Two characters besides the whitespace around them, which is trimmed.
+  query: z.string({ error: "is required" }).trim().min(2, "must be at least 2 characters").meta({ pattern: "^\\s*\\S[\\s\\S]*\\S\\s*$" }),
+  limit: pageLimit(MAX_LOCATIONS).optional(),
 });
 
 /** Airport lookup for origin and destination inputs (docs/rest-api.md#locations): `data` is the array. */
@@ -28,8 +28,7 @@ export const locationRoutes = [
     query: locationsQuery,
     response: okSchema(z.array(locationSchema)),
     handle: async ({ ctx, query }) => {
-      // Digits only, as on every list: Number() would also take "1e1", "0x0A" or "10.0" for 10.
-      const limit = pageSize(query.limit === undefined ? undefined : /^\d+$/.test(query.limit) ? Number(query.limit) : Number.NaN, DEFAULT_LOCATIONS, MAX_LOCATIONS);
+      const limit = query.limit ?? DEFAULT_LOCATIONS;
       const key = `${limit} ${query.query.toLowerCase()}`;
       return renderedLookups.get(key, () => ok(ctx.services.airports.search(query.query, limit).map(toLocationView)));
     },

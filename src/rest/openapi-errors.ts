@@ -57,6 +57,7 @@ export function routeErrorCodes(route: RestRoute<any, any, any>): ErrorCode[] {
     if (route.idempotencyKeyRequired) codes.add("idempotency_key_required");
   }
   if (route.body && !route.parseBody && route.bodyErrorCode) codes.add(route.bodyErrorCode);
+  if (route.query && route.queryErrorCode) codes.add(route.queryErrorCode);
   const query = queryFields(route);
   if (query.includes("limit")) codes.add("LIMIT_OUT_OF_RANGE");
   if (query.includes("cursor")) codes.add("INVALID_CURSOR");

@@ -2,7 +2,9 @@ import { z } from "zod";
 import { PERMISSION_RESOURCES } from "../tenancy/key-permissions";
 import { errorCatalogue, upperSnake, type ErrorCode } from "../errors/catalogue";
 import { API_VERSION } from "../errors/render-error";
+import { IDEMPOTENCY_KEY_PATTERN } from "../idempotency/idempotency-key";
 import { codesByStatus, routeErrorCodes, UNMATCHED_ROUTE_CODES } from "./openapi-errors";
+import { unstatedRefinements, withNulRefused } from "./request-rules";
 import type { RestRoute } from "./route";
 
 type JsonSchema = Record<string, unknown>;
@@ -55,22 +57,47 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
   );
 }
 
-function parameters(route: RestRoute<any, any, any>, schemas: ComponentSchemas) {
-  const path = [...route.url.matchAll(/:([A-Za-z]+)/g)].map((match) => ({ name: match[1], in: "path", required: true, schema: { type: "string" } }));
-  if (!route.query) return path;
+/** What an object's JSON Schema says of each of its properties, and nothing else. */
+const PER_PROPERTY_KEYWORDS = new Set(["type", "properties", "required", "additionalProperties", "description"]);
+
+/**
+ * The query string's parameters, one each; a query with rules across its parameters (one of two
+ * required, `oneOf`) is one parameter instead, an object written as `name=value` pairs
+ * (`style: form`, `explode: true`), whose schema carries them.
+ */
+function queryParameters(route: RestRoute<any, any, any>, schemas: ComponentSchemas) {
+  if (!route.query) return [];
   const query = schemas.add(route.query, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  if (Object.keys(query).some((keyword) => !PER_PROPERTY_KEYWORDS.has(keyword))) {
+    return [{ name: "parameters", in: "query", required: (query.required ?? []).length > 0, style: "form", explode: true, schema: query }];
+  }
   const required = new Set(query.required ?? []);
-  return [...path, ...Object.entries(query.properties ?? {}).map(([name, schema]) => ({ name, in: "query", required: required.has(name), schema }))];
+  return Object.entries(query.properties ?? {}).map(([name, schema]) => ({ name, in: "query", required: required.has(name), schema }));
+}
+
+function parameters(route: RestRoute<any, any, any>, schemas: ComponentSchemas) {
+  const path = [...route.url.matchAll(/:([A-Za-z]+)/g)].map((match) => ({ name: match[1], in: "path", required: true, schema: { type: "string", minLength: 1 } }));
+  return [...path, ...queryParameters(route, schemas)];
+}
+
+/** Every refinement of the route's request schemas states its rule in the document (request-rules.ts). */
+function checkStated(route: RestRoute<any, any, any>): void {
+  const unstated = [...(route.body ? unstatedRefinements(route.body, "body") : []), ...(route.query ? unstatedRefinements(route.query, "query") : [])];
+  if (unstated.length > 0) {
+    throw new Error(`${route.method} ${route.url}: the refinement at ${unstated.join(", ")} states no rule in /openapi.json: give it JSON Schema keywords with .meta() (docs/request-rules.md)`);
+  }
 }
 
 function operation(route: RestRoute<any, any, any>, schemas: ComponentSchemas) {
-  const idempotencyKey = route.method === "POST" ? [{ name: "Idempotency-Key", in: "header", required: route.idempotencyKeyRequired ?? false, schema: { type: "string" } }] : [];
+  checkStated(route);
+  const idempotencyKey =
+    route.method === "POST" ? [{ name: "Idempotency-Key", in: "header", required: route.idempotencyKeyRequired ?? false, schema: { type: "string", pattern: IDEMPOTENCY_KEY_PATTERN } }] : [];
   return {
     operationId: route.operationId ?? route.operation + (route.variant === "B" ? "B" : ""),
     summary: route.summary,
     tags: [route.tag],
     parameters: [...parameters(route, schemas), ...idempotencyKey],
-    ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: schemas.add(route.body, "input") } } } } : {}),
+    ...(route.body ? { requestBody: { required: true, content: { "application/json": { schema: withNulRefused(schemas.add(route.body, "input")) } } } } : {}),
     responses: {
       [String(route.status ?? 200)]: { description: "Success", content: { "application/json": { schema: schemas.add(route.response, "output") } } },
       ...errorResponses(routeErrorCodes(route)),

@@ -40,14 +40,14 @@ function parseCreateOrder(body: unknown): { variant: "A" | "B"; request: CreateO
   return { variant: "A", request: fromOrderInputA(parseInput(createOrderInputA, body)) };
 }
 
-const orderListQuery = listQuery.extend({ status: z.string().optional() });
+/** `?status=`, in either variant's spelling (any letter case: the document lists both variants' own). */
+const orderStatusFilter = z
+  .string()
+  .refine((value) => statusFilter(value) !== undefined, { message: `must be one of ${STATUS_FILTER_VALUES.join(", ")}` })
+  .meta({ enum: [...STATUS_FILTER_VALUES, ...new Set(STATUS_FILTER_VALUES.map(statusFilter))] })
+  .transform((value): OrderStatus => statusFilter(value)!);
 
-function statusOf(value: string | undefined): OrderStatus | undefined {
-  if (value === undefined) return undefined;
-  const status = statusFilter(value);
-  if (!status) throw appError("validation_failed", { field: "status", message: `status: must be one of ${STATUS_FILTER_VALUES.join(", ")}` });
-  return status;
-}
+const orderListQuery = listQuery.extend({ status: orderStatusFilter.optional() });
 
 /**
  * An order action on both path styles (docs/rest-api.md#orders-and-ticketing): Variant A's `/actions/<name>` answers the
@@ -229,6 +229,6 @@ export const orderRoutes = [
 async function orderPage(ctx: RequestContext, query: z.output<typeof orderListQuery>, defaultLimit?: number) {
   const scope = tenantScope(ctx);
   const now = scope.clock.now();
-  const page = await ctx.services.orders.listDetails(scope, { status: statusOf(query.status) }, pageRequestFromQuery(query, defaultLimit));
+  const page = await ctx.services.orders.listDetails(scope, { status: query.status }, pageRequestFromQuery(query, defaultLimit));
   return okPage(page, (order) => orderViewA(order, now));
 }

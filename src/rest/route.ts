@@ -47,6 +47,8 @@ export interface RestRoute<Body = unknown, Query = unknown, Response = unknown> 
   validatesNulText?: boolean;
   bodyErrorCode?: ErrorCode;
   query?: z.ZodType<Query>;
+  /** The code of a refused query parameter (default 400 `validation_failed`). */
+  queryErrorCode?: ErrorCode;
   /** Status of a success (default 200). */
   status?: number;
   /** The success body: the handler must return this shape, and the OpenAPI document describes it. */
@@ -102,7 +104,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
           : route.body
             ? parseInput(route.body, request.body, route.bodyErrorCode)
             : undefined;
-        const query = route.query ? parseInput(route.query, request.query) : {};
+        const query = route.query ? parseInput(route.query, request.query, route.queryErrorCode) : {};
         const input = { ctx, body, query, params: request.params as Record<string, string>, idempotencyKey: key };
         if (key === null) {
           const result = await route.handle(input);

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
-import { appError } from "../errors/app-error";
 import { WEBHOOK_DELIVERY_STATUSES } from "../events/webhook-deliveries.service";
 import { ok, okPage, okPageSchema, okSchema } from "./envelope";
 import { webhookDeliverySchema } from "./webhook.schemas";
@@ -10,14 +9,10 @@ import { webhookDeliveryView } from "./webhook.views";
 
 const tag = "Webhooks";
 
-const deliveryListQuery = listQuery.extend({ status: z.string().optional(), endpoint_id: z.string().max(200).optional() });
-
-function statusOf(value: string | undefined) {
-  if (value === undefined) return undefined;
-  const status = WEBHOOK_DELIVERY_STATUSES.find((candidate) => candidate === value);
-  if (!status) throw appError("validation_failed", { field: "status", message: `status: must be one of ${WEBHOOK_DELIVERY_STATUSES.join(", ")}` });
-  return status;
-}
+const deliveryListQuery = listQuery.extend({
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: `must be one of ${WEBHOOK_DELIVERY_STATUSES.join(", ")}` }).optional(),
+  endpoint_id: z.string().max(200).optional(),
+});
 
 /** The tenant's webhook delivery log and redelivery (docs/webhooks.md#settings-and-the-delivery-log). */
 export const webhookRoutes = [
@@ -29,7 +24,7 @@ export const webhookRoutes = [
     tag,
     query: deliveryListQuery,
     response: okPageSchema(webhookDeliverySchema),
-    handle: async ({ ctx, query }) => okPage(await ctx.services.webhookDeliveries.list(tenantScope(ctx), { status: statusOf(query.status), endpointId: query.endpoint_id }, pageRequestFromQuery(query)), webhookDeliveryView),
+    handle: async ({ ctx, query }) => okPage(await ctx.services.webhookDeliveries.list(tenantScope(ctx), { status: query.status, endpointId: query.endpoint_id }, pageRequestFromQuery(query)), webhookDeliveryView),
   }),
   restRoute({
     method: "POST",

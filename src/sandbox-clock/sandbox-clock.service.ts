@@ -10,10 +10,8 @@ import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { tenantClock } from "../tenancy/tenant-clock";
 import type { TenantScope } from "../tenancy/tenant-scope";
 import type { TenantService } from "../tenants/tenant.service";
-import type { ClockAdvance } from "./sandbox-clock.inputs";
+import { MAX_OFFSET_SECONDS, type ClockAdvance } from "./sandbox-clock.inputs";
 
-/** The furthest a sandbox clock may run ahead of real time: ten years. */
-const MAX_OFFSET_SECONDS = 10 * 366 * 86_400;
 /** How long an advance waits for the work that fell due to run, before it answers anyway. */
 const DUE_WORK_WAIT_MS = 10_000;
 const DUE_WORK_POLL_MS = 20;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseInput } from "../validation/parse-input";
-import { calendarDateInput, calendarMonthInput } from "../validation/calendar-date";
+import { calendarDate, placeCode, wholeNumber, yearMonth } from "../validation/input-values";
 import { CABIN_CLASSES, type CabinClass } from "../supplier/supplier";
 
 /** The longest range a fare calendar covers, in days (both ends included). */
@@ -8,37 +8,25 @@ export const MAX_CALENDAR_DAYS = 90;
 /** The longest stay a round-trip calendar prices, in days. */
 export const MAX_STAY_DAYS = 90;
 
-const placeCode = z
-  .string()
-  .regex(/^[A-Za-z]{3}$/, "must be a three-letter IATA airport or city code")
-  .transform((code) => code.toUpperCase());
-
-/** A whole number, given as a number (GraphQL) or as digits (a REST query parameter). */
-const wholeNumber = (min: number, max: number) =>
-  z.preprocess(
-    (value) => (typeof value === "string" && /^\d{1,6}$/.test(value) ? Number(value) : value),
-    z.number({ error: "must be a whole number" }).int("must be a whole number").min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
-  );
-
 const cabinClass = z.enum(CABIN_CLASSES as [CabinClass, ...CabinClass[]], { error: `must be one of ${CABIN_CLASSES.join(", ")}` });
 
 const amount = z.string().regex(/^\d{1,13}(\.\d+)?$/, "must be a decimal amount, e.g. 450.00");
 
 /** GET /v1/air/fare_calendar and Query.fareCalendar, in the REST names. */
-const fareCalendarInput = z.object({
+export const fareCalendarInput = z.object({
   origin: placeCode,
   destination: placeCode,
-  from: calendarDateInput,
-  to: calendarDateInput,
+  from: calendarDate,
+  to: calendarDate,
   cabin_class: cabinClass.optional(),
   adults: wholeNumber(1, 9).optional(),
   stay_days: wholeNumber(0, MAX_STAY_DAYS).optional(),
 });
 
 /** GET /v1/air/destinations and Query.destinations, in the REST names. */
-const destinationsInput = z.object({
+export const destinationsInput = z.object({
   origin: placeCode,
-  month: calendarMonthInput,
+  month: yearMonth,
   max_price: amount.optional(),
   cabin_class: cabinClass.optional(),
 });
@@ -65,7 +53,10 @@ export interface DestinationsRequest {
 
 /** Every field problem is 400 `invalid_search_params` naming the field, as a search's are. */
 export function parseFareCalendarRequest(raw: unknown): FareCalendarRequest {
-  const input = parseInput(fareCalendarInput, raw, "invalid_search_params");
+  return fromFareCalendarInput(parseInput(fareCalendarInput, raw, "invalid_search_params"));
+}
+
+export function fromFareCalendarInput(input: z.output<typeof fareCalendarInput>): FareCalendarRequest {
   return {
     origin: input.origin,
     destination: input.destination,
@@ -78,6 +69,9 @@ export function parseFareCalendarRequest(raw: unknown): FareCalendarRequest {
 }
 
 export function parseDestinationsRequest(raw: unknown): DestinationsRequest {
-  const input = parseInput(destinationsInput, raw, "invalid_search_params");
+  return fromDestinationsInput(parseInput(destinationsInput, raw, "invalid_search_params"));
+}
+
+export function fromDestinationsInput(input: z.output<typeof destinationsInput>): DestinationsRequest {
   return { origin: input.origin, month: input.month, maxPrice: input.max_price ?? null, cabinClass: input.cabin_class ?? "economy" };
 }

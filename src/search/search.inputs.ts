@@ -1,16 +1,11 @@
 import { z } from "zod";
-import { calendarDateInput } from "../validation/calendar-date";
+import { calendarDate, placeCode } from "../validation/input-values";
 import { CABIN_CLASSES, type CabinClass, type ForcedOutcome, type PassengerType } from "../supplier/supplier";
-
-const placeCode = z
-  .string()
-  .regex(/^[A-Za-z]{3}$/, "must be a three-letter IATA airport or city code")
-  .transform((code) => code.toUpperCase());
 
 const sliceInput = z.strictObject({
   origin: placeCode,
   destination: placeCode,
-  departure_date: calendarDateInput,
+  departure_date: calendarDate,
 });
 
 const passengerInput = z.strictObject({
@@ -25,7 +20,12 @@ const cabinClass = z.enum(CABIN_CLASSES as [CabinClass, ...CabinClass[]]);
 
 const searchCore = {
   slices: z.array(sliceInput).min(1, "at least one slice").max(4, "at most 4 slices"),
-  passengers: z.array(passengerInput).min(1, "at least one passenger").max(9, "at most 9 passengers"),
+  // At least one adult: resolveSearch's rule (400 invalid_search_params), stated here.
+  passengers: z
+    .array(passengerInput)
+    .min(1, "at least one passenger")
+    .max(9, "at most 9 passengers")
+    .meta({ contains: { properties: { type: { const: "adult" } }, required: ["type"] } }),
   max_connections: z.number().int().min(0).max(2).optional(),
 };
 

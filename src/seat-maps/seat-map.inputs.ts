@@ -7,6 +7,7 @@ import { z } from "zod";
 export const seatMapQuery = z
   .strictObject({ offer_id: z.string().optional(), order_id: z.string().optional() })
   .refine((query) => query.offer_id !== undefined || query.order_id !== undefined, { message: "give offer_id or order_id", path: ["offer_id"] })
-  .refine((query) => query.offer_id === undefined || query.order_id === undefined, { message: "give offer_id or order_id, not both", path: ["order_id"] });
+  .refine((query) => query.offer_id === undefined || query.order_id === undefined, { message: "give offer_id or order_id, not both", path: ["order_id"] })
+  .meta({ oneOf: [{ required: ["offer_id"] }, { required: ["order_id"] }] });
 
 export type SeatMapQuery = z.infer<typeof seatMapQuery>;

@@ -8,6 +8,9 @@ export function isIsoCurrency(code: string): boolean {
   return currencies.has(code);
 }
 
+/** The IANA zones by their canonical names, as the document lists them. */
+export const TIME_ZONES: readonly string[] = [...new Set(["UTC", ...Intl.supportedValuesOf("timeZone").filter((zone) => canonicalTimeZone(zone) !== null)])];
+
 /** The canonical spelling of an IANA time zone (`europe/paris` → `Europe/Paris`), or null. */
 export function canonicalTimeZone(zone: string): string | null {
   if (!zone.includes("/") && zone.toUpperCase() !== "UTC") return null;

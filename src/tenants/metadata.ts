@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { refuseHiddenCharactersInKeys } from "../validation/shown-text";
+import { refuseHiddenCharactersInKeys, SHOWN_TEXT_PATTERN } from "../validation/shown-text";
 
 export const MAX_METADATA_PAIRS = 20;
 
@@ -9,10 +9,13 @@ export const MAX_METADATA_PAIRS = 20;
  * are names a program matches and a console lists: none may hold a hidden character (422);
  * values are the client's own text, kept as sent.
  */
+const KEY_LENGTH = { minLength: 1, maxLength: 40 };
+
 export const metadataSchema = z
-  .record(z.string().min(1).max(40), z.string().max(500))
+  .record(z.string().min(KEY_LENGTH.minLength).max(KEY_LENGTH.maxLength), z.string().max(500))
   .refine((value) => Object.keys(value).length <= MAX_METADATA_PAIRS, { message: `at most ${MAX_METADATA_PAIRS} key-value pairs` })
-  .superRefine(refuseHiddenCharactersInKeys);
+  .superRefine(refuseHiddenCharactersInKeys)
+  .meta({ maxProperties: MAX_METADATA_PAIRS, propertyNames: { type: "string", ...KEY_LENGTH, pattern: SHOWN_TEXT_PATTERN } });
 
 export type Metadata = z.infer<typeof metadataSchema>;
 

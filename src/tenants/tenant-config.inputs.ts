@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { metadataSchema } from "./metadata";
 import { webhookUrlInput } from "../events/webhook-url";
-import { canonicalTimeZone, isIsoCurrency } from "./config-values";
+import { canonicalTimeZone, isIsoCurrency, TIME_ZONES } from "./config-values";
 import { USD_RATES, isPricingCurrency } from "../money/exchange-rates";
 import { appError } from "../errors/app-error";
 import { parseInput } from "../validation/parse-input";
@@ -21,14 +21,14 @@ export const updateTenantConfigInput = z
       .string()
       .refine(isIsoCurrency, { message: "must be an ISO 4217 currency code in use, e.g. EUR", abort: true })
       .refine(isPricingCurrency, { message: `must be a currency offers can be priced in: ${Object.keys(USD_RATES).join(", ")}` })
+      .meta({ enum: Object.keys(USD_RATES) })
       .optional(),
     timezone: z
       .string()
-      .transform((zone, context) => {
-        const canonical = canonicalTimeZone(zone);
-        if (canonical === null) context.addIssue({ code: "custom", message: "must be an IANA time zone, e.g. Europe/Paris" });
-        return canonical ?? zone;
-      })
+      .refine((zone) => canonicalTimeZone(zone) !== null, { message: "must be an IANA time zone, e.g. Europe/Paris" })
+      // Other letter cases and the zones' older names are taken too, and written as the canonical name.
+      .meta({ enum: TIME_ZONES })
+      .transform((zone) => canonicalTimeZone(zone)!)
       .optional(),
     metadata: metadataSchema.optional(),
     /** Supplier ids, in the tenant's order of preference; the service checks each is one it has. */
@@ -37,9 +37,11 @@ export const updateTenantConfigInput = z
       .min(1, "name at least one supplier")
       .max(16)
       .refine((ids) => new Set(ids).size === ids.length, "names a supplier twice")
+      .meta({ uniqueItems: true })
       .optional(),
   })
-  .refine((input) => Object.keys(input).length > 0, { message: "send at least one updatable field" });
+  .refine((input) => Object.keys(input).length > 0, { message: "send at least one updatable field" })
+  .meta({ minProperties: 1 });
 
 export type UpdateTenantConfigInput = z.infer<typeof updateTenantConfigInput>;
 

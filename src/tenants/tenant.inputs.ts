@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { keyPermissionsInput } from "../tenancy/key-permissions";
 import { parseInput } from "../validation/parse-input";
-import { refuseHiddenCharacters } from "../validation/shown-text";
+import { shownText } from "../validation/shown-text";
 import { metadataSchema } from "./metadata";
 
 /** A tenant's name, as consoles show it: no hidden characters (422 naming them). */
-const tenantName = z.string().trim().min(1).max(200).superRefine(refuseHiddenCharacters);
+const tenantName = shownText({ min: 1, max: 200 });
 
 /** Owner: create a tenant (POST /v1/tenants, Mutation.createTenant). */
 export const createTenantInput = z.strictObject({
@@ -24,12 +24,13 @@ export const updateTenantInput = z
     metadata: metadataSchema.optional(),
     status: z.enum(["active", "suspended"]).optional(),
   })
-  .refine((input) => Object.keys(input).length > 0, { message: "send at least one of name, email, metadata, status" });
+  .refine((input) => Object.keys(input).length > 0, { message: "send at least one of name, email, metadata, status" })
+  .meta({ minProperties: 1 });
 export type UpdateTenantInput = z.infer<typeof updateTenantInput>;
 
 /** Owner: issue a key (POST /v1/tenants/:id/keys); without `permissions` it has full access. */
 export const createApiKeyInput = z.strictObject({
-  label: z.string().trim().min(1).max(100).superRefine(refuseHiddenCharacters),
+  label: shownText({ min: 1, max: 100 }),
   permissions: keyPermissionsInput.optional(),
 });
 export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;

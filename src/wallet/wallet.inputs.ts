@@ -1,18 +1,23 @@
 import { z } from "zod";
 import { appError } from "../errors/app-error";
 import { parseMinor } from "../money/format";
-import { refuseHiddenCharacters } from "../validation/shown-text";
+import { amountInCurrencyStatement } from "../money/amount-statement";
+import { shownText } from "../validation/shown-text";
+import { parseInput } from "../validation/parse-input";
 import type { WalletCredit, WalletSettings } from "./wallet.service";
 import { MAX_HOLD_LIMIT } from "./hold-limits";
-import { parseInput } from "../validation/parse-input";
 
 /** Owner: credit a tenant's wallet (POST /v1/tenants/:id/wallet/credits, Mutation.creditWallet). */
-export const creditWalletInput = z.strictObject({
-  amount: z.string().min(1),
-  currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code, e.g. USD"),
-  /** Shown in the ledger and the console: no character that hides or turns text (422). */
-  reference: z.string().trim().min(1).max(200).superRefine(refuseHiddenCharacters).optional(),
-});
+export const creditWalletInput = z
+  .strictObject({
+    amount: z.string().min(1),
+    currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code, e.g. USD"),
+    // Shown in the ledger and the console: no character that hides or turns text (422), and
+    // something besides the whitespace around it, which is trimmed.
+    reference: shownText({ min: 1, max: 200 }).optional(),
+  })
+  // walletCredit's rule for the amount, stated.
+  .meta(amountInCurrencyStatement("amount", "currency", { positive: true }));
 
 /** The credit in minor units: a positive decimal with at most the currency's decimals (400 otherwise). */
 export function walletCredit(input: z.output<typeof creditWalletInput>): WalletCredit {

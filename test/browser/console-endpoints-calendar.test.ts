@@ -15,7 +15,7 @@ import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
  * cheapest offer at the calendar's price. No request leaves this machine. Screenshots go to
  * test/browser/screenshots/.
  *
- * Runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL names a server (as in CI).
+ * Runs on SQLite, and on PostgreSQL too when asked (`consoleProviders` in console-suite.ts).
  */
 const STEP_TIMEOUT_MS = 120_000;
 

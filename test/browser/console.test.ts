@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { call, createTenant } from "../helpers/client";
 import { bookOffer, searchForBooking } from "../helpers/orders";
-import { createSqliteTestDatabase, createTestDatabase } from "../helpers/test-database";
+import { consoleProviders } from "./console-suite";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
@@ -17,16 +17,14 @@ import { openLocalBrowser, type LocalBrowser } from "./local-chromium";
  * offer one; the owner pages through a list longer than a page. Every request is recorded and none may leave this machine. Screenshots of the main
  * pages go to test/browser/screenshots/ (CI keeps them as artefacts).
  *
- * Runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL names a server (as in CI).
+ * Runs on SQLite, and on PostgreSQL too when asked (`consoleProviders` in console-suite.ts).
  */
 const SCREENSHOTS = new URL("./screenshots/", import.meta.url).pathname;
 const PHONE = { width: 390, height: 844 };
 const LAPTOP = { width: 1366, height: 900 };
 const STEP_TIMEOUT_MS = 120_000;
 
-const providers = [["SQLite", createSqliteTestDatabase] as const, ...(process.env.TEST_DATABASE_URL ? [["PostgreSQL", createTestDatabase] as const] : [])];
-
-describe.each(providers)("console in Chromium (%s)", (providerName, createDatabase) => {
+describe.each(consoleProviders)("console in Chromium (%s)", (providerName, createDatabase) => {
   let server: TestServer;
   let receiver: Receiver;
   let browser: LocalBrowser;

@@ -79,6 +79,16 @@ export function operationFor(kind: "query" | "mutation" | "subscription", field:
 }
 
 /** A smallest value of the type: required fields only, one list item, the first enum value. */
+/** A value of each input scalar with a shape (src/graphql/input-scalars.ts). */
+export const SCALAR_SAMPLES: Record<string, string> = {
+  LocalDate: "2027-03-14",
+  IataCode: "LHR",
+  CurrencyCode: "USD",
+  CountryCode: "GB",
+  DecimalAmount: "10.00",
+  YearMonth: "2027-03",
+};
+
 export function minimalValue(type: GraphQLInputType): unknown {
   if (isNonNullType(type)) return minimalValue(type.ofType);
   if (isListType(type)) return [minimalValue(type.ofType)];
@@ -94,7 +104,7 @@ export function minimalValue(type: GraphQLInputType): unknown {
     case "Boolean":
       return true;
     default:
-      return "x";
+      return SCALAR_SAMPLES[type.name] ?? "x";
   }
 }
 

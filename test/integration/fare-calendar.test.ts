@@ -16,13 +16,13 @@ import type { TestServer } from "../helpers/test-server";
 const CALENDAR = "/v1/air/fare_calendar";
 const DESTINATIONS = "/v1/air/destinations";
 
-const FARE_CALENDAR_QUERY = `query ($origin: String!, $destination: String!, $from: String!, $to: String!, $cabinClass: CabinClass, $adults: Int, $stayDays: Int) {
+const FARE_CALENDAR_QUERY = `query ($origin: IataCode!, $destination: IataCode!, $from: LocalDate!, $to: LocalDate!, $cabinClass: CabinClass, $adults: Int, $stayDays: Int) {
   fareCalendar(origin: $origin, destination: $destination, from: $from, to: $to, cabinClass: $cabinClass, adults: $adults, stayDays: $stayDays) {
     departureDate returnDate lowestTotalAmount totalCurrency supplier
   }
 }`;
 
-const DESTINATIONS_QUERY = `query ($origin: String!, $month: String!, $maxPrice: String) {
+const DESTINATIONS_QUERY = `query ($origin: IataCode!, $month: YearMonth!, $maxPrice: DecimalAmount) {
   destinations(origin: $origin, month: $month, maxPrice: $maxPrice) {
     destination { iataCode cityName } departureDate lowestTotalAmount totalCurrency supplier
   }

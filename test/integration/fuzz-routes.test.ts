@@ -12,7 +12,7 @@ import { anyValue, compactValue, deepJson, describeBody, json, poisonKey, rawTex
 import { daysAhead } from "../helpers/offers";
 import { passengersOf } from "../helpers/orders";
 import { encodableLength, fillPath, isOwnerRoute, pathParams, percentEncoded, restRoutes, routeName, type AnyRoute } from "../helpers/route-table";
-import { argIdKind, operationFor, pathIdKind, selectableFields, servedSchema, takesPageSize, withoutVolatileValues, type IdKind } from "../helpers/schema-operations";
+import { argIdKind, operationFor, pathIdKind, SCALAR_SAMPLES, selectableFields, servedSchema, takesPageSize, withoutVolatileValues, type IdKind } from "../helpers/schema-operations";
 import { tenantWithRecords, type TenantRecords } from "../helpers/tenant-records";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
@@ -165,6 +165,14 @@ function principalArbitrary(owner: boolean, keys: { owner: string; tenant: Tenan
   return fc.oneof({ arbitrary: fc.constant(right), weight: 6 }, { arbitrary: fc.constantFrom(...others), weight: 3 });
 }
 
+/** More values of the input scalars with a shape, dated from today so that some of them run. */
+const SCALAR_VALUES: Record<string, string[]> = {
+  LocalDate: [daysAhead(30), daysAhead(60), "1985-04-12"],
+  IataCode: ["JFK", "lon", "BCN"],
+  DecimalAmount: ["0", "1234.5"],
+  YearMonth: [daysAhead(45).slice(0, 7)],
+};
+
 /** Variables for one GraphQL argument type, from plausible to absurd. */
 function inputArbitrary(type: GraphQLInputType, pools: IdPools, mutation: string, name: string, depth = 0): fc.Arbitrary<unknown> {
   if (isNonNullType(type)) return fc.oneof({ arbitrary: inputArbitrary(type.ofType, pools, mutation, name, depth), weight: 9 }, { arbitrary: fc.constant(null), weight: 1 });
@@ -198,7 +206,13 @@ function inputArbitrary(type: GraphQLInputType, pools: IdPools, mutation: string
         { arbitrary: compactValue, weight: 1 },
       );
     default:
-      return compactValue;
+      // An input scalar with a shape: mostly one that fits it (today's dates, known codes), sometimes not.
+      return type.name in SCALAR_SAMPLES
+        ? fc.oneof(
+            { arbitrary: fc.constantFrom(SCALAR_SAMPLES[type.name]!, ...(SCALAR_VALUES[type.name] ?? [])), weight: 20 },
+            { arbitrary: fc.oneof(fc.string({ maxLength: 12 }), compactValue), weight: 1 },
+          )
+        : compactValue;
   }
 }
 

@@ -36,7 +36,7 @@ const ORDERS = `query Orders($first: Int, $after: String, $status: OrderStatus) 
   orders(first: $first, after: $after, status: $status) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id } } nodes { id status createdAt } }
 }`;
 const WALLET = `{ wallet { balance currency transactions(first: 100) { totalCount nodes { id type amount currency balanceAfter orderId } } } }`;
-const CREDIT = `mutation Credit($tenantId: ID!, $amount: String!, $currency: String!, $reference: String, $key: String) {
+const CREDIT = `mutation Credit($tenantId: ID!, $amount: DecimalAmount!, $currency: CurrencyCode!, $reference: String, $key: String) {
   creditWallet(tenantId: $tenantId, amount: $amount, currency: $currency, reference: $reference, idempotencyKey: $key) {
     transaction { id type amount currency balanceAfter reference } wallet { balance currency }
   }
@@ -292,7 +292,6 @@ describe("GraphQL orders and wallet", () => {
         ["a type other than the offer's", (o) => orderInput(o, { passengers: [passengerInput("lead", "ADULT", { type: "CHILD" }), passengerInput("kid", "CHILD")] }), "validation_failed", "passengers[0].type"],
         ["a passenger given twice", (o) => orderInput(o, { passengers: [passengerInput("lead", "ADULT"), passengerInput("kid", "CHILD"), passengerInput("lead", "ADULT")] }), "validation_failed", "passengers[2].id"],
         ["a service the offer does not have", (o) => ({ ...orderInput(o), services: [{ id: "ase_unknown", quantity: 1 }] }), "invalid_field_value", "services[0].id"],
-        ["a payment amount that is not a decimal", (o) => orderInput(o, { payment: { type: "BALANCE", currency: o.totalCurrency, amount: o.totalAmount.replace(".", ",") } }), "validation_failed", "payment.amount"],
         ["an unknown offer id", (o) => ({ ...orderInput(o), offerId: "off_neverexisted" }), "not_found", "offerId"],
         ["a payment one cent short", (o) => orderInput(o, { payment: { type: "BALANCE", currency: o.totalCurrency, amount: ((toMinor(o.totalAmount, o.totalCurrency) - 1) / 100).toFixed(2) } }), "payment_amount_mismatch", "payment.amount"],
         ["a payment in another currency", (o) => orderInput(o, { payment: { type: "BALANCE", currency: "EUR", amount: o.totalAmount } }), "payment_amount_mismatch", "payment.amount"],
@@ -305,6 +304,15 @@ describe("GraphQL orders and wallet", () => {
         expect(await totalOrders(alice.key)).toBe(before);
         // The offer is still bookable: a refusal holds nothing.
         expect((await createOrder(alice.key, offer)).order.status).toBe("PENDING");
+      });
+
+      it("refuses a payment amount that is not a decimal while reading the variables (DecimalAmount), naming it", async () => {
+        const offer = await freshOffer(alice.key);
+        const before = await totalOrders(alice.key);
+        const input = orderInput(offer, { payment: { type: "BALANCE", currency: offer.totalCurrency, amount: offer.totalAmount.replace(".", ",") } });
+        const response = await graphql(server, CREATE, { input, key: newKey("gql-bad") }, { key: alice.key });
+        expectGraphQLError(response, "validation_failed", { httpStatus: 400, field: "input.payment.amount" });
+        expect(await totalOrders(alice.key)).toBe(before);
       });
     });
   });

@@ -14,6 +14,30 @@ describe("GraphQL protocols", () => {
   beforeAll(async () => ({ server, tenant } = await startServerWithTenant()));
   afterAll(() => server.close());
 
+  it("introspection tells what an input takes: dates, codes and amounts are scalars with their shape described", async () => {
+    const response = await call(server, "POST", "/graphql", {
+      key: tenant.key,
+      body: {
+        query: `{ __schema { types { name kind description specifiedByURL inputFields { name type { name ofType { name } } } } } __type(name: "Query") { fields { name args { name type { name ofType { name } } } } } }`,
+      },
+    });
+    expect(response.status).toBe(200);
+    const types = new Map<string, any>(response.body.data.__schema.types.map((type: any) => [type.name, type]));
+    for (const scalar of ["LocalDate", "IataCode", "CurrencyCode", "CountryCode", "DecimalAmount", "YearMonth"]) {
+      expect(types.get(scalar)?.kind, scalar).toBe("SCALAR");
+      expect(types.get(scalar)?.description, scalar).toBeTruthy();
+    }
+    expect(types.get("CurrencyCode").specifiedByURL).toContain("iso-4217");
+    const typeOf = (input: string, field: string) => {
+      const type = types.get(input).inputFields.find((candidate: any) => candidate.name === field).type;
+      return type.name ?? type.ofType.name;
+    };
+    expect([typeOf("SearchSliceInput", "origin"), typeOf("SearchSliceInput", "departureDate"), typeOf("OrderPassengerInput", "bornOn"), typeOf("IdentityDocumentInput", "issuingCountryCode")]).toEqual(["IataCode", "LocalDate", "LocalDate", "CountryCode"]);
+    expect([typeOf("PaymentInput", "currency"), typeOf("PaymentInput", "amount"), typeOf("UpdateTenantConfigInput", "defaultCurrency")]).toEqual(["CurrencyCode", "DecimalAmount", "CurrencyCode"]);
+    const fareCalendar = response.body.data.__type.fields.find((field: any) => field.name === "fareCalendar");
+    expect(fareCalendar.args.slice(0, 4).map((arg: any) => arg.type.ofType.name)).toEqual(["IataCode", "IataCode", "LocalDate", "LocalDate"]);
+  });
+
   describe("GraphQL over HTTP: every MUST audit of graphql-http passes", () => {
     const audits = serverAudits({
       url: () => `${server.url}/graphql`,

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "../../src/context/operations";
 import { call, createTenant, graphql, type ApiResponse, type RequestOptions, type TenantFixture } from "../helpers/client";
 import { expectError, expectGraphQLError } from "../helpers/expect-error";
+import { SCALAR_SAMPLES } from "../helpers/schema-operations";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /** Tenants, keys, viewer and tenant configuration over GraphQL (docs/graphql.md#conventions). */
@@ -55,7 +56,8 @@ function placeholder(type: GraphQLInputType): string {
     return `{ ${fields.map((field) => `${field.name}: ${placeholder(field.type)}`).join(", ")} }`;
   }
   const scalars: Record<string, string> = { Int: "1", Float: "1", Boolean: "true", JSONObject: "{}", DateTime: '"2030-01-01T00:00:00Z"' };
-  return scalars[inner.name] ?? '"x"';
+  const sample = SCALAR_SAMPLES[inner.name];
+  return scalars[inner.name] ?? (sample === undefined ? '"x"' : JSON.stringify(sample));
 }
 
 describe("GraphQL tenants", () => {

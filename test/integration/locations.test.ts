@@ -190,9 +190,9 @@ describe("locations", () => {
 
     it("says and suggests the lookup's own range, 1 to 15 (not the 1 to 100 of paged lists), on REST and GraphQL", async () => {
       const refused = await find({ query: "london", limit: "20" });
-      expect(refused.body).toMatchObject({ message: "limit must be between 1 and 15.", suggestedAction: "Send a limit from 1 to 15." });
+      expect(refused.body).toMatchObject({ message: "limit: must be between 1 and 15", suggestedAction: "Send a limit from 1 to 15." });
       const viaGraphQL = await graphql(server, "{ locations(query: \"london\", limit: 20) { id } }", {}, { key: tenant.key });
-      expect(viaGraphQL.body.errors?.[0]).toMatchObject({ message: "limit must be between 1 and 15.", extensions: { code: "LIMIT_OUT_OF_RANGE", field: "limit" } });
+      expect(viaGraphQL.body.errors?.[0]).toMatchObject({ message: "limit: must be between 1 and 15", extensions: { code: "LIMIT_OUT_OF_RANGE", field: "limit" } });
     });
 
     it("may be called with the owner key, without Service-Tenant", async () => {

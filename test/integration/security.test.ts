@@ -54,6 +54,8 @@ describe("secrets in logs and in the database", { timeout: 180_000 }, () => {
     started.push(running);
     await waitUntilHealthy(running);
     const api: Endpoint & { ownerKey: string } = { url: running.baseUrl, ownerKey };
+    // Probes, as a load balancer sends them (waitUntilHealthy has sent /healthz already).
+    expect((await fetch(`${running.baseUrl}/readyz`)).status).toBe(200);
 
     // Two tenants through every step, their webhooks to the receiver.
     const tenants: TenantRecords[] = [await tenantWithRecords(api, receiver.url), await tenantWithRecords(api, receiver.url)];
@@ -110,6 +112,11 @@ describe("secrets in logs and in the database", { timeout: 180_000 }, () => {
   it("the flow produced a log: an access-log line per request", () => {
     expect(flow.webhookSecrets.every((secret) => /^whsec_/.test(secret))).toBe(true);
     expect(flow.log.split("\n").filter((line) => line.includes('"msg":"request completed"')).length).toBeGreaterThan(20);
+  });
+
+  it("health probes are logged at debug, so an info log holds none of them", () => {
+    const probeLines = flow.log.split("\n").filter((line) => /"route":"\/(healthz|readyz)"/.test(line));
+    expect(probeLines).toEqual([]);
   });
 
   it("no API key, owner key or webhook secret appears anywhere in the log", () => {

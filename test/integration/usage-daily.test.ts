@@ -16,7 +16,7 @@ const dayOf = (instantMs: number) => new Date(instantMs).toISOString().slice(0, 
 /** Noon UTC `daysAgo` days before today: far from either midnight, whenever the test runs. */
 const noonDaysAgo = (daysAgo: number) => new Date(`${dayOf(Date.now() - daysAgo * DAY_MS)}T12:00:00.000Z`);
 
-const DAILY = `query ($id: ID!, $from: String!, $to: String!) {
+const DAILY = `query ($id: ID!, $from: LocalDate!, $to: LocalDate!) {
   tenant(id: $id) { usage { apiRequests searches daily(from: $from, to: $to) { date apiRequests searches orders tickets walletSpend { amount currency } } } }
 }`;
 

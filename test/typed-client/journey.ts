@@ -61,7 +61,7 @@ export async function journey(input: JourneyInput) {
   }
 
   const wallet = await client.GET("/v1/wallet");
-  const ledger = await client.GET("/v1/wallet/transactions", { params: { query: { limit: "10" } } });
+  const ledger = await client.GET("/v1/wallet/transactions", { params: { query: { limit: 10 } } });
   if (!wallet.data || !ledger.data) throw new Error("wallet: unreadable");
   return {
     offerTotal: { amount: offer.total_amount, currency: offer.total_currency },

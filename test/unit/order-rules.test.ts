@@ -19,7 +19,8 @@ import type { SeatElement } from "../../src/seats/seat-map";
 import { seatServiceId } from "../../src/seats/seat-service-ids";
 import type { StoredOffer, StoredSegment } from "../../src/search/offer-payload";
 import type { CabinClass, PassengerType } from "../../src/supplier/supplier";
-import { isCalendarDate, yearsBetween } from "../../src/validation/calendar-date";
+import { yearsBetween } from "../../src/validation/calendar-date";
+import { calendarDate } from "../../src/validation/input-values";
 import { orderOf as order } from "../helpers/order-fixture";
 
 /**
@@ -287,9 +288,11 @@ describe("checkPassengers", () => {
 });
 
 describe("calendar dates", () => {
+  const isCalendarDate = (text: string) => calendarDate.safeParse(text).success;
+
   it("accepts only real dates written YYYY-MM-DD", () => {
-    expect(["2024-02-29", "2026-07-10", "2026-12-31"].map(isCalendarDate)).toEqual([true, true, true]);
-    expect(["2026-02-29", "2026-13-01", "2026-04-31", "2026-7-10", "10-07-2026", "2026-07-10T00:00:00", ""].map(isCalendarDate)).toEqual(Array(7).fill(false));
+    expect(["2024-02-29", "2026-07-10", "2026-12-31", "2000-02-29"].map(isCalendarDate)).toEqual([true, true, true, true]);
+    expect(["2026-02-29", "1900-02-29", "2026-13-01", "2026-04-31", "2026-7-10", "10-07-2026", "2026-07-10T00:00:00", ""].map(isCalendarDate)).toEqual(Array(8).fill(false));
   });
 
   it("refuses dates before 1900 (JavaScript reads years 0–99 as 1900–1999)", () => {
@@ -712,8 +715,12 @@ describe("idempotencyKey", () => {
   it("is required where the operation says so: absent, null or empty is idempotency_key_required naming the field", () => {
     for (const absent of [undefined, null, ""]) {
       expect(refusal(() => idempotencyKey(absent, true, "idempotencyKey"))).toEqual({ code: "idempotency_key_required", status: 400, field: "idempotencyKey" });
-      expect(idempotencyKey(absent, false, "idempotencyKey")).toBeNull();
     }
+    for (const absent of [undefined, null]) expect(idempotencyKey(absent, false, "idempotencyKey")).toBeNull();
+  });
+
+  it("refuses an empty key where none is required: sent, it must be a key (as /openapi.json states)", () => {
+    expect(refusal(() => idempotencyKey("", false, "Idempotency-Key"))).toEqual({ code: "validation_failed", status: 400, field: "Idempotency-Key" });
   });
 
   it("accepts 1 to 255 printable ASCII characters, a UUID the usual choice", () => {

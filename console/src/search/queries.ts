@@ -124,7 +124,7 @@ export const CreateOrderMutation = graphql(`
 `);
 
 export const FareCalendarQuery = graphql(`
-  query ConsoleFareCalendar($origin: String!, $destination: String!, $from: String!, $to: String!, $cabinClass: CabinClass, $adults: Int, $stayDays: Int) {
+  query ConsoleFareCalendar($origin: IataCode!, $destination: IataCode!, $from: LocalDate!, $to: LocalDate!, $cabinClass: CabinClass, $adults: Int, $stayDays: Int) {
     fareCalendar(origin: $origin, destination: $destination, from: $from, to: $to, cabinClass: $cabinClass, adults: $adults, stayDays: $stayDays) {
       departureDate
       returnDate

@@ -115,7 +115,7 @@ export const TenantWalletQuery = graphql(`
 `);
 
 export const CreditWalletMutation = graphql(`
-  mutation ConsoleCreditWallet($tenantId: ID!, $amount: String!, $currency: String!, $reference: String, $idempotencyKey: String) {
+  mutation ConsoleCreditWallet($tenantId: ID!, $amount: DecimalAmount!, $currency: CurrencyCode!, $reference: String, $idempotencyKey: String) {
     creditWallet(tenantId: $tenantId, amount: $amount, currency: $currency, reference: $reference, idempotencyKey: $idempotencyKey) {
       transaction {
         id
@@ -132,7 +132,7 @@ export const CreditWalletMutation = graphql(`
 `);
 
 export const TenantUsageQuery = graphql(`
-  query ConsoleTenantUsage($id: ID!, $from: String!, $to: String!) {
+  query ConsoleTenantUsage($id: ID!, $from: LocalDate!, $to: LocalDate!) {
     tenant(id: $id) {
       id
       usage {

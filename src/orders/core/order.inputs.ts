@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { amountInCurrencyStatement } from "../../money/amount-statement";
 import { metadataSchema, type Metadata } from "../../tenants/metadata";
-import { calendarDateInput } from "../../validation/calendar-date";
+import { calendarDate } from "../../validation/input-values";
 import type { IdentityDocument, PassengerDetails } from "./order";
 
 /** Letters first, then letters, marks, spaces, hyphens, apostrophes and dots, as names are written on passports. */
@@ -17,13 +18,28 @@ function isCountryCode(code: string): boolean {
   return /^[A-Z]{2}$/.test(code) && !NOT_COUNTRIES.has(code) && regionNames.of(code) !== undefined;
 }
 
-const personName = z.string().trim().min(1).max(100).regex(NAME, "must be written in letters as on the travel document");
+const LETTERS = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZ"];
+/** Every code `isCountryCode` takes, as the document lists them. */
+const COUNTRY_CODES = LETTERS.flatMap((first) => LETTERS.map((second) => first + second)).filter(isCountryCode);
+
+// Trimmed, then checked: whitespace around a name or a number is allowed, as the stated patterns say.
+const personName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(NAME, "must be written in letters as on the travel document")
+  .meta({ pattern: `^\\s*${NAME.source.slice(1, -1)}\\s*$` });
 
 const identityDocumentInput = z.strictObject({
   type: z.enum(["passport", "national_identity_card"]),
-  number: z.string().trim().regex(/^[A-Za-z0-9]{5,20}$/, "must be 5 to 20 letters and digits"),
-  issuing_country_code: z.string().refine(isCountryCode, "must be an ISO 3166-1 alpha-2 country code, e.g. GB"),
-  expires_on: calendarDateInput,
+  number: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{5,20}$/, "must be 5 to 20 letters and digits")
+    .meta({ pattern: "^\\s*[A-Za-z0-9]{5,20}\\s*$" }),
+  issuing_country_code: z.string().refine(isCountryCode, "must be an ISO 3166-1 alpha-2 country code, e.g. GB").meta({ enum: COUNTRY_CODES }),
+  expires_on: calendarDate,
 });
 
 /** The fields of a passenger that a client sets (docs/rest-api.md#booking-and-ticketing); `id` names the search's passenger. */
@@ -31,7 +47,7 @@ const passengerFields = {
   title: z.enum(["mr", "ms", "mrs", "dr"]).nullable().optional(),
   given_name: personName,
   family_name: personName,
-  born_on: calendarDateInput,
+  born_on: calendarDate,
   gender: z.enum(["m", "f"]),
   email: z.email({ message: "must be an e-mail address" }).max(320),
   phone_number: z.string().regex(E164, "must be an E.164 number, e.g. +442080160508"),
@@ -56,11 +72,14 @@ const serviceInput = z.strictObject({
 
 const servicesInput = z.array(serviceInput).max(100);
 
-export const paymentInput = z.strictObject({
-  type: z.literal("balance", { message: "only balance payments exist: the order is paid from the wallet" }),
-  currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code, e.g. USD"),
-  amount: z.string().min(1),
-});
+/** A balance payment; its amount is checked against its currency when it is paid (payment-rules.ts). */
+export const paymentInput = z
+  .strictObject({
+    type: z.literal("balance", { message: "only balance payments exist: the order is paid from the wallet" }),
+    currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code, e.g. USD"),
+    amount: z.string().min(1),
+  })
+  .meta(amountInCurrencyStatement("amount", "currency"));
 
 /** Variant A (Duffel's shape): `selected_offers` (one offer id), `passengers`, `payments`. */
 export const createOrderInputA = z.strictObject({

@@ -9,7 +9,7 @@ import type { PaymentInput } from "../payment/payment-rules";
  */
 export const addServicesInput = z.strictObject({
   add_services: z
-    .array(z.strictObject({ id: z.string().min(1).max(64), quantity: z.number().int().optional() }))
+    .array(z.strictObject({ id: z.string().min(1).max(64), quantity: z.number().int().meta({ minimum: 1, description: "At most the service's maximum_quantity" }).optional() }))
     .min(1, "at least one service")
     .max(100, "at most 100 services"),
   payment: paymentInput.optional(),
