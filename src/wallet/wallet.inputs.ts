@@ -45,9 +45,11 @@ export const updateTenantWalletInput = z
     hold_limits: z
       .strictObject({ max_unpaid_orders: holdLimit.optional(), max_unpaid_seats_per_flight: holdLimit.optional() })
       .refine((limits) => Object.keys(limits).length > 0, { message: "name at least one limit" })
+      .meta({ minProperties: 1 })
       .optional(),
   })
-  .refine((input) => Object.keys(input).length > 0, { message: "send at least one setting" });
+  .refine((input) => Object.keys(input).length > 0, { message: "send at least one setting" })
+  .meta({ minProperties: 1 });
 
 export type UpdateTenantWalletInput = z.output<typeof updateTenantWalletInput>;
 
