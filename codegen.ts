@@ -50,7 +50,7 @@ const config: CodegenConfig = {
           OrderChange: "../order-changes/order-change#OrderChange as OrderChangeModel",
           AirlineInitiatedChange: "../orders/core/airline-change#AirlineInitiatedChange as AirlineInitiatedChangeModel",
           IdentityDocument: "../orders/core/order#IdentityDocument as IdentityDocumentModel",
-          Wallet: "../wallet/wallet#Wallet as WalletModel",
+          Wallet: "../wallet/wallet#WalletStanding as WalletModel",
           WalletTransaction: "../wallet/wallet#LedgerEntry",
           WalletCredit: "../wallet/wallet.service#WalletCreditResult",
           WebhookDelivery: "../events/webhook-deliveries.service#WebhookDeliveryRecord",

@@ -16,13 +16,14 @@
  *   BENCH_ONLY=tenant,graphql run only scenarios whose name contains one of these (baseline always runs);
  *                             `guard` runs the plain reads the CPU guard watches (bench/cpu-record.json), nothing else;
  *                             `events` runs the events bench (bench/events.ts), `gateway` the gateway bench
- *                             (bench/gateway.ts), `holds` the hold-deadline
+ *                             (bench/gateway.ts), `calendar` the calendar-stall bench (bench/calendar-stall.ts), `holds` the hold-deadline
  *                             bench (bench/holds.ts), `tarpit` the hanging-receivers bench (bench/tarpit.ts) and
  *                             `storage` the bytes a search stores (bench/search-bytes.ts), which otherwise run last;
  *                             `soak` runs only the soak (bench/soak.ts), never run otherwise;
  *                             `processes` only one process against two on PostgreSQL (bench/two-processes.ts), never run otherwise
  *   BENCH_DATABASE_URL=postgresql://…  run the servers on PostgreSQL: a fresh database each on that server, dropped after
  *   BENCH_SOAK_MINUTES=30, BENCH_SOAK_SEARCHES_PER_SECOND=200, BENCH_SOAK_BOOKINGS_PER_SECOND=1  the soak's length and traffic
+ *   BENCH_CALENDAR_SECONDS=20 how long the calendar-stall bench asks for destination ideas
  *   BENCH_HOLDS=10000         the hold-deadline bench's holds
  *   BENCH_HOLDS_DATABASE_URL=postgresql://…  run the hold-deadline bench's server on PostgreSQL (a fresh database there)
  *   BENCH_CPU_PROF=1          start the real server with --cpu-prof; profiles go to bench/results/profiles/
@@ -48,6 +49,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { benchEvents, median, type EventsBenchResult } from "./events";
 import { benchHoldDeadlines, holdsDatabase } from "./holds";
 import { benchGateway } from "./gateway";
+import { benchCalendarStall } from "./calendar-stall";
 import { benchTarpit, HANGING_RECEIVERS, TARPIT_SERVER_ENV } from "./tarpit";
 import { benchDatabase, type BenchDatabase } from "./bench-database";
 import { measureSearchBytes } from "./search-bytes";
@@ -437,6 +439,18 @@ async function main(): Promise<number> {
     }
   }
 
+  let calendar: EventsBenchResult[] = [];
+  if (settings.only.length === 0 || settings.only.includes("calendar")) {
+    process.stdout.write("▶ calendar: /healthz while destination ideas are priced … ");
+    try {
+      calendar = await benchCalendarStall(api, ownerKey);
+      console.log("done");
+    } catch (error) {
+      calendar = [{ name: "calendar-stall bench", value: (error as Error).message, target: "runs", passed: false }];
+      console.log(`FAIL: ${(error as Error).message}`);
+    }
+  }
+
   let holds: EventsBenchResult[] = [];
   if (settings.only.length === 0 || settings.only.includes("holds")) {
     console.log("▶ holds: deadlines of many unpaid holds at once …");
@@ -472,10 +486,11 @@ async function main(): Promise<number> {
   }
 
   const airportHeap = measureAirportIndexHeap(rootDir);
-  const passed = outcomes.every((o) => o.passed) && airportHeap.passed && [...events, ...gateway, ...holds, ...tarpit, ...storage].every((e) => e.passed);
+  const passed = outcomes.every((o) => o.passed) && airportHeap.passed && [...events, ...gateway, ...calendar, ...holds, ...tarpit, ...storage].every((e) => e.passed);
   console.log(`\n${formatTable(outcomes)}\n`);
   for (const event of events) console.log(`events: ${event.name}: ${event.value} (target ${event.target}): ${event.passed ? "pass" : "FAIL"}`);
   for (const figure of gateway) console.log(`gateway: ${figure.name}: ${figure.value} (target ${figure.target}): ${figure.passed ? "pass" : "FAIL"}`);
+  for (const figure of calendar) console.log(`calendar: ${figure.name}: ${figure.value} (target ${figure.target}): ${figure.passed ? "pass" : "FAIL"}`);
   for (const hold of holds) console.log(`holds: ${hold.name}: ${hold.value} (target ${hold.target}): ${hold.passed ? "pass" : "FAIL"}`);
   for (const figure of tarpit) console.log(`tarpit: ${figure.name}: ${figure.value} (target ${figure.target}): ${figure.passed ? "pass" : "FAIL"}`);
   for (const line of storage) console.log(`storage: ${line.name}: ${line.value} (target ${line.target}): ${line.passed ? "pass" : "FAIL"}`);
@@ -512,6 +527,7 @@ async function main(): Promise<number> {
     scenarios: outcomes,
     events,
     gateway,
+    calendar,
     holds,
     tarpit,
     storage,

@@ -31,6 +31,7 @@ import { BatchArrivals } from "./search/batch-arrivals";
 import { batchOfferRetention } from "./search/batch-offer-retention";
 import { IdempotencyService, idempotencyRetention } from "./idempotency/idempotency.service";
 import { WalletService } from "./wallet/wallet.service";
+import { UnpaidHolds } from "./orders/payment/unpaid-holds";
 import { OrderService } from "./orders/core/order.service";
 import { OrderJobQueue } from "./orders/jobs/order-job-queue";
 import { OrderJobRunner } from "./orders/jobs/order-job-runner";
@@ -198,7 +199,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const calls = new IntentCalls(callIntents, suppliers.everySupplier);
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
   const holds = new OrderHolds(jobQueue, config.ORDER_HOLD_SECONDS);
-  const orders = new OrderService(db, cursors, offers, wallets, orderCommits, calls, suppliers, holds, pause);
+  const unpaidHolds = new UnpaidHolds(db);
+  const orders = new OrderService(db, cursors, offers, wallets, orderCommits, calls, suppliers, holds, unpaidHolds, pause);
   const holdExpiry = new HoldExpiry(db, jobQueue, orderCommits, calls);
   const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, suppliers, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, calls, new TicketReissue(db, suppliers), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS, availability: db.availability });
   // The airline works every job as slowly: tickets, refunds, EMDs and reissues come TICKETING_DELAY_MS after they are asked.

@@ -205,7 +205,7 @@ export class AirlineChangeService {
   /** Each order's change when the airline retimes the flight: its slice with the flight at the new times. */
   private retimed(airline: AirlineChanges, orders: Order[], flightKey: string, now: Date): AirlineInitiatedChange[] {
     const times = airline.retimeFlight(flightKey, orders.map((order) => order.offer.payload.slices), now);
-    if (!times) throw appError("invalid_field_value", { field: "kind", reason: `The airline cannot retime flight ${flightKey} and keep every booking on it flyable: simulate cancel_flight instead.` });
+    if (!times) throw appError("invalid_field_value", { field: "kind", message: `kind: the airline cannot retime flight ${flightKey} and keep every booking on it flyable: simulate cancel_flight instead.` });
     return orders.map((order) => {
       const slice = sliceWith(order, flightKey)!;
       return newChange(order, slice, [retimedSlice(slice, flightKey, times)], now);

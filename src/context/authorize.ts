@@ -7,7 +7,8 @@ import { scopeOf, type TenantScope } from "../tenancy/tenant-scope";
 
 /**
  * The one guard: checks the permission table for `operation` (and for the operations its
- * `whenGiven` names, when `inputs` holds them: the GraphQL arguments or the REST query) and,
+ * `alsoPerforms` names, and those its `whenGiven` names when `inputs` holds them: the GraphQL
+ * arguments or the REST query) and,
  * for tenant data, resolves and stores the tenant scope on the context. Throws catalogued
  * errors only: `forbidden`, `insufficient_permissions`, `tenant_required`, `tenant_not_found`,
  * `tenant_suspended`.
@@ -19,6 +20,7 @@ export async function authorize(ctx: RequestContext, operation: Operation, input
     return;
   }
   requirePermission(ctx.principal, operation);
+  for (const also of rule.alsoPerforms ?? []) requirePermission(ctx.principal, also as Operation);
   for (const [input, also] of Object.entries(rule.whenGiven ?? {})) {
     if (isGiven(inputs, input)) requirePermission(ctx.principal, also as Operation);
   }

@@ -19,12 +19,17 @@ import type { Permission } from "../tenancy/key-permissions";
  * `whenGiven`: an input (a GraphQL argument, or the REST query parameter of the same name in
  * snake_case) that makes the call another operation too, whose rule is checked as well when the
  * input is given at all: a seat map of an order shows that order, so it needs `orders:read`.
+ *
+ * `alsoPerforms`: operations whose rules the call always meets as well, because its answer shows
+ * their data: the events API shows each order event's order, so it needs `orders:read` besides
+ * the webhooks' permission.
  */
 export interface OperationRule {
   audience: "owner" | "tenant" | "anyone";
   effect: "read" | "write";
   permission: Permission | null;
   whenGiven?: Readonly<Record<string, string>>;
+  alsoPerforms?: readonly string[];
 }
 
 export const operations = {
@@ -54,9 +59,9 @@ export const operations = {
   deleteWebhookEndpoint: { audience: "tenant", effect: "write", permission: "webhooks:write" },
   rotateWebhookEndpointSecret: { audience: "tenant", effect: "write", permission: "webhooks:write" },
   pingWebhookEndpoint: { audience: "tenant", effect: "write", permission: "webhooks:write" },
-  /** The events API: each event as its webhooks carried it, read with the webhooks' permission. */
-  events: { audience: "tenant", effect: "read", permission: "webhooks:read" },
-  event: { audience: "tenant", effect: "read", permission: "webhooks:read" },
+  /** The events API: each event as its webhooks carried it, read with the webhooks' permission and, for the orders the events show, the orders'. */
+  events: { audience: "tenant", effect: "read", permission: "webhooks:read", alsoPerforms: ["orderEvents"] },
+  event: { audience: "tenant", effect: "read", permission: "webhooks:read", alsoPerforms: ["orderEvents"] },
   /** A tenant's own accounts with suppliers that take one: tenant configuration, so `tenant` permissions. */
   supplierConnections: { audience: "tenant", effect: "read", permission: "tenant:read" },
   createSupplierConnection: { audience: "tenant", effect: "write", permission: "tenant:write" },
@@ -107,6 +112,7 @@ export const operations = {
   searchOffers: { audience: "tenant", effect: "write", permission: "search:read" },
   wallet: { audience: "tenant", effect: "read", permission: "wallet:read" },
   walletTransactions: { audience: "tenant", effect: "read", permission: "wallet:read" },
+  updateTenantWallet: { audience: "owner", effect: "write", permission: null },
   creditWallet: { audience: "owner", effect: "write", permission: null },
   /** The owner's fees on offers (docs/running-the-platform.md#fees): tenant keys may not read them either. */
   pricingRules: { audience: "owner", effect: "read", permission: null },
@@ -127,9 +133,10 @@ export const operations = {
 
 export type Operation = keyof typeof operations;
 
-/** The operations `whenGiven` entries name: one missing from the table fails to compile here. */
+/** The operations `whenGiven` and `alsoPerforms` entries name: one missing from the table fails to compile here. */
 type WhenGivenOperation = { [K in Operation]: (typeof operations)[K] extends { whenGiven: infer W } ? W[keyof W] : never }[Operation];
-operations satisfies Record<WhenGivenOperation, OperationRule>;
+type AlsoPerformedOperation = { [K in Operation]: (typeof operations)[K] extends { alsoPerforms: ReadonlyArray<infer A> } ? A : never }[Operation];
+operations satisfies Record<WhenGivenOperation | AlsoPerformedOperation, OperationRule>;
 
 export function isOperation(name: string): name is Operation {
   return Object.hasOwn(operations, name);

@@ -12,6 +12,8 @@ export interface AppErrorDetails {
   replayReason?: string;
   /** Overrides the catalogue message when the specific one reads better on its own. */
   message?: string;
+  /** Overrides the catalogue's suggested action when this refusal's own limits differ (a lookup's limit is 1 to 15). */
+  action?: string;
   /** Seconds to wait before retrying (429, 503, 507): the Retry-After header, and `retryAfterSeconds` in GraphQL. */
   retryAfterSeconds?: number;
   /**

@@ -47,6 +47,7 @@ export const errorCatalogue = {
   seat_unavailable: { status: 422, message: "A seat chosen is taken, or chosen twice in the request.", action: "Read the seat map again and choose a seat that has available_services." },
   payment_amount_mismatch: { status: 422, message: "The payment does not match the order total.", action: "Pay exactly the offer total plus services, in the offer's currency." },
   idempotency_key_reused: { status: 422, message: "This Idempotency-Key was used for a different request.", action: "Use a new key for a new request; reuse a key only to retry the same one." },
+  hold_limit_reached: { status: 422, message: "The booking would take the tenant's unpaid holds past a hold limit of its wallet.", action: "Pay or cancel unpaid orders first, or ask the account owner to raise the limit the field names." },
   currency_locked: { status: 422, message: "The default currency cannot change while the wallet holds money or an order is pending or processing.", action: "Settle or cancel open orders and empty the wallet first." },
   amount_too_large: { status: 422, message: "The amount is past the largest one held exactly (2^53 − 1 minor units).", action: "Send a smaller amount." },
   currency_mismatch: { status: 422, message: "The currency is not the wallet's.", action: "Send the amount in the wallet's currency." },

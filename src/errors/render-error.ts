@@ -22,7 +22,7 @@ export function restErrorBody(error: AppError, context: ErrorRenderContext) {
     message: error.message,
     fault: error.status >= 500 ? "server" : "client",
     retryable: isRetryable(error.code),
-    suggestedAction: errorCatalogue[error.code].action,
+    suggestedAction: error.details.action ?? errorCatalogue[error.code].action,
     reason: reason ?? error.message,
     environment: context.environment,
     apiVersion: API_VERSION,

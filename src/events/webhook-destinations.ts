@@ -68,10 +68,8 @@ export function literalAddress(url: URL): string | null {
   return isIP(host) === 0 ? null : host;
 }
 
-function forbidden(hostname: string, addresses: readonly string[]): NodeJS.ErrnoException {
-  const error: NodeJS.ErrnoException = new Error(
-    `${hostname} resolves only to private or loopback addresses (${addresses.join(", ")}); webhooks may not go there`,
-  );
+function forbidden(hostname: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`${hostname} resolves only to private or loopback addresses; webhooks may not go there`);
   error.code = FORBIDDEN_DESTINATION;
   return error;
 }
@@ -85,13 +83,8 @@ export const publicAddressLookup: LookupFunction = (hostname, options, callback)
   dnsLookup(hostname, { ...options, all: true }, (error, resolved: LookupAddress[]) => {
     if (error) return callback(error, "", 0);
     const allowed = resolved.filter((entry) => !isForbiddenAddress(entry.address));
-    if (allowed.length === 0) return callback(forbidden(hostname, resolved.map((entry) => entry.address)), "", 0);
+    if (allowed.length === 0) return callback(forbidden(hostname), "", 0);
     if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, allowed);
     return callback(null, allowed[0]!.address, allowed[0]!.family);
   });
 };
-
-/** A literal destination refused before connecting, in the same words as a refused lookup. */
-export function forbiddenLiteral(address: string): NodeJS.ErrnoException {
-  return forbidden(address, [address]);
-}

@@ -14,7 +14,7 @@ import { clock } from "../clock";
 import { ALL_EVENTS, defaultEndpoint, defaultEndpointId, enabledEventsText, ENDPOINT_SLOTS, endpointFromRow, type WebhookEndpoint } from "./webhook-endpoint";
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from "./webhook-endpoint.inputs";
 import { newWebhookSecret, PREVIOUS_SECRET_OVERLAP_MS } from "./webhook-secrets";
-import { refusePrivateDestination, shownWebhookUrl } from "./webhook-url";
+import { refuseWebhookDestination, shownWebhookUrl } from "./webhook-url";
 import type { ChangeOrigin } from "../audit/change-origin";
 import { auditStatement, createdFields, deletedFields, fieldChanges, recordAudit, type AuditedChange } from "../audit/audit-log";
 
@@ -86,7 +86,7 @@ export class WebhookEndpointService {
    * Its URL follows the tenant's webhook_url rules (422 `invalid_field_value` naming `url`).
    */
   async create(scope: TenantScope, input: CreateWebhookEndpointInput, by: ChangeOrigin): Promise<WebhookEndpoint> {
-    refusePrivateDestination("url", input.url, this.allowPrivateNetworks);
+    refuseWebhookDestination("url", input.url, { environment: scope.tenant.environment, allowPrivateNetworks: this.allowPrivateNetworks });
     const { provider } = this.db;
     const secret = newWebhookSecret();
     const id = newId("whe");
@@ -124,7 +124,7 @@ export class WebhookEndpointService {
    */
   async update(scope: TenantScope, endpointId: string, patch: UpdateWebhookEndpointInput, by: ChangeOrigin): Promise<WebhookEndpoint> {
     if (endpointId === defaultEndpointId(scope.tenantId)) return this.updateDefault(scope, patch, by);
-    if (patch.url !== undefined) refusePrivateDestination("url", patch.url, this.allowPrivateNetworks);
+    if (patch.url !== undefined) refuseWebhookDestination("url", patch.url, { environment: scope.tenant.environment, allowPrivateNetworks: this.allowPrivateNetworks });
     await this.db.prisma.$transaction(async (tx) => {
       const before = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, tenantId: scope.tenantId } });
       const { count } = await tx.webhookEndpoint.updateMany({
@@ -148,10 +148,10 @@ export class WebhookEndpointService {
   private async updateDefault(scope: TenantScope, patch: UpdateWebhookEndpointInput, by: ChangeOrigin): Promise<WebhookEndpoint> {
     if (!defaultEndpoint(scope.tenant)) throw appError("not_found");
     if (patch.enabled_events && patch.enabled_events[0] !== ALL_EVENTS) {
-      throw appError("invalid_field_value", { field: "enabled_events", reason: `enabled_events: the default endpoint receives every event ("${ALL_EVENTS}"); create an endpoint for fewer` });
+      throw appError("invalid_field_value", { field: "enabled_events", message: `enabled_events: the default endpoint receives every event ("${ALL_EVENTS}"); create an endpoint for fewer` });
     }
     if (patch.description !== undefined) {
-      throw appError("invalid_field_value", { field: "description", reason: "description: the default endpoint's cannot be changed" });
+      throw appError("invalid_field_value", { field: "description", message: "description: the default endpoint's cannot be changed" });
     }
     if (patch.url === undefined && patch.enabled === undefined) return defaultEndpoint(scope.tenant)!;
     const target = { type: "webhook_endpoint", id: defaultEndpointId(scope.tenantId) };

@@ -1,6 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import { FORBIDDEN_DESTINATION, forbiddenLiteral, isForbiddenAddress, literalAddress, publicAddressLookup } from "./webhook-destinations";
+import { FORBIDDEN_DESTINATION, isForbiddenAddress, literalAddress, publicAddressLookup } from "./webhook-destinations";
 
 /**
  * The most of a receiver's answer body read: its status is the answer, so a body is drained only
@@ -21,6 +21,14 @@ export interface WebhookRequest {
   signal: AbortSignal;
   connections: WebhookConnections;
 }
+
+/**
+ * What the delivery log says of an attempt that reached no receiver: no more. The resolver's or
+ * the socket's own words (a name's addresses, "getaddrinfo ENOTFOUND …", "connect ECONNREFUSED
+ * 10.0.0.5:443") would let a tenant map the server's DNS and network through its log.
+ */
+const DESTINATION_NOT_ALLOWED = "destination not allowed";
+const DESTINATION_UNREACHABLE = "destination unreachable";
 
 /** How an attempt ended: the receiver answered (any status; redirects are not followed), or why it did not. */
 export type AttemptEnding =
@@ -56,7 +64,7 @@ export function postWebhook(request: WebhookRequest): Promise<WebhookResponse> {
   const target = new URL(request.url);
   const literal = literalAddress(target);
   if (!request.allowPrivateNetworks && literal !== null && isForbiddenAddress(literal)) {
-    return Promise.resolve({ outcome: "forbidden_destination", error: forbiddenLiteral(literal).message, durationMs: 0 });
+    return Promise.resolve({ outcome: "forbidden_destination", error: DESTINATION_NOT_ALLOWED, durationMs: 0 });
   }
   return new Promise((resolve) => {
     let settled = false;
@@ -91,11 +99,11 @@ export function postWebhook(request: WebhookRequest): Promise<WebhookResponse> {
           outgoing.destroy();
         });
         answer.on("end", () => end(answered()));
-        answer.on("error", (error) => end({ outcome: "network_error", error: error.message }));
+        answer.on("error", () => end({ outcome: "network_error", error: DESTINATION_UNREACHABLE }));
       },
     );
     outgoing.on("error", (error: NodeJS.ErrnoException) =>
-      end(error.code === FORBIDDEN_DESTINATION ? { outcome: "forbidden_destination", error: error.message } : { outcome: "network_error", error: error.message || String(error.code) }),
+      end(error.code === FORBIDDEN_DESTINATION ? { outcome: "forbidden_destination", error: DESTINATION_NOT_ALLOWED } : { outcome: "network_error", error: DESTINATION_UNREACHABLE }),
     );
     const timer = setTimeout(() => end({ outcome: "timeout", error: `no complete answer within ${request.timeoutMs} ms` }), request.timeoutMs);
     if (request.signal.aborted) onAbort();

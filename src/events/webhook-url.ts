@@ -31,14 +31,23 @@ export const webhookUrlInput = z
   .meta({ pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^/\\\\?#@\\u0000]+(?:[/\\\\?#][^\\u0000]*)?$" });
 
 /**
- * 422 `invalid_field_value` naming `field` for a URL that names a private or loopback IP address,
- * for every tenant, sandbox included (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS). A host name is
- * checked on every delivery instead, on the address it resolves to (webhook-destinations.ts).
+ * Where a tenant may send its webhooks, checked when a URL is set (422 `invalid_field_value`
+ * naming `field`):
+ * - no private or loopback IP address, for every tenant, sandbox included (unless
+ *   WEBHOOK_ALLOW_PRIVATE_NETWORKS). A host name is checked on every delivery instead, on the
+ *   address it resolves to (webhook-destinations.ts);
+ * - a live tenant's URL is https: its events carry live orders. On a server that allows private
+ *   networks (development), plain http stays open to a receiver on one (a private or loopback
+ *   address, or `localhost`).
  */
-export function refusePrivateDestination(field: string, url: string, allowPrivateNetworks: boolean): void {
-  if (allowPrivateNetworks) return;
-  const address = literalAddress(new URL(url));
-  if (address !== null && isForbiddenAddress(address)) {
-    throw appError("invalid_field_value", { field, reason: `${field}: webhooks may not go to private or loopback addresses` });
+export function refuseWebhookDestination(field: string, url: string, rules: { environment: "sandbox" | "live"; allowPrivateNetworks: boolean }): void {
+  const target = new URL(url);
+  const address = literalAddress(target);
+  const onPrivateNetwork = target.hostname === "localhost" || (address !== null && isForbiddenAddress(address));
+  if (!rules.allowPrivateNetworks && address !== null && isForbiddenAddress(address)) {
+    throw appError("invalid_field_value", { field, message: `${field}: webhooks may not go to private or loopback addresses` });
+  }
+  if (rules.environment === "live" && target.protocol !== "https:" && !(rules.allowPrivateNetworks && onPrivateNetwork)) {
+    throw appError("invalid_field_value", { field, message: `${field}: a live tenant's webhooks go to https URLs only` });
   }
 }

@@ -60,6 +60,7 @@ export class GatewaySearches implements SupplierSearches {
           ref: entry.ref,
           lowestFares: (request, limit) => lowestFares.lowestFares(request, limit),
           destinationsFrom: (origins, candidates) => lowestFares.destinationsFrom(origins, candidates),
+          nonstopFaresTo: (origins, destinations, days, cabinClass, limit) => lowestFares.nonstopFaresTo(origins, destinations, days, cabinClass, limit),
           sellableFares: (groups, party) => (availability ? availability.sellableFares(groups, party) : Promise.resolve(groups.map((group) => group[0] ?? null))),
         } satisfies FareSource,
       ];

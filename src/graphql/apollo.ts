@@ -11,7 +11,7 @@ import { appError } from "../errors/app-error";
 import { isPlaygroundPage } from "../http/authentication";
 import { formatGraphQLError } from "./format-error";
 import { operationLimitsPlugin } from "./operation-limits";
-import { GRAPHQL_LIMITS, limitRules } from "./query-limits";
+import { GRAPHQL_LIMITS, limitRules, refuseWideSelectionSets } from "./query-limits";
 import { registerPlayground } from "./playground";
 import { GRAPHQL_CACHE_CONTROL, preparedAnswerer } from "./prepared-http";
 import { asParty, PartyCache, partyOf } from "./party-caches";
@@ -63,6 +63,12 @@ function acceptedDocumentsPlugin(prepared: PreparedOperations): ApolloServerPlug
       };
     },
   };
+}
+
+/** The document of a GraphQL request as Apollo reads it: the POST body's `query`, or GET's `query` parameter. */
+function graphqlSource(request: FastifyRequest): unknown {
+  const fields = (request.method === "GET" ? request.query : request.body) as { query?: unknown } | null | undefined;
+  return fields?.query;
 }
 
 /**
@@ -129,6 +135,8 @@ export async function registerGraphQL(app: FastifyInstance, schema: GraphQLSchem
       }
       apolloAnswers.inc();
       if (!request.ctx) throw new Error("GraphQL request reached without a request context");
+      // A document Apollo will parse and validate: too wide a selection set is refused before (query-limits.ts).
+      refuseWideSelectionSets(graphqlSource(request));
       return asParty(partyOf(request.ctx), () => answerWithApollo.call(this, request, reply));
     },
   });

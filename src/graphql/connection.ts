@@ -13,7 +13,7 @@ export interface ConnectionArgs {
 /** Relay arguments as a page request: `first`/`after` pages forward, `last`/`before` back. */
 export function pageRequestFromArgs(args: ConnectionArgs, defaultSize = 20): PageRequest {
   if (args.last != null && args.before == null) {
-    throw appError("validation_failed", { field: "last", reason: "last needs before: page backwards from a cursor" });
+    throw appError("validation_failed", { field: "last", message: "last: needs before (a cursor to page backwards from)" });
   }
   return { limit: pageSize(args.first ?? args.last ?? undefined, defaultSize), cursor: args.after ?? undefined, before: args.before ?? undefined };
 }

@@ -5,6 +5,9 @@ import { requestFingerprint } from "../idempotency/fingerprint";
 import { idempotencyKey } from "../idempotency/idempotency-key";
 import { OWNER_SCOPE } from "../idempotency/idempotency.service";
 
+/** The argument a mutation takes its key in, named by its refusals. */
+const KEY_ARGUMENT = "idempotencyKey";
+
 type Stored = { result: string } | { error: { code: ErrorCode; details: AppErrorDetails } };
 
 export interface IdempotentMutation<T> {
@@ -28,12 +31,12 @@ export interface IdempotentMutation<T> {
  */
 export async function idempotentMutation<T>(ctx: RequestContext, mutation: IdempotentMutation<T>): Promise<T> {
   const { idempotencyKey: given, ...input } = mutation.args;
-  const key = idempotencyKey(given, mutation.required, "idempotencyKey");
+  const key = idempotencyKey(given, mutation.required, KEY_ARGUMENT);
   if (key === null) return mutation.run();
   const tenantId = requestTenantId(ctx);
   let fresh: { result: T } | { error: AppError } | null = null;
   const outcome = await ctx.services.idempotency.run(
-    { scope: tenantId ?? OWNER_SCOPE, tenantId, key, fingerprint: requestFingerprint(`graphql ${mutation.field}`, input) },
+    { scope: tenantId ?? OWNER_SCOPE, tenantId, key, field: KEY_ARGUMENT, fingerprint: requestFingerprint(`graphql ${mutation.field}`, input) },
     async () => {
       let stored: Stored;
       try {

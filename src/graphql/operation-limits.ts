@@ -4,7 +4,9 @@ import type { RequestContext } from "../context/request-context";
 import { appError } from "../errors/app-error";
 import { writeRateLimitHeaders } from "../rate-limits/headers";
 import type { RateLimitVerdict } from "../rate-limits/rate-limiter";
-import { MAX_PRICED_FIELDS, operationCost, tokensForCost } from "./query-cost";
+import { tokensForCost } from "../rate-limits/cost-tokens";
+import { calendarFieldCosts } from "./fare-calendar.resolvers";
+import { MAX_PRICED_FIELDS, operationCost } from "./query-cost";
 import { GRAPHQL_LIMITS, limitError, withoutSuggestions } from "./query-limits";
 
 export interface OperationToCharge {
@@ -24,7 +26,7 @@ export interface OperationToCharge {
  * when it is not allowed.
  */
 export async function chargeOperation(operation: OperationToCharge): Promise<RateLimitVerdict | null> {
-  const cost = operationCost(operation.schema, operation.document, operation.operationName, operation.variables);
+  const cost = operationCost(operation.schema, operation.document, operation.operationName, operation.variables, calendarFieldCosts(operation.ctx));
   if (cost === null) {
     throw limitError(appError("query_too_complex", { message: `The operation cannot be priced: its fragments spread into more than ${MAX_PRICED_FIELDS} fields.` }));
   }
@@ -62,6 +64,7 @@ export function operationLimitsPlugin(schema: GraphQLSchema): ApolloServerPlugin
   return {
     async requestDidStart() {
       return {
+
         async didResolveOperation({ document, operationName, request, contextValue, response }) {
           // The first token was taken when the request arrived (http/rate-limit.ts).
           const verdict = await chargeOperation({ schema, document, operationName: operationName ?? undefined, variables: request.variables, ctx: contextValue, prepaid: 1 });

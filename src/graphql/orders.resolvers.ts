@@ -13,6 +13,7 @@ import { parseInput } from "../validation/parse-input";
 import { pageRequestFromArgs, toConnection } from "./connection";
 import { fromGraphQLEnum, toGraphQLEnum } from "./enum-case";
 import { inGraphQLFieldNames } from "./field-names";
+import { WALLET_FIELD_NAMES } from "./wallet.resolvers";
 import { idempotentMutation } from "./idempotent-mutation";
 import { loadersFor } from "./loaders";
 
@@ -30,6 +31,8 @@ const ORDER_FIELD_NAMES: Readonly<Record<string, string>> = {
   identity_documents: "identityDocuments",
   issuing_country_code: "issuingCountryCode",
   expires_on: "expiresOn",
+  // A booking past a hold limit names the wallet's limit.
+  ...WALLET_FIELD_NAMES,
 };
 
 const identityDocument = (document: IdentityDocumentInput) => ({

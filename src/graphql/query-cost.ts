@@ -5,8 +5,6 @@ import { getComplexity, simpleEstimator, type ComplexityEstimator } from "graphq
 const DEFAULT_PAGE_SIZE = 25;
 /** Larger pages are refused by the resolvers (LIMIT_OUT_OF_RANGE); pricing one above it says nothing more. */
 const MAX_PAGE_SIZE = 100;
-/** Cost points per rate-limit token: a small query (cost under 10) takes one token, like a REST call. */
-const COST_PER_TOKEN = 10;
 const PAGE_ARGUMENTS = new Set(["first", "last", "limit"]);
 /** Selections (fragments spread each time) pricing walks before giving up: past it an operation cannot be priced, and is refused. */
 export const MAX_PRICED_FIELDS = 10_000;
@@ -23,10 +21,28 @@ const pagedFieldEstimator: ComplexityEstimator = ({ field, args, childComplexity
   return 1 + pageSize * childComplexity;
 };
 
+/**
+ * Query fields that cost the work they ask for rather than their selection (the fare calendar
+ * and destination ideas: search/calendar-work.ts): `cost` prices one from its arguments,
+ * undefined when it cannot (the field's own rules then refuse it, and it costs as any field).
+ */
+export interface WorkPricedFields {
+  fields: ReadonlySet<string>;
+  cost(field: string, args: Record<string, unknown>): number | undefined;
+}
+
+const workEstimator =
+  (priced: WorkPricedFields): ComplexityEstimator =>
+  ({ type, field, args, childComplexity }) => {
+    if (type.name !== "Query" || !priced.fields.has(field.name)) return undefined;
+    const cost = priced.cost(field.name, args);
+    return cost === undefined ? undefined : cost + childComplexity;
+  };
+
 const estimators = [pagedFieldEstimator, simpleEstimator({ defaultComplexity: 1 })];
 
 interface PricedDocument {
-  /** The variables the cost depends on: page sizes and `@skip`/`@include` conditions. */
+  /** The variables the cost depends on: page sizes, `@skip`/`@include` conditions, the arguments of work-priced fields. */
   costVariables: string[];
   /** Costs by operation name and those variables' values (null: cannot be priced). */
   costs: Map<string, number | null>;
@@ -36,14 +52,15 @@ interface PricedDocument {
 const MAX_COSTS_PER_DOCUMENT = 100;
 const pricedDocuments = new WeakMap<DocumentNode, PricedDocument>();
 
-function costVariablesOf(document: DocumentNode): string[] {
+function costVariablesOf(document: DocumentNode, workFields: ReadonlySet<string>): string[] {
   const names = new Set<string>();
   visit(document, {
     Argument(argument, _key, _parent, _path, ancestors) {
       const owner = ancestors[ancestors.length - 1];
       const pageArgument = PAGE_ARGUMENTS.has(argument.name.value);
       const condition = owner && "kind" in owner && owner.kind === Kind.DIRECTIVE;
-      if ((pageArgument || condition) && argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
+      const ofWorkField = owner && "kind" in owner && owner.kind === Kind.FIELD && workFields.has(owner.name.value);
+      if ((pageArgument || condition || ofWorkField) && argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
     },
   });
   return [...names];
@@ -57,21 +74,27 @@ function variablesFit(schema: GraphQLSchema, document: DocumentNode, operationNa
 
 /**
  * The cost of one operation of a validated document: each field 1, paged fields times their
- * page size. Variables that do not fit their types cost nothing here: execution refuses them
+ * page size, fields that stand for more work (`workPriced`) what it costs. Variables that do not fit their types cost nothing here: execution refuses them
  * (BAD_USER_INPUT) before any field runs. Null when it cannot be priced, above all past
  * MAX_PRICED_FIELDS, which fragments doubling at each level reach in a few hundred bytes: the
  * caller refuses it (such an operation once cost 0 and ran).
  */
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined): number | null {
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown> | undefined,
+  workPriced: WorkPricedFields = { fields: new Set(), cost: () => undefined },
+): number | null {
   let priced = pricedDocuments.get(document);
-  if (!priced) pricedDocuments.set(document, (priced = { costVariables: costVariablesOf(document), costs: new Map() }));
+  if (!priced) pricedDocuments.set(document, (priced = { costVariables: costVariablesOf(document, workPriced.fields), costs: new Map() }));
   // Most documents price no variable: their key is the operation's name alone.
   const key = priced.costVariables.length === 0 ? (operationName ?? "") : JSON.stringify([operationName ?? null, ...priced.costVariables.map((name) => variables?.[name] ?? null)]);
   let cost = priced.costs.get(key);
   if (cost === undefined) {
     if (!variablesFit(schema, document, operationName, variables)) return 0;
     try {
-      cost = getComplexity({ schema, query: document, operationName, variables, estimators, maxQueryNodes: MAX_PRICED_FIELDS });
+      cost = getComplexity({ schema, query: document, operationName, variables, estimators: [workEstimator(workPriced), ...estimators], maxQueryNodes: MAX_PRICED_FIELDS });
     } catch {
       cost = null;
     }
@@ -80,9 +103,4 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
     priced.costs.set(key, cost);
   }
   return cost;
-}
-
-/** Rate-limit tokens an operation of this cost takes: one per started ten points of cost. */
-export function tokensForCost(cost: number): number {
-  return Math.max(1, Math.ceil(cost / COST_PER_TOKEN));
 }

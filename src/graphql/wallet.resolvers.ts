@@ -1,18 +1,40 @@
 import { tenantScope } from "../context/request-context";
-import type { Resolvers } from "../generated/graphql";
+import type { Resolvers, UpdateTenantWalletInput } from "../generated/graphql";
 import { formatMinor } from "../money/format";
-import { creditWalletInput, walletCredit } from "../wallet/wallet.inputs";
+import { creditWalletInput, parseUpdateTenantWallet, walletCredit, walletSettings } from "../wallet/wallet.inputs";
 import { parseInput } from "../validation/parse-input";
 import { pageRequestFromArgs, toConnection } from "./connection";
 import { toGraphQLEnum } from "./enum-case";
+import { inGraphQLFieldNames } from "./field-names";
 import { idempotentMutation } from "./idempotent-mutation";
 import { withoutNulls } from "./tenants.resolvers";
 
+/** The REST names of the wallet's settings, as GraphQL spells them (a refusal names the field so). */
+export const WALLET_FIELD_NAMES: Readonly<Record<string, string>> = {
+  hold_limits: "holdLimits",
+  max_unpaid_orders: "maxUnpaidOrders",
+  max_unpaid_seats_per_flight: "maxUnpaidSeatsPerFlight",
+};
+
+/** GraphQL's input in REST's names, a limit left out staying out and an explicit null kept (it removes the limit). */
+function restWalletInput(input: UpdateTenantWalletInput): unknown {
+  const limits = input.holdLimits;
+  if (limits === undefined || limits === null) return {};
+  return {
+    hold_limits: {
+      ...(limits.maxUnpaidOrders !== undefined && { max_unpaid_orders: limits.maxUnpaidOrders }),
+      ...(limits.maxUnpaidSeatsPerFlight !== undefined && { max_unpaid_seats_per_flight: limits.maxUnpaidSeatsPerFlight }),
+    },
+  };
+}
+
 export const walletResolvers: Resolvers = {
   Query: {
-    wallet: (_parent, _args, ctx) => ctx.services.wallets.get(tenantScope(ctx).tenantId),
+    wallet: (_parent, _args, ctx) => ctx.services.wallets.standing(tenantScope(ctx).tenantId),
   },
   Mutation: {
+    updateTenantWallet: (_parent, { tenantId, input }, ctx) =>
+      inGraphQLFieldNames(WALLET_FIELD_NAMES, async () => ctx.services.wallets.updateSettings(await ctx.services.tenants.get(tenantId), walletSettings(parseUpdateTenantWallet(restWalletInput(input))))),
     creditWallet: (_parent, args, ctx) => {
       const { tenantId, idempotencyKey: _key, ...fields } = args;
       return idempotentMutation(ctx, {
@@ -27,6 +49,9 @@ export const walletResolvers: Resolvers = {
   },
   Wallet: {
     balance: (wallet) => formatMinor(wallet.balance, wallet.currency),
+    creditLimit: (wallet) => formatMinor(wallet.creditLimit, wallet.currency),
+    reserved: (wallet) => formatMinor(wallet.reserved, wallet.currency),
+    available: (wallet) => formatMinor(wallet.available, wallet.currency),
     transactions: async (wallet, args, ctx) => toConnection(await ctx.services.wallets.transactions(wallet.tenantId, pageRequestFromArgs(args))),
   },
   WalletTransaction: {

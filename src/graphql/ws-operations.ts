@@ -3,7 +3,7 @@ import type { RequestContext } from "../context/request-context";
 import { AppError, appError } from "../errors/app-error";
 import { chargeOperation, hidesSuggestions, rateLimitedError } from "./operation-limits";
 import { jsonBodyProblem } from "../validation/json-body-problem";
-import { GRAPHQL_LIMITS, limitError, limitRules, tokenLimitError } from "./query-limits";
+import { GRAPHQL_LIMITS, limitError, limitRules, selectionSetTooWide, tokenLimitError } from "./query-limits";
 
 export interface WsOperationPayload {
   query: string;
@@ -18,8 +18,8 @@ function requestError(error: GraphQLError): GraphQLError {
 }
 
 /**
- * A graphql-ws operation under the same limits as over HTTP: the token limit while parsing,
- * GraphQL's rules plus depth and aliases, then the cost limit, and the operation's rate-limit
+ * A graphql-ws operation under the same limits as over HTTP: the token limit while parsing, the
+ * width of selection sets before validating, GraphQL's rules plus depth and aliases, then the cost limit, and the operation's rate-limit
  * tokens (all of them: a WebSocket message took none on arrival). Returns the arguments to run
  * it with (graphql-ws adds the context), or the errors to answer.
  */
@@ -31,13 +31,15 @@ export async function prepareWsOperation(schema: GraphQLSchema, payload: WsOpera
     if (error instanceof GraphQLError) return [requestError(error)];
     throw error;
   }
+  const tooWide = selectionSetTooWide(document);
+  if (tooWide) return [limitError(tooWide)];
   const invalid = validate(schema, document, [...specifiedRules, ...limitRules], { hideSuggestions: hidesSuggestions(ctx) });
   if (invalid.length > 0) return invalid.map(requestError);
   const operationName = payload.operationName ?? undefined;
   const variables = payload.variables ?? undefined;
   // The check the JSON body parser makes over HTTP (U+0000, nesting), which a WebSocket message skips.
   const problem = jsonBodyProblem({ variables }, true);
-  if (problem !== null) return [limitError(appError("validation_failed", { field: problem.field, reason: problem.reason }))];
+  if (problem !== null) return [limitError(appError("validation_failed", { field: problem.field, message: `${problem.field}: ${problem.reason}` }))];
   try {
     const verdict = await chargeOperation({ schema, document, operationName, variables, ctx, prepaid: 0 });
     if (verdict && !verdict.allowed) return [rateLimitedError(verdict)];

@@ -10,6 +10,7 @@ import type { Logger } from "../logger";
 import { fromLiveTenant } from "../tenants/live-tenant";
 import { clock } from "../clock";
 import { deleteRule, type RetentionRule } from "../retention/retention-rule";
+import { keyRefusal } from "./idempotency-key";
 
 /** Keys are kept this long after their first use (docs/rest-api.md#idempotency). */
 export const IDEMPOTENCY_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -29,6 +30,8 @@ export interface IdempotentRequest {
   scope: string;
   tenantId: string | null;
   key: string;
+  /** How the caller sent the key (IDEMPOTENCY_HEADER, or a GraphQL argument), as refusals name it. */
+  field: string;
   /** requestFingerprint() of the operation and its input. */
   fingerprint: string;
 }
@@ -112,22 +115,22 @@ export class IdempotencyService {
         await this.clearExpired(request, now);
         continue;
       }
-      if (existing.fingerprint !== request.fingerprint) throw appError("idempotency_key_reused", { field: "Idempotency-Key" });
+      if (existing.fingerprint !== request.fingerprint) throw keyRefusal("idempotency_key_reused", request.field);
       if (existing.responseStatus !== null && existing.responseBody !== null) {
         return { status: existing.responseStatus, body: existing.responseBody, replayed: true };
       }
       const ours = existing.lockedUntil === null ? undefined : unsettledKey(request, dateFrom(existing.lockedUntil).getTime());
       const unsettled = ours === undefined ? undefined : this.#unsettled.get(ours);
       if (unsettled?.response) return { ...unsettled.response, replayed: true };
-      if (!unsettled && existing.lockedUntil !== null && dateFrom(existing.lockedUntil) > now) throw appError("idempotency_request_in_progress");
+      if (!unsettled && existing.lockedUntil !== null && dateFrom(existing.lockedUntil) > now) throw keyRefusal("idempotency_request_in_progress", request.field);
       const taken = await this.takeOver(request, existing.lockedUntil, now);
       if (taken) {
         if (ours) this.#unsettled.delete(ours);
         return this.execute(request, taken, work);
       }
-      throw appError("idempotency_request_in_progress");
+      throw keyRefusal("idempotency_request_in_progress", request.field);
     }
-    throw appError("idempotency_request_in_progress");
+    throw keyRefusal("idempotency_request_in_progress", request.field);
   }
 
   private async execute(request: IdempotentRequest, lease: Date, work: () => Promise<FirstResponse>): Promise<StoredResponse & { replayed: boolean }> {

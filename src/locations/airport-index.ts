@@ -3,6 +3,11 @@ import { packagedAirports } from "./packaged-airports";
 import { PrefixIndex, type KeyEntry } from "./prefix-index";
 import { foldForSearch } from "./search-text";
 
+/** Airports a lookup answers unless it asks for another number (REST and GraphQL locations)… */
+export const DEFAULT_LOCATIONS = 10;
+/** …and the most it may ask for: a lookup fills a pick list, not a page to walk. */
+export const MAX_LOCATIONS = 15;
+
 /**
  * Every airport in memory, with lookups by code and id and the ranked search (docs/rest-api.md#locations).
  * Airports are numbered best first (sizeRank, then name), so during a search "bigger" is just

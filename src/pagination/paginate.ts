@@ -52,10 +52,15 @@ export interface PaginateOptions<T extends Position> {
   oldestFirst?: boolean;
 }
 
-/** A page size from a query string or GraphQL argument: 1–100, else 400 `LIMIT_OUT_OF_RANGE`. */
-export function pageSize(limit: number | undefined, fallback: number): number {
+/**
+ * A page size from a query string or GraphQL argument: 1–`max` (100 for paged lists), else 400
+ * `LIMIT_OUT_OF_RANGE`, whose message and suggested action say that range.
+ */
+export function pageSize(limit: number | undefined, fallback: number, max = MAX_PAGE_SIZE): number {
   if (limit === undefined) return fallback;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw appError("LIMIT_OUT_OF_RANGE", { field: "limit" });
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) {
+    throw appError("LIMIT_OUT_OF_RANGE", { field: "limit", message: `limit: must be between 1 and ${max}`, action: `Send a limit from 1 to ${max}.` });
+  }
   return limit;
 }
 

@@ -7,6 +7,8 @@ import { toLocationView } from "../locations/location-view";
 import { ok, okSchema } from "./envelope";
 import { locationSchema } from "./location.schemas";
 import { restRoute } from "./route";
+import { chargeCost } from "./cost-charge";
+import { calendarCost } from "../search/calendar-work";
 
 const tag = "Fare calendar";
 
@@ -34,7 +36,7 @@ function indicativeFareView(fare: IndicativeFare): z.output<typeof indicativeFar
 
 const destinationIdeaView = (idea: DestinationIdea) => ({ destination: toLocationView(idea.destination), ...indicativeFareView(idea) });
 
-/** Indicative prices (docs/fare-calendar.md): the lowest price of each day, and destination ideas. Nothing is stored. */
+/** Indicative prices (docs/fare-calendar.md): the lowest price of each day, and destination ideas, charged by their work. Nothing is stored. */
 export const fareCalendarRoutes = [
   restRoute({
     method: "GET",
@@ -46,7 +48,11 @@ export const fareCalendarRoutes = [
     queryErrorCode: "invalid_search_params",
     response: okSchema(z.array(indicativeFareSchema)),
     errors: ["invalid_search_params"],
-    handle: async ({ ctx, query }) => ok((await ctx.services.fareCalendar.calendar(tenantScope(ctx), fromFareCalendarInput(query))).map(indicativeFareView)),
+    handle: async ({ ctx, query }) => {
+      const request = fromFareCalendarInput(query);
+      await chargeCost(ctx, calendarCost(ctx.services.fareCalendar.calendarSearches(request)));
+      return ok((await ctx.services.fareCalendar.calendar(tenantScope(ctx), request)).map(indicativeFareView));
+    },
   }),
   restRoute({
     method: "GET",
@@ -58,6 +64,10 @@ export const fareCalendarRoutes = [
     queryErrorCode: "invalid_search_params",
     response: okSchema(z.array(destinationIdeaSchema)),
     errors: ["invalid_search_params"],
-    handle: async ({ ctx, query }) => ok((await ctx.services.fareCalendar.destinations(tenantScope(ctx), fromDestinationsInput(query))).map(destinationIdeaView)),
+    handle: async ({ ctx, query }) => {
+      const request = fromDestinationsInput(query);
+      await chargeCost(ctx, calendarCost(ctx.services.fareCalendar.destinationsSearches(request)));
+      return ok((await ctx.services.fareCalendar.destinations(tenantScope(ctx), request)).map(destinationIdeaView));
+    },
   }),
 ];

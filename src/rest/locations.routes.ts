@@ -1,21 +1,20 @@
 import { z } from "zod";
+import { DEFAULT_LOCATIONS, MAX_LOCATIONS } from "../locations/airport-index";
 import { toLocationView } from "../locations/location-view";
 import { ok, okSchema } from "./envelope";
 import { locationSchema } from "./location.schemas";
-import { pageLimit } from "./list-query";
+import { listParameters, pageLimit } from "./list-query";
 import { restRoute } from "./route";
 import { RenderedResponses } from "./rendered-responses";
-
-const DEFAULT_LIMIT = 10;
-const MAX_LIMIT = 15;
 
 /** Lookups are pure functions of the query over reference data, so their bodies are kept. */
 const renderedLookups = new RenderedResponses(2000);
 
-const locationsQuery = z.object({
+/** A lookup's text and `limit` (no cursor: one page of the best matches), and nothing else. */
+const locationsQuery = listParameters({
   // Two characters besides the whitespace around them, which is trimmed.
   query: z.string({ error: "is required" }).trim().min(2, "must be at least 2 characters").meta({ pattern: "^\\s*\\S[\\s\\S]*\\S\\s*$" }),
-  limit: pageLimit(MAX_LIMIT).optional(),
+  limit: pageLimit(MAX_LOCATIONS).optional(),
 });
 
 /** Airport lookup for origin and destination inputs (docs/rest-api.md#locations): `data` is the array. */
@@ -29,7 +28,7 @@ export const locationRoutes = [
     query: locationsQuery,
     response: okSchema(z.array(locationSchema)),
     handle: async ({ ctx, query }) => {
-      const limit = query.limit ?? DEFAULT_LIMIT;
+      const limit = query.limit ?? DEFAULT_LOCATIONS;
       const key = `${limit} ${query.query.toLowerCase()}`;
       return renderedLookups.get(key, () => ok(ctx.services.airports.search(query.query, limit).map(toLocationView)));
     },

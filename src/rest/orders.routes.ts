@@ -132,9 +132,9 @@ export const orderRoutes = [
     // or a metadata key holding an invisible or direction-changing character.
     // 422 price_changed, unsupported_by_supplier, 502 supplier_error, 504 supplier_timeout: an offer its
     // supplier priced again, services asked of a supplier without them, the supplier failing or not answering in time.
-    errors: ["not_found", "invalid_field_value", "offer_no_longer_available", "price_changed", "unsupported_by_supplier", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable", "supplier_error", "supplier_timeout", "clock_advanced", "supplier_not_allowed"],
-    handle: async ({ ctx, body }) => {
-      const order = await ctx.services.orders.create(tenantScope(ctx), body.request);
+    errors: ["not_found", "invalid_field_value", "offer_no_longer_available", "price_changed", "unsupported_by_supplier", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "hold_limit_reached", "service_unavailable", "supplier_error", "supplier_timeout", "clock_advanced", "supplier_not_allowed"],
+    handle: async ({ ctx, body, idempotencyKey }) => {
+      const order = await ctx.services.orders.create(tenantScope(ctx), { ...body.request, ...(idempotencyKey && { idempotencyKey }) });
       return body.variant === "B" ? createdOrderViewB(order) : ok(orderViewA(order, tenantScope(ctx).clock.now(), ctx.services.gateway.orders), "Order created");
     },
   }),

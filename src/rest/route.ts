@@ -7,7 +7,7 @@ import { AppError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/catalogue";
 import { restErrorFor } from "../http/error-handler";
 import { requestFingerprint } from "../idempotency/fingerprint";
-import { idempotencyKey } from "../idempotency/idempotency-key";
+import { IDEMPOTENCY_HEADER, idempotencyKey } from "../idempotency/idempotency-key";
 import { OWNER_SCOPE, type FirstResponse, type StoredResponse } from "../idempotency/idempotency.service";
 import { parseInput } from "../validation/parse-input";
 import { DocumentBody, JsonText } from "./rendered-responses";
@@ -77,9 +77,10 @@ export interface RestRoute<Body = unknown, Query = unknown, Response = unknown> 
   redactForReplay?(response: NoInfer<Response>): NoInfer<Response>;
   /**
    * For a body that carries a secret (a supplier's access token): what of it the Idempotency-Key
-   * fingerprint covers instead of the whole body, so no record is derived from the secret.
+   * fingerprint covers instead of the whole body, so no record is derived from the secret alone
+   * (a keyed HMAC of it at most).
    */
-  fingerprintBody?(raw: unknown): unknown;
+  fingerprintBody?(raw: unknown, ctx: RequestContext): unknown;
   handle(input: RouteInput<Body, Query>): Promise<NoInfer<Response> | JsonText<NoInfer<Response>> | DocumentBody>;
 }
 
@@ -104,7 +105,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
         const ctx = request.ctx;
         if (!ctx) throw new Error(`route ${route.url} reached without a request context`);
         await authorize(ctx, route.operation, request.query as Record<string, unknown>);
-        const key = route.method === "POST" ? idempotencyKey(request.headers["idempotency-key"], route.idempotencyKeyRequired ?? false, "Idempotency-Key") : null;
+        const key = route.method === "POST" ? idempotencyKey(request.headers["idempotency-key"], route.idempotencyKeyRequired ?? false, IDEMPOTENCY_HEADER) : null;
         const body = route.parseBody
           ? route.parseBody(request.body)
           : route.body
@@ -121,7 +122,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: ReadonlyArray<R
         }
         const tenantId = requestTenantId(ctx);
         const outcome = await ctx.services.idempotency.run(
-          { scope: tenantId ?? OWNER_SCOPE, tenantId, key, fingerprint: requestFingerprint(`${request.method} ${request.url}`, route.fingerprintBody ? route.fingerprintBody(request.body) : request.body) },
+          { scope: tenantId ?? OWNER_SCOPE, tenantId, key, field: IDEMPOTENCY_HEADER, fingerprint: requestFingerprint(`${request.method} ${request.url}`, route.fingerprintBody ? route.fingerprintBody(request.body, ctx) : request.body) },
           () => respondOnce(route, input, request),
         );
         if (outcome.replayed) reply.header("idempotent-replayed", "true");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
 import { SUPPLIER_CONNECTION_INPUT } from "../composition/connectors";
-import { parseCreateSupplierConnection, withoutAccessToken } from "../gateway/connections/supplier-connection.inputs";
+import { parseCreateSupplierConnection } from "../gateway/connections/supplier-connection.inputs";
 import { ok, okSchema } from "./envelope";
 import { restRoute } from "./route";
 import { supplierConnectionSchema } from "./supplier-connection.schemas";
@@ -20,7 +20,7 @@ export const supplierConnectionRoutes = [
     status: 201,
     body: SUPPLIER_CONNECTION_INPUT,
     parseBody: (body) => parseCreateSupplierConnection(SUPPLIER_CONNECTION_INPUT, body),
-    fingerprintBody: withoutAccessToken,
+    fingerprintBody: (raw, ctx) => ctx.services.supplierConnections.idempotencyInput(raw),
     response: okSchema(supplierConnectionSchema),
     errors: ["invalid_field_value", "supplier_connection_exists", "supplier_secrets_unset"],
     handle: async ({ ctx, body }) => ok(supplierConnectionView(await ctx.services.supplierConnections.create(tenantScope(ctx), body, ctx.origin)), "Supplier connected"),

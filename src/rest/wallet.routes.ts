@@ -1,5 +1,5 @@
 import { tenantScope } from "../context/request-context";
-import { creditWalletInput, walletCredit } from "../wallet/wallet.inputs";
+import { creditWalletInput, parseUpdateTenantWallet, updateTenantWalletInput, walletCredit, walletSettings } from "../wallet/wallet.inputs";
 import { ok, okPage, okPageSchema, okSchema } from "./envelope";
 import { ledgerEntrySchema, walletCreditSchema, walletSchema } from "./wallet.schemas";
 import { listQuery, pageRequestFromQuery } from "./list-query";
@@ -8,7 +8,7 @@ import { ledgerEntryView, walletView } from "./wallet.views";
 
 const tag = "Wallet";
 
-/** The tenant's prepaid wallet and ledger, and the owner's credits (docs/rest-api.md#wallet). */
+/** The tenant's prepaid wallet and ledger, and the owner's settings and credits (docs/rest-api.md#wallet). */
 export const walletRoutes = [
   restRoute({
     method: "GET",
@@ -17,7 +17,7 @@ export const walletRoutes = [
     summary: "The wallet's balance and currency",
     tag,
     response: okSchema(walletSchema),
-    handle: async ({ ctx }) => ok(walletView(await ctx.services.wallets.get(tenantScope(ctx).tenantId))),
+    handle: async ({ ctx }) => ok(walletView(await ctx.services.wallets.standing(tenantScope(ctx).tenantId))),
   }),
   restRoute({
     method: "GET",
@@ -30,6 +30,18 @@ export const walletRoutes = [
     handle: async ({ ctx, query }) => okPage(await ctx.services.wallets.transactions(tenantScope(ctx).tenantId, pageRequestFromQuery(query)), ledgerEntryView),
   }),
   restRoute({
+    method: "PATCH",
+    url: "/v1/tenants/:id/wallet",
+    operation: "updateTenantWallet",
+    summary: "Owner: set a tenant wallet's hold limits (only the fields given change; null removes a limit)",
+    tag,
+    body: updateTenantWalletInput,
+    parseBody: parseUpdateTenantWallet,
+    response: okSchema(walletSchema),
+    errors: ["tenant_not_found", "tenant_deleted", "invalid_field_value"],
+    handle: async ({ ctx, params, body }) => ok(walletView(await ctx.services.wallets.updateSettings(await ctx.services.tenants.get(params.id!), walletSettings(body))), "Wallet updated"),
+  }),
+  restRoute({
     method: "POST",
     url: "/v1/tenants/:id/wallet/credits",
     operation: "creditWallet",
@@ -38,7 +50,8 @@ export const walletRoutes = [
     body: creditWalletInput,
     status: 201,
     response: okSchema(walletCreditSchema),
-    errors: ["tenant_not_found", "tenant_deleted", "currency_mismatch", "amount_too_large"],
+    // 422 invalid_field_value: a reference holding an invisible or direction-changing character.
+    errors: ["tenant_not_found", "tenant_deleted", "currency_mismatch", "amount_too_large", "invalid_field_value"],
     handle: async ({ ctx, params, body }) => {
       const tenant = await ctx.services.tenants.get(params.id!);
       const { entry, wallet } = await ctx.services.wallets.credit(tenant, walletCredit(body), ctx.origin);

@@ -1,8 +1,24 @@
 import { z } from "zod";
 import { decimalAmount, timestamp } from "./envelope";
 
+/** A hold limit: a whole number, or null for none. */
+const holdLimit = z.number().int().min(0).nullable();
+
+export const holdLimitsSchema = z
+  .object({ max_unpaid_orders: holdLimit, max_unpaid_seats_per_flight: holdLimit })
+  .meta({ id: "HoldLimits", description: "What the tenant may hold without paying: unpaid orders, and seats they hold on one flight (null: no limit)." });
+
 export const walletSchema = z
-  .object({ tenant_id: z.string(), balance: decimalAmount, currency: z.string(), updated_at: timestamp })
+  .object({
+    tenant_id: z.string(),
+    balance: decimalAmount,
+    currency: z.string(),
+    credit_limit: decimalAmount.meta({ description: "How far below zero the owner lets the balance go" }),
+    reserved: decimalAmount.meta({ description: "What the tenant's unpaid orders total" }),
+    available: decimalAmount.meta({ description: "balance + credit_limit − reserved: what stays once every unpaid order is paid; negative when they could not all be" }),
+    hold_limits: holdLimitsSchema,
+    updated_at: timestamp,
+  })
   .meta({ id: "Wallet" });
 
 /** A ledger entry: signed amount (debits negative) and the balance after it. */

@@ -1,13 +1,18 @@
 import type { z } from "zod";
 import { formatMinor } from "../money/format";
-import type { LedgerEntry, Wallet } from "../wallet/wallet";
+import type { LedgerEntry, WalletStanding } from "../wallet/wallet";
 import type { ledgerEntrySchema, walletSchema } from "./wallet.schemas";
 
-export function walletView(wallet: Wallet): z.output<typeof walletSchema> {
+export function walletView(wallet: WalletStanding): z.output<typeof walletSchema> {
+  const money = (amount: number) => formatMinor(amount, wallet.currency);
   return {
     tenant_id: wallet.tenantId,
-    balance: formatMinor(wallet.balance, wallet.currency),
+    balance: money(wallet.balance),
     currency: wallet.currency,
+    credit_limit: money(wallet.creditLimit),
+    reserved: money(wallet.reserved),
+    available: money(wallet.available),
+    hold_limits: { max_unpaid_orders: wallet.holdLimits.maxUnpaidOrders, max_unpaid_seats_per_flight: wallet.holdLimits.maxUnpaidSeatsPerFlight },
     updated_at: wallet.updatedAt.toISOString(),
   };
 }

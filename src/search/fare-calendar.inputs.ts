@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseInput } from "../validation/parse-input";
-import { calendarDate, placeCode, wholeNumber } from "../validation/input-values";
+import { calendarDate, placeCode, wholeNumber, yearMonth } from "../validation/input-values";
 import { CABIN_CLASSES, type CabinClass } from "../gateway/contract/air";
 
 /** The longest range a fare calendar covers, in days (both ends included). */
@@ -9,8 +9,6 @@ export const MAX_CALENDAR_DAYS = 90;
 export const MAX_STAY_DAYS = 90;
 
 const cabinClass = z.enum(CABIN_CLASSES as [CabinClass, ...CabinClass[]], { error: `must be one of ${CABIN_CLASSES.join(", ")}` });
-
-const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "must be a month written YYYY-MM");
 
 const amount = z.string().regex(/^\d{1,13}(\.\d+)?$/, "must be a decimal amount, e.g. 450.00");
 
@@ -28,7 +26,7 @@ export const fareCalendarInput = z.object({
 /** GET /v1/air/destinations and Query.destinations, in the REST names. */
 export const destinationsInput = z.object({
   origin: placeCode,
-  month,
+  month: yearMonth,
   max_price: amount.optional(),
   cabin_class: cabinClass.optional(),
 });

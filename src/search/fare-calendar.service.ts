@@ -15,11 +15,10 @@ import { offerFee, placeCodes } from "../pricing/fee-rules";
 import type { PricingRuleSource } from "../pricing/pricing-rule";
 import { isSupplierAllowed } from "../tenants/tenant-suppliers";
 import { SALES_HORIZON_DAYS } from "./search-rules";
+import { CalendarWork } from "./calendar-work";
 
 /** A search's default, which the calendar's prices must match. */
 const MAX_CONNECTIONS = 1;
-/** Destination ideas are nonstop: what a search that day with max_connections 0 finds. */
-const NONSTOP = 0;
 /** Most destination ideas in one answer. */
 const MAX_DESTINATIONS = 50;
 
@@ -59,10 +58,16 @@ interface TravelDay {
  * cheapest nonstop fare of a month to each place an origin flies to). A day's price is what the
  * cheapest offer of a search that day (one connection at most, `adults` adults) totals in the
  * tenant's currency, from every supplier that can quote cheaply; a search gives the bookable offer.
+ * The suppliers price off the event loop (the simulated airline on its fare worker); what a
+ * request stands for is counted in fare searches (`calendarSearches`, `destinationsSearches`),
+ * which its caller is charged, and a tenant has at most two computed at once (calendar-work.ts).
  */
 export class FareCalendarService {
   /** Months of destination fares, per supplier, origin, days and cabin: a few hundred at most. */
   private readonly destinationFares = new RecentMap<string, { fares: MonthFares[]; madeAt: number }>(200);
+
+  /** What each tenant has under way (calendar-work.ts). */
+  private readonly work = new CalendarWork();
 
   constructor(
     /** Every supplier that quotes lowest fares (the others are passed over). */
@@ -78,6 +83,21 @@ export class FareCalendarService {
    * the last date on sale (or whose return is) have no item.
    */
   async calendar(scope: TenantScope, request: FareCalendarRequest): Promise<IndicativeFare[]> {
+    const { origins, destinations, days } = this.calendarPlan(scope, request);
+    return this.work.run(scope.tenantId, () => this.priceCalendar(scope, request, origins, destinations, days));
+  }
+
+  /**
+   * The fare searches a calendar asks for (calendar-work.ts): one per day of its range, two for a
+   * round trip; a range the rules refuse, none (it is answered with its 400).
+   */
+  calendarSearches(request: FareCalendarRequest): number {
+    const days = Math.min(MAX_CALENDAR_DAYS, Math.max(0, localDay(request.to) - localDay(request.from) + 1));
+    return days * (request.stayDays === null ? 1 : 2);
+  }
+
+  /** The calendar's places and days on sale; 400 `invalid_search_params` naming the field (see `calendar`). */
+  private calendarPlan(scope: TenantScope, request: FareCalendarRequest): { origins: Airport[]; destinations: Airport[]; days: TravelDay[] } {
     const origins = this.place("origin", request.origin);
     const destinations = this.place("destination", request.destination);
     if (origins.some((airport) => destinations.includes(airport))) throw invalid("destination", "must differ from the origin");
@@ -94,6 +114,10 @@ export class FareCalendarService {
       if (back !== null && back > lastOnSale) break;
       days.push({ departureDate: dayToIsoDate(day), returnDate: back === null ? null : dayToIsoDate(back) });
     }
+    return { origins, destinations, days };
+  }
+
+  private async priceCalendar(scope: TenantScope, request: FareCalendarRequest, origins: Airport[], destinations: Airport[], days: TravelDay[]): Promise<IndicativeFare[]> {
     const passengers = Array.from({ length: request.adults }, (_, index) => ({ id: `p${index + 1}`, type: "adult" as const }));
     const searches = days.map((day) => ({
       label: day,
@@ -129,6 +153,24 @@ export class FareCalendarService {
    * sale, a price that is not an amount of the tenant's currency.
    */
   async destinations(scope: TenantScope, request: DestinationsRequest): Promise<DestinationIdea[]> {
+    const plan = this.destinationsPlan(scope, request);
+    return this.work.run(scope.tenantId, () => this.priceDestinations(scope, request, plan));
+  }
+
+  /**
+   * The fare searches destination ideas ask for (calendar-work.ts): one per day of the month and
+   * place a supplier flies to nonstop from the origin (over a thousand from London), whether its
+   * months are remembered or not; an unknown origin, none (it is answered with its 400).
+   */
+  destinationsSearches(request: DestinationsRequest): number {
+    const origins = this.airports.airportsForCode(request.origin);
+    if (origins.length === 0) return 0;
+    const places = this.sources.reduce((sum, source) => sum + source.destinationsFrom(origins, this.airports.airports).length, 0);
+    return daysInMonth(request.month) * places;
+  }
+
+  /** The origin, the price cap and the month's days on sale; 400 `invalid_search_params` naming the field (see `destinations`). */
+  private destinationsPlan(scope: TenantScope, request: DestinationsRequest): { origins: Airport[]; maxPrice: number | null; first: number; last: number } {
     const origins = this.place("origin", request.origin);
     const currency = scope.tenant.defaultCurrency;
     const maxPrice = request.maxPrice === null ? null : parseMinor(request.maxPrice, currency);
@@ -137,6 +179,11 @@ export class FareCalendarService {
     const first = Math.max(today, localDay(`${request.month}-01`));
     const last = Math.min(lastOnSale, localDay(`${request.month}-01`) + daysInMonth(request.month) - 1);
     if (first > last) throw invalid("month", `has no date on sale (dates on sale run from ${dayToIsoDate(today)} to ${dayToIsoDate(lastOnSale)})`);
+    return { origins, maxPrice, first, last };
+  }
+
+  private async priceDestinations(scope: TenantScope, request: DestinationsRequest, { origins, maxPrice, first, last }: ReturnType<FareCalendarService["destinationsPlan"]>): Promise<DestinationIdea[]> {
+    const currency = scope.tenant.defaultCurrency;
     const best = new Map<Airport, PricedFare<FareCandidate<TravelDay>>>();
     const feeOf = await this.feesOf(scope, request.cabinClass, origins[0]!, null);
     for (const source of this.sources.filter((entry) => isSupplierAllowed(scope.tenant, entry.ref.id))) {
@@ -162,25 +209,22 @@ export class FareCalendarService {
    * Each nonstop destination of the supplier from the origins, with its cheapest fares of the
    * days `first`–`last` (cheapest first, as many as a day's search is checked for), destinations
    * with the cheapest first. Pricing every day to every destination is the dear part (hundreds of
-   * routes times a month), so it is remembered for DESTINATION_FARES_TTL_MS; seats are checked
-   * on every request.
+   * routes times a month): the supplier does it in one call, off the event loop
+   * (`nonstopFaresTo`), and it is remembered for DESTINATION_FARES_TTL_MS; seats are checked on
+   * every request.
    */
   private async monthFares(source: FareSource, scope: TenantScope, origins: Airport[], first: number, last: number, cabinClass: CabinClass): Promise<MonthFares[]> {
     const key = `${source.ref.id}|${origins.map((airport) => airport.iataCode).join(",")}|${first}|${last}|${cabinClass}`;
     const kept = this.destinationFares.get(key);
     if (kept && clock.nowMs() - kept.madeAt < DESTINATION_FARES_TTL_MS) return kept.fares;
     const places = source.destinationsFrom(origins, this.airports.airports);
-    const passengers = [{ id: "p1", type: "adult" as const }];
+    const days = Array.from({ length: last - first + 1 }, (_, offset) => dayToIsoDate(first + offset));
+    const priced = places.length === 0 ? [] : await source.nonstopFaresTo(origins, places, days, cabinClass, CANDIDATES_PER_SEARCH);
     const fares: MonthFares[] = [];
-    for (const destination of places) {
-      const searches = Array.from({ length: last - first + 1 }, (_, offset) => {
-        const departureDate = dayToIsoDate(first + offset);
-        const search: SupplierSearch = { slices: [{ origins, destinations: [destination], departureDate }], passengers, cabinClass, maxConnections: NONSTOP, tenantId: scope.tenantId, environment: scope.tenant.environment };
-        return { label: { departureDate, returnDate: null }, search };
-      });
-      const month = (await quotedFares(source, searches)).flat().sort((a, b) => usdTotal(a.quote) - usdTotal(b.quote)).slice(0, CANDIDATES_PER_SEARCH);
-      if (month.length > 0) fares.push({ destination, fares: month });
-    }
+    places.forEach((destination, index) => {
+      const month = priced[index] ?? [];
+      if (month.length > 0) fares.push({ destination, fares: month.map(({ departureDate, quote }) => ({ label: { departureDate, returnDate: null }, quote, seatsNeeded: 1 })) });
+    });
     fares.sort((a, b) => usdTotal(a.fares[0]!.quote) - usdTotal(b.fares[0]!.quote));
     this.destinationFares.set(key, { fares, madeAt: clock.nowMs() });
     return fares;

@@ -8,7 +8,7 @@ import type { TenantService } from "./tenant.service";
 import { sqlTimestamp } from "../db/sql-values";
 import { GuardFailed, guarded, writeBatch } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
-import { refusePrivateDestination } from "../events/webhook-url";
+import { refuseWebhookDestination } from "../events/webhook-url";
 import { newWebhookSecret, PREVIOUS_SECRET_OVERLAP_MS } from "../events/webhook-secrets";
 import { clock } from "../clock";
 import type { ChangeOrigin } from "../audit/change-origin";
@@ -51,9 +51,10 @@ export class TenantConfigService {
    * patch (422 `invalid_field_value` otherwise). A new `default_currency` follows the wallet's
    * rules (WalletService.changeCurrency): 422 `currency_locked` for a live tenant with money or
    * open orders; a sandbox wallet is re-denominated. No tenant's `webhook_url`, sandbox included, may
-   * name a private or loopback IP address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS); a host name is
-   * checked on every delivery, on the address it resolves to. `suppliers` names only suppliers this
-   * gateway has (422 `invalid_field_value` naming the entry) and the owner allows the tenant (422
+   * name a private or loopback IP address (unless WEBHOOK_ALLOW_PRIVATE_NETWORKS), and a live
+   * tenant's is https (refuseWebhookDestination); a host name is checked on every delivery, on
+   * the address it resolves to. `suppliers` names only suppliers this gateway has (422
+   * `invalid_field_value` naming the entry) and the owner allows the tenant (422
    * `supplier_not_allowed`). The first URL set comes with the
    * tenant's signing secret, returned as `issuedWebhookSecret` this once.
    */
@@ -61,9 +62,9 @@ export class TenantConfigService {
     const webhookUrl = input.webhook_url === undefined ? scope.tenant.webhookUrl : input.webhook_url;
     const webhookEnabled = input.webhook_enabled ?? (input.webhook_url === null ? false : scope.tenant.webhookEnabled);
     if (webhookEnabled && webhookUrl === null) {
-      throw appError("invalid_field_value", { field: "webhook_enabled", reason: "webhook_enabled needs a webhook_url" });
+      throw appError("invalid_field_value", { field: "webhook_enabled", message: "webhook_enabled: needs a webhook_url" });
     }
-    if (input.webhook_url) refusePrivateDestination("webhook_url", input.webhook_url, this.allowPrivateNetworks);
+    if (input.webhook_url) refuseWebhookDestination("webhook_url", input.webhook_url, { environment: scope.tenant.environment, allowPrivateNetworks: this.allowPrivateNetworks });
     const unknownSupplier = input.suppliers?.findIndex((id) => !this.supplierIds.includes(id)) ?? -1;
     if (unknownSupplier >= 0) {
       const field = `suppliers[${unknownSupplier}]`;

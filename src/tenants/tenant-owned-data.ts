@@ -23,6 +23,7 @@ export const tenantOwnedTables: readonly TenantTable[] = [
   { table: "OrderChangeRequest", deleteFor: (tx, tenantId) => tx.orderChangeRequest.deleteMany({ where: { tenantId } }) },
   { table: "OrderJob", deleteFor: (tx, tenantId) => tx.orderJob.deleteMany({ where: { tenantId } }) },
   { table: "OrderDocument", deleteFor: (tx, tenantId) => tx.orderDocument.deleteMany({ where: { tenantId } }) },
+  { table: "OrderFlight", deleteFor: (tx, tenantId) => tx.orderFlight.deleteMany({ where: { tenantId } }) },
   { table: "OrderPassenger", deleteFor: (tx, tenantId) => tx.orderPassenger.deleteMany({ where: { tenantId } }) },
   { table: "Order", deleteFor: (tx, tenantId) => tx.order.deleteMany({ where: { tenantId } }) },
   { table: "LedgerEntry", deleteFor: (tx, tenantId) => tx.ledgerEntry.deleteMany({ where: { tenantId } }) },

@@ -164,7 +164,8 @@ export function instantToUtcIso(instantMs: number): string {
 /** Epoch milliseconds of UTC midnight of a `YYYY-MM-DD` date; throws on anything else. */
 export function parseIsoDate(date: string): number {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  const ms = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : NaN;
+  // setUTCFullYear, not Date.UTC, which reads years 0–99 as 1900–1999.
+  const ms = match ? new Date(0).setUTCFullYear(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : NaN;
   if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date) {
     throw new RangeError(`Not a calendar date (YYYY-MM-DD): ${date}`);
   }

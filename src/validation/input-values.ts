@@ -5,8 +5,27 @@ import { z } from "zod";
  * Schema (docs/request-rules.md): a date, a place code, a whole number written in a query string.
  */
 
-/** A real calendar date written `YYYY-MM-DD` (2026-02-30 is refused): `format: date` and its pattern. */
-export const calendarDate = z.iso.date({ message: "must be a date written YYYY-MM-DD" });
+/**
+ * The earliest year a date may name. JavaScript's Date.UTC reads years 0–99 as 1900–1999, and no
+ * date of travel, birth or document validity lies before 1900: earlier ones are invalid input.
+ */
+export const EARLIEST_YEAR = 1900;
+const FROM_EARLIEST_YEAR = /^(?:19|[2-9]\d)\d\d-/;
+
+/**
+ * A real calendar date written `YYYY-MM-DD` (2026-02-30 is refused), in EARLIEST_YEAR or later:
+ * `format: date` and its patterns.
+ */
+export const calendarDate = z.iso
+  .date({ message: "must be a date written YYYY-MM-DD" })
+  .regex(FROM_EARLIEST_YEAR, `must be in ${EARLIEST_YEAR} or later`)
+  .meta({ format: "date" });
+
+/** A month written `YYYY-MM`, in EARLIEST_YEAR or later. */
+export const yearMonth = z
+  .string()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "must be a month written YYYY-MM")
+  .regex(FROM_EARLIEST_YEAR, `must be in ${EARLIEST_YEAR} or later`);
 
 /** A three-letter IATA airport or city code, in either case; upper-cased once parsed. */
 export const placeCode = z

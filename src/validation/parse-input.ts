@@ -5,17 +5,20 @@ import type { ErrorCode } from "../errors/catalogue";
 /**
  * Parses input with a domain schema. The first problem names the field (`slices[0].origin`)
  * and every problem is listed in `reason`, so one round trip shows all that is wrong. The answer
- * is `code`, unless the first problem names its own (`params.errorCode` of a refinement).
+ * is `code`, unless the first problem names its own (`params.errorCode` of a refinement, with
+ * the suggested action of its own limits, `params.action`, when it has one).
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, code: ErrorCode = "validation_failed"): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const firstIssue = parsed.error.issues[0];
   const ownCode = firstIssue?.code === "custom" ? (firstIssue.params?.errorCode as ErrorCode | undefined) : undefined;
+  const ownAction = firstIssue?.code === "custom" ? (firstIssue.params?.action as string | undefined) : undefined;
   const problems = parsed.error.issues.map((issue) => {
     const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path;
     const field = fieldPath(path);
-    const message = issue.code === "unrecognized_keys" ? "is not a known field" : issue.message;
+    // zod's own words name the key again ("Unrecognized key: …"); a schema may give its own (a list's query).
+    const message = issue.code === "unrecognized_keys" && issue.message.startsWith("Unrecognized key") ? "is not a known field" : issue.message;
     return { field, message };
   });
   const first = problems[0];
@@ -24,6 +27,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, code:
     ...(first?.field ? { field: first.field } : {}),
     message: first ? describe(first) : undefined,
     reason: problems.map(describe).join("; "),
+    ...(ownAction === undefined ? {} : { action: ownAction }),
   });
 }
 

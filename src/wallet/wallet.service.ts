@@ -12,7 +12,8 @@ import { convertMinor } from "../money/exchange-rates";
 import { amountTooLarge } from "../money/minor-units";
 import type { CursorCodec } from "../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";
-import { ledgerEntryFrom, walletFrom, type LedgerEntry, type Wallet } from "./wallet";
+import { ledgerEntryFrom, walletFrom, type LedgerEntry, type Wallet, type WalletRow, type WalletStanding } from "./wallet";
+import type { HoldLimits } from "./hold-limits";
 import { walletChange } from "./wallet-change";
 import { tenantClock } from "../tenancy/tenant-clock";
 import type { ChangeOrigin } from "../audit/change-origin";
@@ -29,7 +30,16 @@ export interface WalletCredit {
 /** What a credit did: its ledger entry, and the wallet after it. */
 export interface WalletCreditResult {
   entry: LedgerEntry;
-  wallet: Wallet;
+  wallet: WalletStanding;
+}
+
+/**
+ * What the owner sets on a wallet (PATCH /v1/tenants/:id/wallet); each field absent stays as it is.
+ * The credit limit and a low-balance threshold are to join them.
+ */
+export interface WalletSettings {
+  /** Only the limits given change; null removes a limit. */
+  holdLimits?: Partial<HoldLimits>;
 }
 
 /** The ledger entries that make up what a tenant spent: on tickets (debits less reversals and refunds) and on services added after ticketing. */
@@ -48,12 +58,42 @@ export class WalletService {
 
   /** The tenant's wallet. Every live tenant has one, created with it. */
   async get(tenantId: string): Promise<Wallet> {
-    const [row] = await queryRows<{ currency: string; balance: number; updatedAt: unknown }>(
+    const [row] = await queryRows<Omit<WalletRow, "updatedAt"> & { updatedAt: unknown }>(
       this.db,
-      Sql.sql`SELECT "currency", "balance", "updatedAt" FROM "Wallet" WHERE "tenantId" = ${tenantId}`,
+      Sql.sql`SELECT "currency", "balance", "creditLimit", "maxUnpaidOrders", "maxUnpaidSeatsPerFlight", "updatedAt" FROM "Wallet" WHERE "tenantId" = ${tenantId}`,
     );
     if (!row) throw appError("tenant_not_found");
-    return walletFrom({ tenantId, currency: row.currency, balance: row.balance, updatedAt: dateFrom(row.updatedAt) });
+    return walletFrom(tenantId, { ...row, updatedAt: dateFrom(row.updatedAt) });
+  }
+
+  /**
+   * The wallet with what the tenant's unpaid orders stand for: `reserved`, their totals (PENDING
+   * orders, each converted to the wallet's currency should it have been re-denominated since), and
+   * `available`, what stays once all of them are paid (balance + credit limit − reserved).
+   */
+  async standing(tenantId: string): Promise<WalletStanding> {
+    const [wallet, totals] = await Promise.all([
+      this.get(tenantId),
+      queryRows<{ currency: string; total: bigint | number }>(
+        this.db,
+        Sql.sql`SELECT "currency", SUM("totalAmount") AS "total" FROM "Order"
+          WHERE "tenantId" = ${tenantId} AND "status" = ${sqlEnum(this.db.provider, "OrderStatus", "PENDING")} GROUP BY "currency"`,
+      ),
+    ]);
+    const reserved = totals.reduce((sum, { currency, total }) => sum + convertMinor(exactNumber(total), currency, wallet.currency), 0);
+    return { ...wallet, reserved, available: wallet.balance + wallet.creditLimit - reserved };
+  }
+
+  /**
+   * The owner changes the wallet's settings (PATCH /v1/tenants/:id/wallet): the fields given, the
+   * others as they were. A hold limit lowered below what is held already only refuses new bookings.
+   * 404 `tenant_not_found`, 409 `tenant_deleted`.
+   */
+  async updateSettings(tenant: Tenant, settings: WalletSettings): Promise<WalletStanding> {
+    if (tenant.status === "deleted") throw appError("tenant_deleted");
+    const { count } = await this.db.prisma.wallet.updateMany({ where: { tenantId: tenant.id }, data: { ...settings.holdLimits, updatedAt: tenantClock(tenant).now() } });
+    if (count === 0) throw appError("tenant_not_found");
+    return this.standing(tenant.id);
   }
 
   /** The tenant's ledger, newest first. */
@@ -93,7 +133,7 @@ export class WalletService {
       throw appError("currency_mismatch", { field: "currency", message: `currency: the wallet holds ${wallet.currency}, not ${credit.currency}` });
     }
     const entry = await this.db.prisma.ledgerEntry.findUniqueOrThrow({ where: { id: change.entryId } });
-    return { entry: ledgerEntryFrom(entry), wallet: await this.get(tenant.id) };
+    return { entry: ledgerEntryFrom(entry), wallet: await this.standing(tenant.id) };
   }
 
   /**
@@ -133,7 +173,7 @@ export class WalletService {
   async creditById(tenantId: string, entryId: string): Promise<WalletCreditResult> {
     const entry = await this.db.prisma.ledgerEntry.findFirst({ where: { id: entryId, tenantId } });
     if (!entry) throw appError("not_found");
-    return { entry: ledgerEntryFrom(entry), wallet: await this.get(tenantId) };
+    return { entry: ledgerEntryFrom(entry), wallet: await this.standing(tenantId) };
   }
 
   /**

@@ -1,11 +1,35 @@
 import { exactNumber } from "../db/sql-values";
 import type { LedgerEntryType } from "../generated/prisma-sqlite/client";
+import type { HoldLimits } from "./hold-limits";
 
-/** A tenant's prepaid balance, in minor units of `currency`. */
+/** A tenant's prepaid balance, in minor units of `currency`, and what the owner lets it do. */
 export interface Wallet {
   tenantId: string;
   currency: string;
   balance: number;
+  /** How far below zero the owner lets the balance go (0: not at all), minor units of `currency`. */
+  creditLimit: number;
+  holdLimits: HoldLimits;
+  updatedAt: Date;
+}
+
+/**
+ * The wallet as it stands with the tenant's unpaid orders (docs/rest-api.md#wallet): `reserved`
+ * is what they total (PENDING orders, in the wallet's currency), `available` what stays free once
+ * all of them are paid: balance + credit limit − reserved, negative when they could not all be.
+ */
+export interface WalletStanding extends Wallet {
+  reserved: number;
+  available: number;
+}
+
+/** The wallet's columns as read (BigInt amounts). */
+export interface WalletRow {
+  currency: string;
+  balance: bigint | number;
+  creditLimit: bigint | number;
+  maxUnpaidOrders: number | null;
+  maxUnpaidSeatsPerFlight: number | null;
   updatedAt: Date;
 }
 
@@ -27,8 +51,15 @@ export interface LedgerEntry {
 export type { LedgerEntryType };
 
 /** Stored rows hold BigInt amounts (no 32-bit overflow); the domain reads them as exact numbers. */
-export function walletFrom(row: { tenantId: string; currency: string; balance: bigint | number; updatedAt: Date }): Wallet {
-  return { tenantId: row.tenantId, currency: row.currency, balance: exactNumber(row.balance), updatedAt: row.updatedAt };
+export function walletFrom(tenantId: string, row: WalletRow): Wallet {
+  return {
+    tenantId,
+    currency: row.currency,
+    balance: exactNumber(row.balance),
+    creditLimit: exactNumber(row.creditLimit),
+    holdLimits: { maxUnpaidOrders: row.maxUnpaidOrders, maxUnpaidSeatsPerFlight: row.maxUnpaidSeatsPerFlight },
+    updatedAt: row.updatedAt,
+  };
 }
 
 export function ledgerEntryFrom(row: Omit<LedgerEntry, "amount" | "balanceAfter" | "feeAmount"> & { amount: bigint | number; balanceAfter: bigint | number; feeAmount: bigint | number }): LedgerEntry {

@@ -21,7 +21,7 @@ export async function credit(server: TestServer, tenantId: string, amount: strin
 }
 
 /** GET /v1/wallet's data, asserting 200. */
-export async function getWallet(server: TestServer, key: string): Promise<{ tenant_id: string; balance: string; currency: string; updated_at: string }> {
+export async function getWallet(server: TestServer, key: string): Promise<{ tenant_id: string; balance: string; currency: string; reserved: string; available: string; updated_at: string }> {
   const response = await call(server, "GET", "/v1/wallet", { key });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body.data;

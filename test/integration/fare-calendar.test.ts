@@ -225,3 +225,66 @@ describe("fare calendar and destination ideas", () => {
     });
   });
 });
+
+/**
+ * Destination ideas once stalled the whole server on a cheap request: pricing an origin's every
+ * destination for a month (over 30,000 fare searches from London) ran on the event loop, and took
+ * about one rate-limit token. They are priced off the event loop now (the simulated airline's fare
+ * worker), charged by the searches they stand for (days × places: REST's rate-limit tokens,
+ * GraphQL's operation cost), and a tenant has at most two computed at once (unit: calendar-work).
+ */
+describe("fare calendar work: charged by its searches, and off the event loop", () => {
+  let server: TestServer;
+  let tenant: TenantFixture;
+  beforeAll(async () => {
+    // A full bucket of 100 tokens refilled at 1 a second: a charge shows as the refusal after it.
+    ({ server, tenant } = await startServerWithTenant({ RATE_LIMIT_RPS: "1", RATE_LIMIT_BURST: "100" }));
+  });
+  afterAll(() => server.close());
+
+  const ideas = (month: string, cabin = "economy") => call(server, "GET", `${DESTINATIONS}?${query({ origin: "LON", month, cabin_class: cabin })}`, { key: tenant.key });
+
+  it("takes destination ideas' rate-limit tokens by their work: a month from London takes the whole bucket", async () => {
+    const started = performance.now();
+    const answered = await ideas(monthAhead(60));
+    expect(answered.status, JSON.stringify(answered.body).slice(0, 300)).toBe(200);
+    const next = await call(server, "GET", "/v1/tenant", { key: tenant.key });
+    // What is left is what refilled meanwhile, at a token a second (it was 99 when they took one token).
+    const refilled = Math.ceil((performance.now() - started) / 1000);
+    if (next.status === 429) expectError(next, 429, "rate_limit_exceeded");
+    else expect(Number(next.headers.get("ratelimit-remaining"))).toBeLessThanOrEqual(refilled);
+  });
+
+  it("prices GraphQL's destinations by their work too: five of them in one document are past the cost limit", async () => {
+    const other = await createTenant(server);
+    const month = monthAhead(90);
+    const five = `{ ${["economy", "premium_economy", "business", "first", "economy"].map((cabin, i) => `d${i}: destinations(origin: "LON", month: "${month}", cabinClass: ${cabin.toUpperCase()}) { supplier }`).join(" ")} }`;
+    const refused = await graphql(server, five, {}, { key: other.key });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: "query_too_complex" });
+    // A fare calendar of 90 days is 90 searches: a point's worth of tokens, as a small query.
+    const calendarOnly = await graphql(server, FARE_CALENDAR_QUERY, { origin: "LON", destination: "NYC", from: daysAhead(10), to: daysAhead(99) }, { key: other.key });
+    expect(calendarOnly.body.errors).toBeUndefined();
+    expect(Number(calendarOnly.headers.get("ratelimit-remaining"))).toBeGreaterThan(90);
+  });
+
+  it("keeps answering /healthz at once while destination ideas of a month are priced", async () => {
+    const other = await createTenant(server);
+    const started = performance.now();
+    let pending = true;
+    const pricing = call(server, "GET", `${DESTINATIONS}?${query({ origin: "LON", month: monthAhead(120), cabin_class: "business" })}`, { key: other.key }).finally(() => {
+      pending = false;
+    });
+    // /healthz one after another for as long as the ideas are priced: each waits for nothing else.
+    const waits: number[] = [];
+    while (pending) {
+      const sent = performance.now();
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      waits.push(performance.now() - sent);
+    }
+    expect((await pricing).status).toBe(200);
+    const pricingMs = performance.now() - started;
+    // On the event loop, one /healthz waited as long as the pricing itself.
+    expect(Math.max(...waits), `healthz waits ${waits.map(Math.round).join(", ")} ms; the ideas took ${Math.round(pricingMs)} ms`).toBeLessThan(pricingMs / 4);
+  });
+});

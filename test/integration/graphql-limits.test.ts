@@ -36,6 +36,17 @@ const DOUBLING_FRAGMENTS = `fragment V0 on Viewer { kind keyId } ${Array.from({ 
 const UNPRICEABLE = `{ viewer { ...V13 } } ${DOUBLING_FRAGMENTS}`;
 const UNPRICEABLE_WHEN_WHOLE = `query ($whole: Boolean!) { viewer { kind ...V13 @include(if: $whole) } } ${DOUBLING_FRAGMENTS}`;
 
+/** `count` fields of one name with different arguments in one selection set: validating that they conflict is quadratic. */
+function sameNameFields(count: number): string {
+  return `{ ${Array.from({ length: count }, (_, i) => `locations(query: "a${i}") { iataCode }`).join(" ")} }`;
+}
+
+/** A selection set of `count` selections once its fragments are spread (each fragment counted once, however often spread). */
+function spreadFields(count: number): string {
+  const half = Math.floor(count / 2);
+  return `{ viewer { ...A ...A ...B } } fragment A on Viewer { ${"kind ".repeat(half)}} fragment B on Viewer { ${"keyId ".repeat(count - half)}}`;
+}
+
 function tokenCount(document: string): number {
   const lexer = new Lexer(new Source(document));
   let count = 0;
@@ -145,6 +156,25 @@ describe("GraphQL limits: each a catalogued 400, over HTTP and WebSocket", () =>
     });
   });
 
+  describe("fields per selection set, bounded before validation", () => {
+    it("100 selections in a set (fragments spread) run", async () => {
+      const response = await graphql(server, spreadFields(100), {}, { key: sandbox.key });
+      expect(response.status).toBe(200);
+      expect(response.body.data.viewer).toEqual({ kind: "TENANT", keyId: expect.any(String) });
+    });
+
+    it("101 are query_too_complex, however they are spread", async () => {
+      expectRefused(await graphql(server, spreadFields(101), {}, { key: sandbox.key }), "query_too_complex", /101 fields; the limit is 100/);
+    });
+
+    it("540 same-name fields with different arguments are refused at once, not validated for half a second", async () => {
+      const started = performance.now();
+      const response = await graphql(server, sameNameFields(540), {}, { key: sandbox.key });
+      expectRefused(response, "query_too_complex", /540 fields; the limit is 100/);
+      expect(performance.now() - started).toBeLessThan(400);
+    });
+  });
+
   describe("tokens", () => {
     it("a document of exactly 5,000 tokens is parsed and run (the metadata rule then refuses the list)", async () => {
       const response = await graphql(server, documentOfTokens(5000), {}, { key: sandbox.key });
@@ -222,6 +252,11 @@ describe("GraphQL limits: each a catalogued 400, over HTTP and WebSocket", () =>
       expect(literal.errors?.[0]?.extensions).toMatchObject({ code: "validation_failed", statusCode: 400 });
       const variable = await firstAnswer(sandboxWs, `mutation ($input: UpdateTenantConfigInput!) { updateTenantConfig(input: $input) { id } }`, { input: { metadata: { note: "nul\u0000here" } } });
       expect(variable.errors?.[0]?.extensions).toMatchObject({ code: "validation_failed", statusCode: 400, field: "variables.input.metadata.note" });
+    });
+
+    it("fields per selection set", async () => {
+      const answer = await firstAnswer(sandboxWs, sameNameFields(540));
+      expect(answer.errors?.[0]?.extensions).toMatchObject({ code: "query_too_complex", statusCode: 400 });
     });
 
     it("too_many_tokens", async () => {

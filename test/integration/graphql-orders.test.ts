@@ -223,7 +223,9 @@ describe("GraphQL orders and wallet", () => {
 
       const otherInput = orderInput(offer, { passengers: offer.passengers.map((p) => passengerInput(p.id, p.type, { givenName: "Grace" })) });
       const reused = await graphql(server, CREATE, { input: otherInput, key }, { key: alice.key });
-      expectGraphQLError(reused, "idempotency_key_reused", { statusCode: 422 });
+      expectGraphQLError(reused, "idempotency_key_reused", { statusCode: 422, field: "idempotencyKey" });
+      // The argument it names, not REST's header.
+      expect(reused.body.errors![0]!.message).toBe("This idempotencyKey was used for a different request.");
       expect(reused.body.data).toBeNull();
       expect(await totalOrders(alice.key)).toBe(before + 1);
     });
@@ -235,7 +237,10 @@ describe("GraphQL orders and wallet", () => {
       const responses = await Promise.all([0, 1, 2].map(() => graphql(server, CREATE, { input: orderInput(offer), key }, { key: alice.key })));
       const ids = new Set<string>();
       for (const response of responses) {
-        if (response.body.errors) expectGraphQLError(response, "idempotency_request_in_progress", { statusCode: 409 });
+        if (response.body.errors) {
+          expectGraphQLError(response, "idempotency_request_in_progress", { statusCode: 409 });
+          expect(response.body.errors[0]!.message).toBe("A request with this idempotencyKey is still being processed.");
+        }
         else ids.add(response.body.data.createOrder.id);
       }
       expect(ids.size, JSON.stringify(responses.map((r) => r.body))).toBe(1);
@@ -265,6 +270,7 @@ describe("GraphQL orders and wallet", () => {
 
       const empty = await graphql(server, CREATE, { input: orderInput(offer), key: "" }, { key: alice.key });
       expectGraphQLError(empty, "idempotency_key_required", { statusCode: 400, field: "idempotencyKey" });
+      expect(empty.body.errors![0]!.message).toBe("This mutation needs an idempotencyKey argument.");
 
       const badKey = await graphql(server, CREATE, { input: orderInput(offer), key: " leading-space" }, { key: alice.key });
       expectGraphQLError(badKey, "validation_failed", { statusCode: 400, field: "idempotencyKey" });
@@ -535,6 +541,14 @@ describe("GraphQL orders and wallet", () => {
       expect(first.pageInfo.hasNextPage).toBe(true);
       expect(second.pageInfo.hasNextPage).toBe(false);
       expect([...first.nodes, ...second.nodes].map((node: any) => node.id).sort()).toEqual([...canceled].sort());
+    });
+  });
+
+  describe("a refused page names its reason in the message", () => {
+    it("wallet.transactions(last: 5) without before says last needs before, not a generic message", async () => {
+      const response = await graphql(server, "{ wallet { transactions(last: 5) { totalCount } } }", {}, { key: alice.key });
+      expectGraphQLError(response, "validation_failed", { field: "last" });
+      expect(response.body.errors![0]!.message).toBe("last: needs before (a cursor to page backwards from)");
     });
   });
 

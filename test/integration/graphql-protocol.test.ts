@@ -3,6 +3,7 @@ import { createClient, type Client } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { type TenantFixture, call, startServerWithTenant } from "../helpers/client";
+import { eventually } from "../helpers/eventually";
 import type { TestServer } from "../helpers/test-server";
 
 /** GraphQL over HTTP (the graphql-http audit suite) and graphql-ws; the playground is in playground.test.ts. */
@@ -127,6 +128,52 @@ describe("GraphQL protocols", () => {
       expect(await closeCode({ authorization: "Bearer sk_test_00000000000000000000000000000000" })).toBe(4403);
       expect(await closeCode({ "x-api-key": "not-a-key" })).toBe(4403);
       expect(await closeCode({ authorization: 42 })).toBe(4403);
+    });
+
+    /** A raw graphql-ws socket, open; its close code and whether the server acknowledged it are recorded. */
+    async function rawSocket(): Promise<{ socket: WebSocket; acked: () => boolean; closed: Promise<number> }> {
+      const socket = new WebSocket(server.wsUrl, "graphql-transport-ws");
+      let acked = false;
+      socket.on("message", (data) => {
+        if (JSON.parse(String(data)).type === "connection_ack") acked = true;
+      });
+      const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
+      await new Promise<void>((resolve, reject) => {
+        socket.once("open", () => resolve());
+        socket.once("error", reject);
+      });
+      return { socket, acked: () => acked, closed };
+    }
+
+    it("a message over 1 MB is closed with 1009 before it is read, a connection_init with a valid key included", async () => {
+      const { socket, acked, closed } = await rawSocket();
+      socket.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${tenant.key}`, padding: "x".repeat(1024 * 1024) } }));
+      expect(await closed).toBe(1009);
+      expect(acked()).toBe(false);
+    });
+
+    it("bounds the connections of one address that have not authenticated yet: the 33rd waiting is closed with 1013, and one more is let in once one authenticates", async () => {
+      const waiting = await Promise.all(Array.from({ length: 32 }, () => rawSocket()));
+      try {
+        const refused = await rawSocket();
+        expect(await refused.closed).toBe(1013);
+        const first = waiting[0]!;
+        first.socket.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${tenant.key}` } }));
+        await eventually(async () => (first.acked() ? true : undefined), () => "the first waiting connection was not acknowledged");
+        const admitted = await rawSocket();
+        admitted.socket.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${tenant.key}` } }));
+        await eventually(async () => (admitted.acked() ? true : undefined), () => "a connection after one authenticated was not let in");
+        admitted.socket.close();
+      } finally {
+        for (const { socket } of waiting) socket.close();
+      }
+    });
+
+    it("closes a connection that sends no connection_init within 3 s with 4408", async () => {
+      const started = performance.now();
+      const { closed } = await rawSocket();
+      expect(await closed).toBe(4408);
+      expect(performance.now() - started).toBeGreaterThan(2900);
     });
 
     it("a revoked key can no longer open a connection", async () => {

@@ -95,6 +95,21 @@ describe("hidden characters in names, labels and metadata keys", () => {
     });
   });
 
+  it.each(HIDDEN)("%s is refused in an owner credit's reference: POST /v1/tenants/:id/wallet/credits, creditWallet", async (_label, text, character) => {
+    const ledgerSize = async () => (await call(server, "GET", "/v1/wallet/transactions?limit=1", { key: tenant.key })).body.data.pagination.total as number;
+    const before = await ledgerSize();
+    const credit = { amount: "10.00", currency: "USD", reference: text };
+    expectRefusal(await asOwner("POST", `/v1/tenants/${tenant.tenantId}/wallet/credits`, credit), "reference", character, text);
+    const viaGraphQL = await graphql(
+      server,
+      "mutation ($id: ID!, $reference: String) { creditWallet(tenantId: $id, amount: \"10.00\", currency: \"USD\", reference: $reference) { transaction { id } } }",
+      { id: tenant.tenantId, reference: text },
+      { key: server.ownerKey },
+    );
+    expectGraphQLRefusal(viaGraphQL, "reference", character);
+    expect(await ledgerSize()).toBe(before);
+  });
+
   it("is refused in an order's metadata key (Variant B booking)", async () => {
     const [offer] = await searchForBooking(server, tenant.key);
     const text = "ref\u202Eeno";

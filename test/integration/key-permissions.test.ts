@@ -48,8 +48,9 @@ const probes: Record<string, Probe> = {
   supplierConnections: { rest: "GET /v1/supplier_connections" },
   createSupplierConnection: { rest: "POST /v1/supplier_connections", body: {} },
   deleteSupplierConnection: { rest: "DELETE /v1/supplier_connections/:id" },
-  events: { rest: "GET /v1/events" },
-  event: { rest: "GET /v1/events/:id" },
+  // Events show orders' contents: orders:read on top of webhooks:read.
+  events: { rest: "GET /v1/events", alsoNeeds: { orders: "read" } },
+  event: { rest: "GET /v1/events/:id", alsoNeeds: { orders: "read" } },
   locations: { rest: "GET /v1/air/locations" },
   searchFlights: { rest: "POST /v1/air/search", body: {} },
   createBatchOfferRequest: { rest: "POST /v1/air/batch_offer_requests", body: {} },
@@ -341,6 +342,26 @@ describe("key permissions", () => {
       } finally {
         await reader.dispose();
       }
+    });
+
+    it("the events API shows orders' contents, so it needs orders: read besides webhooks: read", async () => {
+      const order = await bookOffer(server, tenant.key, offers[4]);
+      const event = await eventually(
+        async () => (await call(server, "GET", `/v1/events?order_id=${order.id}`, { key: tenant.key })).body.data?.items?.[0],
+        () => "no event of the order",
+      );
+      const webhooksOnly = await keyWith({ webhooks: "read" });
+      for (const path of ["/v1/events", `/v1/events/${event.id}`]) {
+        const refused = await call(server, "GET", path, { key: webhooksOnly });
+        expectError(refused, 403, "insufficient_permissions");
+        expect(refused.body.requiredPermission).toEqual({ resource: "orders", level: "read" });
+        expect(JSON.stringify(refused.body)).not.toContain(order.booking_reference);
+      }
+      const viaGraphQL = await graphql(server, "{ events(first: 5) { nodes { id payload } } }", {}, { key: webhooksOnly });
+      expect(viaGraphQL.body.data).toEqual({ events: null });
+      expect(viaGraphQL.body.errors!.map((error) => [error.extensions.code, error.extensions.requiredPermission])).toEqual([["insufficient_permissions", { resource: "orders", level: "read" }]]);
+      const both = await keyWith({ webhooks: "read", orders: "read" });
+      expect((await call(server, "GET", `/v1/events/${event.id}`, { key: both })).status).toBe(200);
     });
 
     it("the owner key is unrestricted, also acting for the tenant", async () => {

@@ -188,6 +188,13 @@ describe("locations", () => {
       expectError(await find({ query: "london", limit }), 400, "LIMIT_OUT_OF_RANGE", "limit");
     });
 
+    it("says and suggests the lookup's own range, 1 to 15 (not the 1 to 100 of paged lists), on REST and GraphQL", async () => {
+      const refused = await find({ query: "london", limit: "20" });
+      expect(refused.body).toMatchObject({ message: "limit: must be between 1 and 15", suggestedAction: "Send a limit from 1 to 15." });
+      const viaGraphQL = await graphql(server, "{ locations(query: \"london\", limit: 20) { id } }", {}, { key: tenant.key });
+      expect(viaGraphQL.body.errors?.[0]).toMatchObject({ message: "limit: must be between 1 and 15", extensions: { code: "LIMIT_OUT_OF_RANGE", field: "limit" } });
+    });
+
     it("may be called with the owner key, without Service-Tenant", async () => {
       const asOwner = await locations({ query: "LHR" }, server.ownerKey);
       expect(asOwner).toEqual(await locations({ query: "LHR" }));

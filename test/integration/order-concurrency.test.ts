@@ -54,6 +54,9 @@ describe("orders under concurrency", () => {
       body: { amount: `${Math.floor(tenTimes / 100)}.${String(tenTimes % 100).padStart(2, "0")}`, currency: "USD" },
     });
     expect(credit.status).toBe(201);
+    // 50 unpaid holds on one flight: past a live tenant's default hold limit of 9 seats, lifted here.
+    const unlimited = await call(server, "PATCH", `/v1/tenants/${live.tenantId}/wallet`, { key: server.ownerKey, body: { hold_limits: { max_unpaid_seats_per_flight: null } } });
+    expect(unlimited.status).toBe(200);
     const orders = [];
     for (const offer of offers) orders.push(await bookOffer(server, live.key, offer));
 

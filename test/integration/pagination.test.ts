@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { expectError } from "../helpers/expect-error";
+import { fillPath, isOwnerRoute, restRoutes, routeName } from "../helpers/route-table";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /** Cursor pagination on REST lists (docs/rest-api.md#pagination), on the owner's tenant and key lists. */
@@ -120,6 +121,32 @@ describe("pagination", () => {
     it("refuses an out-of-range limit on the key list too", async () => {
       const tenant = await createTenant(server);
       expectError(await listKeys(tenant.tenantId, { limit: "101" }), 400, "LIMIT_OUT_OF_RANGE", "limit");
+    });
+  });
+
+  describe("unknown query parameters", () => {
+    /** Every paginated GET route of the server's table: those whose query takes `limit`. */
+    const lists = restRoutes.filter((route) => route.method === "GET" && route.query !== undefined && "limit" in ((route.query as { shape?: object }).shape ?? {}));
+
+    it("covers the lists of the route table", () => {
+      expect(lists.map(routeName)).toEqual(expect.arrayContaining(["GET /v1/air/orders", "GET /v1/wallet/transactions", "GET /v1/events", "GET /v1/tenants"]));
+    });
+
+    it.each(lists.map((route) => [routeName(route), route] as const))("%s answers 400 naming an unknown parameter, in the catalogue's shape", async (_name, route) => {
+      const tenant = await createTenant(server);
+      const path = fillPath(route.url, (name) => `${name}_neverexisted`);
+      const key = isOwnerRoute(route) ? server.ownerKey : tenant.key;
+      // The lookup's text is required: the one list with a parameter it cannot do without.
+      const required = route.url === "/v1/air/locations" ? "&query=lon" : "";
+      const response = await call(server, "GET", `${path}?limit=5${required}&passenger_name=Zzzz`, { key });
+      expectError(response, 400, "validation_failed", "passenger_name");
+      expect(response.body.message).toMatch(/^passenger_name: /);
+    });
+
+    it("keeps answering the parameters a list takes", async () => {
+      const tenant = await createTenant(server);
+      const orders = await call(server, "GET", "/v1/air/orders?status=pending&limit=5", { key: tenant.key });
+      expect(orders.status, JSON.stringify(orders.body)).toBe(200);
     });
   });
 

@@ -64,3 +64,48 @@ describe("search date bounds", () => {
     expectGraphQLError(response, "departure_date_out_of_range", { statusCode: 422, field: "slices[0].departureDate" });
   });
 });
+
+/**
+ * Years 0001–0099 are dates JavaScript reads as 1900–1999 (Date.UTC), so they once reached the
+ * time arithmetic and answered 500. Every date before 1900 is invalid input, named by its field,
+ * wherever a date comes in: searches (both variants, GraphQL, batch offer requests), the fare
+ * calendar and destination ideas.
+ */
+describe("dates before 1900", () => {
+  let server: TestServer;
+  let tenant: TenantFixture;
+  beforeAll(async () => {
+    ({ server, tenant } = await startServerWithTenant());
+  });
+  afterAll(() => server.close());
+
+  const oneWay = (departure_date: string) => ({ slices: [{ origin: "LHR", destination: "JFK", departure_date }], passengers: [{ type: "adult" }] });
+
+  it("refuses them in searches with 400 invalid_search_params naming the field", async () => {
+    for (const date of ["0099-01-15", "0001-01-01", "1899-12-31"]) {
+      expectError(await call(server, "POST", "/v1/air/search", { key: tenant.key, body: oneWay(date) }), 400, "invalid_search_params", "slices[0].departure_date");
+      const variantB = await call(server, "POST", "/v1/air/search", { key: tenant.key, body: { data: { ...oneWay(date), cabin_class: "economy" } } });
+      expectError(variantB, 400, "invalid_search_params", "data.slices[0].departure_date");
+      expectError(await call(server, "POST", "/v1/air/batch_offer_requests", { key: tenant.key, body: oneWay(date) }), 400, "invalid_search_params", "slices[0].departure_date");
+    }
+    const response = await graphql(
+      server,
+      `mutation ($input: SearchFlightsInput!) { searchFlights(input: $input) { offers { id } } }`,
+      { input: { slices: [{ origin: "LHR", destination: "JFK", departureDate: "0099-01-15" }], passengers: [{ type: "ADULT" }] } },
+      { key: tenant.key },
+    );
+    expectGraphQLError(response, "invalid_search_params", { statusCode: 400, field: "slices[0].departureDate" });
+    expect(response.body.errors?.[0]?.extensions?.retryable).toBe(false);
+  });
+
+  it("refuses them in the fare calendar and destination ideas", async () => {
+    const calendar = await call(server, "GET", "/v1/air/fare_calendar?origin=LON&destination=NYC&from=0099-01-15&to=0099-01-20", { key: tenant.key });
+    expectError(calendar, 400, "invalid_search_params", "from");
+    const to = await call(server, "GET", `/v1/air/fare_calendar?origin=LON&destination=NYC&from=${londonDate(3)}&to=0099-01-20`, { key: tenant.key });
+    expectError(to, 400, "invalid_search_params", "to");
+    const destinations = await call(server, "GET", "/v1/air/destinations?origin=LON&month=0099-07&cabin_class=premium_economy", { key: tenant.key });
+    expectError(destinations, 400, "invalid_search_params", "month");
+    const viaGraphQL = await graphql(server, `{ destinations(origin: "LON", month: "0099-07") { destination { iataCode } } }`, {}, { key: tenant.key });
+    expectGraphQLError(viaGraphQL, "invalid_search_params", { statusCode: 400, field: "month" });
+  });
+});

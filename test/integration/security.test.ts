@@ -263,6 +263,7 @@ describe("a sweep of guessed and foreign ids", () => {
     updateOrderPassengers: { passengers: [{ id: "p1", given_name: "Grace" }] },
     addOrderServices: { add_services: [{ id: "ase_sweep" }] },
     creditWallet: { amount: "10.00", currency: "USD" },
+    updateTenantWallet: { hold_limits: { max_unpaid_orders: 5 } },
     confirmOrderChange: {},
     simulateAirlineInitiatedChange: { kind: "retime" },
     updateWebhookEndpoint: { enabled: false },

@@ -4,6 +4,7 @@ import { call, createTenant, graphql, startServerWithTenant, type TenantFixture 
 import { expectError, expectGraphQLError } from "../helpers/expect-error";
 import { killStillRunning, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
 import { newKey } from "../helpers/orders";
+import { subscribe, wsClient } from "../helpers/subscriptions";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 import { generateSecret } from "../../src/tenancy/api-key-secret";
@@ -134,6 +135,51 @@ describe("supplier connections", () => {
     const deleted = await graphql(server, "mutation ($id: ID!) { deleteSupplierConnection(id: $id) { id } }", { id: connection.id }, { key: tenant.key });
     expect(deleted.body.data.deleteSupplierConnection.id).toBe(connection.id);
     expect(await whereStored(server, token)).toEqual([]);
+  });
+
+  it("refuses a repeated Idempotency-Key with a different token: 422 idempotency_key_reused, the new token not dropped silently", async () => {
+    const headers = { "idempotency-key": newKey("spc") };
+    const first = await call(server, "POST", "/v1/supplier_connections", { key: tenant.key, headers, body: { supplier: "duffel", access_token: testToken() } });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const otherToken = testToken();
+    const second = await call(server, "POST", "/v1/supplier_connections", { key: tenant.key, headers, body: { supplier: "duffel", access_token: otherToken } });
+    expectError(second, 422, "idempotency_key_reused");
+    expect(second.headers.get("idempotent-replayed")).toBeNull();
+    expect(await whereStored(server, otherToken)).toEqual([]);
+    await call(server, "DELETE", `/v1/supplier_connections/${first.body.data.id}`, { key: tenant.key });
+  });
+
+  it("never repeats a variable's value in a GraphQL coercion error, over HTTP and WebSocket", async () => {
+    const token = testToken();
+    const mutation = "mutation ($input: CreateSupplierConnectionInput!) { createSupplierConnection(input: $input) { id } }";
+    const wrongInputs = [
+      { input: { supplier: "duffel", accessToken: token, label: "mine" } },
+      { input: { supplier: ["duffel", token], accessToken: token } },
+      { input: { supplier: "duffel", accessToken: { value: token } } },
+    ];
+    for (const variables of wrongInputs) {
+      const response = await graphql(server, mutation, variables, { key: tenant.key });
+      expectGraphQLError(response, "validation_failed", { httpStatus: 400 });
+      expect(JSON.stringify(response.body)).not.toContain(token);
+      expect(response.body.errors![0]!.message).toMatch(/^Variable "\$input" got an invalid value/);
+    }
+    const unknownField = await graphql(server, mutation, wrongInputs[0]!, { key: tenant.key });
+    expect(unknownField.body.errors![0]!.message).toBe('Variable "$input" got an invalid value; Field "label" is not defined by type "CreateSupplierConnectionInput".');
+    const wrongType = await graphql(server, mutation, wrongInputs[2]!, { key: tenant.key });
+    expect(wrongType.body.errors![0]!.message).toBe('Variable "$input" got an invalid value at "input.accessToken"; Expected type "String".');
+
+    const enumValue = await graphql(server, "query ($cabin: CabinClass) { destinations(origin: \"LON\", month: \"2030-01\", cabinClass: $cabin) { supplier } }", { cabin: token }, { key: tenant.key });
+    expect(enumValue.body.errors![0]!.message).toBe('Variable "$cabin" got an invalid value; Expected type "CabinClass".');
+
+    const client = wsClient(server.wsUrl, { authorization: `Bearer ${tenant.key}` });
+    try {
+      const overWebSocket = subscribe(client, mutation, wrongInputs[0]!);
+      const [result] = await overWebSocket.waitForResults(1);
+      expect(result!.errors?.[0]?.extensions?.code).toBe("validation_failed");
+      expect(JSON.stringify(result)).not.toContain(token);
+    } finally {
+      await client.dispose();
+    }
   });
 });
 

@@ -57,7 +57,16 @@ describe("wallet", () => {
       const response = await call(server, "GET", "/v1/wallet", { key: tenant.key });
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ success: true, message: expect.any(String) });
-      expect(response.body.data).toEqual({ tenant_id: tenant.tenantId, balance: "100000.00", currency: "USD", updated_at: expect.stringMatching(ISO_INSTANT) });
+      expect(response.body.data).toEqual({
+        tenant_id: tenant.tenantId,
+        balance: "100000.00",
+        currency: "USD",
+        credit_limit: "0.00",
+        reserved: "0.00",
+        available: "100000.00",
+        hold_limits: { max_unpaid_orders: null, max_unpaid_seats_per_flight: null },
+        updated_at: expect.stringMatching(ISO_INSTANT),
+      });
 
       const ledger = await transactionsPage(tenant);
       expect(ledger.status).toBe(200);
@@ -79,7 +88,16 @@ describe("wallet", () => {
 
     it("opens a live wallet at 0.00 USD with no ledger entries", async () => {
       const tenant = await createTenant(server, { environment: "live" });
-      expect(await getWallet(server, tenant.key)).toEqual({ tenant_id: tenant.tenantId, balance: "0.00", currency: "USD", updated_at: expect.stringMatching(ISO_INSTANT) });
+      expect(await getWallet(server, tenant.key)).toEqual({
+        tenant_id: tenant.tenantId,
+        balance: "0.00",
+        currency: "USD",
+        credit_limit: "0.00",
+        reserved: "0.00",
+        available: "0.00",
+        hold_limits: { max_unpaid_orders: 100, max_unpaid_seats_per_flight: 9 },
+        updated_at: expect.stringMatching(ISO_INSTANT),
+      });
       const ledger = await transactionsPage(tenant);
       expect(ledger.status).toBe(200);
       expect(ledger.body.data.items).toEqual([]);
@@ -149,7 +167,16 @@ describe("wallet", () => {
           reference: "wire 42",
           created_at: expect.stringMatching(ISO_INSTANT),
         },
-        wallet: { tenant_id: tenant.tenantId, balance: "250.00", currency: "USD", updated_at: expect.stringMatching(ISO_INSTANT) },
+        wallet: {
+          tenant_id: tenant.tenantId,
+          balance: "250.00",
+          currency: "USD",
+          credit_limit: "0.00",
+          reserved: "0.00",
+          available: "250.00",
+          hold_limits: { max_unpaid_orders: 100, max_unpaid_seats_per_flight: 9 },
+          updated_at: expect.stringMatching(ISO_INSTANT),
+        },
       });
       expect(await getWallet(server, tenant.key)).toEqual(response.body.data.wallet);
       expect((await allTransactions(server, tenant.key)).map((entry) => entry.id)).toEqual([response.body.data.transaction.id]);

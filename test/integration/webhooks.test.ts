@@ -2,7 +2,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
 import { eventually } from "../helpers/eventually";
-import { expectError } from "../helpers/expect-error";
+import { expectError, expectGraphQLError } from "../helpers/expect-error";
 import { bookOffer, searchForBooking, ticketOrder, waitForStatus } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 import { credit } from "../helpers/wallet";
@@ -394,15 +394,44 @@ describe("webhooks: the private-network rule", () => {
     const literal = await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { webhook_url: hooks.url, webhook_enabled: true } });
     expectError(literal, 422, "invalid_field_value", "webhook_url");
 
-    const named = await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { webhook_url: `http://localhost:${hooks.port}/hooks`, webhook_enabled: true } });
+    // A live tenant's URL is https; refused before any connection, it needs no receiver speaking TLS.
+    const scheme = environment === "live" ? "https" : "http";
+    const named = await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { webhook_url: `${scheme}://localhost:${hooks.port}/hooks`, webhook_enabled: true } });
     expect(named.status, JSON.stringify(named.body)).toBe(200);
     // A live tenant's booking needs money in the wallet.
     if (environment === "live") await credit(server, tenant.tenantId, "50000.00");
     const order = await bookOrder(tenant);
     const delivery = await settledDelivery(tenant, order.id, "order.created", "failed");
-    expect(delivery).toMatchObject({ attempts: 1, last_status_code: null });
-    expect(delivery.last_error).toMatch(/private or loopback/);
+    // Only that it may not go there: not what the name resolves to, which would map the server's network.
+    expect(delivery).toMatchObject({ attempts: 1, last_status_code: null, last_error: "destination not allowed" });
     expect(hooks.received).toEqual([]);
+  });
+
+  it("says only 'destination unreachable' when a name does not resolve, never the resolver's error or the name", async () => {
+    const tenant = await createTenant(server);
+    const patched = await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { webhook_url: "https://no-such-host.invalid/hooks", webhook_enabled: true } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const order = await bookOrder(tenant);
+    const delivery = await settledDelivery(tenant, order.id, "order.created", "failed");
+    expect(delivery).toMatchObject({ attempts: 1, last_status_code: null, last_error: "destination unreachable" });
+  });
+
+  it("refuses plain http for a live tenant's webhooks (its settings, an endpoint's url, GraphQL), and keeps it for sandbox ones", async () => {
+    const live = await createTenant(server, { environment: "live" });
+    const plain = "http://hooks.acme.example/aerogate";
+    const patched = await call(server, "PATCH", "/v1/tenant", { key: live.key, body: { webhook_url: plain, webhook_enabled: true } });
+    expectError(patched, 422, "invalid_field_value", "webhook_url");
+    expect(patched.body.message).toMatch(/https/);
+    expectError(await call(server, "POST", "/v1/webhook_endpoints", { key: live.key, body: { url: plain, enabled_events: ["*"] } }), 422, "invalid_field_value", "url");
+    const viaGraphQL = await graphql(server, "mutation ($url: String) { updateTenantConfig(input: { webhookUrl: $url }) { webhookUrl } }", { url: plain }, { key: live.key });
+    expectGraphQLError(viaGraphQL, "invalid_field_value", { field: "webhook_url" });
+    const secure = await call(server, "POST", "/v1/webhook_endpoints", { key: live.key, body: { url: "https://hooks.acme.example/aerogate", enabled_events: ["*"] } });
+    expect(secure.status, JSON.stringify(secure.body)).toBe(201);
+    expectError(await call(server, "PATCH", `/v1/webhook_endpoints/${secure.body.data.id}`, { key: live.key, body: { url: plain } }), 422, "invalid_field_value", "url");
+    expect((await call(server, "GET", "/v1/tenant", { key: live.key })).body.data.webhook_url).toBeNull();
+
+    const sandbox = await createTenant(server);
+    expect((await call(server, "PATCH", "/v1/tenant", { key: sandbox.key, body: { webhook_url: plain } })).status).toBe(200);
   });
 
   it.each(["http://[64:ff9b::7f00:1]/hooks", "http://[2002:7f00:1::]/hooks", "http://[::7f00:1]/hooks", "http://[::ffff:127.0.0.1]/hooks"])(

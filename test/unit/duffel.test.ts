@@ -5,7 +5,7 @@ import { DuffelApiError, DuffelTimeout, DuffelUnreachable, rateLimitResetMs } fr
 import { catalogueError } from "../../src/connectors/duffel/duffel-errors";
 import { isoDurationMinutes } from "../../src/connectors/duffel/duffel-offers";
 import { convertedAmount } from "../../src/connectors/duffel/duffel-prices";
-import { withoutAccessToken } from "../../src/gateway/connections/supplier-connection.inputs";
+import { withTokenFingerprint } from "../../src/gateway/connections/supplier-connection.inputs";
 import { TokenCipher } from "../../src/gateway/connections/token-cipher";
 
 /** The Duffel connector's pure rules: token encryption, rate-limit resets, durations, conversions and error mapping. */
@@ -37,8 +37,15 @@ describe("supplier token encryption (AES-256-GCM)", () => {
     expect(() => TokenCipher.fromSetting(randomBytes(16).toString("base64"))).toThrow(/32 bytes/);
   });
 
-  it("keeps the token out of what an Idempotency-Key fingerprints", () => {
-    expect(withoutAccessToken({ supplier: "duffel", access_token: token })).toEqual({ supplier: "duffel" });
+  it("keeps the token out of what an Idempotency-Key fingerprints, but for its HMAC under a key derived from the cipher's", () => {
+    const fingerprint = (text: string) => cipher.fingerprint(text);
+    const covered = withTokenFingerprint({ supplier: "duffel", access_token: token }, fingerprint);
+    expect(covered).toEqual({ supplier: "duffel", access_token_hmac: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(JSON.stringify(covered)).not.toContain(token);
+    expect(withTokenFingerprint({ supplier: "duffel", access_token: `${token}x` }, fingerprint)).not.toEqual(covered);
+    const otherKey = TokenCipher.fromSetting(randomBytes(32).toString("base64"))!;
+    expect(otherKey.fingerprint(token)).not.toBe(cipher.fingerprint(token));
+    expect(withTokenFingerprint({ supplier: "duffel", access_token: token }, null)).toEqual({ supplier: "duffel" });
   });
 });
 

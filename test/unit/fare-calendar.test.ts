@@ -37,6 +37,7 @@ function fakeSupplier(name: string, fares: ((search: SupplierSearch) => FareQuot
     ref: { id: name, name },
     lowestFares: async (search) => fares(search),
     destinationsFrom: () => [],
+    nonstopFaresTo: async () => [],
     sellableFares: async (groups, party) => groups.map((group) => group.find((quote) => quote.flights.every((flight) => flight.seatsForSale - (held[flight.flightKey] ?? 0) >= party.seatsNeeded)) ?? null),
   };
 }

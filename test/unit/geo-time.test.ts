@@ -81,6 +81,9 @@ describe("parseIsoDate", () => {
     }
   });
 
+  it("reads years 0–99 as themselves, not as 1900–1999", () => {
+    expect(new Date(parseIsoDate("0099-01-15")).toISOString()).toBe("0099-01-15T00:00:00.000Z");
+  });
 });
 
 describe("formatIsoDuration", () => {

@@ -71,7 +71,7 @@ describe("simulated airline: lowest fares", () => {
     for (const destination of fc.sample(fc.constantFrom(...destinations), { numRuns: 10, seed: 27 })) {
       const week = await Promise.all(
         Array.from({ length: 7 }, (_, day) =>
-          airline.lowestFares({ slices: [{ origins, destinations: [destination], departureDate: daysAhead(30 + day) }], passengers: [{ id: "p1", type: "adult" }], cabinClass: "economy", maxConnections: 0, tenantId: "ten_test", environment: "sandbox" }, 1),
+          airline.lowestFares({ slices: [{ origins, destinations: [destination], departureDate: daysAhead(30 + day) }], passengers: [{ id: "p1", type: "adult" }], cabinClass: "economy", maxConnections: 0 }, 1),
         ),
       );
       expect(week.flat().length, destination.iataCode).toBeGreaterThan(0);

@@ -164,8 +164,8 @@ for (const target of postgresTarget.available ? [sqliteTarget, postgresTarget] :
       }
     });
 
-    it("gives each existing seat hold its tenant's environment, live where the tenant is unknown", async () => {
-      const migration = "20261125115958_seat_intents_environments";
+    /** A fresh database with every migration before `migration` applied, and a sandbox tenant `ten_s` and a live one `ten_l`. */
+    async function beforeMigration(migration: string, test: (db: Database) => Promise<void>): Promise<void> {
       const before = migrationsWith(target.folder, {});
       for (const name of readdirSync(before)) if (name >= migration) rmSync(join(before, name), { recursive: true, force: true });
       try {
@@ -175,21 +175,55 @@ for (const target of postgresTarget.available ? [sqliteTarget, postgresTarget] :
             `('${id}', 'T', 't@t.test', '${id}', '${environment}', 'active', '{}', '{}', 'USD', 'UTC', false, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`;
           await db.prisma.$executeRawUnsafe(`INSERT INTO "Tenant" ("id", "name", "email", "slug", "environment", "status", "ownerMetadata", "configMetadata",
             "defaultCurrency", "timezone", "webhookEnabled", "createdAt", "updatedAt") VALUES ${tenant("ten_s", "sandbox")}, ${tenant("ten_l", "live")}`);
-          const hold = (holdId: string, tenantId: string) => `('${holdId}', 'ZA1@2027-01-01:LHR-JFK', 'economy', '${tenantId}', 1, CURRENT_TIMESTAMP)`;
-          await db.prisma.$executeRawUnsafe(`INSERT INTO "SeatHold" ("holdId", "flightKey", "cabinClass", "tenantId", "seats", "createdAt")
-            VALUES ${hold("ord_s", "ten_s")}, ${hold("ord_l", "ten_l")}, ${hold("ord_x", "ten_gone")}`);
-
-          expect((await applyMigrations(db)).applied[0]).toBe(migration);
-          const holds = await db.prisma.seatHold.findMany({ select: { holdId: true, environment: true }, orderBy: { holdId: "asc" } });
-          expect(holds).toEqual([
-            { holdId: "ord_l", environment: "live" },
-            { holdId: "ord_s", environment: "sandbox" },
-            { holdId: "ord_x", environment: "live" },
-          ]);
+          await test(db);
         });
       } finally {
         rmSync(before, { recursive: true, force: true });
       }
+    }
+
+    it("gives each existing seat hold its tenant's environment, live where the tenant is unknown", async () => {
+      const migration = "20261125115958_seat_intents_environments";
+      await beforeMigration(migration, async (db) => {
+        const hold = (holdId: string, tenantId: string) => `('${holdId}', 'ZA1@2027-01-01:LHR-JFK', 'economy', '${tenantId}', 1, CURRENT_TIMESTAMP)`;
+        await db.prisma.$executeRawUnsafe(`INSERT INTO "SeatHold" ("holdId", "flightKey", "cabinClass", "tenantId", "seats", "createdAt")
+          VALUES ${hold("ord_s", "ten_s")}, ${hold("ord_l", "ten_l")}, ${hold("ord_x", "ten_gone")}`);
+
+        expect((await applyMigrations(db)).applied[0]).toBe(migration);
+        const holds = await db.prisma.seatHold.findMany({ select: { holdId: true, environment: true }, orderBy: { holdId: "asc" } });
+        expect(holds).toEqual([
+          { holdId: "ord_l", environment: "live" },
+          { holdId: "ord_s", environment: "sandbox" },
+          { holdId: "ord_x", environment: "live" },
+        ]);
+      });
+    });
+
+    it("gives live wallets the default hold limits, and each unpaid order its flights and the seats it holds on them", async () => {
+      const migration = "20261129015324_hold_limits";
+      await beforeMigration(migration, async (db) => {
+        await db.prisma.$executeRawUnsafe(`INSERT INTO "Wallet" ("tenantId", "currency", "balance", "updatedAt") VALUES ('ten_s', 'USD', 0, CURRENT_TIMESTAMP), ('ten_l', 'USD', 0, CURRENT_TIMESTAMP)`);
+        const snapshot = JSON.stringify({ payload: { slices: [{ segments: [{ flightKey: "ZA1@2027-01-01:LHR-JFK" }] }, { segments: [{ flightKey: "ZA2@2027-01-09:JFK-LHR" }] }] } });
+        const order = (id: string, status: string) =>
+          `('${id}', 'ten_l', 'off_${id}', '${status}', 100, 'USD', '${snapshot}', '[]', '{}', 'ABC123', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`;
+        await db.prisma.$executeRawUnsafe(`INSERT INTO "Order" ("id", "tenantId", "offerId", "status", "totalAmount", "currency", "offerSnapshot", "services", "metadata",
+          "bookingReference", "createdAt", "updatedAt") VALUES ${order("ord_unpaid", "PENDING")}, ${order("ord_paid", "TICKETED")}`);
+        const passenger = (orderId: string, id: string, type: string) => `('${orderId}', '${id}', 'ten_l', 0, '${type}', 'Ada', 'Lovelace', '1990-01-01', 'f', 'a@b.test', '+44', '[]')`;
+        await db.prisma.$executeRawUnsafe(`INSERT INTO "OrderPassenger" ("orderId", "id", "tenantId", "position", "type", "givenName", "familyName", "bornOn", "gender", "email",
+          "phoneNumber", "identityDocuments") VALUES ${passenger("ord_unpaid", "p1", "adult")}, ${passenger("ord_unpaid", "p2", "child")}, ${passenger("ord_unpaid", "p3", "infant_without_seat")}, ${passenger("ord_paid", "p1", "adult")}`);
+
+        expect((await applyMigrations(db)).applied[0]).toBe(migration);
+        const wallets = await db.prisma.wallet.findMany({ select: { tenantId: true, creditLimit: true, maxUnpaidOrders: true, maxUnpaidSeatsPerFlight: true }, orderBy: { tenantId: "asc" } });
+        expect(wallets).toEqual([
+          { tenantId: "ten_l", creditLimit: 0n, maxUnpaidOrders: 100, maxUnpaidSeatsPerFlight: 9 },
+          { tenantId: "ten_s", creditLimit: 0n, maxUnpaidOrders: null, maxUnpaidSeatsPerFlight: null },
+        ]);
+        const flights = await db.prisma.orderFlight.findMany({ orderBy: { flightKey: "asc" } });
+        expect(flights).toEqual([
+          { orderId: "ord_unpaid", flightKey: "ZA1@2027-01-01:LHR-JFK", tenantId: "ten_l", seats: 2 },
+          { orderId: "ord_unpaid", flightKey: "ZA2@2027-01-09:JFK-LHR", tenantId: "ten_l", seats: 2 },
+        ]);
+      });
     });
 
     it("stops on a failed migration that was never resolved", async () => {

@@ -289,10 +289,16 @@ describe("checkPassengers", () => {
 });
 
 describe("calendar dates", () => {
+  const isCalendarDate = (text: string) => calendarDate.safeParse(text).success;
+
   it("accepts only real dates written YYYY-MM-DD", () => {
-    const isCalendarDate = (text: string) => calendarDate.safeParse(text).success;
     expect(["2024-02-29", "2026-07-10", "2026-12-31", "2000-02-29"].map(isCalendarDate)).toEqual([true, true, true, true]);
     expect(["2026-02-29", "1900-02-29", "2026-13-01", "2026-04-31", "2026-7-10", "10-07-2026", "2026-07-10T00:00:00", ""].map(isCalendarDate)).toEqual(Array(8).fill(false));
+  });
+
+  it("refuses dates before 1900 (JavaScript reads years 0–99 as 1900–1999)", () => {
+    expect(["1900-01-01", "1999-01-15"].map(isCalendarDate)).toEqual([true, true]);
+    expect(["0099-01-15", "0001-01-01", "1899-12-31"].map(isCalendarDate)).toEqual([false, false, false]);
   });
 
   it("counts whole years, a birthday counting on its day", () => {

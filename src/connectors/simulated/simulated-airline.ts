@@ -2,7 +2,8 @@ import type { Database } from "../../db/database";
 import type { Airport } from "../../locations/airport";
 import type { BookedItinerary, BookingAnswer, BookingRef, CancellationQuote, FlightChange, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking, SupplierOrder, TicketingAnswer } from "../../gateway/contract/bookings";
 import type { AirlineChanges, Holds, LowestFares, OrderChanges, Services } from "../../gateway/contract/capabilities";
-import type { FareQuote, OfferView, SupplierOffer, SupplierSearch } from "../../gateway/contract/offers";
+import type { CabinClass } from "../../gateway/contract/air";
+import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierSearch } from "../../gateway/contract/offers";
 import type { AvailableService } from "../../gateway/contract/seat-maps";
 import type { Supplier } from "../../gateway/contract/supplier";
 import { SimulatedAvailability } from "./availability";
@@ -10,7 +11,8 @@ import { availableExtras, type ExtrasPrices } from "./extras";
 import { asProfiled, type LatencyProfile } from "./latency-profile";
 import { SeatCatalogue } from "./seating/seat-catalogue";
 import { SimulatedBookings } from "./simulated-bookings";
-import type { CarrierProfile } from "./timetable/carriers";
+import { CARRIERS, type CarrierProfile } from "./timetable/carriers";
+import { fareWorker } from "./timetable/fare-worker";
 import { fareRisePercent } from "./timetable/repricing";
 import { SimulatedTimetable } from "./timetable/simulated-timetable";
 
@@ -47,8 +49,10 @@ export class SimulatedAirline implements Supplier, Holds, Services, OrderChanges
   readonly #bookings: SimulatedBookings;
   readonly #profile: LatencyProfile;
   readonly #extras: ExtrasPrices;
+  readonly #carriers: readonly CarrierProfile[];
 
   constructor(options: SimulatedAirlineOptions) {
+    this.#carriers = options.carriers ?? CARRIERS;
     this.#timetable = new SimulatedTimetable(options);
     this.#bookings = new SimulatedBookings(options.db, options.slowAnswerMs);
     this.#profile = options.profile;
@@ -128,11 +132,24 @@ export class SimulatedAirline implements Supplier, Holds, Services, OrderChanges
     return this.#timetable.retimeFlight(flightKey, itineraries, now);
   }
 
+  /** On the fare worker (fare-worker.ts): a fare calendar asks up to 90 of these, each up to milliseconds of CPU. */
   lowestFares(request: SupplierSearch, limit: number): Promise<FareQuote[]> {
-    return this.#timetable.lowestFares(request, limit);
+    const slices = request.slices.map((slice) => ({ origins: codes(slice.origins), destinations: codes(slice.destinations), departureDate: slice.departureDate }));
+    const search = { slices, passengers: request.passengers, cabinClass: request.cabinClass, maxConnections: request.maxConnections };
+    return fareWorker().run({ kind: "lowestFares", carriers: this.#carriers, search, limit });
   }
 
   destinationsFrom(origins: readonly Airport[], candidates: readonly Airport[]): Airport[] {
     return this.#timetable.destinationsFrom(origins, candidates);
   }
+
+  /** On the fare worker (fare-worker.ts): an origin's month is tens of thousands of fare searches. */
+  nonstopFaresTo(origins: readonly Airport[], destinations: readonly Airport[], days: readonly string[], cabinClass: CabinClass, limit: number): Promise<DatedFare[][]> {
+    return fareWorker().run({ kind: "nonstopFaresTo", carriers: this.#carriers, origins: codes(origins), destinations: codes(destinations), days, cabinClass, limit });
+  }
+}
+
+/** Airports as the fare worker names them. */
+function codes(airports: readonly Airport[]): string[] {
+  return airports.map((airport) => airport.iataCode);
 }

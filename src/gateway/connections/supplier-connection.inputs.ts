@@ -26,9 +26,12 @@ export function parseCreateSupplierConnection(schema: ReturnType<typeof supplier
   return parseInput(schema, body, "invalid_field_value");
 }
 
-/** What an Idempotency-Key record may keep of the body: everything but the token. */
-export function withoutAccessToken(body: unknown): unknown {
+/**
+ * What an Idempotency-Key fingerprint covers of the body: everything but the token, which is
+ * replaced by `fingerprint` of it (an HMAC), so the same key with another token is another request.
+ */
+export function withTokenFingerprint(body: unknown, fingerprint: ((token: string) => string) | null): unknown {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return body;
-  const { access_token: _token, ...rest } = body as Record<string, unknown>;
-  return rest;
+  const { access_token: token, ...rest } = body as Record<string, unknown>;
+  return typeof token === "string" && fingerprint ? { ...rest, access_token_hmac: fingerprint(token) } : rest;
 }

@@ -7,7 +7,7 @@ import { newId } from "../../ids";
 import { clock } from "../../clock";
 import type { TenantScope } from "../../tenancy/tenant-scope";
 import type { AccountTokens } from "../contract/connector";
-import type { CreateSupplierConnectionInput } from "./supplier-connection.inputs";
+import { withTokenFingerprint, type CreateSupplierConnectionInput } from "./supplier-connection.inputs";
 import type { TokenCipher } from "./token-cipher";
 
 /** A tenant's connection to a supplier, as it is shown: never its token. */
@@ -53,6 +53,14 @@ export class SupplierConnectionService {
     /** How each connectable supplier's tokens look, by supplier id. */
     private readonly tokens: ReadonlyMap<string, AccountTokens>,
   ) {}
+
+  /**
+   * What an Idempotency-Key fingerprint covers of a request body: the token only as its HMAC
+   * (TokenCipher.fingerprint). Without a key to make one the request is refused anyway (503).
+   */
+  idempotencyInput(body: unknown): unknown {
+    return withTokenFingerprint(body, this.cipher && ((token) => this.cipher!.fingerprint(token)));
+  }
 
   /** The tenant's connections, newest first (one per supplier at most). */
   async list(scope: TenantScope): Promise<SupplierConnection[]> {

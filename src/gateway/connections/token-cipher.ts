@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
 
 /**
  * Supplier access tokens at rest: AES-256-GCM under SUPPLIER_SECRETS_KEY, a fresh 96-bit IV per
@@ -6,7 +6,12 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
  * another row does not decrypt. Stored as `v1.<iv>.<tag>.<ciphertext>` (base64url).
  */
 export class TokenCipher {
-  private constructor(private readonly key: Buffer) {}
+  /** The key of `fingerprint`: derived from the encryption key for that use alone. */
+  readonly #fingerprintKey: Buffer;
+
+  private constructor(private readonly key: Buffer) {
+    this.#fingerprintKey = Buffer.from(hkdfSync("sha256", key, "", "aerogate token fingerprint", 32));
+  }
 
   /** The cipher for a 32-byte key given in base64; null when the key is unset. Any other key length throws. */
   static fromSetting(base64Key: string | undefined): TokenCipher | null {
@@ -21,6 +26,14 @@ export class TokenCipher {
     const cipher = createCipheriv("aes-256-gcm", this.key, iv).setAAD(Buffer.from(associated));
     const ciphertext = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
     return ["v1", iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+  }
+
+  /**
+   * An HMAC-SHA256 of the token (hex): tells two tokens apart (an Idempotency-Key reused with
+   * another token) without keeping anything a token could be read or tried from.
+   */
+  fingerprint(token: string): string {
+    return createHmac("sha256", this.#fingerprintKey).update(token).digest("hex");
   }
 
   /** The token; throws when the text was not made by this key for this `associated` data. */

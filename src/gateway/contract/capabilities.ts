@@ -1,7 +1,7 @@
 import type { Airport } from "../../locations/airport";
-import type { Environment } from "./air";
+import type { CabinClass, Environment } from "./air";
 import type { BookedItinerary, BookingRef, FlightChange, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking } from "./bookings";
-import type { FareQuote, OfferView, SupplierOffer, SupplierSearch } from "./offers";
+import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierSearch } from "./offers";
 import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "./seat-maps";
 
 /**
@@ -76,6 +76,13 @@ export interface LowestFares {
   lowestFares(request: SupplierSearch, limit: number): Promise<FareQuote[]>;
   /** The airports among `candidates` it flies to nonstop from one of `origins`. */
   destinationsFrom(origins: readonly Airport[], candidates: readonly Airport[]): Airport[];
+  /**
+   * Destination ideas' prices, in one call: for each of `destinations`, the `limit` cheapest
+   * one-way nonstop fares for one adult over `days` (what `lowestFares` of a nonstop search each
+   * day answers), each with its day, cheapest first. Pricing an origin's month is tens of
+   * thousands of such searches, so a supplier answers without holding its caller's event loop.
+   */
+  nonstopFaresTo(origins: readonly Airport[], destinations: readonly Airport[], days: readonly string[], cabinClass: CabinClass, limit: number): Promise<DatedFare[][]>;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Airport } from "../../locations/airport";
 import type { Environment } from "./air";
 import type { BookingRef } from "./bookings";
-import type { Capabilities, CapabilityName } from "./capabilities";
+import type { Capabilities, CapabilityName, LowestFares } from "./capabilities";
 import type { FareQuote, SupplierOffer, SupplierRef, SupplierSearch } from "./offers";
 import type { Supplier } from "./supplier";
 
@@ -53,6 +53,7 @@ export interface FareSource {
   ref: SupplierRef;
   lowestFares(request: SupplierSearch, limit: number): Promise<FareQuote[]>;
   destinationsFrom(origins: readonly Airport[], candidates: readonly Airport[]): Airport[];
+  nonstopFaresTo: LowestFares["nonstopFaresTo"];
   /** Of each group of fares (cheapest first), the first it can still sell the party; null when none. */
   sellableFares(groups: ReadonlyArray<readonly FareQuote[]>, party: { seatsNeeded: number; environment: Environment }): Promise<Array<FareQuote | null>>;
 }

@@ -158,6 +158,12 @@ export interface FareQuote {
   route?: { owner: string; origin: string; destination: string };
 }
 
+/** A fare of a day's search (`LowestFares.nonstopFaresTo`): its departure date and its quote. */
+export interface DatedFare {
+  departureDate: string;
+  quote: FareQuote;
+}
+
 /**
  * A stored offer as a supplier reads it after the search (its extras, its seat maps): our ids for
  * the offer, its passengers, slices and segments, and the tenant's currency it is priced in. The

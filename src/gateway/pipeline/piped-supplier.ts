@@ -2,7 +2,7 @@ import type { Airport } from "../../locations/airport";
 import type { Environment } from "../contract/air";
 import type { BookingAnswer, BookingRef, CancellationQuote, FlightChange, IssuedEmd, OrderRef, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking, SupplierOrder, TicketingAnswer } from "../contract/bookings";
 import type { Availability, DeclaredCapabilities, LowestFares, OrderChanges, SeatSelection, Services } from "../contract/capabilities";
-import type { FareQuote, OfferView, SupplierOffer, SupplierSearch } from "../contract/offers";
+import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierSearch } from "../contract/offers";
 import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "../contract/seat-maps";
 import type { Supplier } from "../contract/supplier";
 import type { CallKind, RunCall, SupplierCall } from "./supplier-call";
@@ -160,6 +160,11 @@ class PipedLowestFares implements LowestFares {
 
   destinationsFrom(origins: readonly Airport[], candidates: readonly Airport[]): Airport[] {
     return this.inner.destinationsFrom(origins, candidates);
+  }
+
+  /** Computed by the supplier itself (no remote call to bound), like `destinationsFrom`. */
+  nonstopFaresTo(...args: Parameters<LowestFares["nonstopFaresTo"]>): Promise<DatedFare[][]> {
+    return this.inner.nonstopFaresTo(...args);
   }
 }
 

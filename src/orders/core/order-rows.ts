@@ -6,18 +6,21 @@ import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { fromLiveTenant } from "../../tenants/live-tenant";
 import type { Order, OrderDocument, PassengerDetails } from "./order";
 import type { BookedPassenger } from "./passenger-rules";
+import { heldSeats } from "../payment/unpaid-holds";
 
 /** Names the guard of an order insert in `GuardFailed`: the tenant was deleted meanwhile. */
 export const TENANT_GUARD = "tenant";
 
 /**
- * A new order and its passengers as one batch. The order is inserted from the tenant's row, so
- * nothing is written for a tenant deleted meanwhile; booking an offer twice fails on the unique
- * (tenantId, offerId). Raw SQL, as search's rows are: this is a hot path.
+ * A new order, its passengers and the seats it holds on each flight (OrderFlight, what the hold
+ * limits count) as one batch. The order is inserted from the tenant's row, so nothing is written
+ * for a tenant deleted meanwhile; booking an offer twice fails on the unique (tenantId, offerId).
+ * Raw SQL, as search's rows are: this is a hot path.
  */
 export function insertOrder(db: Database, order: Order, passengers: readonly BookedPassenger[]): BatchStatement[] {
   const { provider } = db;
   const at = sqlTimestamp(provider, order.createdAt);
+  const held = heldSeats(order.offer, passengers);
   return [
     guarded(
       Sql.sql`INSERT INTO "Order" ("id", "tenantId", "offerId", "status", "totalAmount", "currency", "offerSnapshot", "services", "metadata",
@@ -35,6 +38,12 @@ export function insertOrder(db: Database, order: Order, passengers: readonly Boo
           ${passenger.familyName}, ${passenger.bornOn}, ${passenger.gender}, ${passenger.email}, ${passenger.phoneNumber},
           ${sqlJson(provider, passenger.identityDocuments)})`,
     ),
+    ...(held.flightKeys.length === 0
+      ? []
+      : [
+          Sql.sql`INSERT INTO "OrderFlight" ("orderId", "flightKey", "tenantId", "seats")
+            VALUES ${Sql.join(held.flightKeys.map((flightKey) => Sql.sql`(${order.id}, ${flightKey}, ${order.tenantId}, ${held.seats})`))}`,
+        ]),
   ];
 }
 

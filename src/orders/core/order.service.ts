@@ -19,6 +19,7 @@ import type { BookingAnswer } from "../../gateway/contract/bookings";
 import type { OrderSuppliers } from "../../gateway/contract/gateway";
 import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
+import type { Wallet } from "../../wallet/wallet";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderRecord, type CancellationReason, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
 import type { CreateOrderRequest, PassengerInput, PassengerUpdate } from "./order.inputs";
@@ -37,6 +38,7 @@ import { checkOrderFilter, orderFilterWhere, orderListName, type OrderFilter } f
 import type { OrderHolds } from "../payment/hold-deadline";
 import type { IntentCalls } from "../recovery/intent-calls";
 import { CallIntents } from "../recovery/call-intents";
+import { heldSeats, type UnpaidHolds } from "../payment/unpaid-holds";
 import { VersionedCache } from "../../versioned-cache";
 import { noPause, type TestPause } from "../../test-pause";
 
@@ -73,6 +75,8 @@ export class OrderService {
     private readonly suppliers: OrderSuppliers,
     /** Payment deadlines and the jobs that cancel unpaid holds at them. */
     private readonly holds: OrderHolds,
+    /** The wallet's hold limits, checked before the airline is asked and again in the commit. */
+    private readonly unpaidHolds: UnpaidHolds,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
     private readonly pause: TestPause = noPause,
   ) {
@@ -96,7 +100,9 @@ export class OrderService {
    * `seat_unavailable` when a seat chosen is another order's or chosen twice (the database
    * decides between racing bookings, see SeatAssignment); 422
    * `payment_amount_mismatch` when a payment is not exactly the total; 402
-   * `insufficient_balance` when the wallet cannot cover it. Nothing is charged until ticketing.
+   * `insufficient_balance` when the wallet cannot cover it; 422 `hold_limit_reached` when it would
+   * take the tenant's unpaid orders past a hold limit (unpaid-holds.ts). Nothing is charged until
+   * ticketing.
    */
   async create(scope: TenantScope, request: CreateOrderRequest): Promise<OrderDetail> {
     const field = request.offerField;
@@ -114,7 +120,9 @@ export class OrderService {
     const { services, amount } = extras ? selectServices(request.services, offer, extras) : { services: [], amount: 0 };
     const totalAmount = offer.totalAmount + amount;
     if (request.payment) checkPayment(request.payment, totalAmount, offer.currency, "payments[0].amount");
-    await this.requireBalance(scope, totalAmount, offer.currency);
+    const wallet = await this.requireBalance(scope, totalAmount, offer.currency);
+    // Before the airline is asked: a booking past a hold limit holds no seat (the commit re-checks it).
+    await this.unpaidHolds.check(scope.tenantId, wallet.holdLimits, heldSeats(offer, passengers));
 
     const paymentRequiredBy = this.holds.paymentDeadline(now, itineraryDates(offer).firstDepartureUtc);
     const pending: Order = {
@@ -142,10 +150,16 @@ export class OrderService {
     const order = { ...pending, ...this.bookedTerms(pending, booked.answer, scope) };
     await this.pause("after_supplier_hold", { orderId: order.id });
     try {
-      await this.commits.commit([order], [...insertOrder(this.db, order, passengers), this.holds.expiry(order, order.paymentRequiredBy!, scope.clock), this.calls.intents.committed(booked.call)], [orderEvent(order, now, { type: "order.created" })]);
+      await this.commits.commit(
+        [order],
+        [...insertOrder(this.db, order, passengers), ...this.unpaidHolds.guards(order), this.holds.expiry(order, order.paymentRequiredBy!, scope.clock), this.calls.intents.committed(booked.call)],
+        [orderEvent(order, now, { type: "order.created" })],
+      );
     } catch (error) {
       // The supplier holds a booking for an order that does not exist: give it back.
       await this.calls.undo(booked.call);
+      const overLimit = this.unpaidHolds.refusalFor(error);
+      if (overLimit) throw overLimit;
       if (isUniqueViolation(error)) throw appError("offer_no_longer_available", { field, reason: "The offer is booked already by another order." });
       if (error instanceof GuardFailed && error.guard === TENANT_GUARD) throw appError("tenant_not_found");
       if (CallIntents.tookOver(error)) {
@@ -312,11 +326,12 @@ export class OrderService {
     return orders.map((order, index) => ({ ...order, passengers: passengers[index]!, documents: documents[index]!, airlineInitiatedChanges: airlineChanges[index]! }));
   }
 
-  /** 402 `insufficient_balance` when the wallet cannot cover `amount` (converted if the wallet was re-denominated). */
-  private async requireBalance(scope: TenantScope, amount: number, currency: string): Promise<void> {
+  /** The wallet; 402 `insufficient_balance` when it cannot cover `amount` (converted if the wallet was re-denominated). */
+  private async requireBalance(scope: TenantScope, amount: number, currency: string): Promise<Wallet> {
     const wallet = await this.wallets.get(scope.tenantId);
     const needed = convertMinor(amount, currency, wallet.currency);
     if (needed > wallet.balance) throw insufficientBalance(scope, "The order costs", needed, wallet);
+    return wallet;
   }
 
   /**

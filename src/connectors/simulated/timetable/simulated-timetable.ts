@@ -9,9 +9,12 @@ import { flightChains, nonstopDestinations } from "./hub-connections";
 import { FlightSchedule } from "./schedule";
 import { retimedFlight } from "./schedule-changes";
 import { pickBestMix } from "./selection";
-import { passengersNeedingSeats } from "../../../gateway/contract/air";
+import { passengersNeedingSeats, type CabinClass } from "../../../gateway/contract/air";
 import { type BookedItinerary, type FlightTimes } from "../../../gateway/contract/bookings";
-import { type FareQuote, type SupplierOffer, type SupplierSearch } from "../../../gateway/contract/offers";
+import { type DatedFare, type FareQuote, type SupplierOffer, type SupplierSearch } from "../../../gateway/contract/offers";
+
+/** What prices a search: the fares depend on nothing of who asks (the fare worker answers them with no tenant). */
+export type FareSearch = Pick<SupplierSearch, "slices" | "passengers" | "cabinClass" | "maxConnections">;
 
 /** Most offers one search returns: the best mix of cheap, fast and direct. */
 export const MAX_OFFERS_PER_SEARCH = 50;
@@ -64,7 +67,7 @@ export class SimulatedTimetable {
    * on, without building offers: the cheapest of them is the cheapest offer of the same search
    * (the best mix always keeps the cheapest few).
    */
-  async lowestFares(request: SupplierSearch, limit: number): Promise<FareQuote[]> {
+  async lowestFares(request: FareSearch, limit: number): Promise<FareQuote[]> {
     if (request.maxConnections === 0 && request.slices.length === 1) return this.#lowestNonstopFares(request, limit);
     const journeys = this.#journeys(request).sort(cheapestJourneyFirst).slice(0, limit);
     return journeys.map((journey) =>
@@ -82,7 +85,7 @@ export class SimulatedTimetable {
    * their times: the journeys `#journeys` would find (every carrier's flights on every nonstop
    * route between the slice's airports that day), in the same order, many times cheaper.
    */
-  #lowestNonstopFares(request: SupplierSearch, limit: number): FareQuote[] {
+  #lowestNonstopFares(request: FareSearch, limit: number): FareQuote[] {
     const slice = request.slices[0]!;
     const seatsNeeded = passengersNeedingSeats(request.passengers);
     const found: Array<{ price: number; flight: FareQuote["flights"][number]; route: NonNullable<FareQuote["route"]> }> = [];
@@ -102,6 +105,24 @@ export class SimulatedTimetable {
       .sort((a, b) => a.price - b.price || (a.flight.flightKey < b.flight.flightKey ? -1 : 1))
       .slice(0, limit)
       .map(({ price, flight, route }) => fareQuote(request, price, [flight], route));
+  }
+
+  /**
+   * For each destination, the `limit` cheapest one-way nonstop fares for one adult over `days`,
+   * each with its day, cheapest first (on a tie, the earlier day): what `lowestFares` of a nonstop
+   * search each day answers, gathered in one call (destination ideas price every destination of an
+   * origin for a month: tens of thousands of searches).
+   */
+  nonstopFaresTo(origins: readonly Airport[], destinations: readonly Airport[], days: readonly string[], cabinClass: CabinClass, limit: number): DatedFare[][] {
+    const passengers = [{ id: "p1", type: "adult" as const }];
+    return destinations.map((destination) => {
+      const fares: DatedFare[] = [];
+      for (const departureDate of days) {
+        const search = { slices: [{ origins: [...origins], destinations: [destination], departureDate }], passengers, cabinClass, maxConnections: 0 };
+        for (const quote of this.#lowestNonstopFares(search, limit)) fares.push({ departureDate, quote });
+      }
+      return fares.sort((a, b) => a.quote.passengerFares[0]! - b.quote.passengerFares[0]!).slice(0, limit);
+    });
   }
 
   /** The airports among `candidates` some carrier flies to nonstop from one of `origins`, the network being fixed: remembered per set of origins. */
@@ -129,7 +150,7 @@ export class SimulatedTimetable {
   }
 
   /** Every priced journey of every carrier for the search, in no order. */
-  #journeys(request: SupplierSearch): Journey[] {
+  #journeys(request: FareSearch): Journey[] {
     const seatsNeeded = passengersNeedingSeats(request.passengers);
     const journeys: Journey[] = [];
     for (const carrier of this.#carriers) {
@@ -150,7 +171,7 @@ export class SimulatedTimetable {
 }
 
 /** The fares of a journey of adult fare `price` for the searched passengers, as its offer would carry them. */
-function fareQuote(request: SupplierSearch, price: number, flights: FareQuote["flights"], route: FareQuote["route"]): FareQuote {
+function fareQuote(request: FareSearch, price: number, flights: FareQuote["flights"], route: FareQuote["route"]): FareQuote {
   return { passengerFares: request.passengers.map((passenger) => passengerFare(price, passenger.type)), flights, route };
 }
 
