@@ -3,6 +3,7 @@ import { formatMinor } from "../money/format";
 import type { OverviewFigures } from "../overview/overview";
 import { decimalAmount, ok, okSchema } from "./envelope";
 import { restRoute } from "./route";
+import { calendarDate } from "../validation/input-values";
 
 const usd = (amount: number) => formatMinor(amount, "USD");
 
@@ -49,7 +50,7 @@ export const overviewRoutes = [
     operation: "overview",
     summary: "The platform per tenant and per day, from–to (UTC days, at most 366; default the last 30): searches, orders, tickets, gross booking value and fees in USD, look-to-book, webhook failure rate",
     tag: "Tenants (owner)",
-    query: z.object({ from: z.string().optional(), to: z.string().optional() }),
+    query: z.object({ from: calendarDate.optional(), to: calendarDate.optional() }),
     response: okSchema(overviewSchema),
     errors: ["invalid_field_value"],
     handle: async ({ ctx, query }) => {

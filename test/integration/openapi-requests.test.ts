@@ -30,6 +30,8 @@ const SHAPE_REFUSALS = new Set(["validation_failed", "invalid_search_params", "i
 /** Place codes the airport index knows (reference data, which the document does not list), in both cases. */
 const KNOWN_PLACES = ["LHR", "JFK", "LON", "NYC", "BCN", "CDG", "PAR", "MAD", "FRA", "AMS", "DXB", "SIN", "lhr", "jfk", "bcn"];
 const SUPPLIERS = ["simulated", "simulated_lcc"];
+/** What a pricing rule matches a route on: airports, cities and countries the reference data knows. */
+const RULE_PLACES = ["LHR", "LON", "JFK", "GB", "US", "FR"];
 
 /**
  * Values whose validity depends on the clock, reference data or the relation between two values,
@@ -37,7 +39,7 @@ const SUPPLIERS = ["simulated", "simulated_lcc"];
  * request valid by the document is brought within them here, by operation, and stays valid by it.
  * The draws come from the request itself, so a run stays reproducible from its seed.
  */
-function withinDomain(operationId: string, request: RequestValues, draw: number, clockNow: number): RequestValues {
+function withinDomain(operationId: string, request: RequestValues, draw: number, clockNow: number, tenantId: string): RequestValues {
   const pick = <T>(list: readonly T[], offset = 0): T => list[(draw + offset) % list.length]!;
   const places = (offset: number): [string, string] => {
     const origin = pick(KNOWN_PLACES, offset);
@@ -89,9 +91,32 @@ function withinDomain(operationId: string, request: RequestValues, draw: number,
           ...(body.webhook_enabled === true && !body.webhook_url ? { webhook_url: "https://hooks.example/aerogate" } : {}),
         },
       };
+    case "updateTenant":
+      return { ...request, body: { ...body, ...(body.allowed_suppliers ? { allowed_suppliers: SUPPLIERS.slice(0, body.allowed_suppliers.length === 0 ? 0 : 1 + (draw % 2)) } : {}) } };
+    case "createPricingRule":
+    case "updatePricingRule": {
+      const forTenant = typeof body.tenant_id === "string" ? { tenant_id: tenantId } : {};
+      if (!body.match) return { ...request, body: { ...body, ...forTenant } };
+      const known = (field: string, list: readonly string[], offset: number) => (body.match[field] === undefined || body.match[field] === null ? {} : { [field]: pick(list, offset) });
+      const match = { ...body.match, ...known("supplier", SUPPLIERS, 0), ...known("origin", RULE_PLACES, 1), ...known("destination", RULE_PLACES, 2) };
+      return { ...request, body: { ...body, ...forTenant, match } };
+    }
+    case "overview": {
+      // A span of at most 366 days ending no later than today, from before to (the server's rules between the two and the clock).
+      const to = daysAhead(-(draw % 30));
+      return { ...request, query: { ...request.query, ...(request.query.from === undefined ? {} : { from: daysAhead(-(draw % 30) - (draw % 300)) }), ...(request.query.to === undefined ? {} : { to }) } };
+    }
     default:
       return request;
   }
+}
+
+/** A path parameter: the caller's own key or tenant, a month already begun, else an id that names nothing. */
+function pathValue(name: string, path: string, caller: { keyId: string; tenantId: string }): string {
+  if (name === "keyId") return caller.keyId;
+  if (path.startsWith("/v1/tenants/")) return caller.tenantId;
+  if (name === "month") return daysAhead(-40).slice(0, 7);
+  return `${name}_unknown`;
 }
 
 /** LON holds LHR, NYC holds JFK, PAR holds CDG: a city and its own airport are the same place. */
@@ -122,7 +147,7 @@ describe("requests generated from /openapi.json", { timeout: 120_000 }, () => {
   /** Sends one request as the operation's own caller: the owner, or a tenant of its own. */
   async function send(operation: DescribedOperation, request: RequestValues, caller: TenantFixture): Promise<{ response: ApiResponse; described: string }> {
     const owner = operations[operationFor(operation)]?.audience === "owner";
-    const path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(name === "keyId" ? caller.keyId : operation.path.startsWith("/v1/tenants/") ? caller.tenantId : `${name}_unknown`));
+    const path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(pathValue(name, operation.path, caller)));
     const headers: Record<string, string> = {};
     if (request.idempotencyKey !== undefined) headers["idempotency-key"] = request.idempotencyKey;
     const url = path + queryString(request.query);
@@ -139,7 +164,7 @@ describe("requests generated from /openapi.json", { timeout: 120_000 }, () => {
       const samples = fc.sample(fc.tuple(requests.requests(operation), fc.nat()), { numRuns: takesInput ? VALID_RUNS : 1, seed: SEED + index });
       for (const [generated, draw] of samples) {
         const clockNow = operationId === "advanceSandboxClock" ? Date.parse((await call(server, "GET", "/v1/sandbox/clock", { key: caller.key })).body.data.now) : Date.now();
-        const request = withinDomain(operationId, generated, draw, clockNow);
+        const request = withinDomain(operationId, generated, draw, clockNow, caller.tenantId);
         expect(requests.validRequest(operation, request), `the domain's values left the document: ${JSON.stringify(request)}`).toBe(true);
         const { response, described } = await send(operation, request, caller);
         tally.valid++;
