@@ -112,6 +112,7 @@ export const operations = {
   searchOffers: { audience: "tenant", effect: "write", permission: "search:read" },
   wallet: { audience: "tenant", effect: "read", permission: "wallet:read" },
   walletTransactions: { audience: "tenant", effect: "read", permission: "wallet:read" },
+  updateWallet: { audience: "tenant", effect: "write", permission: "wallet:write" },
   updateTenantWallet: { audience: "owner", effect: "write", permission: null },
   creditWallet: { audience: "owner", effect: "write", permission: null },
   /** The owner's fees on offers (docs/running-the-platform.md#fees): tenant keys may not read them either. */

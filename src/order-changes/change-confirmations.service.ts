@@ -21,6 +21,7 @@ import type { OrderSuppliers } from "../gateway/contract/gateway";
 import type { IntentCalls } from "../orders/recovery/intent-calls";
 import { CallIntents } from "../orders/recovery/call-intents";
 import { walletChange, WALLET_GUARD } from "../wallet/wallet-change";
+import { spendable } from "../wallet/wallet";
 import { insufficientBalance } from "../wallet/insufficient-balance";
 import type { WalletService } from "../wallet/wallet.service";
 import { noPause, type TestPause } from "../test-pause";
@@ -191,7 +192,7 @@ export class ChangeConfirmationService {
     const wallet = await this.wallets.get(scope.tenantId);
     const amount = convertMinor(-change.offer.changeTotalAmount, order.currency, wallet.currency);
     const refused = () => insufficientBalance(scope, "The change costs", -amount, wallet, " (or its currency changed meanwhile)");
-    if (wallet.balance + amount < 0) throw refused();
+    if (spendable(wallet) + amount < 0) throw refused();
     const statements = (at: Date) =>
       amount === 0
         ? []

@@ -1,5 +1,5 @@
 import { tenantScope } from "../context/request-context";
-import { creditWalletInput, parseUpdateTenantWallet, updateTenantWalletInput, walletCredit, walletSettings } from "../wallet/wallet.inputs";
+import { creditWalletInput, parseUpdateTenantWallet, parseUpdateWallet, updateTenantWalletInput, updateWalletInput, walletCredit, walletSettings } from "../wallet/wallet.inputs";
 import { ok, okPage, okPageSchema, okSchema } from "./envelope";
 import { ledgerEntrySchema, walletCreditSchema, walletSchema } from "./wallet.schemas";
 import { listQuery, pageRequestFromQuery } from "./list-query";
@@ -31,15 +31,30 @@ export const walletRoutes = [
   }),
   restRoute({
     method: "PATCH",
+    url: "/v1/wallet",
+    operation: "updateWallet",
+    summary: "Set the wallet's low-balance threshold (null: no wallet.low_balance alert)",
+    tag,
+    body: updateWalletInput,
+    parseBody: parseUpdateWallet,
+    response: okSchema(walletSchema),
+    errors: ["invalid_field_value"],
+    handle: async ({ ctx, body }) => {
+      const tenant = await ctx.services.tenants.get(tenantScope(ctx).tenantId);
+      return ok(walletView(await ctx.services.wallets.updateSettings(tenant, walletSettings(body), ctx.origin)), "Wallet updated");
+    },
+  }),
+  restRoute({
+    method: "PATCH",
     url: "/v1/tenants/:id/wallet",
     operation: "updateTenantWallet",
-    summary: "Owner: set a tenant wallet's hold limits (only the fields given change; null removes a limit)",
+    summary: "Owner: set a tenant wallet's credit limit, low-balance threshold and hold limits (only the fields given change; null removes a limit or the threshold)",
     tag,
     body: updateTenantWalletInput,
     parseBody: parseUpdateTenantWallet,
     response: okSchema(walletSchema),
     errors: ["tenant_not_found", "tenant_deleted", "invalid_field_value"],
-    handle: async ({ ctx, params, body }) => ok(walletView(await ctx.services.wallets.updateSettings(await ctx.services.tenants.get(params.id!), walletSettings(body))), "Wallet updated"),
+    handle: async ({ ctx, params, body }) => ok(walletView(await ctx.services.wallets.updateSettings(await ctx.services.tenants.get(params.id!), walletSettings(body), ctx.origin)), "Wallet updated"),
   }),
   restRoute({
     method: "POST",

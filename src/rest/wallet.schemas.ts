@@ -16,6 +16,7 @@ export const walletSchema = z
     credit_limit: decimalAmount.meta({ description: "How far below zero the owner lets the balance go" }),
     reserved: decimalAmount.meta({ description: "What the tenant's unpaid orders total" }),
     available: decimalAmount.meta({ description: "balance + credit_limit − reserved: what stays once every unpaid order is paid; negative when they could not all be" }),
+    low_balance_threshold: decimalAmount.nullable().meta({ description: "wallet.low_balance is sent when available falls below it; null: never" }),
     hold_limits: holdLimitsSchema,
     updated_at: timestamp,
   })

@@ -12,6 +12,7 @@ export function walletView(wallet: WalletStanding): z.output<typeof walletSchema
     credit_limit: money(wallet.creditLimit),
     reserved: money(wallet.reserved),
     available: money(wallet.available),
+    low_balance_threshold: wallet.lowBalanceThreshold === null ? null : money(wallet.lowBalanceThreshold),
     hold_limits: { max_unpaid_orders: wallet.holdLimits.maxUnpaidOrders, max_unpaid_seats_per_flight: wallet.holdLimits.maxUnpaidSeatsPerFlight },
     updated_at: wallet.updatedAt.toISOString(),
   };

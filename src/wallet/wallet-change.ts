@@ -29,13 +29,13 @@ export interface WalletChange {
   at: Date;
 }
 
-/** Names the guard of a wallet change in `GuardFailed`: the balance did not cover a debit, a credit would pass the ceiling, or the currency moved. */
+/** Names the guard of a wallet change in `GuardFailed`: the balance and credit limit did not cover a debit, a credit would pass the ceiling, or the currency moved. */
 export const WALLET_GUARD = "wallet";
 
 /**
- * One change of a wallet as write-batch statements: the balance moves by `amount`, guarded so
- * that it never goes below zero (the database re-checks the condition on the row it updates, so
- * concurrent debits cannot overdraw it), and the ledger records the change with the balance
+ * One change of a wallet as write-batch statements: the balance moves by `amount`, a debit
+ * guarded so that it never takes the balance below `-creditLimit` (the database re-checks the
+ * condition on the row it updates, so concurrent debits cannot pass the credit limit), and the ledger records the change with the balance
  * after it, in the same transaction. An order is debited, reversed and refunded at most once, and
  * each of its service additions and changes moves money at most once: the ledger's unique
  * (orderId, type, operationId) fails the batch on a second attempt.
@@ -46,12 +46,14 @@ export function walletChange(db: Database, change: WalletChange): { entryId: str
   // Bound as a 64-bit integer: SQLite binds a JavaScript number as a double, and sums past 2^53 would round.
   const amount = BigInt(change.amount);
   const ceiling = change.capped ? Prisma.sql`AND "balance" + ${amount} <= ${BigInt(MAX_MINOR)}` : Prisma.empty;
+  // Only a debit needs the money: money coming in lands even on a wallet a lowered credit limit left below its floor.
+  const floor = change.amount < 0 ? Prisma.sql`AND "balance" + ${amount} >= -"creditLimit"` : Prisma.empty;
   return {
     entryId,
     statements: [
       guarded(
         Prisma.sql`UPDATE "Wallet" SET "balance" = "balance" + ${amount}, "updatedAt" = ${at}
-          WHERE "tenantId" = ${change.tenantId} AND "currency" = ${change.currency} AND "balance" + ${amount} >= 0 ${ceiling}`,
+          WHERE "tenantId" = ${change.tenantId} AND "currency" = ${change.currency} ${floor} ${ceiling}`,
         WALLET_GUARD,
       ),
       Prisma.sql`INSERT INTO "LedgerEntry" ("id", "tenantId", "type", "amount", "currency", "balanceAfter", "orderId", "reference", "operationId", "feeAmount", "createdAt")

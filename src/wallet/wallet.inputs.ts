@@ -37,11 +37,25 @@ const holdLimit = z
   .nullable();
 
 /**
+ * An amount of the wallet's own currency, not negative: at most as many decimals as any currency
+ * has (three); how many the wallet's currency takes is stored state, checked by `walletAmount`.
+ */
+const walletAmountText = z
+  .string()
+  .regex(/^\d{1,13}(\.\d{1,3})?$/, "must be a decimal amount from 0 in the wallet's currency, e.g. 5000.00")
+  .meta({ "x-rule": "no more decimals than the wallet's currency has (USD two, JPY none, BHD three)" });
+
+/** A low-balance threshold: an amount, or null for no alert. */
+const lowBalanceThreshold = walletAmountText.nullable();
+
+/**
  * Owner: a wallet's settings (PATCH /v1/tenants/:id/wallet, Mutation.updateTenantWallet), only
  * the fields given changing. Any invalid field is 422 `invalid_field_value` naming it.
  */
 export const updateTenantWalletInput = z
   .strictObject({
+    credit_limit: walletAmountText.optional(),
+    low_balance_threshold: lowBalanceThreshold.optional(),
     hold_limits: z
       .strictObject({ max_unpaid_orders: holdLimit.optional(), max_unpaid_seats_per_flight: holdLimit.optional() })
       .refine((limits) => Object.keys(limits).length > 0, { message: "name at least one limit" })
@@ -57,14 +71,26 @@ export function parseUpdateTenantWallet(body: unknown): UpdateTenantWalletInput 
   return parseInput(updateTenantWalletInput, body, "invalid_field_value");
 }
 
+/** Tenant: its wallet's own settings (PATCH /v1/wallet, Mutation.updateWallet): the low-balance threshold. */
+export const updateWalletInput = z.strictObject({ low_balance_threshold: lowBalanceThreshold });
+
+export type UpdateWalletInput = z.output<typeof updateWalletInput>;
+
+export function parseUpdateWallet(body: unknown): UpdateWalletInput {
+  return parseInput(updateWalletInput, body, "invalid_field_value");
+}
+
 /** The settings a patch names, a field left out staying as it is. */
-export function walletSettings(input: UpdateTenantWalletInput): WalletSettings {
+export function walletSettings(input: Partial<UpdateTenantWalletInput>): WalletSettings {
   const limits = input.hold_limits;
-  if (!limits) return {};
   return {
-    holdLimits: {
-      ...(limits.max_unpaid_orders !== undefined && { maxUnpaidOrders: limits.max_unpaid_orders }),
-      ...(limits.max_unpaid_seats_per_flight !== undefined && { maxUnpaidSeatsPerFlight: limits.max_unpaid_seats_per_flight }),
-    },
+    ...(input.credit_limit !== undefined && { creditLimit: input.credit_limit }),
+    ...(input.low_balance_threshold !== undefined && { lowBalanceThreshold: input.low_balance_threshold }),
+    ...(limits && {
+      holdLimits: {
+        ...(limits.max_unpaid_orders !== undefined && { maxUnpaidOrders: limits.max_unpaid_orders }),
+        ...(limits.max_unpaid_seats_per_flight !== undefined && { maxUnpaidSeatsPerFlight: limits.max_unpaid_seats_per_flight }),
+      },
+    }),
   };
 }

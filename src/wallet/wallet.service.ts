@@ -3,7 +3,7 @@ import type { Database } from "../db/database";
 import type { Prisma, Tenant } from "../db/models";
 import { queryRows } from "../db/query-rows";
 import { sqlEnum } from "../db/sql-enum";
-import { dateFrom, exactNumber } from "../db/sql-values";
+import { dateFrom, exactNumber, sqlTimestamp } from "../db/sql-values";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
 import { GuardFailed, writeBatch } from "../db/write-batch";
 import { appError } from "../errors/app-error";
@@ -15,9 +15,10 @@ import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import { ledgerEntryFrom, walletFrom, type LedgerEntry, type Wallet, type WalletRow, type WalletStanding } from "./wallet";
 import type { HoldLimits } from "./hold-limits";
 import { walletChange } from "./wallet-change";
+import { walletAmount } from "./wallet-amount";
 import { tenantClock } from "../tenancy/tenant-clock";
 import type { ChangeOrigin } from "../audit/change-origin";
-import { auditStatement, createdFields } from "../audit/audit-log";
+import { auditStatement, createdFields, fieldChanges, recordAudit } from "../audit/audit-log";
 import { formatMinor } from "../money/format";
 
 export interface WalletCredit {
@@ -34,12 +35,27 @@ export interface WalletCreditResult {
 }
 
 /**
- * What the owner sets on a wallet (PATCH /v1/tenants/:id/wallet); each field absent stays as it is.
- * The credit limit and a low-balance threshold are to join them.
+ * What the owner sets on a wallet (PATCH /v1/tenants/:id/wallet), and the tenant its threshold
+ * (PATCH /v1/wallet); each field absent stays as it is. Amounts are decimal text in the wallet's
+ * currency, read against it when stored (wallet-amount.ts).
  */
 export interface WalletSettings {
+  creditLimit?: string;
+  /** null: no low-balance alert. */
+  lowBalanceThreshold?: string | null;
   /** Only the limits given change; null removes a limit. */
   holdLimits?: Partial<HoldLimits>;
+}
+
+/** A wallet's settings as its audit events show them: amounts as decimal text, limits as set. */
+function auditedSettings(wallet: Wallet): Record<string, unknown> {
+  const amount = (minor: number | null) => (minor === null ? null : formatMinor(minor, wallet.currency));
+  return {
+    credit_limit: amount(wallet.creditLimit),
+    low_balance_threshold: amount(wallet.lowBalanceThreshold),
+    max_unpaid_orders: wallet.holdLimits.maxUnpaidOrders,
+    max_unpaid_seats_per_flight: wallet.holdLimits.maxUnpaidSeatsPerFlight,
+  };
 }
 
 /** The ledger entries that make up what a tenant spent: on tickets (debits less reversals and refunds) and on services added after ticketing. */
@@ -60,7 +76,7 @@ export class WalletService {
   async get(tenantId: string): Promise<Wallet> {
     const [row] = await queryRows<Omit<WalletRow, "updatedAt"> & { updatedAt: unknown }>(
       this.db,
-      Sql.sql`SELECT "currency", "balance", "creditLimit", "maxUnpaidOrders", "maxUnpaidSeatsPerFlight", "updatedAt" FROM "Wallet" WHERE "tenantId" = ${tenantId}`,
+      Sql.sql`SELECT "currency", "balance", "creditLimit", "maxUnpaidOrders", "maxUnpaidSeatsPerFlight", "lowBalanceThreshold", "updatedAt" FROM "Wallet" WHERE "tenantId" = ${tenantId}`,
     );
     if (!row) throw appError("tenant_not_found");
     return walletFrom(tenantId, { ...row, updatedAt: dateFrom(row.updatedAt) });
@@ -85,14 +101,40 @@ export class WalletService {
   }
 
   /**
-   * The owner changes the wallet's settings (PATCH /v1/tenants/:id/wallet): the fields given, the
-   * others as they were. A hold limit lowered below what is held already only refuses new bookings.
-   * 404 `tenant_not_found`, 409 `tenant_deleted`.
+   * Changes the wallet's settings (PATCH /v1/tenants/:id/wallet by the owner, PATCH /v1/wallet by
+   * the tenant): the fields given, the others as they were, with a `wallet.settings_updated` audit
+   * event of what changed, in one transaction (the row locked on PostgreSQL; SQLite runs one
+   * transaction at a time). A credit limit or hold limit lowered below what is used already only
+   * refuses new spending and bookings; `available` falling below the threshold so sends
+   * `wallet.low_balance`. 404 `tenant_not_found`, 409 `tenant_deleted`, 422 `invalid_field_value`
+   * for an amount with more decimals than the wallet's currency takes.
    */
-  async updateSettings(tenant: Tenant, settings: WalletSettings): Promise<WalletStanding> {
+  async updateSettings(tenant: Tenant, settings: WalletSettings, by: ChangeOrigin): Promise<WalletStanding> {
     if (tenant.status === "deleted") throw appError("tenant_deleted");
-    const { count } = await this.db.prisma.wallet.updateMany({ where: { tenantId: tenant.id }, data: { ...settings.holdLimits, updatedAt: tenantClock(tenant).now() } });
-    if (count === 0) throw appError("tenant_not_found");
+    const now = tenantClock(tenant).now();
+    const lock = this.db.provider === "postgresql" ? Sql.sql`FOR UPDATE` : Sql.empty;
+    await this.db.prisma.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<Array<Omit<WalletRow, "updatedAt">>>(
+        Sql.sql`SELECT "currency", "balance", "creditLimit", "maxUnpaidOrders", "maxUnpaidSeatsPerFlight", "lowBalanceThreshold" FROM "Wallet" WHERE "tenantId" = ${tenant.id} ${lock}`,
+      );
+      if (!row) throw appError("tenant_not_found");
+      const before = walletFrom(tenant.id, { ...row, updatedAt: now });
+      const after: Wallet = {
+        ...before,
+        ...(settings.creditLimit !== undefined && { creditLimit: walletAmount(settings.creditLimit, before.currency, "credit_limit") }),
+        ...(settings.lowBalanceThreshold !== undefined && {
+          lowBalanceThreshold: settings.lowBalanceThreshold === null ? null : walletAmount(settings.lowBalanceThreshold, before.currency, "low_balance_threshold"),
+        }),
+        holdLimits: { ...before.holdLimits, ...settings.holdLimits },
+      };
+      const changes = fieldChanges(auditedSettings(before), auditedSettings(after));
+      if (Object.keys(changes).length === 0) return;
+      const threshold = after.lowBalanceThreshold === null ? null : BigInt(after.lowBalanceThreshold);
+      await tx.$executeRaw(Sql.sql`UPDATE "Wallet" SET "creditLimit" = ${BigInt(after.creditLimit)}, "lowBalanceThreshold" = ${threshold},
+        "maxUnpaidOrders" = ${after.holdLimits.maxUnpaidOrders}, "maxUnpaidSeatsPerFlight" = ${after.holdLimits.maxUnpaidSeatsPerFlight}, "updatedAt" = ${sqlTimestamp(this.db.provider, now)}
+        WHERE "tenantId" = ${tenant.id}`);
+      await recordAudit(tx, this.db, by, { action: "wallet.settings_updated", tenantId: tenant.id, target: { type: "wallet", id: tenant.id }, changes });
+    });
     return this.standing(tenant.id);
   }
 

@@ -10,6 +10,8 @@ export interface Wallet {
   /** How far below zero the owner lets the balance go (0: not at all), minor units of `currency`. */
   creditLimit: number;
   holdLimits: HoldLimits;
+  /** `wallet.low_balance` is sent when `available` falls below it, minor units of `currency`; null: never. */
+  lowBalanceThreshold: number | null;
   updatedAt: Date;
 }
 
@@ -30,6 +32,7 @@ export interface WalletRow {
   creditLimit: bigint | number;
   maxUnpaidOrders: number | null;
   maxUnpaidSeatsPerFlight: number | null;
+  lowBalanceThreshold: bigint | number | null;
   updatedAt: Date;
 }
 
@@ -58,10 +61,16 @@ export function walletFrom(tenantId: string, row: WalletRow): Wallet {
     balance: exactNumber(row.balance),
     creditLimit: exactNumber(row.creditLimit),
     holdLimits: { maxUnpaidOrders: row.maxUnpaidOrders, maxUnpaidSeatsPerFlight: row.maxUnpaidSeatsPerFlight },
+    lowBalanceThreshold: row.lowBalanceThreshold === null ? null : exactNumber(row.lowBalanceThreshold),
     updatedAt: row.updatedAt,
   };
 }
 
 export function ledgerEntryFrom(row: Omit<LedgerEntry, "amount" | "balanceAfter" | "feeAmount"> & { amount: bigint | number; balanceAfter: bigint | number; feeAmount: bigint | number }): LedgerEntry {
   return { ...row, amount: exactNumber(row.amount), balanceAfter: exactNumber(row.balanceAfter), feeAmount: exactNumber(row.feeAmount) };
+}
+
+/** What the wallet can pay now: its balance and the credit the owner extends. Booking, paying and ticketing need their total within it. */
+export function spendable(wallet: Pick<Wallet, "balance" | "creditLimit">): number {
+  return wallet.balance + wallet.creditLimit;
 }

@@ -85,6 +85,7 @@ describe("hold limits", () => {
         balance: "100000.00",
         currency: "USD",
         credit_limit: "0.00",
+        low_balance_threshold: null,
         reserved: "0.00",
         available: "100000.00",
         hold_limits: { max_unpaid_orders: null, max_unpaid_seats_per_flight: null },

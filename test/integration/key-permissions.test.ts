@@ -96,6 +96,8 @@ const probes: Record<string, Probe> = {
   searchOffers: { subscription: "subscription ($input: SearchFlightsInput!) { searchOffers(input: $input) { supplier } }", variables: { input: { slices: [], passengers: [] } } },
   wallet: { rest: "GET /v1/wallet" },
   walletTransactions: { rest: "GET /v1/wallet/transactions" },
+  // An empty body: refused by the input rules (an answer), or for the key's permissions.
+  updateWallet: { rest: "PATCH /v1/wallet", body: {} },
   auditEvents: { rest: "GET /v1/audit_events" },
   auditEvent: { rest: "GET /v1/audit_events/:id" },
   statement: { rest: "GET /v1/statements/:month" },

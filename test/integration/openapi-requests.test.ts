@@ -78,6 +78,13 @@ function withinDomain(operationId: string, request: RequestValues, draw: number,
       const maxPrice = request.query.max_price as string | undefined;
       return { ...request, query: { ...request.query, origin: places(0)[0], month: daysAhead(40 + (draw % 200)).slice(0, 7), ...(maxPrice ? { max_price: maxPrice.replace(/(\.\d{0,2})\d*$/, "$1").replace(/\.$/, "") } : {}) } };
     }
+    case "updateWallet":
+    case "updateTenantWallet": {
+      // The wallet's currency (USD here) is stored state: its amounts take two decimals at most.
+      const cents = (amount: unknown) => (typeof amount === "string" ? amount.replace(/(\.\d{0,2})\d*$/, "$1").replace(/\.$/, "") : amount);
+      const amounts = Object.fromEntries(["credit_limit", "low_balance_threshold"].filter((field) => field in body).map((field) => [field, cents(body[field])]));
+      return { ...request, body: { ...body, ...amounts } };
+    }
     case "advanceSandboxClock":
       // Ahead of the tenant's clock (as it reads now), a day at most.
       return { ...request, body: "seconds" in body ? { seconds: 1 + (body.seconds % 86_400) } : { to: new Date(clockNow + 60_000 + (draw % 86_400) * 1000).toISOString() } };

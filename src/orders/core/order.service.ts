@@ -19,7 +19,7 @@ import type { BookingAnswer } from "../../gateway/contract/bookings";
 import type { OrderSuppliers } from "../../gateway/contract/gateway";
 import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
-import type { Wallet } from "../../wallet/wallet";
+import { spendable, type Wallet } from "../../wallet/wallet";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderRecord, type CancellationReason, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
 import type { CreateOrderRequest, PassengerInput, PassengerUpdate } from "./order.inputs";
@@ -326,11 +326,11 @@ export class OrderService {
     return orders.map((order, index) => ({ ...order, passengers: passengers[index]!, documents: documents[index]!, airlineInitiatedChanges: airlineChanges[index]! }));
   }
 
-  /** The wallet; 402 `insufficient_balance` when it cannot cover `amount` (converted if the wallet was re-denominated). */
+  /** The wallet; 402 `insufficient_balance` when its balance and credit limit cannot cover `amount` (converted if the wallet was re-denominated). */
   private async requireBalance(scope: TenantScope, amount: number, currency: string): Promise<Wallet> {
     const wallet = await this.wallets.get(scope.tenantId);
     const needed = convertMinor(amount, currency, wallet.currency);
-    if (needed > wallet.balance) throw insufficientBalance(scope, "The order costs", needed, wallet);
+    if (needed > spendable(wallet)) throw insufficientBalance(scope, "The order costs", needed, wallet);
     return wallet;
   }
 
