@@ -5,6 +5,9 @@ import { z } from "zod";
  * Schema (docs/request-rules.md): a date, a place code, a whole number written in a query string.
  */
 
+/** The id of a record a client names (an offer, an order, a passenger, a service): 1 to 64 characters. */
+export const recordId = z.string().min(1).max(64);
+
 /** A real calendar date written `YYYY-MM-DD` (2026-02-30 is refused): `format: date` and its pattern. */
 export const calendarDate = z.iso.date({ message: "must be a date written YYYY-MM-DD" });
 
