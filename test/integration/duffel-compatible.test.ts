@@ -141,6 +141,19 @@ describe("the Duffel-compatible surface, through @duffel/api", () => {
     expect(await balanceMinor()).toBe(afterFirst);
   });
 
+  it("payments.create of one hold sent 10 times at once debits the total once", async () => {
+    const offer = (await search()).offers[0]!;
+    const hold = (await duffel.orders.create({ type: HOLD, selected_offers: [offer.id], passengers: passengersOf(offer) })).data;
+    const before = await balanceMinor();
+    const payment = { order_id: hold.id, payment: { type: "balance" as const, currency: hold.total_currency, amount: hold.total_amount } };
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => duffel.payments.create(payment)));
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (outcome.status === "rejected") expect((outcome.reason as DuffelErrorThrown).meta.status).toBeLessThan(500);
+    }
+    expect(await balanceMinor()).toBe(before - signedMinor(hold.total_amount, hold.total_currency));
+  });
+
   it("the client's pay_later spelling of a hold books one too", async () => {
     const offer = (await search()).offers[0]!;
     const hold = (await duffel.orders.create({ type: "pay_later", selected_offers: [offer.id], passengers: passengersOf(offer) })).data;
