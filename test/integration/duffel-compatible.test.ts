@@ -1,6 +1,6 @@
 import { Duffel, DuffelError } from "@duffel/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTenant, type TenantFixture } from "../helpers/client";
+import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
 import { eventually } from "../helpers/eventually";
 import { daysAhead } from "../helpers/offers";
 import { signedMinor } from "../helpers/orders";
@@ -109,8 +109,10 @@ describe("the Duffel-compatible surface, through @duffel/api", () => {
       return read.ticketing_status === "ticketed" ? read : undefined;
     }, () => `order ${order.id} not ticketed`);
     expect(ticketed.booking_reference).not.toBe("");
-    // The same order, read through /v1.
+    // The same order, read through /v1 and GraphQL.
     expect((await call(server, "GET", `/v1/air/orders/${order.id}`, { key: tenant.key })).status).toBe(200);
+    const read = await graphql(server, "query ($id: ID!) { order(id: $id) { id } }", { id: order.id }, { key: tenant.key });
+    expect(read.body.data.order).toEqual({ id: order.id });
 
     const quote = (await duffel.orderCancellations.create({ order_id: order.id })).data;
     expect(quote).toMatchObject({ id: expect.stringMatching(/^ore_/), order_id: order.id });
