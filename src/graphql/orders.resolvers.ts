@@ -66,7 +66,11 @@ function createOrderCommand(input: CreateOrderInput): CreateOrderRequest {
   return {
     offerId: input.offerId,
     offerField: "offerId",
-    passengers: input.passengers.map((passenger) => ({ ...passengerCommand(passenger), type: domainEnum(passenger.type) ?? undefined }) as OrderPassengerRequest),
+    passengers: input.passengers.map((passenger) => {
+      const details = passengerCommand(passenger);
+      // At booking, no title and no documents are none.
+      return { ...details, title: details.title ?? null, identityDocuments: details.identityDocuments ?? [], type: domainEnum(passenger.type) ?? undefined } as OrderPassengerRequest;
+    }),
     services: (input.services ?? []).map((service) => ({ id: service.id, quantity: service.quantity ?? 1 })),
     payment: input.payment == null ? null : { currency: input.payment.currency, amount: input.payment.amount },
     // Checked by the domain's rules with the rest of the command.
