@@ -54,7 +54,8 @@ const LAYERS = [
   ["wiring", ["composition", "services.ts"]],
   ["request context", ["context"]],
   // The GraphQL types codegen writes belong with the resolvers: they name resolver-parents.ts.
-  ["transports", ["http", "rest", "graphql + generated/graphql.ts"]],
+  // compat/ holds other vendors' API shapes over the same domain (the Duffel-compatible surface), rendered with rest/'s views.
+  ["transports", ["http", "rest", "compat", "graphql + generated/graphql.ts"]],
   ["process", ["background-work.ts", "app.ts", "main.ts"]],
 ];
 

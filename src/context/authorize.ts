@@ -4,6 +4,7 @@ import { operations, type Operation, type OperationRule } from "./operations";
 import type { Principal } from "../authentication/principal";
 import type { RequestContext } from "./request-context";
 import { scopeOf, type TenantScope } from "../tenancy/tenant-scope";
+import { snakeCase } from "../validation/parse-input";
 
 /**
  * The one guard: checks the permission table for `operation` (and for the operations its
@@ -64,6 +65,5 @@ export function requirePermission(principal: Principal, operation: Operation): v
 
 /** Whether `inputs` holds `name` (`orderId`) or its snake_case spelling (`order_id`), with any value but null. */
 function isGiven(inputs: Readonly<Record<string, unknown>>, name: string): boolean {
-  const snake = name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-  return [name, snake].some((spelling) => Object.hasOwn(inputs, spelling) && inputs[spelling] !== undefined && inputs[spelling] !== null);
+  return [name, snakeCase(name)].some((spelling) => Object.hasOwn(inputs, spelling) && inputs[spelling] !== undefined && inputs[spelling] !== null);
 }

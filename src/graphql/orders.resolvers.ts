@@ -1,11 +1,12 @@
 import { offerSupplier } from "../search/offer-payload";
 import { availableActions } from "../orders/core/order-supplier";
 import { tenantScope, type RequestContext } from "../context/request-context";
-import type { Resolvers, OrderPassengerInput, PassengerUpdateInput, IdentityDocumentInput } from "../generated/graphql";
+import type { Resolvers, CreateOrderInput, OrderPassengerInput, PassengerUpdateInput, IdentityDocumentInput } from "../generated/graphql";
 import { formatMinor } from "../money/format";
-import { orderPriceSplit, type Order, type OrderDetail, type SelectedService } from "../orders/core/order";
+import { orderPriceSplit, type IdentityDocument, type Order, type OrderDetail, type SelectedService } from "../orders/core/order";
 import { isRefunding } from "../orders/core/order-actions";
-import { createOrderInputA, fromOrderInputA, fromUpdatePassengersInput, updatePassengersInput } from "../orders/core/order.inputs";
+import type { Metadata } from "../tenants/metadata";
+import type { CreateOrderRequest, OrderPassengerRequest, PassengerUpdate } from "../orders/core/order-commands";
 import { paymentStatus } from "../orders/payment/hold-deadline";
 import { createPaymentInput, fromPaymentInput } from "../orders/payment/payment.inputs";
 import { documentPath } from "../orders/presentation/variant-a";
@@ -21,7 +22,7 @@ const isDetail = (order: Order): order is OrderDetail => "passengers" in order &
 
 /** The REST names the order rules report, as the GraphQL inputs spell them. */
 const ORDER_FIELD_NAMES: Readonly<Record<string, string>> = {
-  "selected_offers[0]": "offerId",
+  offer_id: "offerId",
   "payments[0]": "payment",
   add_services: "addServices",
   given_name: "givenName",
@@ -35,32 +36,48 @@ const ORDER_FIELD_NAMES: Readonly<Record<string, string>> = {
   ...WALLET_FIELD_NAMES,
 };
 
-const identityDocument = (document: IdentityDocumentInput) => ({
+const identityDocument = (document: IdentityDocumentInput): IdentityDocument => ({
   type: fromGraphQLEnum(document.type),
   number: document.number,
-  issuing_country_code: document.issuingCountryCode,
-  expires_on: document.expiresOn,
+  issuingCountryCode: document.issuingCountryCode,
+  expiresOn: document.expiresOn,
 });
 
 /** An enum value in the domain's case; null (clear it) and absent pass through. */
 const domainEnum = <T extends string>(value: T | null | undefined) => (value == null ? value : fromGraphQLEnum(value));
 
 /**
- * A GraphQL passenger in the REST input's names, so one set of rules checks both. An explicit
- * null is kept: it clears `title`, and is refused for a field that cannot be empty.
+ * A GraphQL passenger in the domain's command. An explicit null is kept: it clears `title`, and
+ * the domain refuses it for a field that cannot be empty.
  */
-function passengerBody(passenger: OrderPassengerInput | PassengerUpdateInput) {
+function passengerCommand(passenger: OrderPassengerInput | PassengerUpdateInput) {
   return {
     id: passenger.id,
-    ...("type" in passenger && passenger.type != null ? { type: fromGraphQLEnum(passenger.type) } : {}),
     title: domainEnum(passenger.title),
-    given_name: passenger.givenName,
-    family_name: passenger.familyName,
-    born_on: passenger.bornOn,
+    givenName: passenger.givenName,
+    familyName: passenger.familyName,
+    bornOn: passenger.bornOn,
     gender: domainEnum(passenger.gender),
     email: passenger.email,
-    phone_number: passenger.phoneNumber,
-    identity_documents: passenger.identityDocuments == null ? passenger.identityDocuments : passenger.identityDocuments.map(identityDocument),
+    phoneNumber: passenger.phoneNumber,
+    identityDocuments: passenger.identityDocuments == null ? passenger.identityDocuments : passenger.identityDocuments.map(identityDocument),
+  };
+}
+
+/** createOrder's input as the orders domain's command. */
+function createOrderCommand(input: CreateOrderInput): CreateOrderRequest {
+  return {
+    offerId: input.offerId,
+    offerField: "offerId",
+    passengers: input.passengers.map((passenger) => {
+      const details = passengerCommand(passenger);
+      // At booking, no title and no documents are none.
+      return { ...details, title: details.title ?? null, identityDocuments: details.identityDocuments ?? [], type: domainEnum(passenger.type) ?? undefined } as OrderPassengerRequest;
+    }),
+    services: (input.services ?? []).map((service) => ({ id: service.id, quantity: service.quantity ?? 1 })),
+    payment: input.payment == null ? null : { currency: input.payment.currency, amount: input.payment.amount },
+    // Checked by the domain's rules with the rest of the command.
+    metadata: (input.metadata ?? {}) as Metadata,
   };
 }
 
@@ -92,21 +109,10 @@ export const orderResolvers: Resolvers = {
   },
   Mutation: {
     createOrder: (_parent, args, ctx) =>
-      orderMutation(ctx, "createOrder", args, true, () => {
-        const { input } = args;
-        const body = {
-          selected_offers: [input.offerId],
-          passengers: input.passengers.map(passengerBody),
-          ...(input.payment == null ? {} : { payments: [{ type: fromGraphQLEnum(input.payment.type), currency: input.payment.currency, amount: input.payment.amount }] }),
-          ...(input.services == null ? {} : { services: input.services.map((service) => ({ id: service.id, ...(service.quantity == null ? {} : { quantity: service.quantity }) })) }),
-          ...(input.metadata == null ? {} : { metadata: input.metadata }),
-        };
-        const request = { ...fromOrderInputA(parseInput(createOrderInputA, body)), offerField: "offerId" };
-        return ctx.services.orders.create(tenantScope(ctx), request);
-      }),
+      orderMutation(ctx, "createOrder", args, true, () => ctx.services.orders.create(tenantScope(ctx), createOrderCommand(args.input))),
     updateOrderPassengers: (_parent, args, ctx) =>
       orderMutation(ctx, "updateOrderPassengers", args, false, () => {
-        const updates = fromUpdatePassengersInput(parseInput(updatePassengersInput, { passengers: args.passengers.map(passengerBody) }));
+        const updates = args.passengers.map(passengerCommand) as PassengerUpdate[];
         return ctx.services.orders.updatePassengers(tenantScope(ctx), args.orderId, updates);
       }),
     ticketOrder: (_parent, args, ctx) => orderMutation(ctx, "ticketOrder", args, true, () => ctx.services.ticketing.ticket(tenantScope(ctx), args.orderId)),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { paymentInput } from "../orders/core/order.inputs";
+import { balancePayment } from "../orders/payment/payment-rules";
 import type { PaymentInput } from "../orders/payment/payment-rules";
 import { CABIN_CLASSES, type CabinClass } from "../gateway/contract/air";
 import { calendarDate, placeCode } from "../validation/input-values";
@@ -30,7 +30,7 @@ export const changeRequestInput = z.strictObject({
 export const createChangeInput = z.strictObject({ selected_order_change_offer: id });
 
 /** POST /v1/air/order_changes/:id/actions/confirm: the payment of a change that costs more (none needed otherwise). */
-export const confirmChangeInput = z.strictObject({ payment: paymentInput.optional() });
+export const confirmChangeInput = z.strictObject({ payment: balancePayment.optional() });
 
 export interface ChangeRequestInput {
   orderId: string;

@@ -4,15 +4,8 @@ import { tenantScope, type RequestContext } from "../context/request-context";
 import { AppError, appError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/catalogue";
 import type { OrderDetail, OrderStatus } from "../orders/core/order";
-import {
-  createOrderInputA,
-  createOrderInputB,
-  fromOrderInputA,
-  fromOrderInputB,
-  fromUpdatePassengersInput,
-  updatePassengersInput,
-  type CreateOrderRequest,
-} from "../orders/core/order.inputs";
+import type { CreateOrderRequest } from "../orders/core/order-commands";
+import { createOrderInputA, createOrderInputB, fromOrderInputA, fromOrderInputB, fromUpdatePassengersInput, updatePassengersInput } from "./order.inputs";
 import { parseInput } from "../validation/parse-input";
 import { ok, okPage, okPageSchema, okSchema } from "./envelope";
 import { createdOrderBSchema, documentDetailSchema, orderASchema, orderBSchema, orderDetailSchema } from "./order.schemas";

@@ -5,6 +5,9 @@ import { z } from "zod";
  * Schema (docs/request-rules.md): a date, a place code, a whole number written in a query string.
  */
 
+/** The id of a record a client names (an offer, an order, a passenger, a service): 1 to 64 characters. */
+export const recordId = z.string().min(1).max(64);
+
 /**
  * The earliest year a date may name. JavaScript's Date.UTC reads years 0–99 as 1900–1999, and no
  * date of travel, birth or document validity lies before 1900: earlier ones are invalid input.

@@ -7,7 +7,7 @@ import { idempotencyKey } from "../../src/idempotency/idempotency-key";
 import { convertMinor, USD_RATES } from "../../src/money/exchange-rates";
 import { formatMinor, minorDigits, parseMinor } from "../../src/money/format";
 import type { IdentityDocument, Order, OrderStatus } from "../../src/orders/core/order";
-import type { PassengerInput } from "../../src/orders/core/order.inputs";
+import type { OrderPassengerRequest } from "../../src/orders/core/order-commands";
 import { ORDER_ACTIONS, refusal, stateConflict, type OrderAction } from "../../src/orders/core/order-actions";
 import { orderTransitions, TERMINAL_STATUSES, transition, type OrderTrigger } from "../../src/orders/core/order-state-machine";
 import { checkPassengers } from "../../src/orders/core/passenger-rules";
@@ -131,7 +131,7 @@ const nationalId = (expiresOn = "2030-01-01"): IdentityDocument => ({ type: "nat
 
 const BORN = { adult: "1985-04-12", child: "2019-06-01", infant_without_seat: "2025-09-01" } as const;
 
-function passenger(id: string, type: PassengerType, overrides: Partial<PassengerInput> = {}): PassengerInput {
+function passenger(id: string, type: PassengerType, overrides: Partial<OrderPassengerRequest> = {}): OrderPassengerRequest {
   return {
     id,
     type: undefined,
@@ -148,7 +148,7 @@ function passenger(id: string, type: PassengerType, overrides: Partial<Passenger
 }
 
 /** The three passengers of roundTrip(), valid, in the offer's order. */
-const family = (): PassengerInput[] => [passenger("pas_adult", "adult"), passenger("pas_child", "child"), passenger("pas_infant", "infant_without_seat")];
+const family = (): OrderPassengerRequest[] => [passenger("pas_adult", "adult"), passenger("pas_child", "child"), passenger("pas_infant", "infant_without_seat")];
 
 /** Runs `work`, which must throw a catalogued 400 validation_failed; returns the field it names. */
 function refusedField(work: () => unknown, code: "validation_failed" | "invalid_field_value" = "validation_failed"): string {

@@ -22,7 +22,7 @@ import type { WalletService } from "../../wallet/wallet.service";
 import { spendable, type Wallet } from "../../wallet/wallet";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderRecord, type CancellationReason, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
-import type { CreateOrderRequest, PassengerInput, PassengerUpdate } from "./order.inputs";
+import { checkCreateOrder, checkPassengerUpdates, type CreateOrderRequest, type OrderPassengerRequest, type PassengerUpdate } from "./order-commands";
 import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
 import { requireAllowed, stateConflict } from "./order-actions";
 import { requireSupplierClock } from "./order-supplier";
@@ -104,7 +104,8 @@ export class OrderService {
    * take the tenant's unpaid orders past a hold limit (unpaid-holds.ts). Nothing is charged until
    * ticketing.
    */
-  async create(scope: TenantScope, request: CreateOrderRequest): Promise<OrderDetail> {
+  async create(scope: TenantScope, command: CreateOrderRequest): Promise<OrderDetail> {
+    const request = checkCreateOrder(command);
     const field = request.offerField;
     const [offer] = await this.offers.getMany(scope, [request.offerId]);
     if (!offer) throw this.offers.missing(scope, request.offerId, field);
@@ -250,7 +251,7 @@ export class OrderService {
     this.suppliers.require(detail.offer.payload, "holds", "changes to passengers' details after booking", "order");
     const current = new Map(detail.passengers.map((passenger) => [passenger.id, passenger]));
     const seen = new Set<string>();
-    const changed: PassengerInput[] = updates.map((update, index) => {
+    const changed: OrderPassengerRequest[] = checkPassengerUpdates(updates).map((update, index) => {
       const passenger = current.get(update.id);
       if (!passenger || seen.has(update.id)) {
         const message = passenger ? `${update.id} is given twice` : `${update.id} is not a passenger of this order`;

@@ -3,7 +3,7 @@ import type { StoredOffer } from "../../search/offer-payload";
 import type { PassengerType } from "../../gateway/contract/air";
 import { dayNumber, yearsBetween } from "../../validation/calendar-date";
 import { itineraryDates, type PassengerDetails } from "./order";
-import type { PassengerInput } from "./order.inputs";
+import type { OrderPassengerRequest } from "./order-commands";
 
 /** A passenger ready to book: the offer's passenger, with the details the client gave. */
 export interface BookedPassenger extends PassengerDetails {
@@ -26,7 +26,7 @@ const CHILD_FROM = 2;
  * - when the itinerary crosses a border, a passport for everyone; every document (required or
  *   not) valid after the last flight.
  */
-export function checkPassengers(passengers: readonly PassengerInput[], offer: StoredOffer, today: string): BookedPassenger[] {
+export function checkPassengers(passengers: readonly OrderPassengerRequest[], offer: StoredOffer, today: string): BookedPassenger[] {
   const fail = (field: string, message: string) => appError("validation_failed", { field, message: `${field}: ${message}` });
   const { firstDeparture, lastArrival } = itineraryDates(offer);
   const expected = offer.payload.passengers;

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { paymentInput } from "../core/order.inputs";
-import type { PaymentInput } from "../payment/payment-rules";
+import { balancePayment, type PaymentInput } from "../payment/payment-rules";
 
 /**
  * POST /v1/air/orders/:id/services (docs/rest-api.md#services-after-booking): the services to add, by id, and for a
@@ -12,7 +11,7 @@ export const addServicesInput = z.strictObject({
     .array(z.strictObject({ id: z.string().min(1).max(64), quantity: z.number().int().meta({ minimum: 1, description: "At most the service's maximum_quantity" }).optional() }))
     .min(1, "at least one service")
     .max(100, "at most 100 services"),
-  payment: paymentInput.optional(),
+  payment: balancePayment.optional(),
 });
 
 /** Services to add to an order, in one shape whatever the interface they came in. */

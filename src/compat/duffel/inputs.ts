@@ -1,0 +1,170 @@
+import { z } from "zod";
+import type { PassengerType } from "../../gateway/contract/air";
+import { CABIN_CLASSES, type CabinClass } from "../../gateway/contract/air";
+import type { CreateOrderRequest } from "../../orders/core/order-commands";
+import {
+  birthDate,
+  countryCode,
+  documentExpiry,
+  documentNumber,
+  emailAddress,
+  identityDocumentType,
+  passengerGender,
+  passengerId,
+  passengerTitle,
+  passengerType,
+  personName,
+  phoneNumber,
+  serviceQuantity,
+} from "../../orders/core/passenger-fields";
+import type { PaymentRequest } from "../../orders/payment/payment";
+import type { SearchRequest } from "../../search/search.inputs";
+import { metadataSchema } from "../../tenants/metadata";
+import { calendarDate, placeCode, recordId } from "../../validation/input-values";
+
+/**
+ * The bodies the official client sends (always under `data`), as Duffel's API reference
+ * describes them, and their mapping onto the domain's commands. Fields Duffel defines that have
+ * no meaning here (loyalty accounts, a slice's time windows) are accepted and left aside.
+ */
+
+/** Duffel's envelope: `{ data: … }`. */
+export const enveloped = <T extends z.ZodType>(data: T) => z.object({ data });
+
+const timeWindow = z.object({ from: z.string(), to: z.string() }).nullable().optional();
+
+const searchPassenger = z
+  .object({ type: passengerType.optional(), age: z.number().int().min(0).max(130).optional() })
+  .refine((passenger) => passenger.type !== undefined || passenger.age !== undefined, "a passenger needs a type or an age");
+
+export const offerRequestBody = enveloped(
+  z.object({
+    slices: z
+      .array(z.object({ origin: placeCode, destination: placeCode, departure_date: calendarDate, departure_time: timeWindow, arrival_time: timeWindow }))
+      .min(1, "at least one slice")
+      .max(4, "at most 4 slices"),
+    passengers: z.array(searchPassenger).min(1, "at least one passenger").max(9, "at most 9 passengers"),
+    cabin_class: z.enum(CABIN_CLASSES as [CabinClass, ...CabinClass[]]).optional(),
+    max_connections: z.number().int().min(0).max(2).optional(),
+  }),
+);
+
+/** `?return_offers=` and `?supplier_timeout=` (milliseconds, as Duffel takes it). */
+export const offerRequestQuery = z.object({
+  return_offers: z.enum(["true", "false"]).optional(),
+  supplier_timeout: z
+    .string()
+    .regex(/^\d{1,6}$/, "must be a whole number of milliseconds")
+    .transform(Number)
+    .refine((ms) => ms >= 2000 && ms <= 60000, "must be from 2000 to 60000 milliseconds")
+    .optional(),
+});
+
+/** A passenger by age, as Duffel allows: under 2 an infant on a lap, under 12 a child (IATA). */
+function typeOfAge(age: number): PassengerType {
+  if (age < 2) return "infant_without_seat";
+  return age < 12 ? "child" : "adult";
+}
+
+const DEFAULT_SUPPLIER_TIMEOUT_MS = 20_000;
+
+export function searchCommand(body: z.output<typeof offerRequestBody>, query: z.output<typeof offerRequestQuery>): SearchRequest {
+  const search = body.data;
+  return {
+    slices: search.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departureDate: slice.departure_date })),
+    passengers: search.passengers.map((passenger) => ({ id: undefined, type: passenger.type ?? typeOfAge(passenger.age!) })),
+    cabinClass: search.cabin_class ?? "economy",
+    maxConnections: search.max_connections ?? 1,
+    returnOffers: query.return_offers !== "false",
+    supplierTimeoutMs: query.supplier_timeout ?? DEFAULT_SUPPLIER_TIMEOUT_MS,
+    supplierBehaviour: undefined,
+    fieldPrefix: "data.",
+  };
+}
+
+/** Duffel names a document's number `unique_identifier`. */
+const identityDocument = z.object({ type: identityDocumentType, unique_identifier: documentNumber, issuing_country_code: countryCode, expires_on: documentExpiry });
+
+const orderPassenger = z.object({
+  id: passengerId,
+  type: passengerType.optional(),
+  title: passengerTitle.nullable().optional(),
+  given_name: personName,
+  family_name: personName,
+  born_on: birthDate,
+  gender: passengerGender,
+  email: emailAddress,
+  phone_number: phoneNumber,
+  identity_documents: z.array(identityDocument).max(4).optional(),
+  /** Duffel pairs an infant with an adult; here an infant travels with any adult of the order. */
+  infant_passenger_id: passengerId.optional(),
+});
+
+const balancePayment = z.object({ type: z.literal("balance", { message: "only balance payments exist: orders are paid from the wallet" }), currency: z.string(), amount: z.string() });
+
+export const createOrderBody = enveloped(
+  z
+    .object({
+      /** `pay_later` is what the client's own typings call a hold. */
+      type: z.enum(["instant", "hold", "pay_later"]).optional(),
+      selected_offers: z.array(recordId).length(1, "exactly one offer id"),
+      passengers: z.array(orderPassenger).min(1, "at least one passenger").max(9, "at most 9 passengers"),
+      payments: z.array(balancePayment).length(1, "exactly one payment").optional(),
+      services: z.array(z.object({ id: recordId, quantity: serviceQuantity.optional() })).max(100).optional(),
+      metadata: metadataSchema.optional(),
+    })
+    .refine((order) => order.type === "hold" || order.type === "pay_later" || order.payments !== undefined, { message: "an instant order needs its payment", path: ["payments"] })
+    .refine((order) => order.type === undefined || order.type === "instant" || order.payments === undefined, { message: "a hold is paid later, with payments.create", path: ["payments"] }),
+);
+
+/** Whether the order is paid as it is booked (Duffel's `instant`). */
+export const isInstant = (body: z.output<typeof createOrderBody>) => body.data.payments !== undefined;
+
+export function createOrderCommand(body: z.output<typeof createOrderBody>): CreateOrderRequest {
+  const order = body.data;
+  const payment = order.payments?.[0];
+  return {
+    offerId: order.selected_offers[0]!,
+    offerField: "selected_offers[0]",
+    passengers: order.passengers.map((passenger) => ({
+      id: passenger.id,
+      type: passenger.type,
+      title: passenger.title ?? null,
+      givenName: passenger.given_name,
+      familyName: passenger.family_name,
+      bornOn: passenger.born_on,
+      gender: passenger.gender,
+      email: passenger.email,
+      phoneNumber: passenger.phone_number,
+      identityDocuments: (passenger.identity_documents ?? []).map((document) => ({
+        type: document.type,
+        number: document.unique_identifier,
+        issuingCountryCode: document.issuing_country_code,
+        expiresOn: document.expires_on,
+      })),
+    })),
+    services: (order.services ?? []).map((service) => ({ id: service.id, quantity: service.quantity ?? 1 })),
+    payment: payment ? { currency: payment.currency, amount: payment.amount } : null,
+    metadata: order.metadata ?? {},
+  };
+}
+
+export const createPaymentBody = enveloped(z.object({ order_id: recordId, payment: balancePayment }));
+
+export function paymentCommand(body: z.output<typeof createPaymentBody>): PaymentRequest {
+  return { orderId: body.data.order_id, payment: body.data.payment };
+}
+
+export const createCancellationBody = enveloped(z.object({ order_id: recordId }));
+
+/** `limit` (1–200, default 50), `after`, `before`: Duffel's pagination. */
+export const listQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, "must be a whole number")
+    .transform(Number)
+    .refine((limit) => limit >= 1 && limit <= 200, "must be from 1 to 200")
+    .optional(),
+  after: z.string().optional(),
+  before: z.string().optional(),
+});

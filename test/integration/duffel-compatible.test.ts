@@ -1,0 +1,245 @@
+import { Duffel, DuffelError } from "@duffel/api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
+import { eventually } from "../helpers/eventually";
+import { daysAhead } from "../helpers/offers";
+import { signedMinor } from "../helpers/orders";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+
+type DuffelErrorThrown = InstanceType<typeof DuffelError>;
+type SearchPassengers = Parameters<Duffel["offerRequests"]["create"]>[0]["passengers"];
+/** Duffel's API calls a hold `hold`; the client's typings know only `pay_later` (both are accepted). */
+const HOLD = "hold" as "pay_later";
+/** The client passes any list parameter through, `limit` among them, though its typings omit it. */
+const pageOf = <T>(limit: number, rest: object = {}) => ({ ...rest, limit }) as unknown as T;
+
+/**
+ * The Duffel-compatible surface (docs/duffel-compatible.md), driven only by Duffel's official
+ * client pointed at /duffel/ with an Aerogate tenant key: the booking journeys, lists the
+ * client walks, safe retries without Idempotency-Key, and errors in Duffel's shape.
+ */
+describe("the Duffel-compatible surface, through @duffel/api", () => {
+  let server: TestServer;
+  let tenant: TenantFixture;
+  let duffel: Duffel;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { TICKETING_DELAY_MS: "0" } });
+    tenant = await createTenant(server, { name: "Switched From Duffel" });
+    // The one line a Duffel integration changes.
+    duffel = new Duffel({ token: tenant.key, basePath: `${server.url}/duffel/` });
+  });
+  afterAll(() => server.close());
+
+  let searchDay = 25 + (process.pid % 30);
+  /** A search on a date no other test of this suite booked: its offers, as the client reads them. */
+  const search = async (passengers: SearchPassengers = [{ type: "adult" }]) => {
+    searchDay += 1;
+    const request = await duffel.offerRequests.create({
+      slices: [{ origin: "LHR", destination: "JFK", departure_date: daysAhead(searchDay), departure_time: null, arrival_time: null }],
+      passengers,
+      cabin_class: "economy",
+      return_offers: true,
+    });
+    expect(request.data.offers.length).toBeGreaterThan(0);
+    return request.data;
+  };
+  const passengerFor = (id: string) => ({
+    id,
+    title: "ms" as const,
+    given_name: "Ada",
+    family_name: "Lovelace",
+    born_on: "1985-04-12",
+    gender: "f" as const,
+    email: `${id}@travel.example`,
+    phone_number: "+442080160508",
+    identity_documents: [{ type: "passport" as const, unique_identifier: "P12345678", issuing_country_code: "GB", expires_on: "2036-01-01" }],
+  });
+  const passengersOf = (offer: { passengers: Array<{ id: string }> }) => offer.passengers.map((passenger) => passengerFor(passenger.id));
+  const balanceMinor = async () => {
+    const wallet = await call(server, "GET", "/v1/wallet", { key: tenant.key });
+    expect(wallet.status).toBe(200);
+    return signedMinor(wallet.body.data.balance, wallet.body.data.currency);
+  };
+  const orderCount = async () => {
+    const orders = await call(server, "GET", "/v1/air/orders?limit=100", { key: tenant.key });
+    return orders.body.data.pagination.total as number;
+  };
+  /** The DuffelError a call throws (failing the test if it does not throw one). */
+  const duffelError = async (work: () => Promise<unknown>): Promise<DuffelErrorThrown> => {
+    const error = await work().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(DuffelError);
+    return error as DuffelErrorThrown;
+  };
+  const expectDuffelShape = (error: DuffelErrorThrown, status: number, code: string) => {
+    expect(error.meta).toMatchObject({ status, request_id: expect.any(String) });
+    expect(error.errors).toHaveLength(1);
+    expect(error.errors[0]).toMatchObject({ code, type: expect.any(String), title: expect.any(String), message: expect.any(String), documentation_url: expect.stringContaining(code) });
+  };
+
+  it("search → offers sorted by total → offer with services → seat map → instant order paid from the balance → cancellation quote → confirm → the wallet credited", async () => {
+    const request = await search();
+    const totals = request.offers.map((offer) => Number(offer.total_amount));
+    expect(totals).toEqual([...totals].sort((a, b) => a - b));
+    expect(request.id).toMatch(/^orq_/);
+
+    const chosen = request.offers[0]!;
+    const offer = (await duffel.offers.get(chosen.id, { return_available_services: true })).data;
+    expect(offer).toMatchObject({ id: chosen.id, total_amount: chosen.total_amount, payment_requirements: { requires_instant_payment: expect.any(Boolean) } });
+    expect(Array.isArray(offer.available_services)).toBe(true);
+    const maps = (await duffel.seatMaps.get({ offer_id: offer.id })).data;
+    expect(Array.isArray(maps)).toBe(true);
+
+    const before = await balanceMinor();
+    const created = await duffel.orders.create({
+      type: "instant",
+      selected_offers: [offer.id],
+      passengers: passengersOf(offer),
+      payments: [{ type: "balance", currency: offer.total_currency, amount: offer.total_amount }],
+    });
+    const order = created.data;
+    expect(order).toMatchObject({ id: expect.stringMatching(/^ord_/), total_amount: offer.total_amount });
+    expect(order.passengers[0]).toMatchObject({ given_name: "Ada", family_name: "Lovelace" });
+    expect(await balanceMinor()).toBe(before - signedMinor(offer.total_amount, offer.total_currency));
+
+    const ticketed = await eventually(async () => {
+      const read = (await duffel.orders.get(order.id)).data as unknown as { ticketing_status: string; booking_reference: string };
+      return read.ticketing_status === "ticketed" ? read : undefined;
+    }, () => `order ${order.id} not ticketed`);
+    expect(ticketed.booking_reference).not.toBe("");
+    // The same order, read through /v1 and GraphQL.
+    expect((await call(server, "GET", `/v1/air/orders/${order.id}`, { key: tenant.key })).status).toBe(200);
+    const read = await graphql(server, "query ($id: ID!) { order(id: $id) { id } }", { id: order.id }, { key: tenant.key });
+    expect(read.body.data.order).toEqual({ id: order.id });
+
+    const quote = (await duffel.orderCancellations.create({ order_id: order.id })).data;
+    expect(quote).toMatchObject({ id: expect.stringMatching(/^ore_/), order_id: order.id });
+    expect((await duffel.orderCancellations.get(quote.id)).data.id).toBe(quote.id);
+    const beforeRefund = await balanceMinor();
+    const confirmed = (await duffel.orderCancellations.confirm(quote.id)).data;
+    expect(confirmed.confirmed_at).not.toBeNull();
+    // A repeated confirm answers it again.
+    expect((await duffel.orderCancellations.confirm(quote.id)).data.id).toBe(quote.id);
+    const refund = signedMinor(quote.refund_amount ?? "0", quote.refund_currency ?? offer.total_currency);
+    await eventually(async () => ((await balanceMinor()) === beforeRefund + refund ? true : undefined), () => `the wallet was not credited ${refund}`);
+  });
+
+  it("a hold, then payments.create: debits the total once; a repeated payment is refused and debits nothing", async () => {
+    const offer = (await search()).offers[0]!;
+    const hold = (await duffel.orders.create({ type: HOLD, selected_offers: [offer.id], passengers: passengersOf(offer) })).data;
+    expect(hold.payment_status.awaiting_payment).toBe(true);
+    const before = await balanceMinor();
+    const payment = { order_id: hold.id, payment: { type: "balance" as const, currency: hold.total_currency, amount: hold.total_amount } };
+    const paid = (await duffel.payments.create(payment)).data;
+    expect(paid).toMatchObject({ amount: hold.total_amount, currency: hold.total_currency });
+    const afterFirst = await balanceMinor();
+    expect(afterFirst).toBe(before - signedMinor(hold.total_amount, hold.total_currency));
+
+    const repeat = await duffelError(() => duffel.payments.create(payment));
+    expect(repeat.meta.status).toBeGreaterThanOrEqual(400);
+    expect(repeat.meta.status).toBeLessThan(500);
+    expect(await balanceMinor()).toBe(afterFirst);
+  });
+
+  it("payments.create of one hold sent 10 times at once debits the total once", async () => {
+    const offer = (await search()).offers[0]!;
+    const hold = (await duffel.orders.create({ type: HOLD, selected_offers: [offer.id], passengers: passengersOf(offer) })).data;
+    const before = await balanceMinor();
+    const payment = { order_id: hold.id, payment: { type: "balance" as const, currency: hold.total_currency, amount: hold.total_amount } };
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => duffel.payments.create(payment)));
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (outcome.status === "rejected") expect((outcome.reason as DuffelErrorThrown).meta.status).toBeLessThan(500);
+    }
+    expect(await balanceMinor()).toBe(before - signedMinor(hold.total_amount, hold.total_currency));
+  });
+
+  it("the client's pay_later spelling of a hold books one too", async () => {
+    const offer = (await search()).offers[0]!;
+    const hold = (await duffel.orders.create({ type: "pay_later", selected_offers: [offer.id], passengers: passengersOf(offer) })).data;
+    expect(hold.payment_status.awaiting_payment).toBe(true);
+  });
+
+  it("passengers given by age search as their type", async () => {
+    const request = await search([{ age: 30 }, { age: 8 }]);
+    expect(request.offers[0]!.passengers.map((passenger) => passenger.type).sort()).toEqual(["adult", "child"]);
+  });
+
+  it("20 concurrent orders.create of one offer, without Idempotency-Key, make exactly one order", async () => {
+    const offer = (await search()).offers[0]!;
+    const countBefore = await orderCount();
+    const body = { type: HOLD, selected_offers: [offer.id], passengers: passengersOf(offer) };
+    const outcomes = await Promise.allSettled(Array.from({ length: 20 }, () => duffel.orders.create(body)));
+    const made = outcomes.filter((outcome) => outcome.status === "fulfilled");
+    expect(made).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (outcome.status === "rejected") {
+        expect(outcome.reason).toBeInstanceOf(DuffelError);
+        expect((outcome.reason as DuffelErrorThrown).meta.status).toBeLessThan(500);
+      }
+    }
+    expect(await orderCount()).toBe(countBefore + 1);
+  });
+
+  it("listWithGenerator walks orders and offers across pages, without repeats or gaps", async () => {
+    const request = await search();
+    const offerIds: string[] = [];
+    for await (const offer of duffel.offers.listWithGenerator(pageOf(2, { offer_request_id: request.id }))) offerIds.push(offer.data.id);
+    expect(offerIds.sort()).toEqual(request.offers.map((offer) => offer.id).sort());
+
+    const firstPage = await duffel.orders.list(pageOf(2));
+    expect(firstPage.meta).toMatchObject({ limit: 2 });
+    const orderIds: string[] = [];
+    for await (const order of duffel.orders.listWithGenerator(pageOf(2))) orderIds.push(order.data.id);
+    expect(new Set(orderIds).size).toBe(orderIds.length);
+    expect(orderIds.length).toBe(await orderCount());
+  });
+
+  describe("errors", () => {
+    it("bad input is Duffel's error shape with our codes, never a 500, and books nothing", async () => {
+      const offer = (await search()).offers[0]!;
+      const countBefore = await orderCount();
+      const balanceBefore = await balanceMinor();
+      const badPassenger = { ...passengerFor(offer.passengers[0]!.id), phone_number: "not a number" };
+      const refused = await duffelError(() => duffel.orders.create({ type: HOLD, selected_offers: [offer.id], passengers: [badPassenger] }));
+      expectDuffelShape(refused, 400, "validation_failed");
+      expect(refused.errors[0]!.type).toBe("validation_error");
+      expect(refused.errors[0]!.message).toContain("phone_number");
+
+      const short = await duffelError(() =>
+        duffel.orders.create({ type: "instant", selected_offers: [offer.id], passengers: passengersOf(offer), payments: [{ type: "balance", currency: offer.total_currency, amount: "0.01" }] }),
+      );
+      expectDuffelShape(short, 422, "payment_amount_mismatch");
+
+      const unknownOffer = await duffelError(() => duffel.orders.create({ type: HOLD, selected_offers: ["off_0000000000000000000000"], passengers: passengersOf(offer) }));
+      expectDuffelShape(unknownOffer, 404, "not_found");
+
+      const badSearch = await duffelError(() => duffel.offerRequests.create({ slices: [], passengers: [{ type: "adult" }], cabin_class: "economy", return_offers: true }));
+      expectDuffelShape(badSearch, 400, "invalid_search_params");
+
+      expect(await orderCount()).toBe(countBefore);
+      expect(await balanceMinor()).toBe(balanceBefore);
+    });
+
+    it("a missing record is 404 not_found; a wrong key is 401 unauthorized", async () => {
+      expectDuffelShape(await duffelError(() => duffel.orders.get("ord_0000000000000000000000")), 404, "not_found");
+      const stranger = new Duffel({ token: "not-a-key", basePath: `${server.url}/duffel/` });
+      const refused = await duffelError(() => stranger.orders.list());
+      expectDuffelShape(refused, 401, "unauthorized");
+      expect(refused.errors[0]!.type).toBe("authentication_error");
+    });
+
+    it("Duffel products with no Aerogate counterpart answer Duffel's 404, saying so", async () => {
+      const refused = await duffelError(() => duffel.stays.bookings.list());
+      expectDuffelShape(refused, 404, "route_not_found");
+      expect(refused.errors[0]!.message).toContain("Duffel-compatible");
+    });
+
+    it("another Duffel-Version is 400", async () => {
+      const other = new Duffel({ token: tenant.key, basePath: `${server.url}/duffel/`, apiVersion: "v1" });
+      expectDuffelShape(await duffelError(() => other.orders.list()), 400, "validation_failed");
+    });
+  });
+});
