@@ -30,6 +30,10 @@ const ORDER_FIELD_NAMES: Readonly<Record<string, string>> = {
   identity_documents: "identityDocuments",
   issuing_country_code: "issuingCountryCode",
   expires_on: "expiresOn",
+  loyalty_programme_accounts: "loyaltyProgrammeAccounts",
+  airline_iata_code: "airlineIataCode",
+  account_number: "accountNumber",
+  infant_passenger_id: "infantPassengerId",
 };
 
 const identityDocument = (document: IdentityDocumentInput) => ({
@@ -58,6 +62,9 @@ function passengerBody(passenger: OrderPassengerInput | PassengerUpdateInput) {
     email: passenger.email,
     phone_number: passenger.phoneNumber,
     identity_documents: passenger.identityDocuments == null ? passenger.identityDocuments : passenger.identityDocuments.map(identityDocument),
+    loyalty_programme_accounts:
+      passenger.loyaltyProgrammeAccounts == null ? passenger.loyaltyProgrammeAccounts : passenger.loyaltyProgrammeAccounts.map((account) => ({ airline_iata_code: account.airlineIataCode, account_number: account.accountNumber })),
+    infant_passenger_id: passenger.infantPassengerId,
   };
 }
 
@@ -149,6 +156,8 @@ export const orderResolvers: Resolvers = {
     type: (passenger) => toGraphQLEnum(passenger.type),
     title: (passenger) => (passenger.title === null ? null : toGraphQLEnum(passenger.title)),
     gender: (passenger) => toGraphQLEnum(passenger.gender),
+    loyaltyProgrammeAccounts: (passenger) => passenger.loyaltyProgrammeAccounts ?? [],
+    infantPassengerId: (passenger) => passenger.infantPassengerId ?? null,
   },
   IdentityDocument: {
     type: (document) => toGraphQLEnum(document.type),

@@ -20,6 +20,8 @@ const passengerSchema = z
     identity_documents: z.array(
       z.object({ type: z.enum(["passport", "national_identity_card"]), number: z.string(), issuing_country_code: z.string(), expires_on: z.string() }),
     ),
+    loyalty_programme_accounts: z.array(z.object({ airline_iata_code: z.string(), account_number: z.string() })),
+    infant_passenger_id: z.string().nullable().meta({ description: "On an adult: the infant without a seat on their lap" }),
   })
   .meta({ id: "Passenger" });
 

@@ -47,6 +47,8 @@ function passengerView(passenger: OrderPassenger) {
       issuing_country_code: document.issuingCountryCode,
       expires_on: document.expiresOn,
     })),
+    loyalty_programme_accounts: (passenger.loyaltyProgrammeAccounts ?? []).map((account) => ({ airline_iata_code: account.airlineIataCode, account_number: account.accountNumber })),
+    infant_passenger_id: passenger.infantPassengerId ?? null,
   };
 }
 

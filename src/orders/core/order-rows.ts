@@ -30,10 +30,10 @@ export function insertOrder(db: Database, order: Order, passengers: readonly Boo
     ),
     ...passengers.map(
       (passenger) => Sql.sql`INSERT INTO "OrderPassenger" ("orderId", "id", "tenantId", "position", "type", "title", "givenName", "familyName",
-          "bornOn", "gender", "email", "phoneNumber", "identityDocuments")
+          "bornOn", "gender", "email", "phoneNumber", "identityDocuments", "loyaltyProgrammeAccounts", "infantPassengerId")
         VALUES (${order.id}, ${passenger.id}, ${order.tenantId}, ${passenger.position}, ${passenger.type}, ${passenger.title}, ${passenger.givenName},
           ${passenger.familyName}, ${passenger.bornOn}, ${passenger.gender}, ${passenger.email}, ${passenger.phoneNumber},
-          ${sqlJson(provider, passenger.identityDocuments)})`,
+          ${sqlJson(provider, passenger.identityDocuments)}, ${sqlJson(provider, passenger.loyaltyProgrammeAccounts ?? [])}, ${passenger.infantPassengerId ?? null})`,
     ),
   ];
 }
@@ -42,7 +42,8 @@ export function insertOrder(db: Database, order: Order, passengers: readonly Boo
 export function updatePassenger(db: Database, orderId: string, passengerId: string, details: PassengerDetails): Sql.Sql {
   return Sql.sql`UPDATE "OrderPassenger" SET "title" = ${details.title}, "givenName" = ${details.givenName}, "familyName" = ${details.familyName},
       "bornOn" = ${details.bornOn}, "gender" = ${details.gender}, "email" = ${details.email}, "phoneNumber" = ${details.phoneNumber},
-      "identityDocuments" = ${sqlJson(db.provider, details.identityDocuments)}
+      "identityDocuments" = ${sqlJson(db.provider, details.identityDocuments)},
+      "loyaltyProgrammeAccounts" = ${sqlJson(db.provider, details.loyaltyProgrammeAccounts ?? [])}, "infantPassengerId" = ${details.infantPassengerId ?? null}
     WHERE "orderId" = ${orderId} AND "id" = ${passengerId}`;
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { amountInCurrencyStatement } from "../../money/amount-statement";
 import { metadataSchema, type Metadata } from "../../tenants/metadata";
 import { calendarDate } from "../../validation/input-values";
+import type { LoyaltyProgrammeAccount } from "../../gateway/contract/air";
 import type { IdentityDocument, PassengerDetails } from "./order";
 
 /** Letters first, then letters, marks, spaces, hyphens, apostrophes and dots, as names are written on passports. */
@@ -42,6 +43,15 @@ const identityDocumentInput = z.strictObject({
   expires_on: calendarDate,
 });
 
+const loyaltyProgrammeAccountInput = z.strictObject({
+  airline_iata_code: z.string().regex(/^[A-Z0-9]{2}$/, "must be an airline's two-character IATA code, e.g. BA"),
+  account_number: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{1,30}$/, "must be 1 to 30 letters and digits")
+    .meta({ pattern: "^\\s*[A-Za-z0-9]{1,30}\\s*$" }),
+});
+
 /** The fields of a passenger that a client sets (docs/rest-api.md#booking-and-ticketing); `id` names the search's passenger. */
 const passengerFields = {
   title: z.enum(["mr", "ms", "mrs", "dr"]).nullable().optional(),
@@ -52,6 +62,9 @@ const passengerFields = {
   email: z.email({ message: "must be an e-mail address" }).max(320),
   phone_number: z.string().regex(E164, "must be an E.164 number, e.g. +442080160508"),
   identity_documents: z.array(identityDocumentInput).max(4).optional(),
+  loyalty_programme_accounts: z.array(loyaltyProgrammeAccountInput).max(10).optional(),
+  /** On an adult: the infant (the offer's passenger id) on their lap. */
+  infant_passenger_id: z.string().min(1).max(64).nullable().optional(),
 };
 
 const passengerId = z.string().min(1).max(64);
@@ -122,6 +135,10 @@ function identityDocument(input: z.output<typeof identityDocumentInput>): Identi
   return { type: input.type, number: input.number.toUpperCase(), issuingCountryCode: input.issuing_country_code, expiresOn: input.expires_on };
 }
 
+function loyaltyProgrammeAccount(input: z.output<typeof loyaltyProgrammeAccountInput>): LoyaltyProgrammeAccount {
+  return { airlineIataCode: input.airline_iata_code, accountNumber: input.account_number.toUpperCase() };
+}
+
 function passenger(input: ParsedPassenger): PassengerInput {
   return {
     id: input.id,
@@ -134,6 +151,8 @@ function passenger(input: ParsedPassenger): PassengerInput {
     email: input.email,
     phoneNumber: input.phone_number,
     identityDocuments: (input.identity_documents ?? []).map(identityDocument),
+    loyaltyProgrammeAccounts: (input.loyalty_programme_accounts ?? []).map(loyaltyProgrammeAccount),
+    infantPassengerId: input.infant_passenger_id ?? null,
   };
 }
 
@@ -186,6 +205,8 @@ export function fromUpdatePassengersInput(input: z.output<typeof updatePassenger
     if (update.email !== undefined) changes.email = update.email;
     if (update.phone_number !== undefined) changes.phoneNumber = update.phone_number;
     if (update.identity_documents !== undefined) changes.identityDocuments = update.identity_documents.map(identityDocument);
+    if (update.loyalty_programme_accounts !== undefined) changes.loyaltyProgrammeAccounts = update.loyalty_programme_accounts.map(loyaltyProgrammeAccount);
+    if (update.infant_passenger_id !== undefined) changes.infantPassengerId = update.infant_passenger_id;
     return changes;
   });
 }

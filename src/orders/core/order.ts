@@ -2,7 +2,7 @@ import type { AirlineInitiatedChange } from "./airline-change";
 import type { Order as OrderRow, OrderDocument as OrderDocumentRow, OrderPassenger as OrderPassengerRow, OrderStatus } from "../../db/models";
 import { dateFrom, exactNumber, jsonFrom } from "../../db/sql-values";
 import { splitTotal, type PriceSplit, type StoredOffer } from "../../search/offer-payload";
-import type { PassengerType, Traveller } from "../../gateway/contract/air";
+import type { LoyaltyProgrammeAccount, PassengerType, TravelDocument, Traveller } from "../../gateway/contract/air";
 import { asMetadata, type Metadata } from "../../tenants/metadata";
 
 export type { OrderStatus };
@@ -56,17 +56,17 @@ export interface Order {
   updatedAt: Date;
 }
 
-export interface IdentityDocument {
-  type: "passport" | "national_identity_card";
-  number: string;
-  issuingCountryCode: string;
-  /** YYYY-MM-DD */
-  expiresOn: string;
-}
+export type IdentityDocument = TravelDocument;
 
-/** A traveller as booked: the identity the airline tickets (its name and contact as the airline asks for them), and travel documents. */
+/**
+ * A traveller as booked: the identity the airline tickets (its name and contact as the airline
+ * asks for them), travel documents, loyalty programme accounts, and for an adult holding an
+ * infant on their lap, the infant's passenger id.
+ */
 export interface PassengerDetails extends Traveller {
   identityDocuments: IdentityDocument[];
+  loyaltyProgrammeAccounts?: LoyaltyProgrammeAccount[];
+  infantPassengerId?: string | null;
 }
 
 export interface OrderPassenger extends PassengerDetails {
@@ -138,7 +138,7 @@ export function servicesPaidAfterTicketing(order: Pick<Order, "services">): numb
 }
 
 /** A passenger's row as Prisma reads it, or as a raw read does (identity documents as JSON text on SQLite). */
-export type PassengerRecord = Omit<OrderPassengerRow, "identityDocuments"> & { identityDocuments: unknown };
+export type PassengerRecord = Omit<OrderPassengerRow, "identityDocuments" | "loyaltyProgrammeAccounts"> & { identityDocuments: unknown; loyaltyProgrammeAccounts: unknown };
 
 export function passengerFrom(row: PassengerRecord): OrderPassenger {
   return {
@@ -153,6 +153,8 @@ export function passengerFrom(row: PassengerRecord): OrderPassenger {
     email: row.email,
     phoneNumber: row.phoneNumber,
     identityDocuments: jsonFrom<IdentityDocument[]>(row.identityDocuments),
+    loyaltyProgrammeAccounts: row.loyaltyProgrammeAccounts === null ? [] : jsonFrom<LoyaltyProgrammeAccount[]>(row.loyaltyProgrammeAccounts),
+    infantPassengerId: row.infantPassengerId,
   };
 }
 
