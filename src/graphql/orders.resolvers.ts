@@ -146,6 +146,7 @@ export const orderResolvers: Resolvers = {
     services: (order) => order.services.map((service) => ({ ...service, currency: order.currency })),
     refundInProgress: (order) => isRefunding(order),
     paymentStatus: (order) => paymentStatus(order),
+    settlement: (order) => toGraphQLEnum(order.settlement),
   },
   Payment: {
     order: (payment, _args, ctx) => ctx.services.orders.get(tenantScope(ctx), payment.orderId),

@@ -56,6 +56,9 @@ export const orderASchema = z
     refund_status: z.enum(["refunded", "in_progress"]).nullable(),
     failure_reason: z.string().nullable(),
     cancellation_reason: z.enum(CANCELLATION_REASONS).nullable(),
+    settlement: z.enum(["wallet", "supplier"]).meta({
+      description: "Who settles the fare: `wallet` (the Aerogate wallet pays the total and gets refunds), or `supplier` (the tenant's own supplier account pays the fare and gets its refunds; the wallet pays only Aerogate's fee)",
+    }),
     payment_status: paymentStatusSchema,
     offer_id: z.string(),
     supplier: supplierRefSchema,

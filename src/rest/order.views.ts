@@ -70,6 +70,7 @@ export function orderViewA(order: OrderDetail, now: Date, suppliers: Pick<OrderS
     refund_status: isRefunded(order) ? "refunded" : isRefunding(order) ? "in_progress" : null,
     failure_reason: order.failureReason,
     cancellation_reason: order.cancellationReason,
+    settlement: order.settlement,
     payment_status: paymentStatusView(order),
     offer_id: order.offerId,
     supplier: offerSupplier(order.offer.payload),

@@ -34,6 +34,8 @@ export const duffelConnector: Connector<DuffelParts> = {
       supplier: new DuffelSupplier({ accounts, bookings, airportByIata: (code) => parts.airports.getByIata(code) }),
       capabilities: {},
       runsOnMovedClock: false,
+      // The tenant's own Duffel account pays the fare from its Duffel balance (docs/duffel.md#who-settles).
+      settlement: "supplier",
       searchedByDefault: false,
       answersKeepMs: 0,
       tenantTables: [{ table: "DuffelBooking", deleteFor: (tx, tenantId) => tx.duffelBooking.deleteMany({ where: { tenantId } }) }],

@@ -21,10 +21,10 @@ export function insertOrder(db: Database, order: Order, passengers: readonly Boo
   return [
     guarded(
       Sql.sql`INSERT INTO "Order" ("id", "tenantId", "offerId", "status", "totalAmount", "currency", "offerSnapshot", "services", "metadata",
-          "bookingReference", "paymentRequiredBy", "createdAt", "updatedAt")
+          "bookingReference", "paymentRequiredBy", "settlement", "createdAt", "updatedAt")
         SELECT ${order.id}, "id", ${order.offerId}, ${sqlEnum(provider, "OrderStatus", order.status)}, ${order.totalAmount}, ${order.currency},
           ${sqlJson(provider, order.offer)}, ${sqlJson(provider, order.services)}, ${sqlJson(provider, order.metadata)},
-          ${order.bookingReference}, ${order.paymentRequiredBy && sqlTimestamp(provider, order.paymentRequiredBy)}, ${at}, ${at}
+          ${order.bookingReference}, ${order.paymentRequiredBy && sqlTimestamp(provider, order.paymentRequiredBy)}, ${order.settlement}, ${at}, ${at}
         ${fromLiveTenant(provider, order.tenantId)}`,
       TENANT_GUARD,
     ),

@@ -20,7 +20,7 @@ import type { OrderSuppliers } from "../../gateway/contract/gateway";
 import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
-import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderRecord, type CancellationReason, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
+import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderRecord, type CancellationReason, passengerFrom, walletShare, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
 import type { CreateOrderRequest, PassengerInput, PassengerUpdate } from "./order.inputs";
 import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
 import { requireAllowed, stateConflict } from "./order-actions";
@@ -114,7 +114,8 @@ export class OrderService {
     const { services, amount } = extras ? selectServices(request.services, offer, extras) : { services: [], amount: 0 };
     const totalAmount = offer.totalAmount + amount;
     if (request.payment) checkPayment(request.payment, totalAmount, offer.currency, "payments[0].amount");
-    await this.requireBalance(scope, totalAmount, offer.currency);
+    const settlement = this.suppliers.settlement(offer.payload);
+    await this.requireBalance(scope, walletShare({ settlement, totalAmount, offer }), offer.currency);
 
     const paymentRequiredBy = this.holds.paymentDeadline(now, itineraryDates(offer).firstDepartureUtc);
     const pending: Order = {
@@ -133,6 +134,7 @@ export class OrderService {
       paymentRequiredBy,
       paidAt: null,
       cancellationReason: null,
+      settlement,
       createdAt: now,
       updatedAt: now,
     };

@@ -130,14 +130,15 @@ export class OrderJobRunner {
     return result;
   }
 
-  /** TICKETED (refund asked) → REFUNDED: the airline refunds, the wallet gets back what the confirmed quote said. */
+  /** TICKETED (refund asked) → REFUNDED: the airline refunds, the wallet gets back what the confirmed quote said (of it, the fee alone when the supplier settles the fare). */
   private async refund(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment, clock }: JobSubject): Promise<JobResult> {
     if (!isRefunding(order)) return this.finish(job, lease, order, []);
     const { quoted, walletCurrency, supplierReference } = await this.refundOwed(order);
     await this.suppliers.supplierOf(order.offer.payload).refundTickets(supplierBooking(order, passengers, environment), supplierReference);
     await this.pause("after_airline_refund", { orderId: order.id });
     const now = clock.now();
-    const amount = convertMinor(quoted, order.currency, walletCurrency);
+    // A supplier-settled order's fare is refunded to the tenant's account there: the wallet gets back only the fee it paid, if refundable.
+    const amount = order.settlement === "wallet" ? convertMinor(quoted, order.currency, walletCurrency) : refundedFeeIn(order, quoted, walletCurrency);
     return this.finish(
       job,
       lease,

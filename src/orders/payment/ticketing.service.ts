@@ -12,7 +12,7 @@ import { walletChange, WALLET_GUARD } from "../../wallet/wallet-change";
 import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
 import { newId } from "../../ids";
-import { orderPriceSplit, servicesPaidAfterTicketing, type Order, type OrderDetail } from "../core/order";
+import { orderPriceSplit, servicesPaidAfterTicketing, walletShare, type Order, type OrderDetail } from "../core/order";
 import { checkPayment } from "./payment-rules";
 import type { Payment, PaymentRequest } from "./payment";
 import { bookedTotal, currentTotal } from "./repricing";
@@ -129,7 +129,7 @@ export class TicketingService {
     // A second pass only if a sandbox wallet was re-denominated between reading and debiting it.
     for (let pass = 0; pass < 2; pass++) {
       const wallet = await this.wallets.get(scope.tenantId);
-      const amount = convertMinor(order.totalAmount, order.currency, wallet.currency);
+      const amount = convertMinor(walletShare(order), order.currency, wallet.currency);
       const now = payment?.createdAt ?? scope.clock.now();
       const ticketing = this.jobs.schedule(order, "ticket");
       const feeAmount = convertMinor(orderPriceSplit(order).feeAmount, order.currency, wallet.currency);

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
+import { connectDuffel, secretsKey } from "../helpers/duffel";
+import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
+import { duffelOffer, duffelOrdersOf, expectLedgerOf, WITH_DUFFEL } from "../helpers/duffel-gateway";
+import { toMinor } from "../helpers/flight-checks";
+import { bookOffer, getOrder, searchForBooking, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
+import { startTestServer, type TestServer } from "../helpers/test-server";
+import { credit } from "../helpers/wallet";
+
+/**
+ * Who settles an order's fare (docs/duffel.md#who-settles): an order of a tenant's own Duffel
+ * connection is `supplier`-settled (Duffel takes the fare from the tenant's Duffel balance and
+ * refunds it there), so the Aerogate wallet moves by exactly Aerogate's fee, zero without one, and
+ * a refund credits no fare; a simulated order is `wallet`-settled as before.
+ */
+
+/** A live tenant connected to Duffel (the fake) with a live token, its wallet empty. */
+async function liveDuffelTenant(server: TestServer, fake: DuffelFake): Promise<TenantFixture> {
+  const tenant = await createTenant(server, { environment: "live" });
+  const token = `duffel_live_${Math.random().toString(36).slice(2)}${Date.now()}`;
+  fake.allow(token);
+  await connectDuffel(server, tenant, token);
+  expect((await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { suppliers: WITH_DUFFEL } })).status).toBe(200);
+  return tenant;
+}
+
+describe("settlement of Duffel orders", { timeout: 60_000 }, () => {
+  let fake: DuffelFake;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    fake = await startDuffelFake();
+    server = await startTestServer({ env: { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_API_URL: fake.url, DUFFEL_TIMEOUT_MS: "10000", TICKETING_DELAY_MS: "0" } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fake?.close();
+  });
+
+  it("a live tenant's Duffel order without a fee is settled by Duffel: booked and ticketed with an empty wallet, `supplier` in REST and GraphQL, the wallet moved by 0, and its refund credits no fare", async () => {
+    const tenant = await liveDuffelTenant(server, fake);
+    expect((await walletBalance(server, tenant.key)).minor).toBe(0);
+    const order = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "AA"));
+    expect(order.settlement).toBe("supplier");
+    const read = await graphql(server, `query($id: ID!) { order(id: $id) { settlement } }`, { id: order.id }, { key: tenant.key });
+    expect(read.body).toEqual({ data: { order: { settlement: "SUPPLIER" } } });
+
+    expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
+    await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);
+    expect(duffelOrdersOf(fake, order.id)).toEqual([expect.objectContaining({ type: "hold", paid: true })]);
+    // The ledger says the order was paid, for nothing: Duffel took the fare.
+    expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit"])).toBe(0);
+
+    const refunded = await call(server, "POST", `/v1/air/orders/${order.id}/actions/refund`, { key: tenant.key });
+    expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
+    await waitForStatus(server, tenant.key, order.id, ["REFUNDED"]);
+    expect(duffelOrdersOf(fake, order.id)[0]!.cancelled).toBe(true);
+    expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "refund_credit"])).toBe(0);
+  });
+
+  it("with Aerogate's fee, the wallet pays exactly the fee (a wallet holding less than the fare books and tickets), and a refundable fee alone comes back", async () => {
+    const tenant = await liveDuffelTenant(server, fake);
+    const rule = await call(server, "POST", "/v1/pricing_rules", {
+      key: server.ownerKey,
+      body: { tenant_id: tenant.tenantId, name: "Duffel fee", match: { supplier: "duffel" }, fee: { fixed_amount: "7.00", fixed_currency: "USD" }, refundable: true },
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    await credit(server, tenant.tenantId, "10.00");
+    const before = (await walletBalance(server, tenant.key)).minor;
+    const order = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "AA"));
+    const fee = toMinor(order.fee_amount, order.total_currency);
+    expect(fee).toBeGreaterThan(0);
+    expect(toMinor(order.total_amount, order.total_currency)).toBeGreaterThan(before);
+
+    expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
+    await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);
+    expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit"])).toBe(before - fee);
+
+    expect((await call(server, "POST", `/v1/air/orders/${order.id}/actions/refund`, { key: tenant.key })).status).toBe(200);
+    await waitForStatus(server, tenant.key, order.id, ["REFUNDED"]);
+    expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "refund_credit"])).toBe(before);
+  });
+
+  it("a simulated order stays settled by the wallet: `wallet`, its total debited", async () => {
+    const tenant = await liveDuffelTenant(server, fake);
+    await credit(server, tenant.tenantId, "5000.00");
+    const offer = (await searchForBooking(server, tenant.key)).find((candidate) => candidate.supplier.id === "simulated");
+    const order = await bookOffer(server, tenant.key, offer);
+    expect(order.settlement).toBe("wallet");
+    const before = (await walletBalance(server, tenant.key)).minor;
+    expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
+    const ticketed = (await waitForStatus(server, tenant.key, order.id, ["TICKETED"])).body.data;
+    expect((await getOrder(server, tenant.key, order.id)).body.data.settlement).toBe("wallet");
+    expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit"])).toBe(before - toMinor(ticketed.total_amount, ticketed.total_currency));
+  });
+});
