@@ -33,6 +33,12 @@ export interface DuffelFake {
   changePrice(offerId: string, newTotal: string): void;
   /** Booking the offer is refused with 422 offer_no_longer_available. */
   withdraw(offerId: string): void;
+  /**
+   * The next order made is answered 202 (accepted, not confirmed: no booking reference), and reads
+   * of it stay so for `readsPending` reads; then it is confirmed, or, with `fails`, it is gone (404,
+   * as after Duffel's `order.creation_failed`).
+   */
+  acceptNextOrder(outcome: { readsPending: number; fails?: boolean }): void;
   close(): Promise<void>;
 }
 
@@ -46,6 +52,8 @@ export interface FakeOrder {
   paid: boolean;
   cancelled: boolean;
   body: Record<string, unknown>;
+  /** Accepted and not confirmed yet (answered 202): no booking reference. */
+  pending?: { readsPending: number; fails: boolean };
 }
 
 const RATE_LIMIT = 120;
@@ -62,6 +70,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
   const airlineChanges = new Map<string, Record<string, unknown>>();
   const priceChanges = new Map<string, string>();
   const withdrawn = new Set<string>();
+  let nextAccepted: { readsPending: number; fails: boolean } | null = null;
   let failures: { count: number; status: number; route?: string } = { count: 0, status: 500 };
   let rateLimited: { count: number; resetAt: number } = { count: 0, resetAt: 0 };
   let remaining = RATE_LIMIT;
@@ -79,6 +88,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     rateLimitNext: (count: number, resetInMs: number) => void (rateLimited = { count, resetAt: Date.now() + resetInMs }),
     changePrice: (offerId: string, newTotal: string) => void priceChanges.set(offerId, newTotal),
     withdraw: (offerId: string) => void withdrawn.add(offerId),
+    acceptNextOrder: (outcome: { readsPending: number; fails?: boolean }) => void (nextAccepted = { readsPending: outcome.readsPending, fails: outcome.fails ?? false }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   } satisfies Omit<DuffelFake, "close"> & { close(): Promise<void> };
 
@@ -165,16 +175,28 @@ export async function startDuffelFake(): Promise<DuffelFake> {
         paid: type === "instant",
         cancelled: false,
         body: data,
+        ...(nextAccepted && { pending: nextAccepted }),
       };
+      nextAccepted = null;
       orders.set(order.id, order);
       orderList.unshift(order.id);
-      return send(response, 201, { data: orderView(order, offer) });
+      return send(response, order.pending ? 202 : 201, { data: orderView(order, offer) });
     }
     if (route === "GET /air/orders") {
-      return sendPage(response, orderList.map((id) => orderView(orders.get(id)!, offers.get(orders.get(id)!.offerId)!)), query);
+      // Duffel lists the orders of one offer when asked (`offer_id`).
+      const listed = orderList.map((id) => orders.get(id)!).filter((order) => !query.has("offer_id") || order.offerId === query.get("offer_id"));
+      return sendPage(response, listed.map((order) => orderView(order, offers.get(order.offerId)!)), query);
     }
     if ((match = /^GET \/air\/orders\/([^/]+)$/.exec(route))) {
       const order = orders.get(match[1]!);
+      if (order?.pending) {
+        if (order.pending.readsPending > 0) order.pending.readsPending--;
+        else if (order.pending.fails) {
+          orders.delete(order.id);
+          orderList.splice(orderList.indexOf(order.id), 1);
+          return notFound(response);
+        } else delete order.pending;
+      }
       return order ? send(response, 200, { data: orderView(order, offers.get(order.offerId)!) }) : notFound(response);
     }
     if (route === "POST /air/payments") {
@@ -398,7 +420,7 @@ function orderView(order: FakeOrder, offer: Record<string, unknown>) {
     id: order.id,
     live_mode: false,
     created_at: new Date().toISOString(),
-    booking_reference: order.id.slice(-6).toUpperCase(),
+    booking_reference: order.pending ? null : order.id.slice(-6).toUpperCase(),
     total_amount: order.totalAmount,
     total_currency: order.totalCurrency,
     owner: offer.owner,

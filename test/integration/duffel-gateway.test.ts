@@ -252,6 +252,21 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       }
     });
 
+    it("keeps an order Duffel accepted (202) unbooked until Duffel confirms it; one Duffel then fails is never a booked order, and nothing moves", async () => {
+      fake.acceptNextOrder({ readsPending: 2 });
+      const confirmed = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "VS"));
+      const [held] = duffelOrdersOf(fake, confirmed.id);
+      expect(confirmed.booking_reference).toBe(held!.id.slice(-6).toUpperCase());
+      expect(fake.requests.filter((request) => request.method === "GET" && request.path === `/air/orders/${held!.id}`).length).toBeGreaterThanOrEqual(3);
+
+      fake.acceptNextOrder({ readsPending: 1, fails: true });
+      const offer = await duffelOffer(server, tenant.key, "VS");
+      const balanceBefore = (await walletBalance(server, tenant.key)).minor;
+      expectError(await createOrderA(server, tenant.key, offer), 422, "offer_no_longer_available");
+      expect((await call(server, "GET", "/v1/air/orders?limit=100", { key: tenant.key })).body.data.items.some((order: any) => order.offer_id === offer.id)).toBe(false);
+      expect((await walletBalance(server, tenant.key)).minor).toBe(balanceBefore);
+    });
+
     it("books a Duffel offer once: a second booking of it under another key is 422 offer_no_longer_available, and the hold Duffel made for it is cancelled", async () => {
       const offer = await duffelOffer(server, tenant.key, "VS");
       const first = await bookOffer(server, tenant.key, offer);

@@ -80,7 +80,7 @@ export class DuffelBookings {
     let refused = false;
     const order = await onAccount(this.accounts, account, async (connector) => {
       try {
-        return (await liveOrderOf(connector, intent.id)) ?? (await connector.createOrder(orderBody(intent.id, request)));
+        return (await liveOrderOf(connector, intent)) ?? (await connector.createOrder(orderBody(intent.id, request)));
       } catch (error) {
         refused = isRefusal(error);
         throw error;
@@ -156,7 +156,7 @@ export class DuffelBookings {
 
   /** Duffel's live order for a booking recorded but never settled (its process stopped between Duffel's answer and the record), found by our order id; null when Duffel has none. */
   async duffelOrderOf(booking: DuffelBookingRecord): Promise<DuffelOrder | null> {
-    return onAccount(this.accounts, await this.account(booking.tenantId), (connector) => liveOrderOf(connector, booking.id));
+    return onAccount(this.accounts, await this.account(booking.tenantId), (connector) => liveOrderOf(connector, booking));
   }
 
   /** The tenant's Duffel account, or 422 naming `supplier` when it has no Duffel connection (any more). */
@@ -212,9 +212,9 @@ export class DuffelBookings {
   }
 }
 
-/** Duffel's order carrying our order id, unless it was cancelled (an undone booking: a repeat books afresh); null when there is none. */
-async function liveOrderOf(connector: DuffelConnector, orderId: string): Promise<DuffelOrder | null> {
-  const order = await connector.findOrderByMetadata(ORDER_ID_METADATA, orderId);
+/** Duffel's order of the booking's offer carrying our order id, unless it was cancelled (an undone booking: a repeat books afresh); null when there is none. */
+async function liveOrderOf(connector: DuffelConnector, booking: Pick<DuffelBookingRecord, "id" | "offerId">): Promise<DuffelOrder | null> {
+  const order = await connector.findOfferOrder(booking.offerId, ORDER_ID_METADATA, booking.id);
   return order && order.cancelled_at === null ? order : null;
 }
 

@@ -32,6 +32,7 @@ export function catalogueError(error: unknown): AppError {
   const reason = `Duffel: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ""}`;
   switch (error.code) {
     case "offer_no_longer_available":
+    case "order_creation_failed":
       return appError("offer_no_longer_available", { reason });
     case "price_changed":
       return appError("price_changed", { message: "Duffel priced the offer again and its total changed.", reason: `${reason}. Read the offer again (or search again) and book at its new total.` });
