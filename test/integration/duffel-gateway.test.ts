@@ -277,17 +277,34 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       expect(duffelOrdersOf(fake, first.id)).toEqual([expect.objectContaining({ cancelled: false })]);
     });
 
-    it("fails the order with its debit reversed when Duffel refuses the hold's payment at ticketing, and cancels the hold at Duffel", async () => {
+    it("prices a Duffel hold again before anything is paid: a price Duffel changed is 422 price_changed naming the new total, nothing moves, and the new total paid is what Duffel is paid", async () => {
       const offer = await duffelOffer(server, tenant.key, "AA");
       const order = await bookOffer(server, tenant.key, offer);
       const [held] = duffelOrdersOf(fake, order.id);
-      // Duffel now asks more for the hold than it was booked at: it refuses the payment (price_changed).
-      held!.totalAmount = "999.00";
-      expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
-      const failed = (await waitForStatus(server, tenant.key, order.id, ["FAILED"])).body.data;
-      expect(failed).toMatchObject({ failure_reason: "airline_rejected" });
-      expect(held).toMatchObject({ paid: false, cancelled: true });
-      await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "ticketing_reversal"]);
+      const balanceBefore = (await walletBalance(server, tenant.key)).minor;
+      // Duffel now asks more for the hold than it was booked at.
+      held!.totalAmount = (Number(held!.totalAmount) + 25).toFixed(2);
+      for (const refused of [
+        await ticketOrder(server, tenant.key, order.id),
+        await call(server, "POST", "/v1/air/payments", { key: tenant.key, headers: { "idempotency-key": newKey("pay") }, body: { order_id: order.id, payment: { type: "balance", amount: order.total_amount, currency: order.total_currency } } }),
+      ]) {
+        expectError(refused, 422, "price_changed");
+        const repriced = (await getOrder(server, tenant.key, order.id)).body.data;
+        expect(toMinor(repriced.total_amount, repriced.total_currency)).toBeGreaterThan(toMinor(order.total_amount, order.total_currency));
+        expect(refused.body.reason).toContain(`${repriced.total_amount} ${repriced.total_currency}`);
+        expect(repriced.status).toBe("pending");
+        expect(held).toMatchObject({ paid: false, cancelled: false });
+        expect(await expectLedgerOf(server, tenant.key, order.id, [])).toBe(balanceBefore);
+      }
+      const repriced = (await getOrder(server, tenant.key, order.id)).body.data;
+      const paid = await call(server, "POST", "/v1/air/payments", {
+        key: tenant.key,
+        headers: { "idempotency-key": newKey("pay") },
+        body: { order_id: order.id, payment: { type: "balance", amount: repriced.total_amount, currency: repriced.total_currency } },
+      });
+      expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+      await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);
+      expect(held!.paid).toBe(true);
     });
 
     it("cancels a pending Duffel hold (the cancel action) at Duffel, and refunds a refundable ticketed one (the refund action) by Duffel's quote", async () => {

@@ -141,6 +141,11 @@ export class DuffelBookings {
     );
   }
 
+  /** The booked hold is paid at Duffel's total now (its price checked again before payment, and accepted). */
+  async payableAt(id: string, order: Pick<DuffelOrder, "total_amount" | "total_currency">): Promise<void> {
+    await this.db.prisma.duffelBooking.updateMany({ where: { id, status: "booked" }, data: { totalAmount: order.total_amount, totalCurrency: order.total_currency, updatedAt: clock.now() } });
+  }
+
   /** The tenant's booking by our order id; null for an unknown id or another tenant's. */
   async find(tenantId: string, orderId: string): Promise<DuffelBookingRecord | null> {
     const row = await this.db.prisma.duffelBooking.findFirst({ where: { id: orderId, tenantId } });

@@ -3,7 +3,8 @@ import { appError, type AppError } from "../../errors/app-error";
 import type { Airport } from "../../locations/airport";
 import type { BookingAnswer, BookingRef, CancellationQuote, OrderRef, SupplierBooking, SupplierOrder, TicketingAnswer } from "../../gateway/contract/bookings";
 import { SupplierAccountRefused, SupplierFailed } from "../../gateway/contract/errors";
-import type { SupplierOffer, SupplierSearch } from "../../gateway/contract/offers";
+import type { PricedHolds } from "../../gateway/contract/capabilities";
+import type { SupplierOffer, SupplierOfferRef, SupplierSearch } from "../../gateway/contract/offers";
 import type { Supplier } from "../../gateway/contract/supplier";
 import { onAccount, type DuffelAccounts } from "./duffel-accounts";
 import type { DuffelBookings } from "./duffel-bookings";
@@ -37,9 +38,9 @@ export interface DuffelSupplierParts {
  * Duffel cannot hold, nothing yet (`pay_now`: ticketing books it as an instant order). Each
  * booking is named by our order id (DuffelBookings), so a repeat finds its work done. Ticketing
  * pays the hold; a refund confirms Duffel's cancellation quote; giving a booking back cancels it
- * at Duffel. Duffel declares no capability beyond the core (docs/duffel.md#not-covered-yet).
+ * at Duffel. Its one capability: it prices its own holds, asked again before one is paid (PricedHolds).
  */
-export class DuffelSupplier implements Supplier {
+export class DuffelSupplier implements Supplier, PricedHolds {
   readonly #ticketing: DuffelTicketing;
   readonly #cancellations: DuffelCancellations;
 
@@ -97,6 +98,10 @@ export class DuffelSupplier implements Supplier {
     }
     await bookings.commit(placed.intent, placed.order);
     return heldAnswer(orderFields(placed.order));
+  }
+
+  holdPriceChange(order: OrderRef & { supplierOffer?: SupplierOfferRef }, currency: string): Promise<number> {
+    return this.#ticketing.holdPriceChange(order, currency);
   }
 
   /** Cancels at Duffel whichever of these bookings are Duffel's. */
