@@ -21,10 +21,18 @@ export interface DuffelFake {
   /** Tokens it accepts; any other is answered 401. */
   allow(token: string): void;
   revoke(token: string): void;
+  /** How many offers an offer request answers (default 3, one per airline; more puts dearer ones first). */
+  offersPerSearch: number;
   /** Every answer waits this long first (0: none). */
   delayMs: number;
   /** How long a cancellation quote can be confirmed (default 15 minutes). */
   quoteLifetimeMs: number;
+  /**
+   * Where new cancellation quotes refund to: `balance` (default), or `airline_credits`, confirmed
+   * with one credit per passenger (of the refund's amount, or of none stated with `creditAmountKnown: false`).
+   */
+  refundTo: "balance" | "airline_credits";
+  creditAmountKnown: boolean;
   /** The next `count` requests (to `route` only, e.g. `POST /air/orders`, when given) answer `status` (a 5xx) with an api_error body. */
   failNext(count: number, status?: number, route?: string): void;
   /** The next `count` requests answer 429, the window resetting `resetInMs` from now. */
@@ -82,6 +90,9 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     currency: "GBP",
     delayMs: 0,
     quoteLifetimeMs: 15 * 60_000,
+    refundTo: "balance" as "balance" | "airline_credits",
+    offersPerSearch: 3,
+    creditAmountKnown: true,
     allow: (token: string) => void tokens.add(token),
     revoke: (token: string) => void tokens.delete(token),
     failNext: (count: number, status = 500, route?: string) => void (failures = { count, status, route }),
@@ -131,10 +142,15 @@ export async function startDuffelFake(): Promise<DuffelFake> {
 
     if (route === "POST /air/offer_requests") {
       const slices = data.slices as Array<{ origin: string; destination: string; departure_date: string }> | undefined;
-      const passengers = data.passengers as Array<{ type: string }> | undefined;
+      const passengers = data.passengers as Array<{ type?: string; age?: number }> | undefined;
       if (!Array.isArray(slices) || slices.length === 0) return send(response, 422, errorBody(422, "validation_error", "validation_required", "Required field", "slices must be given"));
       if (!Array.isArray(passengers) || passengers.length === 0) return send(response, 422, errorBody(422, "validation_error", "validation_required", "Required field", "passengers must be given"));
-      const offerRequest = makeOfferRequest(slices, passengers, String(data.cabin_class ?? "economy"), fake.currency);
+      // Duffel asks a child's or an infant's age, and types only adults.
+      if (passengers.some((passenger) => passenger.age === undefined && passenger.type !== "adult")) {
+        return send(response, 422, errorBody(422, "validation_error", "invalid_passenger", "Invalid passenger", "A passenger who is not an adult must be given by age"));
+      }
+      const typed = passengers.map((passenger) => ({ type: passenger.age === undefined ? "adult" : passenger.age < 2 ? "infant_without_seat" : passenger.age < 12 ? "child" : "adult", ...(passenger.age !== undefined && { age: passenger.age }) }));
+      const offerRequest = makeOfferRequest(slices, typed, String(data.cabin_class ?? "economy"), fake.currency, fake.offersPerSearch);
       for (const offer of offerRequest.offers) offers.set(offer.id as string, offer);
       if (query.get("return_offers") === "false") return send(response, 201, { data: { ...offerRequest, offers: undefined } });
       return send(response, 201, { data: offerRequest });
@@ -213,15 +229,34 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     if (route === "POST /air/order_cancellations") {
       const order = orders.get(String(data.order_id));
       if (!order) return notFound(response);
-      const cancellation = { id: duffelId("ore"), order_id: order.id, refund_amount: order.paid ? order.totalAmount : "0.00", refund_currency: order.totalCurrency, refund_to: "balance", expires_at: new Date(Date.now() + fake.quoteLifetimeMs).toISOString(), confirmed_at: null, created_at: new Date().toISOString(), live_mode: false };
-      cancellations.set(cancellation.id, cancellation);
+      const toCredits = fake.refundTo === "airline_credits" && order.paid;
+      const cancellation: Record<string, unknown> = { id: duffelId("ore"), order_id: order.id, refund_amount: toCredits && !fake.creditAmountKnown ? null : order.paid ? order.totalAmount : "0.00", refund_currency: order.totalCurrency, refund_to: toCredits ? "airline_credits" : "balance", expires_at: new Date(Date.now() + fake.quoteLifetimeMs).toISOString(), confirmed_at: null, created_at: new Date().toISOString(), live_mode: false, airline_credits: [] };
+      cancellations.set(cancellation.id as string, cancellation);
       return send(response, 201, { data: cancellation });
+    }
+    if (route === "GET /air/order_cancellations") {
+      return sendPage(response, [...cancellations.values()].filter((cancellation) => !query.has("order_id") || cancellation.order_id === query.get("order_id")), query);
     }
     if ((match = /^POST \/air\/order_cancellations\/([^/]+)\/actions\/confirm$/.exec(route))) {
       const cancellation = cancellations.get(match[1]!);
       if (!cancellation) return notFound(response);
       cancellation.confirmed_at ??= new Date().toISOString();
-      orders.get(cancellation.order_id as string)!.cancelled = true;
+      const cancelled = orders.get(cancellation.order_id as string)!;
+      cancelled.cancelled = true;
+      if (cancellation.refund_to === "airline_credits" && (cancellation.airline_credits as unknown[]).length === 0) {
+        const passengers = (cancelled.body.passengers as Array<{ id: string }> | undefined) ?? [];
+        const each = cancellation.refund_amount === null ? null : (Number(cancellation.refund_amount) / passengers.length).toFixed(2);
+        cancellation.airline_credits = passengers.map((passenger, index) => ({
+          id: duffelId("acd"),
+          passenger_id: passenger.id,
+          credit_amount: each,
+          credit_currency: each === null ? null : cancellation.refund_currency,
+          credit_code: `CR${cancelled.id.slice(-6).toUpperCase()}${index}`,
+          credit_name: "Airline credit",
+          expires_at: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+          issued_on: new Date().toISOString().slice(0, 10),
+        }));
+      }
       return send(response, 200, { data: cancellation });
     }
     if (route === "POST /air/order_change_requests") {
@@ -335,11 +370,22 @@ function place(code: string) {
   return { iata_code: airport, name: airport, type: "airport" };
 }
 
-function makeOfferRequest(slices: Array<{ origin: string; destination: string; departure_date: string }>, passengers: Array<{ type: string }>, cabinClass: string, currency: string) {
+/**
+ * An offer request's answer: one offer per carrier, cheapest last but one; `offersPerSearch` more
+ * than that puts dearer offers (other flight numbers) before them, as a large real answer comes in
+ * no useful order.
+ */
+function makeOfferRequest(slices: Array<{ origin: string; destination: string; departure_date: string }>, passengers: Array<{ type: string; age?: number }>, cabinClass: string, currency: string, offersPerSearch: number) {
   const offerRequestId = duffelId("orq");
-  const requestPassengers = passengers.map((passenger) => ({ id: duffelId("pas"), type: passenger.type ?? "adult" }));
-  const offers = CARRIERS.map((carrier, index) => {
-    const total = ((carrier.price * requestPassengers.length) / 100).toFixed(2);
+  const requestPassengers = passengers.map((passenger) => ({ id: duffelId("pas"), type: passenger.type, ...(passenger.age !== undefined && { age: passenger.age }) }));
+  const extra = Math.max(0, offersPerSearch - CARRIERS.length);
+  const slots = [
+    ...Array.from({ length: extra }, (_, slot) => ({ index: slot % CARRIERS.length, flightNumber: 200 + slot, price: CARRIERS[slot % CARRIERS.length]!.price + (extra - slot) * 1000 })),
+    ...CARRIERS.map((carrier, index) => ({ index, flightNumber: 100 + index, price: carrier.price })),
+  ];
+  const offers = slots.map(({ index, flightNumber, price }) => {
+    const carrier = CARRIERS[index]!;
+    const total = ((price * requestPassengers.length) / 100).toFixed(2);
     return {
       id: duffelId("off"),
       offer_request_id: offerRequestId,
@@ -370,9 +416,9 @@ function makeOfferRequest(slices: Array<{ origin: string; destination: string; d
           departing_at: departing,
           arriving_at: new Date(arrivingMs).toISOString().slice(0, 19),
           marketing_carrier: { iata_code: carrier.iata_code, name: carrier.name },
-          marketing_carrier_flight_number: String(100 + index),
+          marketing_carrier_flight_number: String(flightNumber),
           operating_carrier: { iata_code: carrier.iata_code, name: carrier.name },
-          operating_carrier_flight_number: String(100 + index),
+          operating_carrier_flight_number: String(flightNumber),
           aircraft: { iata_code: "77W", name: "Boeing 777-300ER" },
           duration: `PT${Math.floor(carrier.minutes / 60)}H${carrier.minutes % 60}M`,
           distance: "5540.1",

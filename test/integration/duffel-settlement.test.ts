@@ -94,4 +94,41 @@ describe("settlement of Duffel orders", { timeout: 60_000 }, () => {
     expect((await getOrder(server, tenant.key, order.id)).body.data.settlement).toBe("wallet");
     expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit"])).toBe(before - toMinor(ticketed.total_amount, ticketed.total_currency));
   });
+
+  it("a refund Duffel makes to airline credits records each credit (airline, amount, currency, expiry, passenger, order), credits no cash, is listed in REST and GraphQL and emits airline_credit.created; a credit without an amount stays unknown, not 0", async () => {
+    const tenant = await liveDuffelTenant(server, fake);
+    const refundToCredits = async (amountKnown: boolean) => {
+      const order = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "AA"));
+      expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
+      await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);
+      fake.refundTo = "airline_credits";
+      fake.creditAmountKnown = amountKnown;
+      try {
+        const refunded = await call(server, "POST", `/v1/air/orders/${order.id}/actions/refund`, { key: tenant.key });
+        expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
+      } finally {
+        fake.refundTo = "balance";
+        fake.creditAmountKnown = true;
+      }
+      await waitForStatus(server, tenant.key, order.id, ["REFUNDED"]);
+      return { order, held: duffelOrdersOf(fake, order.id)[0]! };
+    };
+
+    const { order, held } = await refundToCredits(true);
+    expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "refund_credit"])).toBe(0);
+    const listed = await call(server, "GET", "/v1/airline_credits", { key: tenant.key });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.data.items).toEqual([
+      expect.objectContaining({ order_id: order.id, passenger_id: "p1", airline_iata_code: "AA", amount: held.totalAmount, currency: held.totalCurrency, code: expect.any(String), expires_at: expect.any(String) }),
+    ]);
+    const credit = listed.body.data.items[0];
+    expect(await server.db.prisma.orderEvent.count({ where: { orderId: order.id, type: "airline_credit.created" } })).toBe(1);
+    const read = await graphql(server, `{ airlineCredits(first: 10) { totalCount nodes { id orderId passengerId airlineIataCode amount currency } } }`, {}, { key: tenant.key });
+    expect(read.body.data.airlineCredits).toEqual({ totalCount: 1, nodes: [{ id: credit.id, orderId: order.id, passengerId: "p1", airlineIataCode: "AA", amount: held.totalAmount, currency: held.totalCurrency }] });
+
+    const unknown = await refundToCredits(false);
+    expect(await expectLedgerOf(server, tenant.key, unknown.order.id, ["ticketing_debit", "refund_credit"])).toBe(0);
+    const [latest] = (await call(server, "GET", "/v1/airline_credits", { key: tenant.key })).body.data.items;
+    expect(latest).toMatchObject({ order_id: unknown.order.id, amount: null, currency: null });
+  });
 });

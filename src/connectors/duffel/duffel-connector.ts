@@ -120,11 +120,14 @@ export class DuffelConnector {
 
   /**
    * Cancels the order through its order cancellations: confirms the quote `quoteId`, or one asked
-   * now. Nothing when Duffel has the order cancelled already, so it is safe to repeat.
+   * now. When Duffel has the order cancelled already, nothing is confirmed: safe to repeat. Answers
+   * the confirmed cancellation (found again among the order's when it was confirmed before), or
+   * null when Duffel shows none.
    */
-  async cancelOrder(orderId: string, quoteId?: string | null, options: Deadline = {}): Promise<void> {
-    if ((await this.getOrder(orderId, options)).cancelled_at !== null) return;
-    await this.confirmCancellation(quoteId ?? (await this.quoteCancellation(orderId, options)).id, options);
+  async cancelOrder(orderId: string, quoteId?: string | null, options: Deadline = {}): Promise<DuffelOrderCancellation | null> {
+    if ((await this.getOrder(orderId, options)).cancelled_at === null) return this.confirmCancellation(quoteId ?? (await this.quoteCancellation(orderId, options)).id, options);
+    const page = await this.client.page<DuffelOrderCancellation>("/air/order_cancellations", { query: { order_id: orderId }, deadlineMs: options.deadlineMs });
+    return page.data.find((cancellation) => cancellation.confirmed_at !== null) ?? null;
   }
 
   /** Asks to replace slices of a paid order; the answer lists priced change offers. */

@@ -1,7 +1,7 @@
 import { clock } from "../../clock";
 import { appError, type AppError } from "../../errors/app-error";
 import type { Airport } from "../../locations/airport";
-import type { BookingAnswer, BookingRef, CancellationQuote, OrderRef, SupplierBooking, SupplierOrder, TicketingAnswer } from "../../gateway/contract/bookings";
+import type { BookingAnswer, BookingRef, CancellationQuote, OrderRef, RefundOutcome, SupplierBooking, SupplierOrder, TicketingAnswer } from "../../gateway/contract/bookings";
 import { SupplierAccountRefused, SupplierFailed } from "../../gateway/contract/errors";
 import type { PricedHolds } from "../../gateway/contract/capabilities";
 import type { SupplierOffer, SupplierOfferRef, SupplierSearch } from "../../gateway/contract/offers";
@@ -65,8 +65,10 @@ export class DuffelSupplier implements Supplier, PricedHolds {
       (connector) => connector.createOfferRequest(offerRequestBody(request), { returnOffers: true, supplierTimeoutMs, deadlineMs: request.deadlineMs }),
       (refused: AppError) => new SupplierAccountRefused(refused),
     );
+    // Duffel answers its offers in no useful order (a real answer held 229): the cheapest are kept.
+    const cheapestFirst = [...(answer.offers ?? [])].sort((a, b) => Number(a.total_amount) - Number(b.total_amount));
     const offers: SupplierOffer[] = [];
-    for (const offer of answer.offers ?? []) {
+    for (const offer of cheapestFirst) {
       const mapped = toSupplierOffer(offer, this.parts.airportByIata, request.passengers);
       if (mapped) offers.push(mapped);
       if (offers.length === MAX_OFFERS) break;
@@ -127,8 +129,8 @@ export class DuffelSupplier implements Supplier, PricedHolds {
     return this.#cancellations.quote(order, currency);
   }
 
-  refundTickets(booking: SupplierBooking, quoteReference: string | null): Promise<void> {
-    return this.#cancellations.refund(booking, quoteReference);
+  refundTickets(booking: SupplierBooking, quoteReference: string | null): Promise<RefundOutcome | void> {
+    return this.#cancellations.refundTickets(booking, quoteReference);
   }
 }
 

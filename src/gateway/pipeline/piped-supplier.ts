@@ -1,6 +1,6 @@
 import type { Airport } from "../../locations/airport";
 import type { Environment } from "../contract/air";
-import type { BookingAnswer, BookingRef, CancellationQuote, FlightChange, IssuedEmd, OrderRef, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking, SupplierOrder, TicketingAnswer } from "../contract/bookings";
+import type { BookingAnswer, BookingRef, CancellationQuote, FlightChange, IssuedEmd, OrderRef, RefundOutcome, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking, SupplierOrder, TicketingAnswer } from "../contract/bookings";
 import type { Availability, DeclaredCapabilities, LowestFares, OrderChanges, PricedHolds, SeatSelection, Services } from "../contract/capabilities";
 import type { FareQuote, OfferView, SupplierOffer, SupplierOfferRef, SupplierSearch } from "../contract/offers";
 import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "../contract/seat-maps";
@@ -81,7 +81,7 @@ class PipedSupplier implements Supplier {
     return this.calls.call("quoteCancellation", "interactive", order.environment, () => this.inner.quoteCancellation(order, currency));
   }
 
-  refundTickets(booking: SupplierBooking, quoteReference: string | null): Promise<void> {
+  refundTickets(booking: SupplierBooking, quoteReference: string | null): Promise<RefundOutcome | void> {
     return this.calls.call("refundTickets", "job", booking.environment, () => this.inner.refundTickets(booking, quoteReference));
   }
 }
