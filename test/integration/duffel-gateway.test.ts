@@ -100,6 +100,34 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       expect(server.app.services.gateway.breakers.of("duffel", "sandbox").state).toBe("closed");
     });
 
+    it("keeps the cheapest of a large Duffel answer (by total_amount), not the first in Duffel's order", async () => {
+      fake.offersPerSearch = 229;
+      try {
+        const search = await searchLondonBarcelona(server, tenant.key);
+        expect(search.status).toBe(200);
+        expect(search.body.data.supplier_results.find((result: any) => result.supplier === "duffel")).toMatchObject({ status: "ok", offer_count: 50 });
+        const keys = search.body.data.offers.filter((offer: any) => offer.supplier.id === "duffel").map((offer: any) => offer.comparison_key);
+        // The three cheapest come last in Duffel's answer.
+        for (const flight of ["BA100", "VS101", "AA102"]) expect(keys.some((key: string) => key.startsWith(`${flight}@`)), flight).toBe(true);
+      } finally {
+        fake.offersPerSearch = 3;
+      }
+    });
+
+    it("asks Duffel for a child and an infant by age, an adult by type", async () => {
+      const search = await searchLondonBarcelona(server, tenant.key, {
+        passengers: [
+          { type: "adult", id: "p1" },
+          { type: "child", id: "p2", age: 7 },
+          { type: "infant_without_seat", id: "p3", age: 1 },
+        ],
+      });
+      expect(search.status, JSON.stringify(search.body).slice(0, 500)).toBe(200);
+      expect(search.body.data.supplier_results.find((result: any) => result.supplier === "duffel")).toMatchObject({ status: "ok", offer_count: 3 });
+      const asked = fake.requests.filter((request) => request.method === "POST" && request.path.startsWith("/air/offer_requests")).at(-1)!;
+      expect((asked.body as any).data.passengers).toEqual([{ type: "adult" }, { age: 7 }, { age: 1 }]);
+    });
+
     it("waits out a 429 until its reset within the search's deadline", async () => {
       fake.rateLimitNext(1, 600);
       const started = Date.now();
