@@ -79,6 +79,9 @@ export async function startDuffelFake(): Promise<DuffelFake> {
   const priceChanges = new Map<string, string>();
   const withdrawn = new Set<string>();
   let nextAccepted: { readsPending: number; fails: boolean } | null = null;
+  /** The test-mode journey of each offer searched on one of TEST_JOURNEYS' routes. */
+  const journeys = new Map<string, (typeof TEST_JOURNEYS)[string]>();
+  const gone = (response: ServerResponse) => send(response, 422, errorBody(422, "invalid_state_error", "offer_no_longer_available", "Offer no longer available", "The offer is no longer available; search again"));
   let failures: { count: number; status: number; route?: string } = { count: 0, status: 500 };
   let rateLimited: { count: number; resetAt: number } = { count: 0, resetAt: 0 };
   let remaining = RATE_LIMIT;
@@ -149,9 +152,14 @@ export async function startDuffelFake(): Promise<DuffelFake> {
       if (passengers.some((passenger) => passenger.age === undefined && passenger.type !== "adult")) {
         return send(response, 422, errorBody(422, "validation_error", "invalid_passenger", "Invalid passenger", "A passenger who is not an adult must be given by age"));
       }
+      const journey = TEST_JOURNEYS[`${slices[0]!.origin}-${slices[0]!.destination}`];
+      if (journey === "search_timeout") return send(response, 504, errorBody(504, "api_error", "gateway_timeout", "Gateway timeout", "The airlines did not answer in time"));
       const typed = passengers.map((passenger) => ({ type: passenger.age === undefined ? "adult" : passenger.age < 2 ? "infant_without_seat" : passenger.age < 12 ? "child" : "adult", ...(passenger.age !== undefined && { age: passenger.age }) }));
       const offerRequest = makeOfferRequest(slices, typed, String(data.cabin_class ?? "economy"), fake.currency, fake.offersPerSearch);
-      for (const offer of offerRequest.offers) offers.set(offer.id as string, offer);
+      for (const offer of offerRequest.offers) {
+        offers.set(offer.id as string, offer);
+        if (journey) journeys.set(offer.id as string, journey);
+      }
       if (query.get("return_offers") === "false") return send(response, 201, { data: { ...offerRequest, offers: undefined } });
       return send(response, 201, { data: offerRequest });
     }
@@ -161,7 +169,10 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     }
     if ((match = /^GET \/air\/offers\/([^/]+)$/.exec(route))) {
       const offer = offers.get(match[1]!);
-      if (!offer || withdrawn.has(match[1]!)) return notFound(response);
+      if (!offer) return notFound(response);
+      // Duffel answers a gone offer 422, not 404.
+      if (withdrawn.has(match[1]!) || journeys.get(match[1]!) === "offer_gone") return gone(response);
+      if (journeys.get(match[1]!) === "price_rises") priceChanges.set(match[1]!, addAmounts(priceChanges.get(match[1]!) ?? (offer.total_amount as string), "1.00"));
       const priced = priceChanges.has(offer.id as string) ? { ...offer, total_amount: priceChanges.get(offer.id as string) } : offer;
       return send(response, 200, { data: query.get("return_available_services") === "true" ? { ...priced, available_services: availableServices(offer) } : priced });
     }
@@ -173,7 +184,9 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     if (route === "POST /air/orders") {
       const offerId = (data.selected_offers as string[] | undefined)?.[0] ?? "";
       const offer = offers.get(offerId);
-      if (!offer || withdrawn.has(offerId)) return send(response, 422, errorBody(422, "invalid_state_error", "offer_no_longer_available", "Offer no longer available", "The offer is no longer available; search again"));
+      if (!offer || withdrawn.has(offerId) || journeys.get(offerId) === "offer_gone") return gone(response);
+      if (journeys.get(offerId) === "airline_unknown") return send(response, 502, errorBody(502, "airline_error", "airline_unknown", "Airline unknown", "The airline answered with an unknown error"));
+      if (journeys.get(offerId) === "insufficient_balance" && data.type !== "hold") return send(response, 422, errorBody(422, "invalid_state_error", "insufficient_balance", "Insufficient balance", "Your Duffel balance is too low"));
       const type = data.type === "hold" || data.type === "pay_later" ? "hold" : "instant";
       const total = priceChanges.get(offerId) ?? (offer.total_amount as string);
       const payment = (data.payments as Array<{ amount: string; currency: string }> | undefined)?.[0];
@@ -220,6 +233,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
       if (!order) return notFound(response);
       const payment = data.payment as { amount: string; currency: string; type: string };
       if (order.paid) return send(response, 422, errorBody(422, "invalid_state_error", "already_paid", "Order already paid", "The order has been paid for"));
+      if (journeys.get(order.offerId) === "insufficient_balance") return send(response, 422, errorBody(422, "invalid_state_error", "insufficient_balance", "Insufficient balance", "Your Duffel balance is too low"));
       if (payment.amount !== order.totalAmount || payment.currency !== order.totalCurrency) {
         return send(response, 422, errorBody(422, "airline_error", "price_changed", "Price changed", `The order's total is ${order.totalAmount} ${order.totalCurrency}`));
       }
@@ -229,7 +243,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     if (route === "POST /air/order_cancellations") {
       const order = orders.get(String(data.order_id));
       if (!order) return notFound(response);
-      const toCredits = fake.refundTo === "airline_credits" && order.paid;
+      const toCredits = (fake.refundTo === "airline_credits" || journeys.get(order.offerId) === "airline_credits") && order.paid;
       const cancellation: Record<string, unknown> = { id: duffelId("ore"), order_id: order.id, refund_amount: toCredits && !fake.creditAmountKnown ? null : order.paid ? order.totalAmount : "0.00", refund_currency: order.totalCurrency, refund_to: toCredits ? "airline_credits" : "balance", expires_at: new Date(Date.now() + fake.quoteLifetimeMs).toISOString(), confirmed_at: null, created_at: new Date().toISOString(), live_mode: false, airline_credits: [] };
       cancellations.set(cancellation.id as string, cancellation);
       return send(response, 201, { data: cancellation });
@@ -363,6 +377,20 @@ const CARRIERS = [
 ];
 
 /** A city's main airport: Duffel answers a search from a city code with flights between airports. */
+/**
+ * Duffel's test-mode journeys, by a search's first origin and destination airports: as Duffel's
+ * sandbox does, the offer is gone at booking, its price rises on every read, the airline is
+ * unknown (502), the balance is short, the search times out (504), or a refund goes to airline credits.
+ */
+const TEST_JOURNEYS: Record<string, "offer_gone" | "price_rises" | "airline_unknown" | "insufficient_balance" | "search_timeout" | "airline_credits"> = {
+  "LGW-LHR": "offer_gone",
+  "LHR-STN": "price_rises",
+  "LHR-LGW": "airline_unknown",
+  "LGW-STN": "insufficient_balance",
+  "STN-LHR": "search_timeout",
+  "LTN-SYD": "airline_credits",
+};
+
 const CITY_AIRPORTS: Record<string, string> = { LON: "LHR", NYC: "JFK", PAR: "CDG", CHI: "ORD", MIL: "MXP" };
 
 function place(code: string) {
