@@ -1,15 +1,15 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setClock } from "../../src/clock";
 import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
-import { connectDuffel, fakeToken, scopeOf, secretsKey } from "../helpers/duffel";
+import { connectDuffel, fakeToken, scopeOf } from "../helpers/duffel";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, searchLondonBarcelona, WITH_DUFFEL } from "../helpers/duffel-gateway";
+import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, searchLondonBarcelona, WITH_DUFFEL, startDuffelServer } from "../helpers/duffel-gateway";
 import { expectError } from "../helpers/expect-error";
 import { eventually } from "../helpers/eventually";
 import { toMinor } from "../helpers/flight-checks";
 import { bookOffer, createOrderA, getOrder, newKey, passengersOf, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
 import { daysAhead } from "../helpers/offers";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import type { TestServer } from "../helpers/test-server";
 
 /**
  * Duffel as one of the gateway's suppliers (docs/duffel.md#duffel-in-the-gateway), against the
@@ -26,7 +26,7 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     fake = await startDuffelFake();
-    server = await startTestServer({ env: { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_API_URL: fake.url, DUFFEL_TIMEOUT_MS: "10000", TICKETING_DELAY_MS: "0" } });
+    server = await startDuffelServer(fake);
     tenant = await duffelTenant(server, fake);
   });
   afterAll(async () => {
@@ -37,6 +37,14 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
     fake.delayMs = 0;
   });
   afterEach(() => setClock(new Date()));
+
+  /** POST /v1/air/payments of the order's total as the tenant read it. */
+  const payTotal = (order: any) =>
+    call(server, "POST", "/v1/air/payments", {
+      key: tenant.key,
+      headers: { "idempotency-key": newKey("pay") },
+      body: { order_id: order.id, payment: { type: "balance", amount: order.total_amount, currency: order.total_currency } },
+    });
 
   describe("search", () => {
     it("answers a search mixing Duffel with the two simulated sources with supplier_results for all three and offers from each", async () => {
@@ -314,7 +322,7 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       held!.totalAmount = (Number(held!.totalAmount) + 25).toFixed(2);
       for (const refused of [
         await ticketOrder(server, tenant.key, order.id),
-        await call(server, "POST", "/v1/air/payments", { key: tenant.key, headers: { "idempotency-key": newKey("pay") }, body: { order_id: order.id, payment: { type: "balance", amount: order.total_amount, currency: order.total_currency } } }),
+        await payTotal(order),
       ]) {
         expectError(refused, 422, "price_changed");
         const repriced = (await getOrder(server, tenant.key, order.id)).body.data;
@@ -325,11 +333,7 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
         expect(await expectLedgerOf(server, tenant.key, order.id, [])).toBe(balanceBefore);
       }
       const repriced = (await getOrder(server, tenant.key, order.id)).body.data;
-      const paid = await call(server, "POST", "/v1/air/payments", {
-        key: tenant.key,
-        headers: { "idempotency-key": newKey("pay") },
-        body: { order_id: order.id, payment: { type: "balance", amount: repriced.total_amount, currency: repriced.total_currency } },
-      });
+      const paid = await payTotal(repriced);
       expect(paid.status, JSON.stringify(paid.body)).toBe(201);
       await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);
       expect(held!.paid).toBe(true);
@@ -357,11 +361,7 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       // Past the offer's expiry (OFFER_TTL_SECONDS), well before the hold's payment deadline.
       setClock(new Date(Date.parse(order.payment_status.price_guarantee_expires_at) + 60_000));
       expect((await getOrder(server, tenant.key, order.id)).body.data.total_amount).toBe(order.total_amount);
-      const payment = await call(server, "POST", "/v1/air/payments", {
-        key: tenant.key,
-        headers: { "idempotency-key": newKey("pay") },
-        body: { order_id: order.id, payment: { type: "balance", amount: order.total_amount, currency: order.total_currency } },
-      });
+      const payment = await payTotal(order);
       expect(payment.status, JSON.stringify(payment.body)).toBe(201);
       await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);
       expect(duffelOrdersOf(fake, order.id)[0]!.paid).toBe(true);

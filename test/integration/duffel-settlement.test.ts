@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
-import { connectDuffel, secretsKey } from "../helpers/duffel";
+import { connectDuffel } from "../helpers/duffel";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOffer, duffelOrdersOf, expectLedgerOf, WITH_DUFFEL } from "../helpers/duffel-gateway";
+import { duffelOffer, duffelOrdersOf, expectLedgerOf, WITH_DUFFEL, startDuffelServer } from "../helpers/duffel-gateway";
 import { toMinor } from "../helpers/flight-checks";
 import { bookOffer, getOrder, searchForBooking, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import type { TestServer } from "../helpers/test-server";
 import { credit } from "../helpers/wallet";
 
 /**
@@ -31,7 +31,7 @@ describe("settlement of Duffel orders", { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     fake = await startDuffelFake();
-    server = await startTestServer({ env: { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_API_URL: fake.url, DUFFEL_TIMEOUT_MS: "10000", TICKETING_DELAY_MS: "0" } });
+    server = await startDuffelServer(fake);
   });
   afterAll(async () => {
     await server?.close();

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/client";
-import { secretsKey } from "../helpers/duffel";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOrdersOf, duffelTenant, expectLedgerOf } from "../helpers/duffel-gateway";
+import { duffelOrdersOf, duffelTenant, expectLedgerOf, startDuffelServer } from "../helpers/duffel-gateway";
 import { expectError } from "../helpers/expect-error";
 import { daysAhead } from "../helpers/offers";
 import { bookOffer, createOrderA, ticketOrder, waitForStatus } from "../helpers/orders";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import type { TestServer } from "../helpers/test-server";
 
 /**
  * Duffel's test-mode journeys, as the fake replays them by route (docs/duffel.md#not-covered-yet):
@@ -21,7 +20,7 @@ describe("Duffel's test-mode journeys", { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     fake = await startDuffelFake();
-    server = await startTestServer({ env: { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_API_URL: fake.url, DUFFEL_TIMEOUT_MS: "10000", TICKETING_DELAY_MS: "0" } });
+    server = await startDuffelServer(fake);
     tenant = await duffelTenant(server, fake);
   });
   afterAll(async () => {
