@@ -5,7 +5,7 @@ import { okPage, okPageSchema } from "./envelope";
 import { listQuery, pageRequestFromQuery } from "./list-query";
 import { restRoute } from "./route";
 
-/** The tenant's airline credits (docs/duffel.md#airline-credits). */
+/** The tenant's airline credits: what airlines gave instead of cash when they refunded a cancelled order. */
 export const airlineCreditRoutes = [
   restRoute({
     method: "GET",

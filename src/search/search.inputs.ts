@@ -13,7 +13,7 @@ const passengerInput = z.strictObject({
   type: z.enum(["adult", "child", "infant_without_seat"]),
   /** Optional client-chosen id, echoed back and named later by order passengers. */
   id: z.string().min(1).max(64).optional(),
-  /** A child's or an infant's age on the last slice's date: a supplier that prices by age (Duffel) is asked with it; the simulated airline prices by type. */
+  /** A child's or an infant's age on the last slice's date: a supplier that prices by age is asked with it; the simulated airline prices by type. */
   age: z.number().int().min(0).max(130).optional(),
 });
 
