@@ -52,6 +52,7 @@ const config: CodegenConfig = {
           IdentityDocument: "../orders/core/order#IdentityDocument as IdentityDocumentModel",
           Wallet: "../wallet/wallet#WalletStanding as WalletModel",
           WalletTransaction: "../wallet/wallet#LedgerEntry",
+          AirlineCredit: "../orders/credits/airline-credits#AirlineCredit as AirlineCreditModel",
           WalletCredit: "../wallet/wallet.service#WalletCreditResult",
           WebhookDelivery: "../events/webhook-deliveries.service#WebhookDeliveryRecord",
           WebhookEndpoint: "../events/webhook-endpoint#WebhookEndpoint as WebhookEndpointModel",

@@ -41,6 +41,7 @@ import { TicketingService } from "./orders/payment/ticketing.service";
 import { ServiceAdditionService } from "./orders/services/service-addition.service";
 import { CancellationService } from "./orders/cancellation/cancellation.service";
 import { OrderHistory } from "./orders/history/order-history";
+import { AirlineCreditService } from "./orders/credits/airline-credits";
 import { OrderCommits } from "./orders/core/order-commits";
 import { ChangeRequestService } from "./order-changes/change-requests.service";
 import { ChangeConfirmationService } from "./order-changes/change-confirmations.service";
@@ -120,6 +121,7 @@ export interface Services {
   cancellations: CancellationService;
   /** Each order's events, oldest first. */
   orderHistory: OrderHistory;
+  airlineCredits: AirlineCreditService;
   /** Asking to change a ticketed order: the airline's priced offers (docs/rest-api.md#order-changes). */
   orderChangeRequests: ChangeRequestService;
   /** Choosing and confirming an order change. */
@@ -260,6 +262,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     serviceAdditions: new ServiceAdditionService(db, orders, wallets, calls, suppliers, airlineJobs, orderCommits, pause),
     cancellations: new CancellationService(db, cursors, orders, airlineJobs, orderCommits, suppliers, pause),
     orderHistory: new OrderHistory(db, cursors, orders),
+    airlineCredits: new AirlineCreditService(db, cursors),
     orderChangeRequests,
     airlineChanges: new AirlineChangeService(db, orders, wallets, suppliers, gateway.searches, calls, airports, orderCommits, pause),
     orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, calls, suppliers, airlineJobs, orderCommits, pause),

@@ -94,6 +94,7 @@ export const operations = {
   quoteOrderCancellation: { audience: "tenant", effect: "write", permission: "orders:write" },
   confirmOrderCancellation: { audience: "tenant", effect: "write", permission: "orders:write" },
   orderCancellation: { audience: "tenant", effect: "read", permission: "orders:read" },
+  airlineCredits: { audience: "tenant", effect: "read", permission: "orders:read" },
   orderCancellations: { audience: "tenant", effect: "read", permission: "orders:read" },
   requestOrderChange: { audience: "tenant", effect: "write", permission: "orders:write" },
   orderChangeRequest: { audience: "tenant", effect: "read", permission: "orders:read" },

@@ -1,5 +1,5 @@
 import type { DeclaredCapabilities } from "./contract/capabilities";
-import type { AccountTokens, RegisteredConnector } from "./contract/connector";
+import type { AccountTokens, RegisteredConnector, Settlement } from "./contract/connector";
 import type { SupplierSubject } from "./contract/gateway";
 import { ORIGINAL_SUPPLIER, type SupplierRef } from "./contract/offers";
 import type { Supplier } from "./contract/supplier";
@@ -12,6 +12,7 @@ export interface RegisteredSupplier {
   supplier: Supplier;
   capabilities: DeclaredCapabilities;
   runsOnMovedClock: boolean;
+  settlement: Settlement;
   searchedByDefault: boolean;
   account?: AccountTokens;
 }
@@ -26,6 +27,7 @@ export class SupplierRegistry {
       ref: registration.ref,
       ...pipedConnector(registration.ref.id, registration.supplier, registration.capabilities, run, registration.answersKeepMs > 0),
       runsOnMovedClock: registration.runsOnMovedClock,
+      settlement: registration.settlement,
       searchedByDefault: registration.searchedByDefault,
       ...(registration.account && { account: registration.account }),
     }));

@@ -1,6 +1,7 @@
 import { appError } from "../errors/app-error";
 import type { BookingRef } from "./contract/bookings";
 import type { Capabilities, CapabilityName } from "./contract/capabilities";
+import type { Settlement } from "./contract/connector";
 import type { EverySupplier, OrderSuppliers, SupplierSubject } from "./contract/gateway";
 import type { Supplier } from "./contract/supplier";
 import type { SupplierRegistry } from "./registry";
@@ -54,5 +55,9 @@ export class OrderRouter implements OrderSuppliers {
 
   runsOnMovedClock(subject: SupplierSubject): boolean {
     return this.registry.of(subject).runsOnMovedClock;
+  }
+
+  settlement(subject: SupplierSubject): Settlement {
+    return this.registry.of(subject).settlement;
   }
 }

@@ -19,6 +19,10 @@ export const cancellationResolvers: Resolvers = {
     orderCancellation: (_parent, { id }, ctx) => nullIfNotFound(ctx.services.cancellations.get(tenantScope(ctx), id)),
     orderCancellations: async (_parent, args, ctx) =>
       toConnection(await ctx.services.cancellations.list(tenantScope(ctx), args.orderId ?? undefined, pageRequestFromArgs(args))),
+    airlineCredits: async (_parent, args, ctx) => toConnection(await ctx.services.airlineCredits.list(tenantScope(ctx), pageRequestFromArgs(args))),
+  },
+  AirlineCredit: {
+    amount: (credit) => (credit.amount === null || credit.currency === null ? null : formatMinor(credit.amount, credit.currency)),
   },
   Mutation: {
     quoteOrderCancellation: (_parent, args, ctx) => cancellationMutation(ctx, "quoteOrderCancellation", args, () => ctx.services.cancellations.quote(tenantScope(ctx), args.orderId)),

@@ -34,6 +34,10 @@ const ORDER_FIELD_NAMES: Readonly<Record<string, string>> = {
   expires_on: "expiresOn",
   // A booking past a hold limit names the wallet's limit.
   ...WALLET_FIELD_NAMES,
+  loyalty_programme_accounts: "loyaltyProgrammeAccounts",
+  airline_iata_code: "airlineIataCode",
+  account_number: "accountNumber",
+  infant_passenger_id: "infantPassengerId",
 };
 
 const identityDocument = (document: IdentityDocumentInput): IdentityDocument => ({
@@ -61,6 +65,9 @@ function passengerCommand(passenger: OrderPassengerInput | PassengerUpdateInput)
     email: passenger.email,
     phoneNumber: passenger.phoneNumber,
     identityDocuments: passenger.identityDocuments == null ? passenger.identityDocuments : passenger.identityDocuments.map(identityDocument),
+    loyaltyProgrammeAccounts:
+      passenger.loyaltyProgrammeAccounts == null ? passenger.loyaltyProgrammeAccounts : passenger.loyaltyProgrammeAccounts.map((account) => ({ airlineIataCode: account.airlineIataCode, accountNumber: account.accountNumber })),
+    infantPassengerId: passenger.infantPassengerId,
   };
 }
 
@@ -71,8 +78,15 @@ function createOrderCommand(input: CreateOrderInput): CreateOrderRequest {
     offerField: "offerId",
     passengers: input.passengers.map((passenger) => {
       const details = passengerCommand(passenger);
-      // At booking, no title and no documents are none.
-      return { ...details, title: details.title ?? null, identityDocuments: details.identityDocuments ?? [], type: domainEnum(passenger.type) ?? undefined } as OrderPassengerRequest;
+      // At booking, no title, no documents, no loyalty accounts and no infant named are none.
+      return {
+        ...details,
+        title: details.title ?? null,
+        identityDocuments: details.identityDocuments ?? [],
+        loyaltyProgrammeAccounts: details.loyaltyProgrammeAccounts ?? [],
+        infantPassengerId: details.infantPassengerId ?? null,
+        type: domainEnum(passenger.type) ?? undefined,
+      } as OrderPassengerRequest;
     }),
     services: (input.services ?? []).map((service) => ({ id: service.id, quantity: service.quantity ?? 1 })),
     payment: input.payment == null ? null : { currency: input.payment.currency, amount: input.payment.amount },
@@ -148,6 +162,7 @@ export const orderResolvers: Resolvers = {
     services: (order) => order.services.map((service) => ({ ...service, currency: order.currency })),
     refundInProgress: (order) => isRefunding(order),
     paymentStatus: (order) => paymentStatus(order),
+    settlement: (order) => toGraphQLEnum(order.settlement),
   },
   Payment: {
     order: (payment, _args, ctx) => ctx.services.orders.get(tenantScope(ctx), payment.orderId),
@@ -158,6 +173,8 @@ export const orderResolvers: Resolvers = {
     type: (passenger) => toGraphQLEnum(passenger.type),
     title: (passenger) => (passenger.title === null ? null : toGraphQLEnum(passenger.title)),
     gender: (passenger) => toGraphQLEnum(passenger.gender),
+    loyaltyProgrammeAccounts: (passenger) => passenger.loyaltyProgrammeAccounts ?? [],
+    infantPassengerId: (passenger) => passenger.infantPassengerId ?? null,
   },
   IdentityDocument: {
     type: (document) => toGraphQLEnum(document.type),

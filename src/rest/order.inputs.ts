@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { LoyaltyProgrammeAccount } from "../gateway/contract/air";
 import type { IdentityDocument } from "../orders/core/order";
 import type { CreateOrderRequest, OrderPassengerRequest, PassengerUpdate } from "../orders/core/order-commands";
 import {
@@ -9,6 +10,10 @@ import {
   emailAddress,
   identityDocumentList,
   identityDocumentType,
+  infantPassengerId,
+  loyaltyAccountList,
+  loyaltyAccountNumber,
+  loyaltyAirlineCode,
   passengerGender,
   passengerId,
   passengerList,
@@ -36,6 +41,11 @@ const identityDocumentInput = z.strictObject({
   expires_on: documentExpiry,
 });
 
+const loyaltyProgrammeAccountInput = z.strictObject({
+  airline_iata_code: loyaltyAirlineCode,
+  account_number: loyaltyAccountNumber,
+});
+
 /** The fields of a passenger that a client sets; `id` names the search's passenger. */
 const passengerFields = {
   title: passengerTitle.nullable().optional(),
@@ -46,6 +56,9 @@ const passengerFields = {
   email: emailAddress,
   phone_number: phoneNumber,
   identity_documents: identityDocumentList(identityDocumentInput).optional(),
+  loyalty_programme_accounts: loyaltyAccountList(loyaltyProgrammeAccountInput).optional(),
+  /** On an adult: the infant (the offer's passenger id) on their lap. */
+  infant_passenger_id: infantPassengerId.nullable().optional(),
 };
 
 const passengerInput = z.strictObject({
@@ -89,6 +102,10 @@ function identityDocument(input: z.output<typeof identityDocumentInput>): Identi
   return { type: input.type, number: input.number, issuingCountryCode: input.issuing_country_code, expiresOn: input.expires_on };
 }
 
+function loyaltyProgrammeAccount(input: z.output<typeof loyaltyProgrammeAccountInput>): LoyaltyProgrammeAccount {
+  return { airlineIataCode: input.airline_iata_code, accountNumber: input.account_number };
+}
+
 function passenger(input: z.output<typeof passengerInput>): OrderPassengerRequest {
   return {
     id: input.id,
@@ -101,6 +118,8 @@ function passenger(input: z.output<typeof passengerInput>): OrderPassengerReques
     email: input.email,
     phoneNumber: input.phone_number,
     identityDocuments: (input.identity_documents ?? []).map(identityDocument),
+    loyaltyProgrammeAccounts: (input.loyalty_programme_accounts ?? []).map(loyaltyProgrammeAccount),
+    infantPassengerId: input.infant_passenger_id ?? null,
   };
 }
 
@@ -140,6 +159,8 @@ export function fromUpdatePassengersInput(input: z.output<typeof updatePassenger
     if (update.email !== undefined) changes.email = update.email;
     if (update.phone_number !== undefined) changes.phoneNumber = update.phone_number;
     if (update.identity_documents !== undefined) changes.identityDocuments = update.identity_documents.map(identityDocument);
+    if (update.loyalty_programme_accounts !== undefined) changes.loyaltyProgrammeAccounts = update.loyalty_programme_accounts.map(loyaltyProgrammeAccount);
+    if (update.infant_passenger_id !== undefined) changes.infantPassengerId = update.infant_passenger_id;
     return changes;
   });
 }

@@ -20,6 +20,8 @@ const passengerSchema = z
     identity_documents: z.array(
       z.object({ type: z.enum(["passport", "national_identity_card"]), number: z.string(), issuing_country_code: z.string(), expires_on: z.string() }),
     ),
+    loyalty_programme_accounts: z.array(z.object({ airline_iata_code: z.string(), account_number: z.string() })),
+    infant_passenger_id: z.string().nullable().meta({ description: "On an adult: the infant without a seat on their lap" }),
   })
   .meta({ id: "Passenger" });
 
@@ -54,6 +56,9 @@ export const orderASchema = z
     refund_status: z.enum(["refunded", "in_progress"]).nullable(),
     failure_reason: z.string().nullable(),
     cancellation_reason: z.enum(CANCELLATION_REASONS).nullable(),
+    settlement: z.enum(["wallet", "supplier"]).meta({
+      description: "Who settles the fare: `wallet` (the Aerogate wallet pays the total and gets refunds), or `supplier` (the tenant's own supplier account pays the fare and gets its refunds; the wallet pays only Aerogate's fee)",
+    }),
     payment_status: paymentStatusSchema,
     offer_id: z.string(),
     supplier: supplierRefSchema,

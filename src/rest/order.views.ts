@@ -47,6 +47,8 @@ function passengerView(passenger: OrderPassenger) {
       issuing_country_code: document.issuingCountryCode,
       expires_on: document.expiresOn,
     })),
+    loyalty_programme_accounts: (passenger.loyaltyProgrammeAccounts ?? []).map((account) => ({ airline_iata_code: account.airlineIataCode, account_number: account.accountNumber })),
+    infant_passenger_id: passenger.infantPassengerId ?? null,
   };
 }
 
@@ -68,6 +70,7 @@ export function orderViewA(order: OrderDetail, now: Date, suppliers: Pick<OrderS
     refund_status: isRefunded(order) ? "refunded" : isRefunding(order) ? "in_progress" : null,
     failure_reason: order.failureReason,
     cancellation_reason: order.cancellationReason,
+    settlement: order.settlement,
     payment_status: paymentStatusView(order),
     offer_id: order.offerId,
     supplier: offerSupplier(order.offer.payload),

@@ -15,6 +15,7 @@ import { cancellationRoutes } from "./cancellations.routes";
 import { airlineChangeRoutes } from "./airline-changes.routes";
 import { orderHistoryRoutes } from "./order-history.routes";
 import { walletRoutes } from "./wallet.routes";
+import { airlineCreditRoutes } from "./airline-credits.routes";
 import { webhookRoutes } from "./webhooks.routes";
 import { webhookEndpointRoutes } from "./webhook-endpoints.routes";
 import { supplierConnectionRoutes } from "./supplier-connections.routes";
@@ -27,4 +28,4 @@ import { statementRoutes } from "./statements.routes";
 import { overviewRoutes } from "./overview.routes";
 
 /** Every `/v1` route: registered by the app and described by /openapi.json from this one list. */
-export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...batchOfferRequestRoutes, ...fareCalendarRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...orderChangeRoutes, ...cancellationRoutes, ...airlineChangeRoutes, ...walletRoutes, ...webhookRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...supplierRoutes, ...supplierConnectionRoutes, ...sandboxClockRoutes, ...pricingRuleRoutes, ...auditEventRoutes, ...statementRoutes, ...overviewRoutes];
+export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...batchOfferRequestRoutes, ...fareCalendarRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...orderChangeRoutes, ...cancellationRoutes, ...airlineChangeRoutes, ...airlineCreditRoutes, ...walletRoutes, ...webhookRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...supplierRoutes, ...supplierConnectionRoutes, ...sandboxClockRoutes, ...pricingRuleRoutes, ...auditEventRoutes, ...statementRoutes, ...overviewRoutes];

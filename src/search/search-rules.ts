@@ -60,7 +60,7 @@ export function resolveSearch(request: SearchRequest, airports: AirportIndex, no
 
   return {
     slices,
-    passengers: request.passengers.map((passenger) => ({ id: passenger.id ?? newId("pas"), type: passenger.type })),
+    passengers: request.passengers.map((passenger) => ({ id: passenger.id ?? newId("pas"), type: passenger.type, ...(passenger.age !== undefined && { age: passenger.age }) })),
     cabinClass: request.cabinClass,
     maxConnections: request.maxConnections,
   };

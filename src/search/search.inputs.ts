@@ -13,7 +13,7 @@ const passengerInput = z.strictObject({
   type: z.enum(["adult", "child", "infant_without_seat"]),
   /** Optional client-chosen id, echoed back and named later by order passengers. */
   id: z.string().min(1).max(64).optional(),
-  /** Accepted as the compatible API takes it; ages are not used for pricing. */
+  /** A child's or an infant's age on the last slice's date: a supplier that prices by age is asked with it; the simulated airline prices by type. */
   age: z.number().int().min(0).max(130).optional(),
 });
 
@@ -50,7 +50,7 @@ export const searchInputB = z.strictObject({
 /** A search in one shape whatever the variant it came in. Codes are upper-cased, not yet resolved. */
 export interface SearchRequest {
   slices: Array<{ origin: string; destination: string; departureDate: string }>;
-  passengers: Array<{ id: string | undefined; type: PassengerType }>;
+  passengers: Array<{ id: string | undefined; type: PassengerType; age?: number }>;
   cabinClass: CabinClass;
   maxConnections: number;
   /** B: whether offers come back in the response (default true). */
@@ -87,7 +87,7 @@ function normalise(
 ): SearchRequest {
   return {
     slices: core.slices.map((slice) => ({ origin: slice.origin, destination: slice.destination, departureDate: slice.departure_date })),
-    passengers: core.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type })),
+    passengers: core.passengers.map((passenger) => ({ id: passenger.id, type: passenger.type, ...(passenger.age !== undefined && { age: passenger.age }) })),
     cabinClass: core.cabin_class ?? "economy",
     maxConnections: core.max_connections ?? 1,
     ...delivery,

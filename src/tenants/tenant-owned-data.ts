@@ -18,6 +18,7 @@ export const tenantOwnedTables: readonly TenantTable[] = [
   { table: "WebhookEndpoint", deleteFor: (tx, tenantId) => tx.webhookEndpoint.deleteMany({ where: { tenantId } }) },
   { table: "SeatIntent", deleteFor: (tx, tenantId) => tx.seatIntent.deleteMany({ where: { tenantId } }) },
   { table: "AirlineInitiatedChange", deleteFor: (tx, tenantId) => tx.airlineInitiatedChange.deleteMany({ where: { tenantId } }) },
+  { table: "AirlineCredit", deleteFor: (tx, tenantId) => tx.airlineCredit.deleteMany({ where: { tenantId } }) },
   { table: "OrderChange", deleteFor: (tx, tenantId) => tx.orderChange.deleteMany({ where: { tenantId } }) },
   { table: "OrderChangeOffer", deleteFor: (tx, tenantId) => tx.orderChangeOffer.deleteMany({ where: { tenantId } }) },
   { table: "OrderChangeRequest", deleteFor: (tx, tenantId) => tx.orderChangeRequest.deleteMany({ where: { tenantId } }) },

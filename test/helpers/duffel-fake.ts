@@ -21,10 +21,18 @@ export interface DuffelFake {
   /** Tokens it accepts; any other is answered 401. */
   allow(token: string): void;
   revoke(token: string): void;
+  /** How many offers an offer request answers (default 3, one per airline; more puts dearer ones first). */
+  offersPerSearch: number;
   /** Every answer waits this long first (0: none). */
   delayMs: number;
   /** How long a cancellation quote can be confirmed (default 15 minutes). */
   quoteLifetimeMs: number;
+  /**
+   * Where new cancellation quotes refund to: `balance` (default), or `airline_credits`, confirmed
+   * with one credit per passenger (of the refund's amount, or of none stated with `creditAmountKnown: false`).
+   */
+  refundTo: "balance" | "airline_credits";
+  creditAmountKnown: boolean;
   /** The next `count` requests (to `route` only, e.g. `POST /air/orders`, when given) answer `status` (a 5xx) with an api_error body. */
   failNext(count: number, status?: number, route?: string): void;
   /** The next `count` requests answer 429, the window resetting `resetInMs` from now. */
@@ -33,6 +41,12 @@ export interface DuffelFake {
   changePrice(offerId: string, newTotal: string): void;
   /** Booking the offer is refused with 422 offer_no_longer_available. */
   withdraw(offerId: string): void;
+  /**
+   * The next order made is answered 202 (accepted, not confirmed: no booking reference), and reads
+   * of it stay so for `readsPending` reads; then it is confirmed, or, with `fails`, it is gone (404,
+   * as after Duffel's `order.creation_failed`).
+   */
+  acceptNextOrder(outcome: { readsPending: number; fails?: boolean }): void;
   close(): Promise<void>;
 }
 
@@ -46,6 +60,8 @@ export interface FakeOrder {
   paid: boolean;
   cancelled: boolean;
   body: Record<string, unknown>;
+  /** Accepted and not confirmed yet (answered 202): no booking reference. */
+  pending?: { readsPending: number; fails: boolean };
 }
 
 const RATE_LIMIT = 120;
@@ -62,6 +78,10 @@ export async function startDuffelFake(): Promise<DuffelFake> {
   const airlineChanges = new Map<string, Record<string, unknown>>();
   const priceChanges = new Map<string, string>();
   const withdrawn = new Set<string>();
+  let nextAccepted: { readsPending: number; fails: boolean } | null = null;
+  /** The test-mode journey of each offer searched on one of TEST_JOURNEYS' routes. */
+  const journeys = new Map<string, (typeof TEST_JOURNEYS)[string]>();
+  const gone = (response: ServerResponse) => send(response, 422, errorBody(422, "invalid_state_error", "offer_no_longer_available", "Offer no longer available", "The offer is no longer available; search again"));
   let failures: { count: number; status: number; route?: string } = { count: 0, status: 500 };
   let rateLimited: { count: number; resetAt: number } = { count: 0, resetAt: 0 };
   let remaining = RATE_LIMIT;
@@ -73,12 +93,16 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     currency: "GBP",
     delayMs: 0,
     quoteLifetimeMs: 15 * 60_000,
+    refundTo: "balance" as "balance" | "airline_credits",
+    offersPerSearch: 3,
+    creditAmountKnown: true,
     allow: (token: string) => void tokens.add(token),
     revoke: (token: string) => void tokens.delete(token),
     failNext: (count: number, status = 500, route?: string) => void (failures = { count, status, route }),
     rateLimitNext: (count: number, resetInMs: number) => void (rateLimited = { count, resetAt: Date.now() + resetInMs }),
     changePrice: (offerId: string, newTotal: string) => void priceChanges.set(offerId, newTotal),
     withdraw: (offerId: string) => void withdrawn.add(offerId),
+    acceptNextOrder: (outcome: { readsPending: number; fails?: boolean }) => void (nextAccepted = { readsPending: outcome.readsPending, fails: outcome.fails ?? false }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   } satisfies Omit<DuffelFake, "close"> & { close(): Promise<void> };
 
@@ -121,11 +145,21 @@ export async function startDuffelFake(): Promise<DuffelFake> {
 
     if (route === "POST /air/offer_requests") {
       const slices = data.slices as Array<{ origin: string; destination: string; departure_date: string }> | undefined;
-      const passengers = data.passengers as Array<{ type: string }> | undefined;
+      const passengers = data.passengers as Array<{ type?: string; age?: number }> | undefined;
       if (!Array.isArray(slices) || slices.length === 0) return send(response, 422, errorBody(422, "validation_error", "validation_required", "Required field", "slices must be given"));
       if (!Array.isArray(passengers) || passengers.length === 0) return send(response, 422, errorBody(422, "validation_error", "validation_required", "Required field", "passengers must be given"));
-      const offerRequest = makeOfferRequest(slices, passengers, String(data.cabin_class ?? "economy"), fake.currency);
-      for (const offer of offerRequest.offers) offers.set(offer.id as string, offer);
+      // Duffel asks a child's or an infant's age, and types only adults.
+      if (passengers.some((passenger) => passenger.age === undefined && passenger.type !== "adult")) {
+        return send(response, 422, errorBody(422, "validation_error", "invalid_passenger", "Invalid passenger", "A passenger who is not an adult must be given by age"));
+      }
+      const journey = TEST_JOURNEYS[`${slices[0]!.origin}-${slices[0]!.destination}`];
+      if (journey === "search_timeout") return send(response, 504, errorBody(504, "api_error", "gateway_timeout", "Gateway timeout", "The airlines did not answer in time"));
+      const typed = passengers.map((passenger) => ({ type: passenger.age === undefined ? "adult" : passenger.age < 2 ? "infant_without_seat" : passenger.age < 12 ? "child" : "adult", ...(passenger.age !== undefined && { age: passenger.age }) }));
+      const offerRequest = makeOfferRequest(slices, typed, String(data.cabin_class ?? "economy"), fake.currency, fake.offersPerSearch);
+      for (const offer of offerRequest.offers) {
+        offers.set(offer.id as string, offer);
+        if (journey) journeys.set(offer.id as string, journey);
+      }
       if (query.get("return_offers") === "false") return send(response, 201, { data: { ...offerRequest, offers: undefined } });
       return send(response, 201, { data: offerRequest });
     }
@@ -135,7 +169,10 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     }
     if ((match = /^GET \/air\/offers\/([^/]+)$/.exec(route))) {
       const offer = offers.get(match[1]!);
-      if (!offer || withdrawn.has(match[1]!)) return notFound(response);
+      if (!offer) return notFound(response);
+      // Duffel answers a gone offer 422, not 404.
+      if (withdrawn.has(match[1]!) || journeys.get(match[1]!) === "offer_gone") return gone(response);
+      if (journeys.get(match[1]!) === "price_rises") priceChanges.set(match[1]!, addAmounts(priceChanges.get(match[1]!) ?? (offer.total_amount as string), "1.00"));
       const priced = priceChanges.has(offer.id as string) ? { ...offer, total_amount: priceChanges.get(offer.id as string) } : offer;
       return send(response, 200, { data: query.get("return_available_services") === "true" ? { ...priced, available_services: availableServices(offer) } : priced });
     }
@@ -147,7 +184,9 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     if (route === "POST /air/orders") {
       const offerId = (data.selected_offers as string[] | undefined)?.[0] ?? "";
       const offer = offers.get(offerId);
-      if (!offer || withdrawn.has(offerId)) return send(response, 422, errorBody(422, "invalid_state_error", "offer_no_longer_available", "Offer no longer available", "The offer is no longer available; search again"));
+      if (!offer || withdrawn.has(offerId) || journeys.get(offerId) === "offer_gone") return gone(response);
+      if (journeys.get(offerId) === "airline_unknown") return send(response, 502, errorBody(502, "airline_error", "airline_unknown", "Airline unknown", "The airline answered with an unknown error"));
+      if (journeys.get(offerId) === "insufficient_balance" && data.type !== "hold") return send(response, 422, errorBody(422, "invalid_state_error", "insufficient_balance", "Insufficient balance", "Your Duffel balance is too low"));
       const type = data.type === "hold" || data.type === "pay_later" ? "hold" : "instant";
       const total = priceChanges.get(offerId) ?? (offer.total_amount as string);
       const payment = (data.payments as Array<{ amount: string; currency: string }> | undefined)?.[0];
@@ -165,16 +204,28 @@ export async function startDuffelFake(): Promise<DuffelFake> {
         paid: type === "instant",
         cancelled: false,
         body: data,
+        ...(nextAccepted && { pending: nextAccepted }),
       };
+      nextAccepted = null;
       orders.set(order.id, order);
       orderList.unshift(order.id);
-      return send(response, 201, { data: orderView(order, offer) });
+      return send(response, order.pending ? 202 : 201, { data: orderView(order, offer) });
     }
     if (route === "GET /air/orders") {
-      return sendPage(response, orderList.map((id) => orderView(orders.get(id)!, offers.get(orders.get(id)!.offerId)!)), query);
+      // Duffel lists the orders of one offer when asked (`offer_id`).
+      const listed = orderList.map((id) => orders.get(id)!).filter((order) => !query.has("offer_id") || order.offerId === query.get("offer_id"));
+      return sendPage(response, listed.map((order) => orderView(order, offers.get(order.offerId)!)), query);
     }
     if ((match = /^GET \/air\/orders\/([^/]+)$/.exec(route))) {
       const order = orders.get(match[1]!);
+      if (order?.pending) {
+        if (order.pending.readsPending > 0) order.pending.readsPending--;
+        else if (order.pending.fails) {
+          orders.delete(order.id);
+          orderList.splice(orderList.indexOf(order.id), 1);
+          return notFound(response);
+        } else delete order.pending;
+      }
       return order ? send(response, 200, { data: orderView(order, offers.get(order.offerId)!) }) : notFound(response);
     }
     if (route === "POST /air/payments") {
@@ -182,6 +233,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
       if (!order) return notFound(response);
       const payment = data.payment as { amount: string; currency: string; type: string };
       if (order.paid) return send(response, 422, errorBody(422, "invalid_state_error", "already_paid", "Order already paid", "The order has been paid for"));
+      if (journeys.get(order.offerId) === "insufficient_balance") return send(response, 422, errorBody(422, "invalid_state_error", "insufficient_balance", "Insufficient balance", "Your Duffel balance is too low"));
       if (payment.amount !== order.totalAmount || payment.currency !== order.totalCurrency) {
         return send(response, 422, errorBody(422, "airline_error", "price_changed", "Price changed", `The order's total is ${order.totalAmount} ${order.totalCurrency}`));
       }
@@ -191,15 +243,34 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     if (route === "POST /air/order_cancellations") {
       const order = orders.get(String(data.order_id));
       if (!order) return notFound(response);
-      const cancellation = { id: duffelId("ore"), order_id: order.id, refund_amount: order.paid ? order.totalAmount : "0.00", refund_currency: order.totalCurrency, refund_to: "balance", expires_at: new Date(Date.now() + fake.quoteLifetimeMs).toISOString(), confirmed_at: null, created_at: new Date().toISOString(), live_mode: false };
-      cancellations.set(cancellation.id, cancellation);
+      const toCredits = (fake.refundTo === "airline_credits" || journeys.get(order.offerId) === "airline_credits") && order.paid;
+      const cancellation: Record<string, unknown> = { id: duffelId("ore"), order_id: order.id, refund_amount: toCredits && !fake.creditAmountKnown ? null : order.paid ? order.totalAmount : "0.00", refund_currency: order.totalCurrency, refund_to: toCredits ? "airline_credits" : "balance", expires_at: new Date(Date.now() + fake.quoteLifetimeMs).toISOString(), confirmed_at: null, created_at: new Date().toISOString(), live_mode: false, airline_credits: [] };
+      cancellations.set(cancellation.id as string, cancellation);
       return send(response, 201, { data: cancellation });
+    }
+    if (route === "GET /air/order_cancellations") {
+      return sendPage(response, [...cancellations.values()].filter((cancellation) => !query.has("order_id") || cancellation.order_id === query.get("order_id")), query);
     }
     if ((match = /^POST \/air\/order_cancellations\/([^/]+)\/actions\/confirm$/.exec(route))) {
       const cancellation = cancellations.get(match[1]!);
       if (!cancellation) return notFound(response);
       cancellation.confirmed_at ??= new Date().toISOString();
-      orders.get(cancellation.order_id as string)!.cancelled = true;
+      const cancelled = orders.get(cancellation.order_id as string)!;
+      cancelled.cancelled = true;
+      if (cancellation.refund_to === "airline_credits" && (cancellation.airline_credits as unknown[]).length === 0) {
+        const passengers = (cancelled.body.passengers as Array<{ id: string }> | undefined) ?? [];
+        const each = cancellation.refund_amount === null ? null : (Number(cancellation.refund_amount) / passengers.length).toFixed(2);
+        cancellation.airline_credits = passengers.map((passenger, index) => ({
+          id: duffelId("acd"),
+          passenger_id: passenger.id,
+          credit_amount: each,
+          credit_currency: each === null ? null : cancellation.refund_currency,
+          credit_code: `CR${cancelled.id.slice(-6).toUpperCase()}${index}`,
+          credit_name: "Airline credit",
+          expires_at: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+          issued_on: new Date().toISOString().slice(0, 10),
+        }));
+      }
       return send(response, 200, { data: cancellation });
     }
     if (route === "POST /air/order_change_requests") {
@@ -306,6 +377,20 @@ const CARRIERS = [
 ];
 
 /** A city's main airport: Duffel answers a search from a city code with flights between airports. */
+/**
+ * Duffel's test-mode journeys, by a search's first origin and destination airports: as Duffel's
+ * sandbox does, the offer is gone at booking, its price rises on every read, the airline is
+ * unknown (502), the balance is short, the search times out (504), or a refund goes to airline credits.
+ */
+const TEST_JOURNEYS: Record<string, "offer_gone" | "price_rises" | "airline_unknown" | "insufficient_balance" | "search_timeout" | "airline_credits"> = {
+  "LGW-LHR": "offer_gone",
+  "LHR-STN": "price_rises",
+  "LHR-LGW": "airline_unknown",
+  "LGW-STN": "insufficient_balance",
+  "STN-LHR": "search_timeout",
+  "LTN-SYD": "airline_credits",
+};
+
 const CITY_AIRPORTS: Record<string, string> = { LON: "LHR", NYC: "JFK", PAR: "CDG", CHI: "ORD", MIL: "MXP" };
 
 function place(code: string) {
@@ -313,11 +398,22 @@ function place(code: string) {
   return { iata_code: airport, name: airport, type: "airport" };
 }
 
-function makeOfferRequest(slices: Array<{ origin: string; destination: string; departure_date: string }>, passengers: Array<{ type: string }>, cabinClass: string, currency: string) {
+/**
+ * An offer request's answer: one offer per carrier, cheapest last but one; `offersPerSearch` more
+ * than that puts dearer offers (other flight numbers) before them, as a large real answer comes in
+ * no useful order.
+ */
+function makeOfferRequest(slices: Array<{ origin: string; destination: string; departure_date: string }>, passengers: Array<{ type: string; age?: number }>, cabinClass: string, currency: string, offersPerSearch: number) {
   const offerRequestId = duffelId("orq");
-  const requestPassengers = passengers.map((passenger) => ({ id: duffelId("pas"), type: passenger.type ?? "adult" }));
-  const offers = CARRIERS.map((carrier, index) => {
-    const total = ((carrier.price * requestPassengers.length) / 100).toFixed(2);
+  const requestPassengers = passengers.map((passenger) => ({ id: duffelId("pas"), type: passenger.type, ...(passenger.age !== undefined && { age: passenger.age }) }));
+  const extra = Math.max(0, offersPerSearch - CARRIERS.length);
+  const slots = [
+    ...Array.from({ length: extra }, (_, slot) => ({ index: slot % CARRIERS.length, flightNumber: 200 + slot, price: CARRIERS[slot % CARRIERS.length]!.price + (extra - slot) * 1000 })),
+    ...CARRIERS.map((carrier, index) => ({ index, flightNumber: 100 + index, price: carrier.price })),
+  ];
+  const offers = slots.map(({ index, flightNumber, price }) => {
+    const carrier = CARRIERS[index]!;
+    const total = ((price * requestPassengers.length) / 100).toFixed(2);
     return {
       id: duffelId("off"),
       offer_request_id: offerRequestId,
@@ -348,9 +444,9 @@ function makeOfferRequest(slices: Array<{ origin: string; destination: string; d
           departing_at: departing,
           arriving_at: new Date(arrivingMs).toISOString().slice(0, 19),
           marketing_carrier: { iata_code: carrier.iata_code, name: carrier.name },
-          marketing_carrier_flight_number: String(100 + index),
+          marketing_carrier_flight_number: String(flightNumber),
           operating_carrier: { iata_code: carrier.iata_code, name: carrier.name },
-          operating_carrier_flight_number: String(100 + index),
+          operating_carrier_flight_number: String(flightNumber),
           aircraft: { iata_code: "77W", name: "Boeing 777-300ER" },
           duration: `PT${Math.floor(carrier.minutes / 60)}H${carrier.minutes % 60}M`,
           distance: "5540.1",
@@ -398,7 +494,7 @@ function orderView(order: FakeOrder, offer: Record<string, unknown>) {
     id: order.id,
     live_mode: false,
     created_at: new Date().toISOString(),
-    booking_reference: order.id.slice(-6).toUpperCase(),
+    booking_reference: order.pending ? null : order.id.slice(-6).toUpperCase(),
     total_amount: order.totalAmount,
     total_currency: order.totalCurrency,
     owner: offer.owner,

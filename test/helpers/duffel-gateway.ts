@@ -1,10 +1,15 @@
 import { expect } from "vitest";
 import { call, createTenant, type Endpoint, type TenantFixture } from "./client";
-import { connectDuffel, fakeToken } from "./duffel";
+import { connectDuffel, fakeToken, secretsKey } from "./duffel";
 import type { DuffelFake } from "./duffel-fake";
 import { daysAhead } from "./offers";
 import { allTransactions, signedMinor, walletBalance } from "./orders";
-import type { TestServer } from "./test-server";
+import { startTestServer, type TestServer } from "./test-server";
+
+/** A test server whose Duffel is the fake, ticketing at once. */
+export function startDuffelServer(fake: DuffelFake): Promise<TestServer> {
+  return startTestServer({ env: { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_API_URL: fake.url, DUFFEL_TIMEOUT_MS: "10000", TICKETING_DELAY_MS: "0" } });
+}
 
 /** The three suppliers a Duffel tenant searches, Duffel last. */
 export const WITH_DUFFEL = ["simulated", "simulated_lcc", "duffel"];

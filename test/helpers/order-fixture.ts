@@ -19,6 +19,7 @@ export function orderOf(offer: StoredOffer, overrides: Partial<Order> = {}): Ord
     paymentRequiredBy: null,
     paidAt: null,
     cancellationReason: null,
+    settlement: "wallet",
     createdAt: new Date("2026-06-01T12:05:00Z"),
     updatedAt: new Date("2026-06-01T12:06:00Z"),
     ...overrides,

@@ -83,7 +83,9 @@ describe("the Duffel connector", () => {
   it("answers the Supplier interface's search: offers in USD from Duffel's GBP, our airports, times in UTC", async () => {
     const offers = await duffelSupplier().search(londonToNewYork(server, tenant.tenantId));
     expect(offers).toHaveLength(3);
-    const [first] = offers;
+    // Cheapest first (VS, BA, AA at 388.20, 412.55, 450.10 GBP).
+    expect(offers.map((offer) => offer.owner.iataCode)).toEqual(["VS", "BA", "AA"]);
+    const first = offers.find((offer) => offer.owner.iataCode === "BA");
     expect(first!.baseCurrency).toBe("USD");
     // 412.55 GBP at the static table (0.79 GBP per USD) is 522.22 USD.
     expect(first!.totalAmount).toBe(52222);

@@ -1,15 +1,15 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setClock } from "../../src/clock";
 import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
-import { connectDuffel, fakeToken, scopeOf, secretsKey } from "../helpers/duffel";
+import { connectDuffel, fakeToken, scopeOf } from "../helpers/duffel";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, searchLondonBarcelona, WITH_DUFFEL } from "../helpers/duffel-gateway";
+import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, searchLondonBarcelona, WITH_DUFFEL, startDuffelServer } from "../helpers/duffel-gateway";
 import { expectError } from "../helpers/expect-error";
 import { eventually } from "../helpers/eventually";
 import { toMinor } from "../helpers/flight-checks";
 import { bookOffer, createOrderA, getOrder, newKey, passengersOf, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
 import { daysAhead } from "../helpers/offers";
-import { startTestServer, type TestServer } from "../helpers/test-server";
+import type { TestServer } from "../helpers/test-server";
 
 /**
  * Duffel as one of the gateway's suppliers (docs/duffel.md#duffel-in-the-gateway), against the
@@ -26,7 +26,7 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     fake = await startDuffelFake();
-    server = await startTestServer({ env: { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_API_URL: fake.url, DUFFEL_TIMEOUT_MS: "10000", TICKETING_DELAY_MS: "0" } });
+    server = await startDuffelServer(fake);
     tenant = await duffelTenant(server, fake);
   });
   afterAll(async () => {
@@ -37,6 +37,14 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
     fake.delayMs = 0;
   });
   afterEach(() => setClock(new Date()));
+
+  /** POST /v1/air/payments of the order's total as the tenant read it. */
+  const payTotal = (order: any) =>
+    call(server, "POST", "/v1/air/payments", {
+      key: tenant.key,
+      headers: { "idempotency-key": newKey("pay") },
+      body: { order_id: order.id, payment: { type: "balance", amount: order.total_amount, currency: order.total_currency } },
+    });
 
   describe("search", () => {
     it("answers a search mixing Duffel with the two simulated sources with supplier_results for all three and offers from each", async () => {
@@ -100,6 +108,34 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       expect(server.app.services.gateway.breakers.of("duffel", "sandbox").state).toBe("closed");
     });
 
+    it("keeps the cheapest of a large Duffel answer (by total_amount), not the first in Duffel's order", async () => {
+      fake.offersPerSearch = 229;
+      try {
+        const search = await searchLondonBarcelona(server, tenant.key);
+        expect(search.status).toBe(200);
+        expect(search.body.data.supplier_results.find((result: any) => result.supplier === "duffel")).toMatchObject({ status: "ok", offer_count: 50 });
+        const keys = search.body.data.offers.filter((offer: any) => offer.supplier.id === "duffel").map((offer: any) => offer.comparison_key);
+        // The three cheapest come last in Duffel's answer.
+        for (const flight of ["BA100", "VS101", "AA102"]) expect(keys.some((key: string) => key.startsWith(`${flight}@`)), flight).toBe(true);
+      } finally {
+        fake.offersPerSearch = 3;
+      }
+    });
+
+    it("asks Duffel for a child and an infant by age, an adult by type", async () => {
+      const search = await searchLondonBarcelona(server, tenant.key, {
+        passengers: [
+          { type: "adult", id: "p1" },
+          { type: "child", id: "p2", age: 7 },
+          { type: "infant_without_seat", id: "p3", age: 1 },
+        ],
+      });
+      expect(search.status, JSON.stringify(search.body).slice(0, 500)).toBe(200);
+      expect(search.body.data.supplier_results.find((result: any) => result.supplier === "duffel")).toMatchObject({ status: "ok", offer_count: 3 });
+      const asked = fake.requests.filter((request) => request.method === "POST" && request.path.startsWith("/air/offer_requests")).at(-1)!;
+      expect((asked.body as any).data.passengers).toEqual([{ type: "adult" }, { age: 7 }, { age: 1 }]);
+    });
+
     it("waits out a 429 until its reset within the search's deadline", async () => {
       fake.rateLimitNext(1, 600);
       const started = Date.now();
@@ -147,7 +183,7 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
   });
 
   describe("orders", () => {
-    it("books a holdable offer as a Duffel hold, tickets it by paying Duffel, and cancels it through Duffel's cancellations: the wallet debited once, the refund credited once", async () => {
+    it("books a holdable offer as a Duffel hold, tickets it by paying Duffel, and cancels it through Duffel's cancellations: Duffel settles the fare, the wallet's debit and refund (of a fee of zero) once each", async () => {
       const offer = await duffelOffer(server, tenant.key, "VS");
       const balanceBefore = (await walletBalance(server, tenant.key)).minor;
       const order = await bookOffer(server, tenant.key, offer);
@@ -168,7 +204,8 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       expect(ticketed.documents).toEqual([expect.objectContaining({ type: "electronic_ticket", unique_identifier: "125000000000", passenger_id: "p1" })]);
       expect(ticketed.available_actions).toEqual(["cancel"]);
       const total = toMinor(ticketed.total_amount, ticketed.total_currency);
-      expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit"])).toBe(balanceBefore - total);
+      expect(ticketed.settlement).toBe("supplier");
+      expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit"])).toBe(balanceBefore);
 
       fake.quoteLifetimeMs = 5 * 60_000;
       const quote = await call(server, "POST", "/v1/air/order_cancellations", { key: tenant.key, body: { order_id: order.id } });
@@ -185,7 +222,7 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       expect((await confirm()).status).toBe(200);
       await waitForStatus(server, tenant.key, order.id, ["REFUNDED"]);
       expect(held!.cancelled).toBe(true);
-      expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "refund_credit"])).toBe(balanceBefore - total + refund);
+      expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "refund_credit"])).toBe(balanceBefore);
     });
 
     it("runs on real time only: a tenant whose sandbox clock runs ahead gets 422 clock_advanced from Duffel, the simulated sources still answer, and a hold is still let go", async () => {
@@ -251,6 +288,21 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       }
     });
 
+    it("keeps an order Duffel accepted (202) unbooked until Duffel confirms it; one Duffel then fails is never a booked order, and nothing moves", async () => {
+      fake.acceptNextOrder({ readsPending: 2 });
+      const confirmed = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "VS"));
+      const [held] = duffelOrdersOf(fake, confirmed.id);
+      expect(confirmed.booking_reference).toBe(held!.id.slice(-6).toUpperCase());
+      expect(fake.requests.filter((request) => request.method === "GET" && request.path === `/air/orders/${held!.id}`).length).toBeGreaterThanOrEqual(3);
+
+      fake.acceptNextOrder({ readsPending: 1, fails: true });
+      const offer = await duffelOffer(server, tenant.key, "VS");
+      const balanceBefore = (await walletBalance(server, tenant.key)).minor;
+      expectError(await createOrderA(server, tenant.key, offer), 422, "offer_no_longer_available");
+      expect((await call(server, "GET", "/v1/air/orders?limit=100", { key: tenant.key })).body.data.items.some((order: any) => order.offer_id === offer.id)).toBe(false);
+      expect((await walletBalance(server, tenant.key)).minor).toBe(balanceBefore);
+    });
+
     it("books a Duffel offer once: a second booking of it under another key is 422 offer_no_longer_available, and the hold Duffel made for it is cancelled", async () => {
       const offer = await duffelOffer(server, tenant.key, "VS");
       const first = await bookOffer(server, tenant.key, offer);
@@ -261,17 +313,30 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       expect(duffelOrdersOf(fake, first.id)).toEqual([expect.objectContaining({ cancelled: false })]);
     });
 
-    it("fails the order with its debit reversed when Duffel refuses the hold's payment at ticketing, and cancels the hold at Duffel", async () => {
+    it("prices a Duffel hold again before anything is paid: a price Duffel changed is 422 price_changed naming the new total, nothing moves, and the new total paid is what Duffel is paid", async () => {
       const offer = await duffelOffer(server, tenant.key, "AA");
       const order = await bookOffer(server, tenant.key, offer);
       const [held] = duffelOrdersOf(fake, order.id);
-      // Duffel now asks more for the hold than it was booked at: it refuses the payment (price_changed).
-      held!.totalAmount = "999.00";
-      expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
-      const failed = (await waitForStatus(server, tenant.key, order.id, ["FAILED"])).body.data;
-      expect(failed).toMatchObject({ failure_reason: "airline_rejected" });
-      expect(held).toMatchObject({ paid: false, cancelled: true });
-      await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "ticketing_reversal"]);
+      const balanceBefore = (await walletBalance(server, tenant.key)).minor;
+      // Duffel now asks more for the hold than it was booked at.
+      held!.totalAmount = (Number(held!.totalAmount) + 25).toFixed(2);
+      for (const refused of [
+        await ticketOrder(server, tenant.key, order.id),
+        await payTotal(order),
+      ]) {
+        expectError(refused, 422, "price_changed");
+        const repriced = (await getOrder(server, tenant.key, order.id)).body.data;
+        expect(toMinor(repriced.total_amount, repriced.total_currency)).toBeGreaterThan(toMinor(order.total_amount, order.total_currency));
+        expect(refused.body.reason).toContain(`${repriced.total_amount} ${repriced.total_currency}`);
+        expect(repriced.status).toBe("pending");
+        expect(held).toMatchObject({ paid: false, cancelled: false });
+        expect(await expectLedgerOf(server, tenant.key, order.id, [])).toBe(balanceBefore);
+      }
+      const repriced = (await getOrder(server, tenant.key, order.id)).body.data;
+      const paid = await payTotal(repriced);
+      expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+      await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);
+      expect(held!.paid).toBe(true);
     });
 
     it("cancels a pending Duffel hold (the cancel action) at Duffel, and refunds a refundable ticketed one (the refund action) by Duffel's quote", async () => {
@@ -296,11 +361,7 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       // Past the offer's expiry (OFFER_TTL_SECONDS), well before the hold's payment deadline.
       setClock(new Date(Date.parse(order.payment_status.price_guarantee_expires_at) + 60_000));
       expect((await getOrder(server, tenant.key, order.id)).body.data.total_amount).toBe(order.total_amount);
-      const payment = await call(server, "POST", "/v1/air/payments", {
-        key: tenant.key,
-        headers: { "idempotency-key": newKey("pay") },
-        body: { order_id: order.id, payment: { type: "balance", amount: order.total_amount, currency: order.total_currency } },
-      });
+      const payment = await payTotal(order);
       expect(payment.status, JSON.stringify(payment.body)).toBe(201);
       await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);
       expect(duffelOrdersOf(fake, order.id)[0]!.paid).toBe(true);

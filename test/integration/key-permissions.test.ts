@@ -78,6 +78,7 @@ const probes: Record<string, Probe> = {
   confirmOrderCancellation: { rest: "POST /v1/air/order_cancellations/:id/actions/confirm" },
   orderCancellation: { rest: "GET /v1/air/order_cancellations/:id" },
   orderCancellations: { rest: "GET /v1/air/order_cancellations" },
+  airlineCredits: { rest: "GET /v1/airline_credits" },
   requestOrderChange: { rest: "POST /v1/air/order_change_requests", body: {} },
   orderChangeRequest: { rest: "GET /v1/air/order_change_requests/:id" },
   orderChangeOffer: { rest: "GET /v1/air/order_change_offers/:id" },

@@ -88,6 +88,12 @@ describe("Duffel's errors in the catalogue's words", () => {
     [api(404, "not_found"), "not_found", 404],
     [api(422, "validation_required"), "invalid_field_value", 422],
     [api(500, "internal_server_error"), "supplier_error", 502],
+    [api(422, "insufficient_balance"), "insufficient_balance", 402],
+    [api(422, "already_cancelled"), "order_state_conflict", 409],
+    [api(422, "order_not_changeable"), "change_not_allowed", 422],
+    [api(422, "unsupported_action"), "unsupported_by_supplier", 422],
+    [api(422, "order_creation_failed"), "offer_no_longer_available", 422],
+    [api(504, "http_504"), "supplier_timeout", 504],
     [new DuffelTimeout("late"), "supplier_timeout", 504],
     [new DuffelUnreachable("refused"), "supplier_error", 502],
   ])("%s → %s", (error, code, status) => {

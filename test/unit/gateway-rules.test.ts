@@ -17,6 +17,7 @@ const connector = (id: string, extra: Partial<RegisteredConnector> = {}): Regist
   supplier: {} as never,
   capabilities: {},
   runsOnMovedClock: true,
+  settlement: "wallet",
   searchedByDefault: true,
   answersKeepMs: 0,
   ...extra,

@@ -186,6 +186,22 @@ describe("checkPassengers", () => {
     expect(checkPassengers([{ ...adult!, type: "adult" }, { ...child!, type: "child" }, { ...infant!, type: "infant_without_seat" }], roundTrip(), TODAY)).toHaveLength(3);
   });
 
+  it("puts each infant without a seat on an adult's lap: the adult naming it (infant_passenger_id), else the first adult holding none", () => {
+    const twoAdults = roundTrip({ passengers: [{ id: "pas_adult", type: "adult" }, { id: "pas_adult2", type: "adult" }, { id: "pas_infant", type: "infant_without_seat" }] });
+    const [adult, , infant] = family();
+    const second = { ...adult!, id: "pas_adult2", givenName: "Grace" };
+    expect(checkPassengers([adult!, second, infant!], twoAdults, TODAY).map((p) => [p.id, p.infantPassengerId])).toEqual([
+      ["pas_adult", "pas_infant"],
+      ["pas_adult2", null],
+      ["pas_infant", null],
+    ]);
+    expect(checkPassengers([adult!, { ...second, infantPassengerId: "pas_infant" }, infant!], twoAdults, TODAY).map((p) => p.infantPassengerId)).toEqual([null, "pas_infant", null]);
+    // Named twice, named by a non-adult, or naming someone who is not an infant: refused, naming the field.
+    expect(refusedField(() => checkPassengers([{ ...adult!, infantPassengerId: "pas_infant" }, { ...second, infantPassengerId: "pas_infant" }, infant!], twoAdults, TODAY))).toBe("passengers[1].infant_passenger_id");
+    expect(refusedField(() => checkPassengers([adult!, second, { ...infant!, infantPassengerId: "pas_infant" }], twoAdults, TODAY))).toBe("passengers[2].infant_passenger_id");
+    expect(refusedField(() => checkPassengers([{ ...adult!, infantPassengerId: "pas_adult2" }, second, infant!], twoAdults, TODAY))).toBe("passengers[0].infant_passenger_id");
+  });
+
   it("refuses an id the offer does not have, naming that passenger's id", () => {
     const passengers = family();
     passengers[1] = passenger("pas_stranger", "child");

@@ -80,7 +80,7 @@ export class DuffelBookings {
     let refused = false;
     const order = await onAccount(this.accounts, account, async (connector) => {
       try {
-        return (await liveOrderOf(connector, intent.id)) ?? (await connector.createOrder(orderBody(intent.id, request)));
+        return (await liveOrderOf(connector, intent)) ?? (await connector.createOrder(orderBody(intent.id, request)));
       } catch (error) {
         refused = isRefusal(error);
         throw error;
@@ -141,6 +141,11 @@ export class DuffelBookings {
     );
   }
 
+  /** The booked hold is paid at Duffel's total now (its price checked again before payment, and accepted). */
+  async payableAt(id: string, order: Pick<DuffelOrder, "total_amount" | "total_currency">): Promise<void> {
+    await this.db.prisma.duffelBooking.updateMany({ where: { id, status: "booked" }, data: { totalAmount: order.total_amount, totalCurrency: order.total_currency, updatedAt: clock.now() } });
+  }
+
   /** The tenant's booking by our order id; null for an unknown id or another tenant's. */
   async find(tenantId: string, orderId: string): Promise<DuffelBookingRecord | null> {
     const row = await this.db.prisma.duffelBooking.findFirst({ where: { id: orderId, tenantId } });
@@ -156,7 +161,7 @@ export class DuffelBookings {
 
   /** Duffel's live order for a booking recorded but never settled (its process stopped between Duffel's answer and the record), found by our order id; null when Duffel has none. */
   async duffelOrderOf(booking: DuffelBookingRecord): Promise<DuffelOrder | null> {
-    return onAccount(this.accounts, await this.account(booking.tenantId), (connector) => liveOrderOf(connector, booking.id));
+    return onAccount(this.accounts, await this.account(booking.tenantId), (connector) => liveOrderOf(connector, booking));
   }
 
   /** The tenant's Duffel account, or 422 naming `supplier` when it has no Duffel connection (any more). */
@@ -212,9 +217,9 @@ export class DuffelBookings {
   }
 }
 
-/** Duffel's order carrying our order id, unless it was cancelled (an undone booking: a repeat books afresh); null when there is none. */
-async function liveOrderOf(connector: DuffelConnector, orderId: string): Promise<DuffelOrder | null> {
-  const order = await connector.findOrderByMetadata(ORDER_ID_METADATA, orderId);
+/** Duffel's order of the booking's offer carrying our order id, unless it was cancelled (an undone booking: a repeat books afresh); null when there is none. */
+async function liveOrderOf(connector: DuffelConnector, booking: Pick<DuffelBookingRecord, "id" | "offerId">): Promise<DuffelOrder | null> {
+  const order = await connector.findOfferOrder(booking.offerId, ORDER_ID_METADATA, booking.id);
   return order && order.cancelled_at === null ? order : null;
 }
 

@@ -1,5 +1,7 @@
 import { AppError } from "../../errors/app-error";
-import type { CancellationQuote, OrderRef } from "../../gateway/contract/bookings";
+import type { CancellationQuote, OrderRef, RefundOutcome, SupplierBooking } from "../../gateway/contract/bookings";
+import type { DuffelOrderCancellation } from "./duffel-shapes";
+import { ourPassengerIds } from "./duffel-travellers";
 import { onAccount, type DuffelAccounts } from "./duffel-accounts";
 import type { DuffelBookingRecord, DuffelBookings } from "./duffel-bookings";
 import { convertedAmount } from "./duffel-prices";
@@ -21,7 +23,9 @@ export class DuffelCancellations {
   async quote(order: Pick<OrderRef, "id" | "tenantId">, currency: string): Promise<CancellationQuote> {
     const booked = await this.booked(order);
     const quote = await this.on(booked, (connector) => connector.quoteCancellation(booked.duffelOrderId!));
-    const refundAmount = quote.refund_amount === null ? 0 : convertedAmount(quote.refund_amount, quote.refund_currency ?? currency, currency).amountMinor;
+    // Credits are no cash refund; a cash refund Duffel does not price is unknown, never 0.
+    if (quote.refund_amount === null && !refundsToCredits(quote)) throw new AppError("supplier_error", { reason: "Duffel quoted the cancellation without a refund amount; ask for a quote again later." });
+    const refundAmount = refundsToCredits(quote) ? 0 : convertedAmount(quote.refund_amount!, quote.refund_currency ?? currency, currency).amountMinor;
     return { reference: quote.id, refundAmount, expiresAt: quote.expires_at === null ? null : new Date(quote.expires_at) };
   }
 
@@ -30,9 +34,34 @@ export class DuffelCancellations {
    * quote asked now: the order is cancelled at Duffel and Duffel refunds it. Confirmed already, or
    * cancelled at Duffel otherwise, it is done: safe to repeat.
    */
-  async refund(order: Pick<OrderRef, "id" | "tenantId">, reference: string | null | undefined): Promise<void> {
+  async refund(order: Pick<OrderRef, "id" | "tenantId">, reference: string | null | undefined): Promise<DuffelOrderCancellation | null> {
     const booked = await this.booked(order);
-    await this.on(booked, (connector) => connector.cancelOrder(booked.duffelOrderId!, reference));
+    return this.on(booked, (connector) => connector.cancelOrder(booked.duffelOrderId!, reference));
+  }
+
+  /**
+   * Refunds the booking's tickets (`refund`); when Duffel refunded to airline credits or a voucher,
+   * those credits, in minor units of their currency, under our passenger ids and the airline that
+   * owns the order. Credits with no amount stated keep it unknown (null).
+   */
+  async refundTickets(booking: SupplierBooking, reference: string | null): Promise<RefundOutcome | void> {
+    const cancellation = await this.refund(booking, reference);
+    if (!cancellation || !refundsToCredits(cancellation) || !booking.supplierOffer) return;
+    const passengerIds = ourPassengerIds(booking, booking.supplierOffer);
+    const credits = cancellation.airline_credits?.length
+      ? cancellation.airline_credits
+      : [{ id: cancellation.id, passenger_id: null, credit_amount: cancellation.refund_amount, credit_currency: cancellation.refund_currency, credit_code: null, credit_name: null, expires_at: null, issued_on: null }];
+    return {
+      airlineCredits: credits.map((credit) => ({
+        passengerId: credit.passenger_id === null ? null : (passengerIds.get(credit.passenger_id) ?? null),
+        airlineIataCode: booking.segments[0]?.marketingCarrier.iataCode ?? null,
+        amount: credit.credit_amount === null || credit.credit_currency === null ? null : convertedAmount(credit.credit_amount, credit.credit_currency, credit.credit_currency).amountMinor,
+        currency: credit.credit_currency,
+        code: credit.credit_code,
+        name: credit.credit_name,
+        expiresAt: credit.expires_at === null ? null : new Date(credit.expires_at),
+      })),
+    };
   }
 
   /**
@@ -70,4 +99,9 @@ export class DuffelCancellations {
   private async on<T>(booked: DuffelBookingRecord, call: (connector: DuffelConnector) => Promise<T>): Promise<T> {
     return onAccount(this.accounts, await this.bookings.account(booked.tenantId), call);
   }
+}
+
+/** Duffel refunds the cancellation to credits with the airline (airline credits, a voucher), not to money. */
+function refundsToCredits(cancellation: Pick<DuffelOrderCancellation, "refund_to">): boolean {
+  return cancellation.refund_to === "airline_credits" || cancellation.refund_to === "voucher";
 }

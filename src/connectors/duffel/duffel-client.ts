@@ -54,6 +54,11 @@ const RETRY_BACKOFF_MS = [200, 800];
 export class DuffelClient {
   constructor(private readonly options: DuffelClientOptions) {}
 
+  /** The deadline of one call made now (the client's timeout): what a caller bounding several calls together starts from. */
+  deadlineFromNow(): number {
+    return clock.nowMs() + this.options.timeoutMs;
+  }
+
   get<T>(path: string, options: DuffelCallOptions = {}): Promise<T> {
     return this.call<{ data: T }>("GET", path, options).then((answer) => answer.data);
   }
@@ -62,12 +67,17 @@ export class DuffelClient {
     return this.call<{ data: T }>("POST", path, options).then((answer) => answer.data);
   }
 
+  /** A POST and Duffel's status: a 202 says Duffel accepted the request and has not carried it out yet. */
+  postAnswer<T>(path: string, options: DuffelCallOptions = {}): Promise<{ status: number; data: T }> {
+    return this.call<{ data: T }, { status: number; data: T }>("POST", path, options, (status, answer) => ({ status, data: answer.data }));
+  }
+
   /** One page of a list, and the cursor of the next. */
   page<T>(path: string, options: DuffelCallOptions = {}): Promise<DuffelPage<T>> {
     return this.call<DuffelPage<T>>("GET", path, options);
   }
 
-  private async call<T>(method: "GET" | "POST", path: string, options: DuffelCallOptions): Promise<T> {
+  private async call<T, R = T>(method: "GET" | "POST", path: string, options: DuffelCallOptions, read: (status: number, body: T) => R = (_status, body) => body as unknown as R): Promise<R> {
     const deadlineMs = Math.min(options.deadlineMs ?? Infinity, clock.nowMs() + this.options.timeoutMs);
     const url = new URL(path, this.options.baseUrl);
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
@@ -84,8 +94,9 @@ export class DuffelClient {
         continue;
       }
       if (answer instanceof Error) throw answer;
-      if (answer.status >= 400) throw await apiError(answer);
-      return (await answer.json()) as T;
+      // Only a 2xx is Duffel's answer carried out (a redirect or an informational status is not).
+      if (!answer.ok) throw await apiError(answer);
+      return read(answer.status, (await answer.json()) as T);
     }
   }
 
@@ -154,7 +165,7 @@ async function waitUntil(atMs: number, deadlineMs: number): Promise<void> {
   await sleep(Math.max(0, atMs - clock.nowMs()));
 }
 
-function sleep(ms: number): Promise<void> {
+export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 

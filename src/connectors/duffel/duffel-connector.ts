@@ -1,4 +1,5 @@
-import type { DuffelCallOptions, DuffelClient } from "./duffel-client";
+import { clock } from "../../clock";
+import { DuffelApiError, DuffelTimeout, sleep, type DuffelCallOptions, type DuffelClient } from "./duffel-client";
 import type {
   DuffelAirlineInitiatedChange,
   DuffelCreateOrderBody,
@@ -17,6 +18,9 @@ import type {
 
 /** Duffel's `supplier_timeout` bounds, in milliseconds. */
 const SUPPLIER_TIMEOUT_MS = { min: 2_000, max: 60_000 };
+
+/** How often an order Duffel accepted (202) is read again until it is confirmed: the first wait, doubling up to the last. */
+const CONFIRMATION_POLL_MS = { first: 100, max: 2_000 };
 
 /** A call's deadline (clock milliseconds), for the calls a caller bounds. */
 type Deadline = Pick<DuffelCallOptions, "deadlineMs">;
@@ -54,9 +58,28 @@ export class DuffelConnector {
     return this.client.get("/air/seat_maps", { query: { offer_id: offerId }, deadlineMs: options.deadlineMs });
   }
 
-  /** Books the offer: `instant` pays with the order, `hold` keeps it until `payment_required_by`. Never repeated on its own (see DuffelBookings). */
-  createOrder(body: DuffelCreateOrderBody, options: Deadline = {}): Promise<DuffelOrder> {
-    return this.client.post("/air/orders", { body, deadlineMs: options.deadlineMs });
+  /**
+   * Books the offer: `instant` pays with the order, `hold` keeps it until `payment_required_by`.
+   * Never repeated on its own (see DuffelBookings). An order Duffel accepted without confirming it
+   * (202) is read again until Duffel confirms it (it has a booking reference) or fails it (a 404 or
+   * Duffel's `order_creation_failed`: DuffelApiError `order_creation_failed`, nothing booked); still
+   * unconfirmed at the deadline, DuffelTimeout: the booking is found again later by its offer.
+   */
+  async createOrder(body: DuffelCreateOrderBody, options: Deadline = {}): Promise<DuffelOrder> {
+    const deadlineMs = options.deadlineMs ?? this.client.deadlineFromNow();
+    const answer = await this.client.postAnswer<DuffelOrder>("/air/orders", { body, deadlineMs });
+    if (answer.status !== 202 && answer.data.booking_reference) return answer.data;
+    for (let waitMs = CONFIRMATION_POLL_MS.first; ; waitMs = Math.min(waitMs * 2, CONFIRMATION_POLL_MS.max)) {
+      if (clock.nowMs() + waitMs >= deadlineMs) throw new DuffelTimeout("Duffel accepted the order and did not confirm it in time");
+      await sleep(waitMs);
+      const order = await this.getOrder(answer.data.id, { deadlineMs }).catch((error: unknown) => {
+        if (error instanceof DuffelApiError && (error.status === 404 || error.code === "order_creation_failed")) {
+          throw new DuffelApiError(422, "order_creation_failed", "airline_error", "Duffel could not confirm the order it had accepted: nothing was booked", error.requestId);
+        }
+        throw error;
+      });
+      if (order.booking_reference) return order;
+    }
   }
 
   getOrder(orderId: string, options: Deadline = {}): Promise<DuffelOrder> {
@@ -64,14 +87,16 @@ export class DuffelConnector {
   }
 
   /**
-   * The order whose `metadata[key]` is `value`, or null: how a booking whose answer was lost is
-   * found again (Duffel takes no idempotency key; our order id travels in the metadata). Walks
-   * every page, newest first.
+   * The order of Duffel's offer `offerId` whose `metadata[key]` is `value`, or null: how a booking
+   * whose answer was lost is found again (Duffel takes no idempotency key; our order id travels in
+   * the metadata). Duffel lists the offer's orders alone (`offer_id`), so the lookup does not grow
+   * with the account's history; all its pages share one deadline (the caller's, or one call's).
    */
-  async findOrderByMetadata(key: string, value: string, options: Deadline = {}): Promise<DuffelOrder | null> {
+  async findOfferOrder(offerId: string, key: string, value: string, options: Deadline = {}): Promise<DuffelOrder | null> {
+    const deadlineMs = options.deadlineMs ?? this.client.deadlineFromNow();
     let after: string | undefined;
     do {
-      const page = await this.client.page<DuffelOrder>("/air/orders", { query: { limit: 200, after }, deadlineMs: options.deadlineMs });
+      const page = await this.client.page<DuffelOrder>("/air/orders", { query: { offer_id: offerId, limit: 50, after }, deadlineMs });
       const found = page.data.find((order) => order.metadata?.[key] === value);
       if (found) return found;
       after = page.meta.after ?? undefined;
@@ -95,11 +120,14 @@ export class DuffelConnector {
 
   /**
    * Cancels the order through its order cancellations: confirms the quote `quoteId`, or one asked
-   * now. Nothing when Duffel has the order cancelled already, so it is safe to repeat.
+   * now. When Duffel has the order cancelled already, nothing is confirmed: safe to repeat. Answers
+   * the confirmed cancellation (found again among the order's when it was confirmed before), or
+   * null when Duffel shows none.
    */
-  async cancelOrder(orderId: string, quoteId?: string | null, options: Deadline = {}): Promise<void> {
-    if ((await this.getOrder(orderId, options)).cancelled_at !== null) return;
-    await this.confirmCancellation(quoteId ?? (await this.quoteCancellation(orderId, options)).id, options);
+  async cancelOrder(orderId: string, quoteId?: string | null, options: Deadline = {}): Promise<DuffelOrderCancellation | null> {
+    if ((await this.getOrder(orderId, options)).cancelled_at === null) return this.confirmCancellation(quoteId ?? (await this.quoteCancellation(orderId, options)).id, options);
+    const page = await this.client.page<DuffelOrderCancellation>("/air/order_cancellations", { query: { order_id: orderId }, deadlineMs: options.deadlineMs });
+    return page.data.find((cancellation) => cancellation.confirmed_at !== null) ?? null;
   }
 
   /** Asks to replace slices of a paid order; the answer lists priced change offers. */

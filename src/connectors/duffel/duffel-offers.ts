@@ -15,7 +15,7 @@ const SEATS_FOR_SALE = 9;
 export function offerRequestBody(search: SupplierSearch): DuffelOfferRequestBody {
   return {
     slices: search.slices.map((slice) => ({ origin: placeCode(slice.origins), destination: placeCode(slice.destinations), departure_date: slice.departureDate })),
-    passengers: search.passengers.map((passenger) => ({ type: passenger.type })),
+    passengers: search.passengers.map((passenger) => (passenger.type !== "adult" && passenger.age !== undefined ? { age: passenger.age } : { type: passenger.type })),
     cabin_class: search.cabinClass,
     max_connections: search.maxConnections,
   };

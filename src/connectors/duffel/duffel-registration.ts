@@ -22,7 +22,7 @@ export interface DuffelParts {
  * Duffel as one of the gateway's suppliers (docs/gateway.md, docs/duffel.md): searched only for a
  * tenant with a Duffel connection, with that account, and never by default; living on real time
  * (a sandbox clock moved ahead cannot reach it); its answers never given again (they are the
- * tenant's own, and its offers are booked once). It declares no capability beyond the core.
+ * tenant's own, and its offers are booked once). Its one capability: a hold is priced again before it is paid.
  */
 export const duffelConnector: Connector<DuffelParts> = {
   ref: DUFFEL,
@@ -30,10 +30,13 @@ export const duffelConnector: Connector<DuffelParts> = {
   create: (parts) => {
     const accounts = duffelAccounts(parts.connections, { baseUrl: parts.config.DUFFEL_API_URL, timeoutMs: parts.config.DUFFEL_TIMEOUT_MS });
     const bookings = new DuffelBookings(parts.db, accounts);
+    const supplier = new DuffelSupplier({ accounts, bookings, airportByIata: (code) => parts.airports.getByIata(code) });
     return {
-      supplier: new DuffelSupplier({ accounts, bookings, airportByIata: (code) => parts.airports.getByIata(code) }),
-      capabilities: {},
+      supplier,
+      capabilities: { pricedHolds: supplier },
       runsOnMovedClock: false,
+      // The tenant's own Duffel account pays the fare from its Duffel balance (docs/duffel.md#who-settles).
+      settlement: "supplier",
       searchedByDefault: false,
       answersKeepMs: 0,
       tenantTables: [{ table: "DuffelBooking", deleteFor: (tx, tenantId) => tx.duffelBooking.deleteMany({ where: { tenantId } }) }],

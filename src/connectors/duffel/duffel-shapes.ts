@@ -113,7 +113,8 @@ export interface DuffelOfferRequest {
 /** The body of POST /air/offer_requests. */
 export interface DuffelOfferRequestBody {
   slices: Array<{ origin: string; destination: string; departure_date: string }>;
-  passengers: Array<{ type: "adult" | "child" | "infant_without_seat" }>;
+  /** An adult by `type`; a child or an infant by `age` (Duffel prices them by it). */
+  passengers: Array<{ type: "adult" | "child" | "infant_without_seat" } | { age: number }>;
   cabin_class: string;
   max_connections: number;
 }
@@ -177,6 +178,19 @@ export interface DuffelOrderCancellation {
   confirmed_at: string | null;
   created_at: string;
   live_mode: boolean;
+  /** The credits the airline gave when it refunds to `airline_credits` or a `voucher` (once confirmed). */
+  airline_credits?: DuffelAirlineCredit[] | null;
+}
+
+export interface DuffelAirlineCredit {
+  id: string;
+  passenger_id: string | null;
+  credit_amount: string | null;
+  credit_currency: string | null;
+  credit_code: string | null;
+  credit_name: string | null;
+  expires_at: string | null;
+  issued_on: string | null;
 }
 
 export interface DuffelOrderChangeOffer {

@@ -1,9 +1,10 @@
 import { clock } from "../../clock";
 import { appError, type AppError } from "../../errors/app-error";
 import type { Airport } from "../../locations/airport";
-import type { BookingAnswer, BookingRef, CancellationQuote, OrderRef, SupplierBooking, SupplierOrder, TicketingAnswer } from "../../gateway/contract/bookings";
+import type { BookingAnswer, BookingRef, CancellationQuote, OrderRef, RefundOutcome, SupplierBooking, SupplierOrder, TicketingAnswer } from "../../gateway/contract/bookings";
 import { SupplierAccountRefused, SupplierFailed } from "../../gateway/contract/errors";
-import type { SupplierOffer, SupplierSearch } from "../../gateway/contract/offers";
+import type { PricedHolds } from "../../gateway/contract/capabilities";
+import type { SupplierOffer, SupplierOfferRef, SupplierSearch } from "../../gateway/contract/offers";
 import type { Supplier } from "../../gateway/contract/supplier";
 import { onAccount, type DuffelAccounts } from "./duffel-accounts";
 import type { DuffelBookings } from "./duffel-bookings";
@@ -37,9 +38,9 @@ export interface DuffelSupplierParts {
  * Duffel cannot hold, nothing yet (`pay_now`: ticketing books it as an instant order). Each
  * booking is named by our order id (DuffelBookings), so a repeat finds its work done. Ticketing
  * pays the hold; a refund confirms Duffel's cancellation quote; giving a booking back cancels it
- * at Duffel. Duffel declares no capability beyond the core (docs/duffel.md#not-covered-yet).
+ * at Duffel. Its one capability: it prices its own holds, asked again before one is paid (PricedHolds).
  */
-export class DuffelSupplier implements Supplier {
+export class DuffelSupplier implements Supplier, PricedHolds {
   readonly #ticketing: DuffelTicketing;
   readonly #cancellations: DuffelCancellations;
 
@@ -64,8 +65,10 @@ export class DuffelSupplier implements Supplier {
       (connector) => connector.createOfferRequest(offerRequestBody(request), { returnOffers: true, supplierTimeoutMs, deadlineMs: request.deadlineMs }),
       (refused: AppError) => new SupplierAccountRefused(refused),
     );
+    // Duffel answers its offers in no useful order (a real answer held 229): the cheapest are kept.
+    const cheapestFirst = [...(answer.offers ?? [])].sort((a, b) => Number(a.total_amount) - Number(b.total_amount));
     const offers: SupplierOffer[] = [];
-    for (const offer of answer.offers ?? []) {
+    for (const offer of cheapestFirst) {
       const mapped = toSupplierOffer(offer, this.parts.airportByIata, request.passengers);
       if (mapped) offers.push(mapped);
       if (offers.length === MAX_OFFERS) break;
@@ -99,6 +102,10 @@ export class DuffelSupplier implements Supplier {
     return heldAnswer(orderFields(placed.order));
   }
 
+  holdPriceChange(order: OrderRef & { supplierOffer?: SupplierOfferRef }, currency: string): Promise<number> {
+    return this.#ticketing.holdPriceChange(order, currency);
+  }
+
   /** Cancels at Duffel whichever of these bookings are Duffel's. */
   cancelBookings(bookings: readonly BookingRef[]): Promise<void> {
     return this.#cancellations.cancelAll(bookings.map((booking) => booking.id));
@@ -122,8 +129,8 @@ export class DuffelSupplier implements Supplier {
     return this.#cancellations.quote(order, currency);
   }
 
-  refundTickets(booking: SupplierBooking, quoteReference: string | null): Promise<void> {
-    return this.#cancellations.refund(booking, quoteReference);
+  refundTickets(booking: SupplierBooking, quoteReference: string | null): Promise<RefundOutcome | void> {
+    return this.#cancellations.refundTickets(booking, quoteReference);
   }
 }
 

@@ -1,6 +1,8 @@
 import { AppError } from "../../errors/app-error";
 import { SupplierFailed } from "../../gateway/contract/errors";
-import { type SupplierBooking, type TicketingAnswer } from "../../gateway/contract/bookings";
+import type { OrderRef, SupplierBooking, TicketingAnswer } from "../../gateway/contract/bookings";
+import type { SupplierOfferRef } from "../../gateway/contract/offers";
+import { convertedAmount } from "./duffel-prices";
 import { onAccount, type DuffelAccounts } from "./duffel-accounts";
 import type { DuffelBookings } from "./duffel-bookings";
 import type { DuffelOrder } from "./duffel-shapes";
@@ -25,6 +27,22 @@ export class DuffelTicketing {
     /** Cancels a hold at Duffel (the rejection gives its seats back), as the order's release does. */
     private readonly cancelHolds: (orderIds: string[]) => Promise<void>,
   ) {}
+
+  /**
+   * Duffel's hold priced again before it is paid (PricedHolds): the change of Duffel's total now
+   * against the offer's as booked, in minor units of `currency`; Duffel's total now is recorded as
+   * the one the hold is paid at. 0 for a booking Duffel holds nothing for yet (an instant order is
+   * booked at ticketing at the offer's total) or has paid.
+   */
+  async holdPriceChange(order: OrderRef & { supplierOffer?: SupplierOfferRef }, currency: string): Promise<number> {
+    const booked = await this.bookings.find(order.tenantId, order.id);
+    const offer = order.supplierOffer;
+    if (booked?.status !== "booked" || !booked.duffelOrderId || !offer) return 0;
+    const current = await onAccount(this.accounts, await this.bookings.account(order.tenantId), (connector) => connector.getOrder(booked.duffelOrderId!));
+    if (!current.payment_status.awaiting_payment) return 0;
+    if (current.total_amount !== booked.totalAmount || current.total_currency !== booked.totalCurrency) await this.bookings.payableAt(order.id, current);
+    return convertedAmount(current.total_amount, current.total_currency, currency).amountMinor - convertedAmount(offer.totalAmount, offer.totalCurrency, currency).amountMinor;
+  }
 
   async issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
     const offer = booking.supplierOffer;

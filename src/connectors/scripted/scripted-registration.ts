@@ -15,6 +15,7 @@ export const scriptedConnector: Connector<unknown> = {
     supplier: new ScriptedSupplier(script),
     capabilities: {},
     runsOnMovedClock: true,
+    settlement: "wallet",
     searchedByDefault: false,
     answersKeepMs: 0,
   }),

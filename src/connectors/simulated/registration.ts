@@ -54,6 +54,7 @@ function registration(airline: SimulatedAirline, capabilities: ConnectorRegistra
     supplier: airline,
     capabilities,
     runsOnMovedClock: true,
+    settlement: "wallet",
     searchedByDefault: true,
     answersKeepMs: ANSWERS_KEEP_MS,
     tenantTables: [

@@ -35,6 +35,23 @@ export interface BaggageAllowance {
   quantity: number;
 }
 
+/** A travel document a traveller flies on. */
+export interface TravelDocument {
+  type: "passport" | "national_identity_card";
+  number: string;
+  /** ISO 3166-1 alpha-2 */
+  issuingCountryCode: string;
+  /** YYYY-MM-DD */
+  expiresOn: string;
+}
+
+/** A traveller's account in an airline's loyalty programme, as the airline's frequent-flyer number. */
+export interface LoyaltyProgrammeAccount {
+  /** The airline running the programme (IATA code). */
+  airlineIataCode: string;
+  accountNumber: string;
+}
+
 /** Who travels, as an airline that books them by name asks for them. */
 export interface Traveller {
   title: "mr" | "ms" | "mrs" | "dr" | null;
@@ -45,4 +62,9 @@ export interface Traveller {
   gender: "m" | "f";
   email: string;
   phoneNumber: string;
+  /** Their travel documents (an airline asks for them when the itinerary crosses a border). */
+  identityDocuments?: readonly TravelDocument[];
+  loyaltyProgrammeAccounts?: readonly LoyaltyProgrammeAccount[];
+  /** An adult holding an infant on their lap: the infant's passenger id (the search's); absent or null for anyone else. */
+  infantPassengerId?: string | null;
 }

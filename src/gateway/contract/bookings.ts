@@ -112,3 +112,21 @@ export interface FlightTimes {
   departingAtLocal: string;
   arrivingAtLocal: string;
 }
+
+/** A credit the airline gave instead of cash for refunded tickets (a voucher, airline credits): for the traveller to use with that airline. */
+export interface AirlineCreditIssued {
+  /** Our passenger id it is in the name of; null when the airline named none. */
+  passengerId: string | null;
+  airlineIataCode: string | null;
+  /** Minor units of `currency`; null when the airline stated no amount (unknown, not zero). */
+  amount: number | null;
+  currency: string | null;
+  code: string | null;
+  name: string | null;
+  expiresAt: Date | null;
+}
+
+/** What refunding tickets gave back besides (or instead of) cash: the airline's credits, when it refunded to them. */
+export interface RefundOutcome {
+  airlineCredits: AirlineCreditIssued[];
+}

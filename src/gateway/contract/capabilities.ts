@@ -1,7 +1,7 @@
 import type { Airport } from "../../locations/airport";
 import type { CabinClass, Environment } from "./air";
-import type { BookedItinerary, BookingRef, FlightChange, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking } from "./bookings";
-import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierSearch } from "./offers";
+import type { BookedItinerary, BookingRef, FlightChange, OrderRef, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking } from "./bookings";
+import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierOfferRef, SupplierSearch } from "./offers";
 import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "./seat-maps";
 
 /**
@@ -21,6 +21,19 @@ import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from
 export interface Holds {
   /** How much the fare of an unpaid booking has risen, in percent of its base fare, when priced again at `now`; the same booking on the same day gets the same answer. */
   fareRisePercent(hold: { bookingReference: string; firstDepartureUtc: Date }, now: Date): number;
+}
+
+/**
+ * Holds the supplier prices itself (a remote supplier's): asked before a hold is paid, so that a
+ * price it changed is refused before any money moves, never after the wallet was debited.
+ */
+export interface PricedHolds {
+  /**
+   * How much more (or, negative, less) the supplier asks now for the held booking than its offer
+   * was booked at, in minor units of `currency` (the order's); 0 when unchanged or when it holds
+   * nothing yet. The price asked now becomes the one the booking is paid at.
+   */
+  holdPriceChange(order: OrderRef & { supplierOffer?: SupplierOfferRef }, currency: string): Promise<number>;
 }
 
 /** Seat maps of offers and booked orders, and seats chosen on them by designator (at booking, or after it through `services`). */
@@ -98,6 +111,7 @@ export interface Availability {
 
 export interface Capabilities {
   holds: Holds;
+  pricedHolds: PricedHolds;
   seatSelection: SeatSelection;
   services: Services;
   orderChanges: OrderChanges;

@@ -19,6 +19,13 @@ export interface Connector<Parts> {
   create(parts: Parts): ConnectorRegistration;
 }
 
+/**
+ * Who settles the fare of a supplier's orders: `wallet`, the tenant's Aerogate wallet pays the
+ * order's total (and gets refunds back); `supplier`, the tenant's own account at the supplier pays
+ * the fare (and gets its refunds), and the wallet moves only Aerogate's fee.
+ */
+export type Settlement = "wallet" | "supplier";
+
 /** A connector as made: the supplier, what it declares of itself, and what it keeps in our database. */
 export interface ConnectorRegistration {
   supplier: Supplier;
@@ -26,6 +33,8 @@ export interface ConnectorRegistration {
   capabilities: DeclaredCapabilities;
   /** Whether it runs on a sandbox tenant's clock moved ahead (docs/sandbox-clock.md): a supplier living on our time does; a remote one's time cannot be moved. */
   runsOnMovedClock: boolean;
+  /** Who settles the fare of its orders (stored on each order when it is booked). */
+  settlement: Settlement;
   /** Whether a tenant that chose no suppliers searches it. */
   searchedByDefault: boolean;
   /** How long (ms) the gateway may give the same answer again to the same search or lowest-fares question; 0: never. */

@@ -2,6 +2,7 @@ import type { Airport } from "../../locations/airport";
 import type { Environment } from "./air";
 import type { BookingRef } from "./bookings";
 import type { Capabilities, CapabilityName, LowestFares } from "./capabilities";
+import type { Settlement } from "./connector";
 import type { FareQuote, SupplierOffer, SupplierRef, SupplierSearch } from "./offers";
 import type { Supplier } from "./supplier";
 
@@ -114,5 +115,7 @@ export interface OrderSuppliers {
   require<K extends CapabilityName>(subject: SupplierSubject, capability: K, what: string, named: "offer" | "order"): Capabilities[K];
   /** Whether the subject's supplier runs on a sandbox tenant's clock moved ahead. */
   runsOnMovedClock(subject: SupplierSubject): boolean;
+  /** Who settles the fare of an order booked from the subject (the offer). */
+  settlement(subject: SupplierSubject): Settlement;
   readonly everySupplier: EverySupplier;
 }

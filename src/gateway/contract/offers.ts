@@ -49,6 +49,8 @@ export interface SupplierSearchSlice {
 export interface SupplierSearchPassenger {
   id: string;
   type: PassengerType;
+  /** Their age on the last slice's date, when the search gave it (a child's or an infant's: a supplier that prices by age asks it). */
+  age?: number;
 }
 
 export interface SupplierSegment {

@@ -1,4 +1,4 @@
-import type { BookingAnswer, BookingRef, CancellationQuote, OrderRef, SupplierBooking, SupplierOrder, TicketingAnswer } from "./bookings";
+import type { BookingAnswer, BookingRef, CancellationQuote, OrderRef, RefundOutcome, SupplierBooking, SupplierOrder, TicketingAnswer } from "./bookings";
 import type { SupplierOffer, SupplierSearch } from "./offers";
 
 /**
@@ -38,6 +38,10 @@ export interface Supplier {
    * Null when the supplier leaves the price to our refund rule.
    */
   quoteCancellation(order: OrderRef, currency: string): Promise<CancellationQuote | null>;
-  /** Refunds the booking's tickets (confirming the supplier's own quote `quoteReference`, when it gave one); their seats go back on sale. */
-  refundTickets(booking: SupplierBooking, quoteReference: string | null): Promise<void>;
+  /**
+   * Refunds the booking's tickets (confirming the supplier's own quote `quoteReference`, when it
+   * gave one); their seats go back on sale. An airline that refunds to credits instead of cash
+   * answers them (asked again, the same credits).
+   */
+  refundTickets(booking: SupplierBooking, quoteReference: string | null): Promise<RefundOutcome | void>;
 }

@@ -1,8 +1,8 @@
 import type { Airport } from "../../locations/airport";
 import type { Environment } from "../contract/air";
-import type { BookingAnswer, BookingRef, CancellationQuote, FlightChange, IssuedEmd, OrderRef, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking, SupplierOrder, TicketingAnswer } from "../contract/bookings";
-import type { Availability, DeclaredCapabilities, LowestFares, OrderChanges, SeatSelection, Services } from "../contract/capabilities";
-import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierSearch } from "../contract/offers";
+import type { BookingAnswer, BookingRef, CancellationQuote, FlightChange, IssuedEmd, OrderRef, RefundOutcome, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking, SupplierOrder, TicketingAnswer } from "../contract/bookings";
+import type { Availability, DeclaredCapabilities, LowestFares, OrderChanges, PricedHolds, SeatSelection, Services } from "../contract/capabilities";
+import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierOfferRef, SupplierSearch } from "../contract/offers";
 import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "../contract/seat-maps";
 import type { Supplier } from "../contract/supplier";
 import type { CallKind, RunCall, SupplierCall } from "./supplier-call";
@@ -20,6 +20,7 @@ export function pipedConnector(supplierId: string, supplier: Supplier, capabilit
     capabilities: {
       ...(capabilities.holds && { holds: capabilities.holds }),
       ...(capabilities.airlineChanges && { airlineChanges: capabilities.airlineChanges }),
+      ...(capabilities.pricedHolds && { pricedHolds: new PipedPricedHolds(capabilities.pricedHolds, calls) }),
       ...(capabilities.seatSelection && { seatSelection: new PipedSeatSelection(capabilities.seatSelection, calls) }),
       ...(capabilities.services && { services: new PipedServices(capabilities.services, calls) }),
       ...(capabilities.orderChanges && { orderChanges: new PipedOrderChanges(capabilities.orderChanges, calls) }),
@@ -80,8 +81,19 @@ class PipedSupplier implements Supplier {
     return this.calls.call("quoteCancellation", "interactive", order.environment, () => this.inner.quoteCancellation(order, currency));
   }
 
-  refundTickets(booking: SupplierBooking, quoteReference: string | null): Promise<void> {
+  refundTickets(booking: SupplierBooking, quoteReference: string | null): Promise<RefundOutcome | void> {
     return this.calls.call("refundTickets", "job", booking.environment, () => this.inner.refundTickets(booking, quoteReference));
+  }
+}
+
+class PipedPricedHolds implements PricedHolds {
+  constructor(
+    private readonly inner: PricedHolds,
+    private readonly calls: Calls,
+  ) {}
+
+  holdPriceChange(order: OrderRef & { supplierOffer?: SupplierOfferRef }, currency: string): Promise<number> {
+    return this.calls.call("holdPriceChange", "interactive", order.environment, () => this.inner.holdPriceChange(order, currency));
   }
 }
 

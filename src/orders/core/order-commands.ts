@@ -13,6 +13,10 @@ import {
   emailAddress,
   identityDocumentList,
   identityDocumentType,
+  infantPassengerId,
+  loyaltyAccountList,
+  loyaltyAccountNumber,
+  loyaltyAirlineCode,
   passengerGender,
   passengerId,
   passengerList,
@@ -27,7 +31,7 @@ import {
 /**
  * The orders domain's commands: what booking an offer and changing its passengers take, in the
  * domain's words, whichever surface a client used (REST /v1 in either variant, GraphQL, the
- * Duffel-compatible surface). Each transport maps its own shape onto them; the domain checks
+ * compatibility surface of src/compat/). Each transport maps its own shape onto them; the domain checks
  * them by the rules of their values (passenger-fields.ts) and of the offer (passenger-rules.ts).
  */
 
@@ -55,6 +59,8 @@ export type PassengerUpdate = { id: string } & Partial<PassengerDetails>;
 
 const identityDocument = z.object({ type: identityDocumentType, number: documentNumber, issuingCountryCode: countryCode, expiresOn: documentExpiry });
 
+const loyaltyAccount = z.object({ airlineIataCode: loyaltyAirlineCode, accountNumber: loyaltyAccountNumber });
+
 const detailFields = {
   title: passengerTitle.nullable(),
   givenName: personName,
@@ -64,6 +70,8 @@ const detailFields = {
   email: emailAddress,
   phoneNumber: phoneNumber,
   identityDocuments: identityDocumentList(identityDocument),
+  loyaltyProgrammeAccounts: loyaltyAccountList(loyaltyAccount).optional(),
+  infantPassengerId: infantPassengerId.nullable().optional(),
 };
 
 const createOrderCommand = z.object({

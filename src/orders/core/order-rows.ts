@@ -24,19 +24,19 @@ export function insertOrder(db: Database, order: Order, passengers: readonly Boo
   return [
     guarded(
       Sql.sql`INSERT INTO "Order" ("id", "tenantId", "offerId", "status", "totalAmount", "currency", "offerSnapshot", "services", "metadata",
-          "bookingReference", "paymentRequiredBy", "createdAt", "updatedAt")
+          "bookingReference", "paymentRequiredBy", "settlement", "createdAt", "updatedAt")
         SELECT ${order.id}, "id", ${order.offerId}, ${sqlEnum(provider, "OrderStatus", order.status)}, ${order.totalAmount}, ${order.currency},
           ${sqlJson(provider, order.offer)}, ${sqlJson(provider, order.services)}, ${sqlJson(provider, order.metadata)},
-          ${order.bookingReference}, ${order.paymentRequiredBy && sqlTimestamp(provider, order.paymentRequiredBy)}, ${at}, ${at}
+          ${order.bookingReference}, ${order.paymentRequiredBy && sqlTimestamp(provider, order.paymentRequiredBy)}, ${order.settlement}, ${at}, ${at}
         ${fromLiveTenant(provider, order.tenantId)}`,
       TENANT_GUARD,
     ),
     ...passengers.map(
       (passenger) => Sql.sql`INSERT INTO "OrderPassenger" ("orderId", "id", "tenantId", "position", "type", "title", "givenName", "familyName",
-          "bornOn", "gender", "email", "phoneNumber", "identityDocuments")
+          "bornOn", "gender", "email", "phoneNumber", "identityDocuments", "loyaltyProgrammeAccounts", "infantPassengerId")
         VALUES (${order.id}, ${passenger.id}, ${order.tenantId}, ${passenger.position}, ${passenger.type}, ${passenger.title}, ${passenger.givenName},
           ${passenger.familyName}, ${passenger.bornOn}, ${passenger.gender}, ${passenger.email}, ${passenger.phoneNumber},
-          ${sqlJson(provider, passenger.identityDocuments)})`,
+          ${sqlJson(provider, passenger.identityDocuments)}, ${sqlJson(provider, passenger.loyaltyProgrammeAccounts ?? [])}, ${passenger.infantPassengerId ?? null})`,
     ),
     ...(held.flightKeys.length === 0
       ? []
@@ -51,7 +51,8 @@ export function insertOrder(db: Database, order: Order, passengers: readonly Boo
 export function updatePassenger(db: Database, orderId: string, passengerId: string, details: PassengerDetails): Sql.Sql {
   return Sql.sql`UPDATE "OrderPassenger" SET "title" = ${details.title}, "givenName" = ${details.givenName}, "familyName" = ${details.familyName},
       "bornOn" = ${details.bornOn}, "gender" = ${details.gender}, "email" = ${details.email}, "phoneNumber" = ${details.phoneNumber},
-      "identityDocuments" = ${sqlJson(db.provider, details.identityDocuments)}
+      "identityDocuments" = ${sqlJson(db.provider, details.identityDocuments)},
+      "loyaltyProgrammeAccounts" = ${sqlJson(db.provider, details.loyaltyProgrammeAccounts ?? [])}, "infantPassengerId" = ${details.infantPassengerId ?? null}
     WHERE "orderId" = ${orderId} AND "id" = ${passengerId}`;
 }
 

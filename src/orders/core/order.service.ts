@@ -21,7 +21,7 @@ import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
 import { spendable, type Wallet } from "../../wallet/wallet";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
-import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderRecord, type CancellationReason, passengerFrom, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
+import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderRecord, type CancellationReason, passengerFrom, walletShare, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
 import { checkCreateOrder, checkPassengerUpdates, type CreateOrderRequest, type OrderPassengerRequest, type PassengerUpdate } from "./order-commands";
 import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
 import { requireAllowed, stateConflict } from "./order-actions";
@@ -121,7 +121,8 @@ export class OrderService {
     const { services, amount } = extras ? selectServices(request.services, offer, extras) : { services: [], amount: 0 };
     const totalAmount = offer.totalAmount + amount;
     if (request.payment) checkPayment(request.payment, totalAmount, offer.currency, "payments[0].amount");
-    const wallet = await this.requireBalance(scope, totalAmount, offer.currency);
+    const settlement = this.suppliers.settlement(offer.payload);
+    const wallet = await this.requireBalance(scope, walletShare({ settlement, totalAmount, offer }), offer.currency);
     // Before the airline is asked: a booking past a hold limit holds no seat (the commit re-checks it).
     await this.unpaidHolds.check(scope.tenantId, wallet.holdLimits, heldSeats(offer, passengers));
 
@@ -142,6 +143,7 @@ export class OrderService {
       paymentRequiredBy,
       paidAt: null,
       cancellationReason: null,
+      settlement,
       createdAt: now,
       updatedAt: now,
     };

@@ -2,8 +2,9 @@ import type { AirlineInitiatedChange } from "./airline-change";
 import type { Order as OrderRow, OrderDocument as OrderDocumentRow, OrderPassenger as OrderPassengerRow, OrderStatus } from "../../db/models";
 import { dateFrom, exactNumber, jsonFrom } from "../../db/sql-values";
 import { splitTotal, type PriceSplit, type StoredOffer } from "../../search/offer-payload";
-import type { PassengerType, Traveller } from "../../gateway/contract/air";
+import type { LoyaltyProgrammeAccount, PassengerType, TravelDocument, Traveller } from "../../gateway/contract/air";
 import { asMetadata, type Metadata } from "../../tenants/metadata";
+import type { Settlement } from "../../gateway/contract/connector";
 
 export type { OrderStatus };
 
@@ -52,21 +53,23 @@ export interface Order {
   paidAt: Date | null;
   /** Why it was cancelled: `requested` or `payment_deadline_passed`. */
   cancellationReason: CancellationReason | null;
+  /** Who settles its fare (walletShare): the wallet, or the tenant's own account at the supplier. */
+  settlement: Settlement;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export interface IdentityDocument {
-  type: "passport" | "national_identity_card";
-  number: string;
-  issuingCountryCode: string;
-  /** YYYY-MM-DD */
-  expiresOn: string;
-}
+export type IdentityDocument = TravelDocument;
 
-/** A traveller as booked: the identity the airline tickets (its name and contact as the airline asks for them), and travel documents. */
+/**
+ * A traveller as booked: the identity the airline tickets (its name and contact as the airline
+ * asks for them), travel documents, loyalty programme accounts, and for an adult holding an
+ * infant on their lap, the infant's passenger id.
+ */
 export interface PassengerDetails extends Traveller {
   identityDocuments: IdentityDocument[];
+  loyaltyProgrammeAccounts?: LoyaltyProgrammeAccount[];
+  infantPassengerId?: string | null;
 }
 
 export interface OrderPassenger extends PassengerDetails {
@@ -99,7 +102,7 @@ export interface OrderDetail extends Order {
 type StoredSnapshot = Omit<StoredOffer, "expiresAt" | "createdAt"> & { expiresAt: string; createdAt: string };
 
 /** An order's row as Prisma reads it, or as a raw read does (queryRows: JSON and dates as text on SQLite). */
-export type OrderRecord = Pick<OrderRow, "id" | "tenantId" | "offerId" | "status" | "currency" | "bookingReference" | "failureReason" | "cancellationReason"> &
+export type OrderRecord = Pick<OrderRow, "id" | "tenantId" | "offerId" | "status" | "currency" | "bookingReference" | "failureReason" | "cancellationReason" | "settlement"> &
   Record<"totalAmount" | "offerSnapshot" | "services" | "metadata" | "refundRequestedAt" | "paymentRequiredBy" | "paidAt" | "createdAt" | "updatedAt", unknown>;
 
 const dateOrNull = (value: unknown) => (value === null ? null : dateFrom(value));
@@ -122,12 +125,22 @@ export function orderFrom(row: OrderRecord): Order {
     paymentRequiredBy: dateOrNull(row.paymentRequiredBy),
     paidAt: dateOrNull(row.paidAt),
     cancellationReason: row.cancellationReason as CancellationReason | null,
+    settlement: row.settlement === "supplier" ? "supplier" : "wallet",
     createdAt: dateFrom(row.createdAt),
     updatedAt: dateFrom(row.updatedAt),
   };
 }
 
 /** The order's base fare and taxes: its taxes are the offer's as booked; services added later count as base. */
+/**
+ * What the wallet pays of an order's `amount` (its total, minor units): all of it when the wallet
+ * settles the order; only Aerogate's fee when the supplier settles the fare from the tenant's own
+ * account there.
+ */
+export function walletShare(order: Pick<Order, "settlement" | "totalAmount" | "offer">, amount = order.totalAmount): number {
+  return order.settlement === "wallet" ? amount : Math.min(amount, orderPriceSplit(order).feeAmount);
+}
+
 export function orderPriceSplit(order: Pick<Order, "totalAmount" | "offer">): PriceSplit {
   return splitTotal(order.totalAmount, order.offer.payload);
 }
@@ -138,7 +151,7 @@ export function servicesPaidAfterTicketing(order: Pick<Order, "services">): numb
 }
 
 /** A passenger's row as Prisma reads it, or as a raw read does (identity documents as JSON text on SQLite). */
-export type PassengerRecord = Omit<OrderPassengerRow, "identityDocuments"> & { identityDocuments: unknown };
+export type PassengerRecord = Omit<OrderPassengerRow, "identityDocuments" | "loyaltyProgrammeAccounts"> & { identityDocuments: unknown; loyaltyProgrammeAccounts: unknown };
 
 export function passengerFrom(row: PassengerRecord): OrderPassenger {
   return {
@@ -153,6 +166,8 @@ export function passengerFrom(row: PassengerRecord): OrderPassenger {
     email: row.email,
     phoneNumber: row.phoneNumber,
     identityDocuments: jsonFrom<IdentityDocument[]>(row.identityDocuments),
+    loyaltyProgrammeAccounts: row.loyaltyProgrammeAccounts === null ? [] : jsonFrom<LoyaltyProgrammeAccount[]>(row.loyaltyProgrammeAccounts),
+    infantPassengerId: row.infantPassengerId,
   };
 }
 

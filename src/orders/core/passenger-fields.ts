@@ -66,6 +66,23 @@ export const documentExpiry = calendarDate;
 /** A date of birth, YYYY-MM-DD (the age its type needs: passenger-rules.ts). */
 export const birthDate = calendarDate;
 
+/** A frequent flyer programme by its airline's two-character IATA code. */
+export const loyaltyAirlineCode = z.string().regex(/^[A-Z0-9]{2}$/, "must be an airline's two-character IATA code, e.g. BA");
+
+/** A frequent flyer account's number, upper-cased once read. */
+export const loyaltyAccountNumber = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9]{1,30}$/, "must be 1 to 30 letters and digits")
+  .meta({ pattern: "^\\s*[A-Za-z0-9]{1,30}\\s*$" })
+  .transform((number) => number.toUpperCase());
+
+/** A passenger carries at most 10 loyalty programme accounts. */
+export const loyaltyAccountList = <T extends z.ZodType>(account: T) => z.array(account).max(10);
+
+/** On an adult: the infant on their lap, by the offer's passenger id. */
+export const infantPassengerId = recordId;
+
 /** A passenger carries at most 4 travel documents. */
 export const identityDocumentList = <T extends z.ZodType>(document: T) => z.array(document).max(4);
 

@@ -24,7 +24,8 @@ const CHILD_FROM = 2;
  *   sent, as in the offer);
  * - born in the past, and of the age their type says on the travel dates;
  * - when the itinerary crosses a border, a passport for everyone; every document (required or
- *   not) valid after the last flight.
+ *   not) valid after the last flight;
+ * - every infant without a seat on the lap of one adult (`pairInfants`).
  */
 export function checkPassengers(passengers: readonly OrderPassengerRequest[], offer: StoredOffer, today: string): BookedPassenger[] {
   const fail = (field: string, message: string) => appError("validation_failed", { field, message: `${field}: ${message}` });
@@ -47,7 +48,37 @@ export function checkPassengers(passengers: readonly OrderPassengerRequest[], of
 
   const missing = expected.find((candidate) => !byId.has(candidate.id));
   if (missing) throw fail("passengers", `passenger ${missing.id} of the offer is missing`);
-  return [...byId.values()].sort((a, b) => a.position - b.position);
+  const booked = [...byId.values()].sort((a, b) => a.position - b.position);
+  pairInfants(booked, (id) => `passengers[${passengers.findIndex((input) => input.id === id)}].infant_passenger_id`, fail);
+  return booked;
+}
+
+/**
+ * Who holds each infant without a seat (an airline books an infant on an adult's lap): the adult
+ * naming it in `infant_passenger_id`, else the first adult holding none, in the offer's order.
+ * Sets `infantPassengerId` on every adult (null for one holding none). 400 naming the field when
+ * anyone but an adult names an infant, the passenger named is not an infant of the offer, or two
+ * adults name the same one.
+ */
+function pairInfants(passengers: BookedPassenger[], fieldOf: (id: string) => string, fail: (field: string, message: string) => Error): void {
+  const infants = new Set(passengers.filter((passenger) => passenger.type === "infant_without_seat").map((passenger) => passenger.id));
+  const held = new Set<string>();
+  for (const passenger of passengers) {
+    const infant = passenger.infantPassengerId ?? null;
+    if (infant === null) continue;
+    if (passenger.type !== "adult") throw fail(fieldOf(passenger.id), "only an adult holds an infant on their lap");
+    if (!infants.has(infant)) throw fail(fieldOf(passenger.id), `${infant} is not an infant without a seat of this offer`);
+    if (held.has(infant)) throw fail(fieldOf(passenger.id), `${infant} is held by another adult`);
+    held.add(infant);
+  }
+  const unheld = [...infants].filter((infant) => !held.has(infant));
+  for (const passenger of passengers) {
+    if (passenger.type !== "adult") {
+      passenger.infantPassengerId = null;
+      continue;
+    }
+    passenger.infantPassengerId ??= unheld.shift() ?? null;
+  }
 }
 
 function checkAge(type: PassengerType, bornOn: string, dates: { today: string; firstDeparture: string; lastArrival: string }, fail: (message: string) => Error): void {

@@ -39,5 +39,18 @@ export function supplierBooking(order: Order, passengers: readonly BookingPassen
 function travellerOf(passenger: BookingPassenger): { traveller?: Traveller } {
   const { givenName, bornOn, gender, email, phoneNumber } = passenger;
   if (givenName === undefined || bornOn === undefined || gender === undefined || email === undefined || phoneNumber === undefined) return {};
-  return { traveller: { title: passenger.title ?? null, givenName, familyName: passenger.familyName, bornOn, gender, email, phoneNumber } };
+  return {
+    traveller: {
+      title: passenger.title ?? null,
+      givenName,
+      familyName: passenger.familyName,
+      bornOn,
+      gender,
+      email,
+      phoneNumber,
+      identityDocuments: passenger.identityDocuments ?? [],
+      loyaltyProgrammeAccounts: passenger.loyaltyProgrammeAccounts ?? [],
+      infantPassengerId: passenger.infantPassengerId ?? null,
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { airlineCreditsOf, insertAirlineCredit } from "../credits/airline-credits";
 import type { Database } from "../../db/database";
 import { queryRows } from "../../db/query-rows";
 import { sqlTimestamp } from "../../db/sql-values";
@@ -130,14 +131,17 @@ export class OrderJobRunner {
     return result;
   }
 
-  /** TICKETED (refund asked) → REFUNDED: the airline refunds, the wallet gets back what the confirmed quote said. */
+  /** TICKETED (refund asked) → REFUNDED: the airline refunds, the wallet gets back what the confirmed quote said (of it, the fee alone when the supplier settles the fare). */
   private async refund(job: ClaimedJob, lease: LeaseHeartbeat, { order, passengers, environment, clock }: JobSubject): Promise<JobResult> {
     if (!isRefunding(order)) return this.finish(job, lease, order, []);
     const { quoted, walletCurrency, supplierReference } = await this.refundOwed(order);
-    await this.suppliers.supplierOf(order.offer.payload).refundTickets(supplierBooking(order, passengers, environment), supplierReference);
+    const outcome = await this.suppliers.supplierOf(order.offer.payload).refundTickets(supplierBooking(order, passengers, environment), supplierReference);
     await this.pause("after_airline_refund", { orderId: order.id });
     const now = clock.now();
-    const amount = convertMinor(quoted, order.currency, walletCurrency);
+    const credits = airlineCreditsOf(order, outcome?.airlineCredits ?? [], now);
+    // The fare's refund is cash in the wallet only when the wallet paid it and the airline gave money,
+    // not credits; else the wallet gets back only the fee it paid, if refundable.
+    const amount = order.settlement === "wallet" && credits.length === 0 ? convertMinor(quoted, order.currency, walletCurrency) : refundedFeeIn(order, quoted, walletCurrency);
     return this.finish(
       job,
       lease,
@@ -145,8 +149,9 @@ export class OrderJobRunner {
       [
         transition(this.db, order, "refund", now),
         ...walletChange(this.db, { tenantId: order.tenantId, type: "refund_credit", amount, currency: walletCurrency, orderId: order.id, feeAmount: refundedFeeIn(order, quoted, walletCurrency), at: now }).statements,
+        ...credits.map((credit) => insertAirlineCredit(this.db, credit)),
       ],
-      orderEvent(order, now, { type: "order.refunded", refundAmount: amount, refundCurrency: walletCurrency }),
+      [orderEvent(order, now, { type: "order.refunded", refundAmount: amount, refundCurrency: walletCurrency }), ...credits.map((credit) => orderEvent(order, now, { type: "airline_credit.created", credit }))],
     );
   }
 
@@ -191,7 +196,7 @@ export class OrderJobRunner {
    * (another run finished it), only the job is removed. Any other failure leaves the job leased:
    * it runs again when the lease is over.
    */
-  private async finish(job: ClaimedJob, lease: LeaseHeartbeat, order: Order, statements: BatchStatement[], event?: OrderEvent): Promise<JobResult> {
+  private async finish(job: ClaimedJob, lease: LeaseHeartbeat, order: Order, statements: BatchStatement[], event?: OrderEvent | OrderEvent[]): Promise<JobResult> {
     const held = await lease.end();
     if (!held) return "lease_lost";
     const done = this.queue.done(job.id, held);
@@ -200,7 +205,7 @@ export class OrderJobRunner {
         await writeBatch(this.db, [done]);
         return "superseded";
       }
-      await this.commits.commit([order], [done, ...statements], event ? [event] : []);
+      await this.commits.commit([order], [done, ...statements], event === undefined ? [] : [event].flat());
       return "applied";
     } catch (error) {
       if (!(error instanceof GuardFailed)) throw error;

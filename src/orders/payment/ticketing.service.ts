@@ -12,7 +12,8 @@ import { walletChange, WALLET_GUARD } from "../../wallet/wallet-change";
 import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
 import { newId } from "../../ids";
-import { orderPriceSplit, servicesPaidAfterTicketing, type Order, type OrderDetail } from "../core/order";
+import { offerSupplier } from "../../search/offer-payload";
+import { orderPriceSplit, servicesPaidAfterTicketing, walletShare, type Order, type OrderDetail } from "../core/order";
 import { checkPayment } from "./payment-rules";
 import type { Payment, PaymentRequest } from "./payment";
 import { bookedTotal, currentTotal } from "./repricing";
@@ -103,7 +104,7 @@ export class TicketingService {
     const now = scope.clock.now();
     requireAllowed(order, "pay", now);
     requireSupplierClock(order.offer.payload, scope.clock, this.suppliers);
-    const total = currentTotal(order, now, this.suppliers.declared(order.offer.payload, "holds"));
+    const total = await this.totalNow(scope, order, now);
     if (total === order.totalAmount) return { order, repriced: false };
     const set = Sql.sql`, "totalAmount" = ${total}`;
     try {
@@ -113,6 +114,19 @@ export class TicketingService {
       throw error;
     }
     return { order: { ...order, totalAmount: total, updatedAt: now }, repriced: true };
+  }
+
+  /**
+   * What the unpaid order costs now: a supplier that prices its own holds is asked (outside any
+   * transaction, before anything is paid); else the hold is priced by its supplier's rule once its
+   * guarantee ran out (repricing.ts).
+   */
+  private async totalNow(scope: TenantScope, order: Order, now: Date): Promise<number> {
+    const subject = order.offer.payload;
+    const priced = this.suppliers.declared(subject, "pricedHolds");
+    if (!priced) return currentTotal(order, now, this.suppliers.declared(subject, "holds"));
+    const ref = { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment, supplier: offerSupplier(subject).id, ...(subject.supplierOffer && { supplierOffer: subject.supplierOffer }) };
+    return bookedTotal(order) + (await priced.holdPriceChange(ref, order.currency));
   }
 
   /**
@@ -129,7 +143,7 @@ export class TicketingService {
     // A second pass only if a sandbox wallet was re-denominated between reading and debiting it.
     for (let pass = 0; pass < 2; pass++) {
       const wallet = await this.wallets.get(scope.tenantId);
-      const amount = convertMinor(order.totalAmount, order.currency, wallet.currency);
+      const amount = convertMinor(walletShare(order), order.currency, wallet.currency);
       const now = payment?.createdAt ?? scope.clock.now();
       const ticketing = this.jobs.schedule(order, "ticket");
       const feeAmount = convertMinor(orderPriceSplit(order).feeAmount, order.currency, wallet.currency);

@@ -5,6 +5,23 @@ import type { ServiceAddition } from "../services/service-addition";
 import { documentViewA, serviceViewA, VARIANT_A_STATES } from "./variant-a";
 import type { OrderEvent, OrderEventType } from "../../events/order-events";
 import { newId } from "../../ids";
+import type { AirlineCredit } from "../credits/airline-credits";
+
+/** An airline credit in the API's names (REST, webhooks). */
+export function airlineCreditView(credit: AirlineCredit) {
+  return {
+    id: credit.id,
+    order_id: credit.orderId,
+    passenger_id: credit.passengerId,
+    airline_iata_code: credit.airlineIataCode,
+    amount: credit.amount === null || credit.currency === null ? null : formatMinor(credit.amount, credit.currency),
+    currency: credit.currency,
+    code: credit.code,
+    name: credit.name,
+    expires_at: credit.expiresAt?.toISOString() ?? null,
+    created_at: credit.createdAt.toISOString(),
+  };
+}
 
 /** The state each event of a transition leaves the order in; the others (services added) leave it where it is. */
 const STATE_AFTER: Partial<Record<OrderEventType, OrderStatus>> = {
@@ -13,6 +30,7 @@ const STATE_AFTER: Partial<Record<OrderEventType, OrderStatus>> = {
   "order.failed": "FAILED",
   "order.cancelled": "CANCELED",
   "order.refunded": "REFUNDED",
+  "airline_credit.created": "REFUNDED",
 };
 
 /** What an event adds to the order's fields in its `data`. */
@@ -25,7 +43,8 @@ export type OrderEventDetails =
   | { type: "order.services_added"; addition: ServiceAddition }
   | { type: "order.changed"; change: { id: string; changeTotalAmount: number; currency: string } }
   | { type: "order.changed"; airlineChange: { id: string; refundAmount: number; currency: string } }
-  | { type: "order.airline_initiated_change_detected"; change: AirlineInitiatedChange };
+  | { type: "order.airline_initiated_change_detected"; change: AirlineInitiatedChange }
+  | { type: "airline_credit.created"; credit: AirlineCredit };
 
 /**
  * The event reporting a change of `order` (as it was before a transition, as it is after a change
@@ -81,6 +100,8 @@ export function orderEvent(order: Order, at: Date, details: OrderEventDetails): 
   } else if (details.type === "order.airline_initiated_change_detected") {
     const { change } = details;
     data.airline_initiated_change = { id: change.id, available_actions: availableActions(change), created_at: change.createdAt.toISOString() };
+  } else if (details.type === "airline_credit.created") {
+    data.airline_credit = airlineCreditView(details.credit);
   }
   const payload = JSON.stringify({ id, event: details.type, created_at: at.toISOString(), data });
   return { id, tenantId: order.tenantId, orderId: order.id, type: details.type, createdAt: at, payload };

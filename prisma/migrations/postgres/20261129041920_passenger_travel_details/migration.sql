@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "OrderPassenger" ADD COLUMN     "infantPassengerId" TEXT,
+ADD COLUMN     "loyaltyProgrammeAccounts" JSONB;

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "OrderPassenger" ADD COLUMN "infantPassengerId" TEXT;
+ALTER TABLE "OrderPassenger" ADD COLUMN "loyaltyProgrammeAccounts" JSONB;
