@@ -153,7 +153,7 @@ export const offerBSchema = z
   .meta({ id: "OfferB" });
 
 const searchedSlice = z.object({ origin: z.string(), destination: z.string(), departure_date: z.string() });
-const searchedPassenger = z.object({ id: z.string(), type: z.string() });
+const searchedPassenger = z.object({ id: z.string(), type: z.string(), age: z.int().optional().meta({ description: "A child's or an infant's age, when the search gave one" }) });
 
 /** A Variant B offer request (`orq_`). */
 export const offerRequestSchema = z
