@@ -9,6 +9,10 @@ import {
   documentNumber,
   emailAddress,
   identityDocumentType,
+  infantPassengerId,
+  loyaltyAccountList,
+  loyaltyAccountNumber,
+  loyaltyAirlineCode,
   passengerGender,
   passengerId,
   passengerTitle,
@@ -25,7 +29,7 @@ import { calendarDate, placeCode, recordId } from "../../validation/input-values
 /**
  * The bodies the official client sends (always under `data`), as Duffel's API reference
  * describes them, and their mapping onto the domain's commands. Fields Duffel defines that have
- * no meaning here (loyalty accounts, a slice's time windows) are accepted and left aside.
+ * no meaning here (a slice's time windows) are accepted and left aside.
  */
 
 /** Duffel's envelope: `{ data: … }`. */
@@ -96,8 +100,9 @@ const orderPassenger = z.object({
   email: emailAddress,
   phone_number: phoneNumber,
   identity_documents: z.array(identityDocument).max(4).optional(),
-  /** Duffel pairs an infant with an adult; here an infant travels with any adult of the order. */
-  infant_passenger_id: passengerId.optional(),
+  loyalty_programme_accounts: loyaltyAccountList(z.object({ airline_iata_code: loyaltyAirlineCode, account_number: loyaltyAccountNumber })).optional(),
+  /** On an adult: the infant on their lap. */
+  infant_passenger_id: infantPassengerId.optional(),
 });
 
 const balancePayment = z.object({ type: z.literal("balance", { message: "only balance payments exist: orders are paid from the wallet" }), currency: z.string(), amount: z.string() });
@@ -142,6 +147,8 @@ export function createOrderCommand(body: z.output<typeof createOrderBody>): Crea
         issuingCountryCode: document.issuing_country_code,
         expiresOn: document.expires_on,
       })),
+      loyaltyProgrammeAccounts: (passenger.loyalty_programme_accounts ?? []).map((account) => ({ airlineIataCode: account.airline_iata_code, accountNumber: account.account_number })),
+      infantPassengerId: passenger.infant_passenger_id ?? null,
     })),
     services: (order.services ?? []).map((service) => ({ id: service.id, quantity: service.quantity ?? 1 })),
     payment: payment ? { currency: payment.currency, amount: payment.amount } : null,
