@@ -16,6 +16,8 @@ export interface SearchOptions {
   headers?: Record<string, string>;
   /** Every offer of the search, flights booked before included (default: only fresh flights). */
   reuseFlights?: boolean;
+  /** How many offers on fresh flights the test needs (default 1): a day with fewer is passed over. */
+  atLeast?: number;
 }
 
 let searchDay = 20 + (process.pid % 40);
@@ -36,7 +38,7 @@ export async function searchForBooking(server: Endpoint, key: string, options: S
     const offers = await searchOnce(server, key, { ...options, days });
     if (options.reuseFlights) return offers;
     const fresh = freshFlights(offers, flightsOfOffer);
-    if (fresh.length > 0) return fresh;
+    if (fresh.length >= (options.atLeast ?? 1)) return fresh;
     days = options.days === undefined ? nextSearchDay() : days + 1;
   }
   throw new Error(`no offer on a flight not booked before (${JSON.stringify(options)})`);

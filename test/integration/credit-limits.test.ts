@@ -72,7 +72,7 @@ describe("credit limits and low-balance thresholds", () => {
   describe("money rules with credit", () => {
     it("booking and ticketing need balance + credit_limit to cover the total; ticketing takes the balance below zero", async () => {
       const tenant = await liveTenant();
-      const [offer, second] = await searchForBooking(server, tenant.key);
+      const [offer, second] = await searchForBooking(server, tenant.key, { atLeast: 2 });
       const total = toMinor(offer.total_amount, offer.total_currency);
       expectError(await createOrderA(server, tenant.key, offer), 402, "insufficient_balance");
       await credit(server, tenant.tenantId, "1.00");

@@ -34,7 +34,7 @@ describe("health, readiness, metrics, OpenAPI", () => {
       const unknown = await call(server, "GET", `/v1/tenants/ten_missing${Date.now()}`, { key: server.ownerKey });
       expect(unknown.status).toBe(404);
       // One order ticketed and one pending, for the order metrics.
-      const [ticketed, pending] = await searchForBooking(server, tenant.key);
+      const [ticketed, pending] = await searchForBooking(server, tenant.key, { atLeast: 2 });
       const order = await bookOffer(server, tenant.key, ticketed);
       expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
       await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);

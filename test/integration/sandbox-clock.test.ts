@@ -111,7 +111,7 @@ describe("sandbox clock", () => {
 
   it("the airline's ticketing delay passes at once; expired offers and quotes are refused on the tenant's time", async () => {
     const tenant = await createTenant(server);
-    const [toTicket, toExpire] = await searchForBooking(server, tenant.key);
+    const [toTicket, toExpire] = await searchForBooking(server, tenant.key, { atLeast: 2 });
     const order = await bookOffer(server, tenant.key, toTicket);
     expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
     expect((await getOrder(server, tenant.key, order.id)).body.data.ticketing_status).toBe("in_progress");
@@ -150,7 +150,7 @@ describe("sandbox clock", () => {
   it("resets to real time only with no pending order; what was priced on the moved clock is removed", async () => {
     const tenant = await createTenant(server);
     await advance(tenant, { seconds: 3600 });
-    const [offer, unbooked] = await searchForBooking(server, tenant.key);
+    const [offer, unbooked] = await searchForBooking(server, tenant.key, { atLeast: 2 });
     const order = await bookOffer(server, tenant.key, offer);
     expectError(await reset(tenant), 409, "clock_reset_refused");
     expect((await call(server, "POST", `/v1/air/orders/${order.id}/actions/cancel`, { key: tenant.key })).status).toBe(200);

@@ -326,7 +326,7 @@ describe("tenant management (owner)", () => {
     async function busyTenant(): Promise<TenantFixture & { secondKey: string }> {
       const tenant = await createTenant(server);
       const secondKey = (await issueKey(tenant.tenantId)).body.data.apiKey as string;
-      const [ticketed, pending] = await searchForBooking(server, tenant.key);
+      const [ticketed, pending] = await searchForBooking(server, tenant.key, { atLeast: 2 });
       await readConfig(secondKey);
       expect((await usageOf(tenant.tenantId)).apiRequests).toBe(2);
       const order = await bookOffer(server, tenant.key, ticketed);
