@@ -8,6 +8,7 @@ import type { ClaimedDelivery, DeliveryOutcome, WebhookDeliveryQueue } from "./w
 import { DestinationSlots, type Slot } from "./destination-slots";
 import { attemptOutcome, undeliverable } from "./webhook-outcome";
 import { signedHeaders, signingSecrets } from "./webhook-secrets";
+import { duffelEventBody, duffelSignedHeaders } from "./duffel-webhooks";
 import { postWebhook, WebhookConnections, type WebhookResponse } from "./webhook-sender";
 import { clock } from "../clock";
 
@@ -133,7 +134,6 @@ export class WebhookDispatcher {
   }
 
   /** One delivery's attempt and its outcome; the receiver's answer, or null when none was asked for. */
-  /** One delivery's attempt and its outcome; the receiver's answer, or null when none was asked for. */
   async #deliver(delivery: ClaimedDelivery): Promise<WebhookResponse | null> {
     const at = clock.now();
     const destination = await this.#destinationOf(delivery, at);
@@ -141,11 +141,11 @@ export class WebhookDispatcher {
       await this.deps.queue.record(delivery, undeliverable(destination.undeliverable));
       return null;
     }
-    const { payload } = delivery.event;
+    const { body, headers } = await this.#signedBody(delivery, destination.secrets, at);
     const response = await postWebhook({
       url: destination.url,
-      body: payload,
-      headers: signedHeaders(destination.secrets, delivery.eventId, at, payload),
+      body,
+      headers,
       timeoutMs: this.options.timeoutMs,
       allowPrivateNetworks: this.options.allowPrivateNetworks,
       signal: this.#shutdown.signal,
@@ -163,6 +163,15 @@ export class WebhookDispatcher {
     if (outcome.nextAttemptAt) this.#loop.wake(outcome.nextAttemptAt);
     for (const listener of this.#attemptListeners) listener({ delivery, response, outcome });
     return response;
+  }
+
+  /** The body and signature headers of an attempt, in the endpoint's format (duffel-webhooks.ts for Duffel's). */
+  async #signedBody(delivery: ClaimedDelivery, secrets: string[], at: Date): Promise<{ body: string; headers: Record<string, string> }> {
+    const { payload, type } = delivery.event;
+    if (delivery.endpoint === "default" || delivery.endpoint?.format !== "duffel") return { body: payload, headers: signedHeaders(secrets, delivery.eventId, at, payload) };
+    const tenant = await this.deps.findTenant(delivery.tenantId);
+    const body = duffelEventBody(payload, type, tenant?.environment === "live");
+    return { body, headers: duffelSignedHeaders(secrets, at, body) };
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Tenant, WebhookEndpoint as WebhookEndpointRow } from "../db/models";
+import type { WebhookFormat } from "./duffel-webhooks";
 import { ORDER_EVENT_TYPES, type OrderEventType } from "./order-events";
 
 /** Endpoints a tenant may have besides its default one (its webhook_url). */
@@ -30,6 +31,8 @@ export interface WebhookEndpoint {
   enabled: boolean;
   /** The tenant's own webhook_url, webhook_enabled and secret, shown as an endpoint. */
   isDefault: boolean;
+  /** How its deliveries are shaped and signed; each surface shows only its own format's endpoints. */
+  format: WebhookFormat;
   createdAt: Date;
   updatedAt: Date;
   /** The signing secret, only in the answer that made it (creation): shown once. */
@@ -55,6 +58,7 @@ export function defaultEndpoint(tenant: Tenant): WebhookEndpoint | null {
     description: DEFAULT_ENDPOINT_DESCRIPTION,
     enabled: tenant.webhookEnabled,
     isDefault: true,
+    format: "standard",
     createdAt: tenant.createdAt,
     updatedAt: tenant.updatedAt,
   };
@@ -69,6 +73,7 @@ export function endpointFromRow(row: WebhookEndpointRow): WebhookEndpoint {
     description: row.description,
     enabled: row.enabled,
     isDefault: false,
+    format: row.format === "duffel" ? "duffel" : "standard",
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -14,6 +14,7 @@ import { clock } from "../clock";
 import { ALL_EVENTS, defaultEndpoint, defaultEndpointId, enabledEventsText, ENDPOINT_SLOTS, endpointFromRow, type WebhookEndpoint } from "./webhook-endpoint";
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from "./webhook-endpoint.inputs";
 import { newWebhookSecret, PREVIOUS_SECRET_OVERLAP_MS } from "./webhook-secrets";
+import type { WebhookFormat } from "./duffel-webhooks";
 import { refuseWebhookDestination, shownWebhookUrl } from "./webhook-url";
 import type { ChangeOrigin } from "../audit/change-origin";
 import { auditStatement, createdFields, deletedFields, fieldChanges, recordAudit, type AuditedChange } from "../audit/audit-log";
@@ -55,25 +56,25 @@ export class WebhookEndpointService {
     private readonly allowPrivateNetworks: boolean,
   ) {}
 
-  /** The tenant's endpoints, newest first, the default one (dated as the tenant) among them: at most 17, read at once. */
-  async list(scope: TenantScope, request: PageRequest): Promise<Page<WebhookEndpoint>> {
-    const rows = await this.db.prisma.webhookEndpoint.findMany({ where: { tenantId: scope.tenantId } });
+  /** The tenant's endpoints of `format`, newest first, the default one (dated as the tenant) among the standard ones: at most 17, read at once. */
+  async list(scope: TenantScope, request: PageRequest, format: WebhookFormat = "standard"): Promise<Page<WebhookEndpoint>> {
+    const rows = await this.db.prisma.webhookEndpoint.findMany({ where: { tenantId: scope.tenantId, format } });
     const endpoints = rows.map(endpointFromRow);
-    const byDefault = defaultEndpoint(scope.tenant);
+    const byDefault = format === "standard" ? defaultEndpoint(scope.tenant) : null;
     if (byDefault) endpoints.push(byDefault);
-    return paginateItems(endpoints, { list: `webhook-endpoints:${scope.tenantId}`, request, cursors: this.cursors });
+    return paginateItems(endpoints, { list: `webhook-endpoints:${format}:${scope.tenantId}`, request, cursors: this.cursors });
   }
 
-  /** The tenant's endpoint; null for an unknown id, another tenant's, or the default one while there is no webhook_url. */
-  async find(scope: TenantScope, endpointId: string): Promise<WebhookEndpoint | null> {
-    if (endpointId === defaultEndpointId(scope.tenantId)) return defaultEndpoint(scope.tenant);
-    const row = await this.db.prisma.webhookEndpoint.findFirst({ where: { id: endpointId, tenantId: scope.tenantId } });
+  /** The tenant's endpoint of `format`; null for an unknown id, another tenant's or format's, or the default one while there is no webhook_url. */
+  async find(scope: TenantScope, endpointId: string, format: WebhookFormat = "standard"): Promise<WebhookEndpoint | null> {
+    if (endpointId === defaultEndpointId(scope.tenantId)) return format === "standard" ? defaultEndpoint(scope.tenant) : null;
+    const row = await this.db.prisma.webhookEndpoint.findFirst({ where: { id: endpointId, tenantId: scope.tenantId, format } });
     return row ? endpointFromRow(row) : null;
   }
 
   /** As `find`, 404 `not_found` when there is none. */
-  async get(scope: TenantScope, endpointId: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.find(scope, endpointId);
+  async get(scope: TenantScope, endpointId: string, format: WebhookFormat = "standard"): Promise<WebhookEndpoint> {
+    const endpoint = await this.find(scope, endpointId, format);
     if (!endpoint) throw appError("not_found");
     return endpoint;
   }
@@ -85,7 +86,7 @@ export class WebhookEndpointService {
    * keeps a slot one endpoint's, so creations racing for the last slots cannot pass the limit.
    * Its URL follows the tenant's webhook_url rules (422 `invalid_field_value` naming `url`).
    */
-  async create(scope: TenantScope, input: CreateWebhookEndpointInput, by: ChangeOrigin): Promise<WebhookEndpoint> {
+  async create(scope: TenantScope, input: CreateWebhookEndpointInput, by: ChangeOrigin, format: WebhookFormat = "standard"): Promise<WebhookEndpoint> {
     refuseWebhookDestination("url", input.url, { environment: scope.tenant.environment, allowPrivateNetworks: this.allowPrivateNetworks });
     const { provider } = this.db;
     const secret = newWebhookSecret();
@@ -99,14 +100,14 @@ export class WebhookEndpointService {
       try {
         await writeBatch(this.db, [
           guarded(
-            Sql.sql`INSERT INTO "WebhookEndpoint" ("id", "tenantId", "slot", "url", "enabledEvents", "description", "enabled", "webhookSecret", "createdAt", "updatedAt")
-              SELECT ${id}, "id", ${slot}, ${input.url}, ${enabledEventsText(input.enabled_events)}, ${input.description ?? null}, ${Sql.raw(input.enabled === false ? "FALSE" : "TRUE")}, ${secret}, ${at}, ${at}
+            Sql.sql`INSERT INTO "WebhookEndpoint" ("id", "tenantId", "slot", "url", "enabledEvents", "description", "enabled", "format", "webhookSecret", "createdAt", "updatedAt")
+              SELECT ${id}, "id", ${slot}, ${input.url}, ${enabledEventsText(input.enabled_events)}, ${input.description ?? null}, ${Sql.raw(input.enabled === false ? "FALSE" : "TRUE")}, ${format}, ${secret}, ${at}, ${at}
               FROM "Tenant" WHERE "id" = ${scope.tenantId} AND "status" <> 'deleted'`,
             "tenant",
           ),
           auditStatement(this.db, by, audited),
         ]);
-        return { ...(await this.get(scope, id)), issuedSecret: secret };
+        return { ...(await this.get(scope, id, format)), issuedSecret: secret };
       } catch (error) {
         if (error instanceof GuardFailed) throw appError("tenant_not_found");
         // Another creation took this slot first: look for another.
@@ -122,13 +123,13 @@ export class WebhookEndpointService {
    * event and keeps its description (422 `invalid_field_value` naming the field otherwise).
    * Events committed after the change follow it; deliveries already queued keep their endpoint.
    */
-  async update(scope: TenantScope, endpointId: string, patch: UpdateWebhookEndpointInput, by: ChangeOrigin): Promise<WebhookEndpoint> {
-    if (endpointId === defaultEndpointId(scope.tenantId)) return this.updateDefault(scope, patch, by);
+  async update(scope: TenantScope, endpointId: string, patch: UpdateWebhookEndpointInput, by: ChangeOrigin, format: WebhookFormat = "standard"): Promise<WebhookEndpoint> {
+    if (endpointId === defaultEndpointId(scope.tenantId) && format === "standard") return this.updateDefault(scope, patch, by);
     if (patch.url !== undefined) refuseWebhookDestination("url", patch.url, { environment: scope.tenant.environment, allowPrivateNetworks: this.allowPrivateNetworks });
     await this.db.prisma.$transaction(async (tx) => {
-      const before = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, tenantId: scope.tenantId } });
+      const before = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, tenantId: scope.tenantId, format } });
       const { count } = await tx.webhookEndpoint.updateMany({
-        where: { id: endpointId, tenantId: scope.tenantId },
+        where: { id: endpointId, tenantId: scope.tenantId, format },
         data: {
           url: patch.url,
           enabledEvents: patch.enabled_events && enabledEventsText(patch.enabled_events),
@@ -142,7 +143,7 @@ export class WebhookEndpointService {
       const changes = fieldChanges(endpointAuditFields(endpointFromRow(before)), endpointAuditFields(endpointFromRow(after)));
       if (Object.keys(changes).length > 0) await recordAudit(tx, this.db, by, { action: "webhook_endpoint.updated", tenantId: scope.tenantId, target: { type: "webhook_endpoint", id: endpointId }, changes });
     });
-    return this.get(scope, endpointId);
+    return this.get(scope, endpointId, format);
   }
 
   private async updateDefault(scope: TenantScope, patch: UpdateWebhookEndpointInput, by: ChangeOrigin): Promise<WebhookEndpoint> {
@@ -167,8 +168,8 @@ export class WebhookEndpointService {
    * deleted by clearing the tenant's webhook_url (which disables webhooks); it comes back when a
    * URL is set again.
    */
-  async delete(scope: TenantScope, endpointId: string, by: ChangeOrigin): Promise<WebhookEndpoint> {
-    const endpoint = await this.get(scope, endpointId);
+  async delete(scope: TenantScope, endpointId: string, by: ChangeOrigin, format: WebhookFormat = "standard"): Promise<WebhookEndpoint> {
+    const endpoint = await this.get(scope, endpointId, format);
     const failPending = this.failPendingDeliveries(scope.tenantId, endpointId);
     const target = { type: "webhook_endpoint", id: endpointId };
     if (endpoint.isDefault) {

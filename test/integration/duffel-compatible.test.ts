@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { Duffel, DuffelError } from "@duffel/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
@@ -5,6 +6,7 @@ import { eventually } from "../helpers/eventually";
 import { daysAhead } from "../helpers/offers";
 import { signedMinor } from "../helpers/orders";
 import { startTestServer, type TestServer } from "../helpers/test-server";
+import { startReceiver, type ReceivedHook } from "../helpers/webhook-receiver";
 
 type DuffelErrorThrown = InstanceType<typeof DuffelError>;
 type SearchPassengers = Parameters<Duffel["offerRequests"]["create"]>[0]["passengers"];
@@ -23,7 +25,8 @@ describe("the Duffel-compatible surface, through @duffel/api", () => {
   let tenant: TenantFixture;
   let duffel: Duffel;
   beforeAll(async () => {
-    server = await startTestServer({ env: { TICKETING_DELAY_MS: "0" } });
+    // Receivers listen on 127.0.0.1.
+    server = await startTestServer({ env: { TICKETING_DELAY_MS: "0", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" } });
     tenant = await createTenant(server, { name: "Switched From Duffel" });
     // The one line a Duffel integration changes.
     duffel = new Duffel({ token: tenant.key, basePath: `${server.url}/duffel/` });
@@ -195,6 +198,78 @@ describe("the Duffel-compatible surface, through @duffel/api", () => {
     for await (const order of duffel.orders.listWithGenerator(pageOf(2))) orderIds.push(order.data.id);
     expect(new Set(orderIds).size).toBe(orderIds.length);
     expect(orderIds.length).toBe(await orderCount());
+  });
+
+  describe("webhooks", () => {
+    /** Verifies a delivery as Duffel's docs tell a receiver to: HMAC-SHA256 of "<t>.<raw body>", keyed by the secret, hex. */
+    const verifiedDuffelEvent = (hook: ReceivedHook, secret: string) => {
+      const header = String(hook.headers["x-duffel-signature"]);
+      const parts = new Map(header.split(",").map((part) => part.split("=", 2) as [string, string]));
+      const timestamp = parts.get("t")!;
+      expect(timestamp).toMatch(/^\d+$/);
+      const expected = createHmac("sha256", secret).update(`${timestamp}.${hook.raw.toString("utf8")}`).digest();
+      expect(timingSafeEqual(Buffer.from(parts.get("v1")!, "hex"), expected)).toBe(true);
+      return JSON.parse(hook.raw.toString("utf8"));
+    };
+    const duffelEvents = (hooks: ReceivedHook[], type: string, objectId?: string) =>
+      hooks.filter((hook) => hook.json?.type === type && (objectId === undefined || hook.json?.data?.object?.id === objectId));
+
+    it("an endpoint made with webhooks.create receives the order's events in Duffel's envelope, signed as Duffel signs them; the /v1 endpoints get theirs", async () => {
+      const duffelReceiver = await startReceiver();
+      const v1Receiver = await startReceiver();
+      try {
+        const webhook = (await duffel.webhooks.create({ url: duffelReceiver.url, events: ["order.created", "order.updated"] })).data;
+        expect(webhook).toMatchObject({ id: expect.any(String), url: duffelReceiver.url, events: ["order.created", "order.updated"], active: true, live_mode: false, secret: expect.any(String) });
+        const v1Endpoint = await call(server, "POST", "/v1/webhook_endpoints", { key: tenant.key, body: { url: v1Receiver.url, enabled_events: ["order.created"] } });
+        expect(v1Endpoint.status).toBe(201);
+        // Each surface lists its own endpoints.
+        expect((await duffel.webhooks.list({})).data.map((listed) => listed.id)).toEqual([webhook.id]);
+        const v1Listed = await call(server, "GET", "/v1/webhook_endpoints", { key: tenant.key });
+        expect(v1Listed.body.data.items.map((listed: { id: string }) => listed.id)).not.toContain(webhook.id);
+
+        const offer = (await search()).offers[0]!;
+        const order = (
+          await duffel.orders.create({ type: "instant", selected_offers: [offer.id], passengers: passengersOf(offer), payments: [{ type: "balance", currency: offer.total_currency, amount: offer.total_amount }] })
+        ).data;
+
+        const created = await eventually(async () => duffelEvents(duffelReceiver.received, "order.created", order.id)[0], () => `no order.created for ${order.id} at the Duffel endpoint`);
+        const event = verifiedDuffelEvent(created, webhook.secret);
+        expect(event).toMatchObject({ id: expect.any(String), type: "order.created", api_version: "v2", live_mode: false, idempotency_key: expect.any(String), created_at: expect.any(String), data: { object: { id: order.id } } });
+        // The ticketing that follows is Duffel's order.updated.
+        const updated = await eventually(async () => duffelEvents(duffelReceiver.received, "order.updated", order.id)[0], () => `no order.updated for ${order.id} at the Duffel endpoint`);
+        expect(verifiedDuffelEvent(updated, webhook.secret).data.object.id).toBe(order.id);
+
+        // The same booking reaches the /v1 endpoint in its own shape and signature.
+        const [standard] = await v1Receiver.waitFor(order.id, "order.created");
+        expect(standard!.headers["webhook-signature"]).toMatch(/^v1,/);
+        expect(standard!.headers["x-duffel-signature"]).toBeUndefined();
+
+        await duffel.webhooks.ping(webhook.id);
+        const ping = await eventually(async () => duffelEvents(duffelReceiver.received, "ping.triggered")[0], () => "no ping.triggered at the Duffel endpoint");
+        expect(verifiedDuffelEvent(ping, webhook.secret).type).toBe("ping.triggered");
+      } finally {
+        await Promise.all([duffelReceiver.close(), v1Receiver.close()]);
+      }
+    });
+
+    it("webhooks.update and webhooks.delete change and remove the endpoint; unknown event types are Duffel's 400", async () => {
+      const webhook = (await duffel.webhooks.create({ url: "http://127.0.0.1:9/duffel-hooks", events: ["order.created"] })).data;
+      const updated = (await duffel.webhooks.update(webhook.id, { active: false, events: ["order.updated", "order.airline_initiated_change_detected"], url: "http://127.0.0.1:9/moved" })).data;
+      expect(updated).toMatchObject({ id: webhook.id, active: false, events: ["order.updated", "order.airline_initiated_change_detected"], url: "http://127.0.0.1:9/moved" });
+      expect(updated.secret).toBeUndefined();
+
+      const deleted = (await duffel.webhooks.delete(webhook.id)).data;
+      expect(deleted.id).toBe(webhook.id);
+      expect((await duffel.webhooks.list({})).data.map((listed) => listed.id)).not.toContain(webhook.id);
+      expectDuffelShape(await duffelError(() => duffel.webhooks.delete(webhook.id)), 404, "not_found");
+
+      const refused = await duffelError(() => duffel.webhooks.create({ url: "http://127.0.0.1:9/x", events: ["stays.booking.created"] }));
+      expectDuffelShape(refused, 400, "validation_failed");
+      expect(refused.errors[0]!.message).toContain("stays.booking.created");
+      // A /v1 endpoint is not one of the Duffel surface's.
+      const v1Endpoint = await call(server, "POST", "/v1/webhook_endpoints", { key: tenant.key, body: { url: "http://127.0.0.1:9/v1", enabled_events: ["*"] } });
+      expectDuffelShape(await duffelError(() => duffel.webhooks.ping(v1Endpoint.body.data.id)), 404, "not_found");
+    });
   });
 
   describe("errors", () => {

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import type { PassengerType } from "../../gateway/contract/air";
 import { CABIN_CLASSES, type CabinClass } from "../../gateway/contract/air";
+import { DUFFEL_EVENT_TYPES, eventTypesOfDuffel } from "../../events/duffel-webhooks";
+import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from "../../events/webhook-endpoint.inputs";
+import { webhookUrlInput } from "../../events/webhook-url";
 import type { CreateOrderRequest } from "../../orders/core/order-commands";
 import {
   birthDate,
@@ -175,3 +178,28 @@ export const listQuery = z.object({
   after: z.string().optional(),
   before: z.string().optional(),
 });
+
+/** Duffel's event types a webhook may name: those Aerogate sends (docs/duffel-compatible.md#webhooks). */
+const webhookEvents = z
+  .array(z.string().max(100))
+  .min(1, "name at least one event type")
+  .max(20)
+  .superRefine((types, context) => {
+    const unknown = types.find((type) => !DUFFEL_EVENT_TYPES.includes(type));
+    if (unknown !== undefined) context.addIssue({ code: "custom", message: `${JSON.stringify(unknown)} is not an event type Aerogate sends: name some of ${DUFFEL_EVENT_TYPES.join(", ")}` });
+  })
+  .transform(eventTypesOfDuffel);
+
+export const createWebhookBody = enveloped(z.object({ url: webhookUrlInput, events: webhookEvents }));
+
+/** The client sends all three; those it leaves undefined are dropped from the JSON and keep their value. */
+export const updateWebhookBody = enveloped(z.object({ url: webhookUrlInput.optional(), events: webhookEvents.optional(), active: z.boolean().optional() }));
+
+export function webhookCommand(body: z.output<typeof createWebhookBody>): CreateWebhookEndpointInput {
+  return { url: body.data.url, enabled_events: body.data.events, enabled: true };
+}
+
+export function webhookPatch(body: z.output<typeof updateWebhookBody>): UpdateWebhookEndpointInput {
+  const { url, events, active } = body.data;
+  return { url, enabled_events: events, enabled: active };
+}

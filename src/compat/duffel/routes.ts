@@ -1,10 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { z } from "zod";
 import { authorize } from "../../context/authorize";
-import type { Operation } from "../../context/operations";
 import { tenantScope, type RequestContext } from "../../context/request-context";
 import { AppError, appError } from "../../errors/app-error";
-import { MAX_PAGE_SIZE, type Page } from "../../pagination/paginate";
 import { offerServices } from "../../orders/services/service-selection";
 import { offerDetailView, offerRequestView, offerViewA } from "../../rest/offer.views";
 import { orderViewA } from "../../rest/order.views";
@@ -14,13 +11,14 @@ import { seatMapView } from "../../rest/seat-map.views";
 import { seatMapQuery } from "../../seat-maps/seat-map.inputs";
 import { parseInput } from "../../validation/parse-input";
 import { duffelErrorBody, unsupportedResource } from "./errors";
+import { listOf, pageRequest, parse, type Route } from "./route";
+import { webhookRoutes } from "./webhooks.routes";
 import {
   createCancellationBody,
   createOrderBody,
   createOrderCommand,
   createPaymentBody,
   isInstant,
-  listQuery,
   offerRequestBody,
   offerRequestQuery,
   paymentCommand,
@@ -32,34 +30,6 @@ export const DUFFEL_MOUNT = "/duffel";
 
 /** The only API version the surface speaks, as the client sends it in `Duffel-Version`. */
 const DUFFEL_VERSION = "v2";
-
-interface Call {
-  ctx: RequestContext;
-  body: unknown;
-  query: Record<string, unknown>;
-  params: Record<string, string>;
-}
-
-interface Route {
-  method: "GET" | "POST";
-  url: string;
-  operation: Operation;
-  status?: number;
-  body?: boolean;
-  handle(call: Call): Promise<unknown>;
-}
-
-const parse = <S extends z.ZodType>(schema: S, value: unknown) => parseInput(schema, value ?? {});
-
-/** `{ data, meta: { after, before, limit } }`: what the client's `listWithGenerator` walks. */
-function listOf<T, V>(page: Page<T>, view: (item: T) => V) {
-  return { data: page.items.map(view), meta: { after: page.nextCursor, before: page.prevCursor, limit: page.limit } };
-}
-
-function pageRequest(query: Record<string, unknown>) {
-  const { limit, after, before } = parse(listQuery, query);
-  return { limit: Math.min(limit ?? 50, MAX_PAGE_SIZE), cursor: after, before };
-}
 
 const orderView = (ctx: RequestContext, order: Parameters<typeof orderViewA>[0]) => orderViewA(order, tenantScope(ctx).clock.now(), ctx.services.gateway.orders);
 
@@ -215,7 +185,7 @@ export async function registerDuffelRoutes(app: FastifyInstance): Promise<void> 
           throw appError("validation_failed", { field: "Duffel-Version", reason: `Duffel-Version must be ${DUFFEL_VERSION} (or left out).` });
         }
       });
-      for (const route of routes) {
+      for (const route of [...routes, ...webhookRoutes]) {
         // The client sends some creates with a trailing slash: both spellings route here.
         for (const url of route.method === "POST" ? [route.url, `${route.url}/`] : [route.url]) {
           mount.route({

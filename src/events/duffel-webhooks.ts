@@ -1,0 +1,72 @@
+import { createHmac } from "node:crypto";
+import { ORDER_EVENT_TYPES, type OrderEventType } from "./order-events";
+import { PING, type WebhookEventType } from "./webhook-events";
+
+/**
+ * Deliveries to endpoints made through the Duffel-compatible surface (docs/duffel-compatible.md#webhooks):
+ * the same events as every endpoint's, under Duffel's event types, in Duffel's envelope and
+ * signed as Duffel signs them, so a receiver written for Duffel verifies and reads them unchanged.
+ */
+
+/** How an endpoint's deliveries are shaped and signed (WebhookEndpoint.format). */
+export const WEBHOOK_FORMATS = ["standard", "duffel"] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+/**
+ * Duffel's name for each of our event types: every change of an order's state or contents is
+ * Duffel's `order.updated`. An airline credit has no Duffel event: such endpoints do not get it.
+ */
+const DUFFEL_TYPE: Record<WebhookEventType, string | null> = {
+  "order.created": "order.created",
+  "order.ticketed": "order.updated",
+  "order.failed": "order.updated",
+  "order.cancelled": "order.updated",
+  "order.refunded": "order.updated",
+  "order.services_added": "order.updated",
+  "order.changed": "order.updated",
+  "order.airline_initiated_change_detected": "order.airline_initiated_change_detected",
+  "airline_credit.created": null,
+  [PING]: "ping.triggered",
+};
+
+/** The Duffel event types an endpoint may subscribe to here. */
+export const DUFFEL_EVENT_TYPES: readonly string[] = [...new Set(ORDER_EVENT_TYPES.map((type) => DUFFEL_TYPE[type]).filter((type): type is string => type !== null))];
+
+/** Our event types a Duffel endpoint subscribed to `duffelTypes` takes (stored as its enabled_events). */
+export function eventTypesOfDuffel(duffelTypes: readonly string[]): OrderEventType[] {
+  return ORDER_EVENT_TYPES.filter((type) => DUFFEL_TYPE[type] !== null && duffelTypes.includes(DUFFEL_TYPE[type]));
+}
+
+/** The Duffel event types that our `types` stand for (what a Duffel endpoint shows as its `events`). */
+export function duffelTypesOf(types: readonly string[]): string[] {
+  return DUFFEL_EVENT_TYPES.filter((duffelType) => types.some((type) => DUFFEL_TYPE[type as WebhookEventType] === duffelType));
+}
+
+/**
+ * The body a Duffel endpoint receives for a stored event (`payload`: our `{ id, event, created_at,
+ * data }`): `{ id, type, api_version, live_mode, idempotency_key, created_at, data: { object } }`,
+ * `object` being what our event's `data` shows. The same bytes on every attempt.
+ */
+export function duffelEventBody(payload: string, type: WebhookEventType, liveMode: boolean): string {
+  const event = JSON.parse(payload) as { id: string; created_at: string; data: unknown };
+  return JSON.stringify({
+    id: event.id,
+    type: DUFFEL_TYPE[type] ?? type,
+    api_version: "v2",
+    live_mode: liveMode,
+    // One event, one key: a receiver drops a retry it already handled.
+    idempotency_key: event.id,
+    created_at: event.created_at,
+    data: { object: event.data },
+  });
+}
+
+/**
+ * `X-Duffel-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed by the
+ * secret string as shown at creation; during a rotation's overlap, one `v1=` per secret.
+ */
+export function duffelSignedHeaders(secrets: readonly string[], at: Date, body: string): Record<string, string> {
+  const timestamp = String(Math.floor(at.getTime() / 1000));
+  const signatures = secrets.map((secret) => `v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`);
+  return { "x-duffel-signature": [`t=${timestamp}`, ...signatures].join(",") };
+}
