@@ -3,7 +3,7 @@ import type { TenantScope } from "../tenancy/tenant-scope";
 import { appError, type AppError } from "../errors/app-error";
 import { idTimeMs } from "../ids";
 import type { CursorCodec, Position } from "../pagination/cursor";
-import { paginate, type Keyset, type Page, type PageRequest } from "../pagination/paginate";
+import { paginate, paginateItems, type Keyset, type Page, type PageRequest } from "../pagination/paginate";
 import type { StoredOffer } from "./offer-payload";
 import type { OfferCache } from "./offer-cache";
 import { offerAddress, offerIdOf } from "./offer-ids";
@@ -18,6 +18,17 @@ export interface OfferLifetimes {
   /** OFFER_RETENTION_SECONDS in ms: a search and its offers are gone this long after they expire. */
   retentionMs: number;
 }
+
+/** How a search's offers are ordered: by total or by time in the air and on the ground, and which are kept. */
+export interface OfferSort {
+  by: "totalAmount" | "totalDuration";
+  descending: boolean;
+  /** Only offers with at most this many connections on each slice. */
+  maxConnections?: number;
+}
+
+/** Every slice's duration together. */
+const totalDurationMinutes = (offer: StoredOffer) => offer.payload.slices.reduce((sum, slice) => sum + slice.durationMinutes, 0);
 
 /** How far apart the clocks of two server processes may be: a search another process just made is dated up to this far ahead. */
 const CLOCK_SKEW_MS = 60_000;
@@ -99,6 +110,29 @@ export class OfferService {
       count: async () => (await this.db.prisma.offerRequest.aggregate({ where, _sum: { offerCount: true } }))._sum.offerCount ?? 0,
       fetch: (query, keyset) => this.offersFrom(where, query.take, keyset),
     });
+  }
+
+  /**
+   * The offers of one search (404 if it is not the tenant's) ordered by `sort` (ties by id), with
+   * at most `maxConnections` connections on every slice when given. A search's offers are read
+   * whole, so a page's cursor is the offer's place in that order (the list's name holds the sort).
+   */
+  async listSorted(scope: TenantScope, offerRequestId: string, sort: OfferSort, request: PageRequest): Promise<Page<StoredOffer>> {
+    await this.getRequest(scope, offerRequestId);
+    if (!this.cache.search(offerRequestId)) for (const search of await readSearches(this.db, scope.tenantId, [offerRequestId])) this.cache.addSearch(search);
+    const search = this.cache.search(offerRequestId);
+    if (!search) throw appError("not_found", { field: "offer_request_id" });
+    const key = sort.by === "totalAmount" ? (offer: StoredOffer) => offer.totalAmount : totalDurationMinutes;
+    const direction = sort.descending ? -1 : 1;
+    const offers = search.offers
+      .map((_, index) => this.cache.get(offerIdOf(offerRequestId, index)) ?? offerAt(search, index))
+      .filter((offer) => sort.maxConnections === undefined || offer.payload.slices.every((slice) => slice.segments.length - 1 <= sort.maxConnections!))
+      .sort((a, b) => (key(a) - key(b)) * direction || (a.id < b.id ? -1 : 1));
+    // Newest first is the walk's order: the first offer gets the latest rank.
+    const ranked = offers.map((offer, index) => ({ id: offer.id, createdAt: new Date(offers.length - index), offer }));
+    const listName = `offers:${scope.tenantId}:${offerRequestId}:${sort.by}:${sort.descending}:${sort.maxConnections ?? "*"}`;
+    const page = await paginateItems(ranked, { list: listName, request, cursors: this.cursors });
+    return { ...page, items: page.items.map((item) => item.offer), cursorOf: (offer) => page.cursorOf(ranked.find((item) => item.id === offer.id) ?? offer) };
   }
 
   /**

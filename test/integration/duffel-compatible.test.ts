@@ -200,6 +200,34 @@ describe("the Duffel-compatible surface, through @duffel/api", () => {
     expect(orderIds.length).toBe(await orderCount());
   });
 
+  it("offers.list sorts by total_amount or total_duration, either way, across the pages listWithGenerator walks", async () => {
+    const request = await search();
+    const minutes = (duration: string) => {
+      const [, days, hours, mins] = /^P(?:(\d+)D)?T?(?:(\d+)H)?(?:(\d+)M)?$/.exec(duration) ?? [];
+      return Number(days ?? 0) * 1440 + Number(hours ?? 0) * 60 + Number(mins ?? 0);
+    };
+    type Listed = { total_amount: string; slices: Array<{ duration: string | null }> };
+    const totalOf = (offer: Listed) => Number(offer.total_amount);
+    const durationOf = (offer: Listed) => offer.slices.reduce((sum, slice) => sum + minutes(slice.duration ?? "PT0M"), 0);
+    const walk = async (sort: string) => {
+      const offers: Listed[] = [];
+      for await (const offer of duffel.offers.listWithGenerator(pageOf(2, { offer_request_id: request.id, sort }))) offers.push(offer.data);
+      expect(offers).toHaveLength(request.offers.length);
+      return offers;
+    };
+    const ascending = (values: number[]) => expect(values).toEqual([...values].sort((a, b) => a - b));
+    const byTotal = (await walk("total_amount")).map(totalOf);
+    expect(new Set(byTotal).size).toBeGreaterThan(1);
+    ascending(byTotal);
+    ascending((await walk("-total_amount")).map(totalOf).reverse());
+    ascending((await walk("total_duration")).map(durationOf));
+    ascending((await walk("-total_duration")).map(durationOf).reverse());
+    const direct = (await duffel.offers.list({ offer_request_id: request.id, sort: "total_amount", max_connections: 0 })).data;
+    for (const offer of direct) for (const slice of offer.slices) expect(slice.segments).toHaveLength(1);
+
+    expectDuffelShape(await duffelError(() => duffel.offers.list({ offer_request_id: request.id, sort: "price" as "total_amount" })), 400, "validation_failed");
+  });
+
   describe("webhooks", () => {
     /** Verifies a delivery as Duffel's docs tell a receiver to: HMAC-SHA256 of "<t>.<raw body>", keyed by the secret, hex. */
     const verifiedDuffelEvent = (hook: ReceivedHook, secret: string) => {

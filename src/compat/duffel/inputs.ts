@@ -25,6 +25,7 @@ import {
   serviceQuantity,
 } from "../../orders/core/passenger-fields";
 import type { PaymentRequest } from "../../orders/payment/payment";
+import type { OfferSort } from "../../search/offer.service";
 import type { SearchRequest } from "../../search/search.inputs";
 import { metadataSchema } from "../../tenants/metadata";
 import { calendarDate, placeCode, recordId } from "../../validation/input-values";
@@ -202,4 +203,29 @@ export function webhookCommand(body: z.output<typeof createWebhookBody>): Create
 export function webhookPatch(body: z.output<typeof updateWebhookBody>): UpdateWebhookEndpointInput {
   const { url, events, active } = body.data;
   return { url, enabled_events: events, enabled: active };
+}
+
+/**
+ * `offers.list`'s own parameters: `sort` by `total_amount` or `total_duration`, ascending, or
+ * descending with a leading `-`; `max_connections`. Sorting reads one search's offers, so it
+ * needs `offer_request_id`, as Duffel's does.
+ */
+export const offerListQuery = z
+  .object({
+    offer_request_id: recordId.optional(),
+    sort: z.enum(["total_amount", "-total_amount", "total_duration", "-total_duration"]).optional(),
+    max_connections: z
+      .string()
+      .regex(/^[0-2]$/, "must be 0, 1 or 2")
+      .transform(Number)
+      .optional(),
+  })
+  .refine((query) => (query.sort === undefined && query.max_connections === undefined) || query.offer_request_id !== undefined, {
+    message: "sort and max_connections need offer_request_id",
+    path: ["offer_request_id"],
+  });
+
+export function offerSort(query: z.output<typeof offerListQuery>): OfferSort {
+  const sort = query.sort ?? "total_amount";
+  return { by: sort.endsWith("total_amount") ? "totalAmount" : "totalDuration", descending: sort.startsWith("-"), maxConnections: query.max_connections };
 }

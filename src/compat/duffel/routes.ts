@@ -20,7 +20,9 @@ import {
   createPaymentBody,
   isInstant,
   offerRequestBody,
+  offerListQuery,
   offerRequestQuery,
+  offerSort,
   paymentCommand,
   searchCommand,
 } from "./inputs";
@@ -61,9 +63,15 @@ const routes: Route[] = [
     url: "/air/offers",
     operation: "offers",
     handle: async ({ ctx, query }) => {
-      const { offer_request_id: requestId, sort: _sort, max_connections: _maxConnections, ...page } = query;
-      const offerRequestId = typeof requestId === "string" ? requestId : undefined;
-      return listOf(await ctx.services.offers.list(tenantScope(ctx), offerRequestId, pageRequest(page)), offerViewA);
+      const { offer_request_id, sort, max_connections, ...page } = query;
+      const offerQuery = parse(offerListQuery, { offer_request_id, sort, max_connections });
+      const scope = tenantScope(ctx);
+      // Without a sort, as Duffel: in the search's own order.
+      const offers =
+        offerQuery.sort === undefined && offerQuery.max_connections === undefined
+          ? await ctx.services.offers.list(scope, offerQuery.offer_request_id, pageRequest(page))
+          : await ctx.services.offers.listSorted(scope, offerQuery.offer_request_id!, offerSort(offerQuery), pageRequest(page));
+      return listOf(offers, offerViewA);
     },
   },
   {
