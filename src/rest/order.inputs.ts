@@ -3,23 +3,19 @@ import type { LoyaltyProgrammeAccount } from "../gateway/contract/air";
 import type { IdentityDocument } from "../orders/core/order";
 import type { CreateOrderRequest, OrderPassengerRequest, PassengerUpdate } from "../orders/core/order-commands";
 import {
-  birthDate,
   countryCode,
   documentExpiry,
   documentNumber,
-  emailAddress,
   identityDocumentList,
   identityDocumentType,
   infantPassengerId,
   loyaltyAccountList,
   loyaltyAccountNumber,
   loyaltyAirlineCode,
-  passengerGender,
+  passengerDetailFields,
   passengerId,
   passengerList,
-  passengerTitle,
   passengerType,
-  personName,
   phoneNumber,
   serviceList,
   serviceQuantity,
@@ -48,13 +44,7 @@ const loyaltyProgrammeAccountInput = z.strictObject({
 
 /** The fields of a passenger that a client sets; `id` names the search's passenger. */
 const passengerFields = {
-  title: passengerTitle.nullable().optional(),
-  given_name: personName,
-  family_name: personName,
-  born_on: birthDate,
-  gender: passengerGender,
-  email: emailAddress,
-  phone_number: phoneNumber,
+  ...passengerDetailFields,
   identity_documents: identityDocumentList(identityDocumentInput).optional(),
   loyalty_programme_accounts: loyaltyAccountList(loyaltyProgrammeAccountInput).optional(),
   /** On an adult: the infant (the offer's passenger id) on their lap. */

@@ -6,21 +6,17 @@ import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from "../
 import { webhookUrlInput } from "../../events/webhook-url";
 import type { CreateOrderRequest } from "../../orders/core/order-commands";
 import {
-  birthDate,
   countryCode,
   documentExpiry,
   documentNumber,
-  emailAddress,
   identityDocumentType,
   infantPassengerId,
   loyaltyAccountList,
   loyaltyAccountNumber,
   loyaltyAirlineCode,
-  passengerGender,
+  passengerDetailFields,
   passengerId,
-  passengerTitle,
   passengerType,
-  personName,
   phoneNumber,
   serviceQuantity,
 } from "../../orders/core/passenger-fields";
@@ -96,13 +92,7 @@ const identityDocument = z.object({ type: identityDocumentType, unique_identifie
 const orderPassenger = z.object({
   id: passengerId,
   type: passengerType.optional(),
-  title: passengerTitle.nullable().optional(),
-  given_name: personName,
-  family_name: personName,
-  born_on: birthDate,
-  gender: passengerGender,
-  email: emailAddress,
-  phone_number: phoneNumber,
+  ...passengerDetailFields,
   identity_documents: z.array(identityDocument).max(4).optional(),
   loyalty_programme_accounts: loyaltyAccountList(z.object({ airline_iata_code: loyaltyAirlineCode, account_number: loyaltyAccountNumber })).optional(),
   /** On an adult: the infant on their lap. */

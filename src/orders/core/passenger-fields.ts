@@ -94,3 +94,17 @@ export const serviceQuantity = z.number().int().min(1).max(9);
 
 /** An order is booked with at most 100 services. */
 export const serviceList = <T extends z.ZodType>(service: T) => z.array(service).max(100);
+
+/**
+ * A passenger's own details under the names both /v1 and the Duffel-compatible surface give them
+ * (Duffel's, which /v1 Variant A shares): one list, so the two wire schemas cannot drift apart.
+ */
+export const passengerDetailFields = {
+  title: passengerTitle.nullable().optional(),
+  given_name: personName,
+  family_name: personName,
+  born_on: birthDate,
+  gender: passengerGender,
+  email: emailAddress,
+  phone_number: phoneNumber,
+};
