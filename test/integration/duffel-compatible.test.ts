@@ -159,6 +159,21 @@ describe("the Duffel-compatible surface, through @duffel/api", () => {
     expect(await balanceMinor()).toBe(before - signedMinor(hold.total_amount, hold.total_currency));
   });
 
+  it("orders.update replaces the order's metadata in any state; the order reads so on /v1; bad metadata changes nothing", async () => {
+    const offer = (await search()).offers[0]!;
+    const hold = (await duffel.orders.create({ type: HOLD, selected_offers: [offer.id], passengers: passengersOf(offer), metadata: { crm: "first" } })).data;
+    const updated = (await duffel.orders.update(hold.id, { metadata: { crm: "C-42", channel: "app" } })).data;
+    expect(updated).toMatchObject({ id: hold.id, metadata: { crm: "C-42", channel: "app" } });
+    const read = await call(server, "GET", `/v1/air/orders/${hold.id}`, { key: tenant.key });
+    expect(read.body.data.metadata).toEqual({ crm: "C-42", channel: "app" });
+    expect((await duffel.orders.get(hold.id)).data.metadata).toEqual({ crm: "C-42", channel: "app" });
+
+    const refused = await duffelError(() => duffel.orders.update(hold.id, { metadata: { crm: "x".repeat(501) } }));
+    expectDuffelShape(refused, 400, "validation_failed");
+    expect((await duffel.orders.get(hold.id)).data.metadata).toEqual({ crm: "C-42", channel: "app" });
+    expectDuffelShape(await duffelError(() => duffel.orders.update("ord_0000000000000000000000", { metadata: {} })), 404, "not_found");
+  });
+
   it("the client's pay_later spelling of a hold books one too", async () => {
     const offer = (await search()).offers[0]!;
     const hold = (await duffel.orders.create({ type: "pay_later", selected_offers: [offer.id], passengers: passengersOf(offer) })).data;

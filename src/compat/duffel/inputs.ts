@@ -219,3 +219,8 @@ export function offerSort(query: z.output<typeof offerListQuery>): OfferSort {
   const sort = query.sort ?? "total_amount";
   return { by: sort.endsWith("total_amount") ? "totalAmount" : "totalDuration", descending: sort.startsWith("-"), maxConnections: query.max_connections };
 }
+
+/** `orders.update`: Duffel documents `{ data: { metadata } }`; its client sends `{ data: { options: { metadata } } }`. Both are taken. */
+export const updateOrderBody = enveloped(z.union([z.object({ metadata: metadataSchema }), z.object({ options: z.object({ metadata: metadataSchema }) })])).transform(
+  (body) => ("options" in body.data ? body.data.options.metadata : body.data.metadata),
+);

@@ -25,6 +25,7 @@ import {
   offerSort,
   paymentCommand,
   searchCommand,
+  updateOrderBody,
 } from "./inputs";
 
 /** Where the surface is mounted; the client's `basePath` is this, with its trailing slash. */
@@ -123,6 +124,14 @@ const routes: Route[] = [
     url: "/air/orders/:id",
     operation: "order",
     handle: async ({ ctx, params }) => ({ data: orderView(ctx, await ctx.services.orders.detail(tenantScope(ctx), params.id!)) }),
+  },
+  {
+    method: "PATCH",
+    url: "/air/orders/:id",
+    // The permission of changing an order's own details (orders:write), as /v1's passenger update.
+    operation: "updateOrderPassengers",
+    body: true,
+    handle: async ({ ctx, params, body }) => ({ data: orderView(ctx, await ctx.services.orders.updateMetadata(tenantScope(ctx), params.id!, parse(updateOrderBody, body))) }),
   },
   {
     method: "POST",

@@ -21,6 +21,8 @@ import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
 import { spendable, type Wallet } from "../../wallet/wallet";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
+import { sqlJson } from "../../db/sql-values";
+import type { Metadata } from "../../tenants/metadata";
 import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderRecord, type CancellationReason, passengerFrom, walletShare, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
 import { checkCreateOrder, checkPassengerUpdates, type CreateOrderRequest, type OrderPassengerRequest, type PassengerUpdate } from "./order-commands";
 import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
@@ -275,6 +277,22 @@ export class OrderService {
       throw error;
     }
     return { ...detail, updatedAt: now, passengers: passengers.map((passenger) => ({ ...passenger, orderId })) };
+  }
+
+  /**
+   * Replaces the order's metadata (the tenant's own keys), in any state: it changes nothing of the
+   * booking. A transition committed meanwhile only makes it write again on the new state.
+   */
+  async updateMetadata(scope: TenantScope, orderId: string, metadata: Metadata): Promise<OrderDetail> {
+    for (;;) {
+      const order = await this.get(scope, orderId);
+      try {
+        await this.commits.commit([order], [touchIn(this.db, order, order.status, scope.clock.now(), Sql.sql`, "metadata" = ${sqlJson(this.db.provider, metadata)}`)]);
+        return this.detail(scope, orderId);
+      } catch (error) {
+        if (!(error instanceof GuardFailed && error.guard === ORDER_GUARD)) throw error;
+      }
+    }
   }
 
   /**
