@@ -243,6 +243,60 @@ describe("the Duffel-compatible surface, through @duffel/api", () => {
     expectDuffelShape(await duffelError(() => duffel.offers.list({ offer_request_id: request.id, sort: "price" as "total_amount" })), 400, "validation_failed");
   });
 
+  /** An instant order paid from the balance, once it is ticketed, as the client reads it. */
+  const ticketedOrder = async () => {
+    const offer = (await search()).offers[0]!;
+    const payments = [{ type: "balance" as const, currency: offer.total_currency, amount: offer.total_amount }];
+    const order = (await duffel.orders.create({ type: "instant", selected_offers: [offer.id], passengers: passengersOf(offer), payments })).data;
+    return eventually(async () => {
+      const read = (await duffel.orders.get(order.id)).data;
+      return (read as unknown as { ticketing_status: string }).ticketing_status === "ticketed" ? read : undefined;
+    }, () => `order ${order.id} not ticketed`);
+  };
+  const laterDate = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+  it("an order change: request → offers → change → confirm paid from the balance; the order flies the new slice", async () => {
+    const order = await ticketedOrder();
+    const slice = order.slices[0]! as unknown as { id: string; departure_date: string; origin: { iata_code: string }; destination: { iata_code: string } };
+    let request: Awaited<ReturnType<Duffel["orderChangeRequests"]["create"]>>["data"] | undefined;
+    for (let days = 1; days <= 10 && request === undefined; days++) {
+      const made = await duffel.orderChangeRequests.create({
+        order_id: order.id,
+        slices: { remove: [{ slice_id: slice.id }], add: [{ origin: slice.origin.iata_code, destination: slice.destination.iata_code, departure_date: laterDate(slice.departure_date, days), cabin_class: "economy" }] },
+      });
+      if (made.data.order_change_offers.length > 0) request = made.data;
+    }
+    expect(request, "no change offers on any of the 10 days after").toBeDefined();
+    expect((await duffel.orderChangeRequests.get(request!.id)).data.id).toBe(request!.id);
+    const offers = (await duffel.orderChangeOffers.list(pageOf(50, { order_change_request_id: request!.id }))).data;
+    expect(offers.map((offer) => offer.id)).toEqual(request!.order_change_offers.map((offer) => offer.id));
+    const chosen = (await duffel.orderChangeOffers.get(offers[0]!.id)).data;
+
+    const change = (await duffel.orderChanges.create({ selected_order_change_offer: chosen.id })).data;
+    expect((await duffel.orderChanges.get(change.id)).data.id).toBe(change.id);
+    const before = await balanceMinor();
+    const [amount, currency] = [chosen.change_total_amount ?? "0", chosen.change_total_currency ?? order.total_currency];
+    const cost = signedMinor(amount, currency);
+    const payment = cost > 0 ? { payment: { type: "balance" as const, amount, currency } } : {};
+    const confirmed = (await duffel.orderChanges.confirm(change.id, payment)).data as unknown as { confirmed_at: string | null };
+    expect(confirmed.confirmed_at).not.toBeNull();
+    expect(await balanceMinor()).toBe(before - cost);
+    expect((await duffel.orders.get(order.id)).data.slices.map((flown) => flown.id)).not.toContain(slice.id);
+  });
+
+  it("an airline-initiated change: listed for its order, then accepted", async () => {
+    const order = await ticketedOrder();
+    // The airline's schedule change, made with the sandbox's own control (Duffel's sandbox has no such call).
+    const simulated = await call(server, "POST", `/v1/sandbox/orders/${order.id}/airline_initiated_change`, { key: tenant.key, body: { kind: "retime" } });
+    expect(simulated.status, JSON.stringify(simulated.body)).toBe(201);
+    const listed = (await duffel.airlineInitiatedChanges.list(order.id)).data;
+    expect(listed.map((change) => change.id)).toContain(simulated.body.data.id);
+    expect(listed.find((change) => change.id === simulated.body.data.id)).toMatchObject({ order_id: order.id, action_taken: null, available_actions: expect.arrayContaining(["accept"]) });
+    const accepted = (await duffel.airlineInitiatedChanges.accept(simulated.body.data.id)).data;
+    expect(accepted).toMatchObject({ id: simulated.body.data.id, action_taken: "accepted" });
+    expectDuffelShape(await duffelError(() => duffel.airlineInitiatedChanges.list("ord_0000000000000000000000")), 404, "not_found");
+  });
+
   describe("webhooks", () => {
     /** Verifies a delivery as Duffel's docs tell a receiver to: HMAC-SHA256 of "<t>.<raw body>", keyed by the secret, hex. */
     const verifiedDuffelEvent = (hook: ReceivedHook, secret: string) => {

@@ -21,6 +21,7 @@ import {
   serviceQuantity,
 } from "../../orders/core/passenger-fields";
 import type { PaymentRequest } from "../../orders/payment/payment";
+import type { ChangeRequestInput } from "../../order-changes/order-change.inputs";
 import type { OfferSort } from "../../search/offer.service";
 import type { SearchRequest } from "../../search/search.inputs";
 import { metadataSchema } from "../../tenants/metadata";
@@ -224,3 +225,40 @@ export function offerSort(query: z.output<typeof offerListQuery>): OfferSort {
 export const updateOrderBody = enveloped(z.union([z.object({ metadata: metadataSchema }), z.object({ options: z.object({ metadata: metadataSchema }) })])).transform(
   (body) => ("options" in body.data ? body.data.options.metadata : body.data.metadata),
 );
+
+/**
+ * `orderChangeRequests.create`: the slices to remove and to add, as Duffel takes them; a slice to
+ * add without a `cabin_class` keeps economy, as a search without one does.
+ */
+export const changeRequestBody = enveloped(
+  z.object({
+    order_id: recordId,
+    slices: z.object({
+      remove: z.array(z.object({ slice_id: recordId })).min(1, "at least one slice to remove").max(4),
+      add: z
+        .array(z.object({ origin: placeCode, destination: placeCode, departure_date: calendarDate, cabin_class: z.enum(CABIN_CLASSES as [CabinClass, ...CabinClass[]]).nullable().optional() }))
+        .min(1, "at least one slice to add")
+        .max(4),
+    }),
+  }),
+);
+
+export function changeRequestCommand(body: z.output<typeof changeRequestBody>): ChangeRequestInput {
+  const { order_id: orderId, slices } = body.data;
+  return {
+    orderId,
+    slices: {
+      remove: slices.remove.map((slice) => ({ sliceId: slice.slice_id })),
+      add: slices.add.map((slice) => ({ origin: slice.origin, destination: slice.destination, departureDate: slice.departure_date, cabinClass: slice.cabin_class ?? "economy" })),
+    },
+  };
+}
+
+export const createChangeBody = enveloped(z.object({ selected_order_change_offer: recordId }));
+
+/** `orderChanges.confirm`: the payment of a change that costs more, from the wallet; none otherwise. */
+export const confirmChangeBody = enveloped(z.object({ payment: balancePayment.optional() }));
+
+/** `?order_change_request_id=` of `orderChangeOffers.list`; `?order_id=` of `airlineInitiatedChanges.list`. */
+export const changeOffersQuery = z.object({ order_change_request_id: recordId });
+export const airlineChangesQuery = z.object({ order_id: recordId });

@@ -12,6 +12,7 @@ import { seatMapQuery } from "../../seat-maps/seat-map.inputs";
 import { parseInput } from "../../validation/parse-input";
 import { duffelErrorBody, unsupportedResource } from "./errors";
 import { listOf, pageRequest, parse, type Route } from "./route";
+import { changeRoutes } from "./changes.routes";
 import { webhookRoutes } from "./webhooks.routes";
 import {
   createCancellationBody,
@@ -202,7 +203,7 @@ export async function registerDuffelRoutes(app: FastifyInstance): Promise<void> 
           throw appError("validation_failed", { field: "Duffel-Version", reason: `Duffel-Version must be ${DUFFEL_VERSION} (or left out).` });
         }
       });
-      for (const route of [...routes, ...webhookRoutes]) {
+      for (const route of [...routes, ...changeRoutes, ...webhookRoutes]) {
         // The client sends some creates with a trailing slash: both spellings route here.
         for (const url of route.method === "POST" ? [route.url, `${route.url}/`] : [route.url]) {
           mount.route({
