@@ -349,6 +349,22 @@ describe("the Duffel-compatible surface, through @duffel/api", () => {
       }
     });
 
+    it("an airline's schedule change reaches an endpoint subscribed to order.airline_initiated_change_detected, and nothing it did not name", async () => {
+      const receiver = await startReceiver();
+      try {
+        const webhook = (await duffel.webhooks.create({ url: receiver.url, events: ["order.airline_initiated_change_detected"] })).data;
+        const order = await ticketedOrder();
+        const simulated = await call(server, "POST", `/v1/sandbox/orders/${order.id}/airline_initiated_change`, { key: tenant.key, body: { kind: "retime" } });
+        expect(simulated.status, JSON.stringify(simulated.body)).toBe(201);
+        const detected = await eventually(async () => duffelEvents(receiver.received, "order.airline_initiated_change_detected", order.id)[0], () => `no order.airline_initiated_change_detected for ${order.id}`);
+        expect(verifiedDuffelEvent(detected, webhook.secret)).toMatchObject({ type: "order.airline_initiated_change_detected", data: { object: { id: order.id } } });
+        expect(receiver.received.map((hook) => hook.json?.type)).not.toContain("order.created");
+        await duffel.webhooks.delete(webhook.id);
+      } finally {
+        await receiver.close();
+      }
+    });
+
     it("webhooks.update and webhooks.delete change and remove the endpoint; unknown event types are Duffel's 400", async () => {
       const webhook = (await duffel.webhooks.create({ url: "http://127.0.0.1:9/duffel-hooks", events: ["order.created"] })).data;
       const updated = (await duffel.webhooks.update(webhook.id, { active: false, events: ["order.updated", "order.airline_initiated_change_detected"], url: "http://127.0.0.1:9/moved" })).data;
