@@ -8,9 +8,16 @@ import { PING, type WebhookEventType } from "./webhook-events";
  * signed as Duffel signs them, so a receiver written for Duffel verifies and reads them unchanged.
  */
 
+/** The format of endpoints made through the Duffel-compatible surface. */
+export const DUFFEL_FORMAT = "duffel_compatible";
+
 /** How an endpoint's deliveries are shaped and signed (WebhookEndpoint.format). */
-export const WEBHOOK_FORMATS = ["standard", "duffel"] as const;
+export const WEBHOOK_FORMATS = ["standard", DUFFEL_FORMAT] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+export function webhookFormatOf(stored: string): WebhookFormat {
+  return stored === DUFFEL_FORMAT ? DUFFEL_FORMAT : "standard";
+}
 
 /**
  * Duffel's name for each of our event types: every change of an order's state or contents is

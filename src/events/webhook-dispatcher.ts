@@ -8,7 +8,7 @@ import type { ClaimedDelivery, DeliveryOutcome, WebhookDeliveryQueue } from "./w
 import { DestinationSlots, type Slot } from "./destination-slots";
 import { attemptOutcome, undeliverable } from "./webhook-outcome";
 import { signedHeaders, signingSecrets } from "./webhook-secrets";
-import { duffelEventBody, duffelSignedHeaders } from "./duffel-webhooks";
+import { DUFFEL_FORMAT, duffelEventBody, duffelSignedHeaders } from "./duffel-webhooks";
 import { postWebhook, WebhookConnections, type WebhookResponse } from "./webhook-sender";
 import { clock } from "../clock";
 
@@ -168,7 +168,7 @@ export class WebhookDispatcher {
   /** The body and signature headers of an attempt, in the endpoint's format (duffel-webhooks.ts for Duffel's). */
   async #signedBody(delivery: ClaimedDelivery, secrets: string[], at: Date): Promise<{ body: string; headers: Record<string, string> }> {
     const { payload, type } = delivery.event;
-    if (delivery.endpoint === "default" || delivery.endpoint?.format !== "duffel") return { body: payload, headers: signedHeaders(secrets, delivery.eventId, at, payload) };
+    if (delivery.endpoint === "default" || delivery.endpoint?.format !== DUFFEL_FORMAT) return { body: payload, headers: signedHeaders(secrets, delivery.eventId, at, payload) };
     const tenant = await this.deps.findTenant(delivery.tenantId);
     const body = duffelEventBody(payload, type, tenant?.environment === "live");
     return { body, headers: duffelSignedHeaders(secrets, at, body) };

@@ -1,5 +1,5 @@
 import type { Tenant, WebhookEndpoint as WebhookEndpointRow } from "../db/models";
-import type { WebhookFormat } from "./duffel-webhooks";
+import { webhookFormatOf, type WebhookFormat } from "./duffel-webhooks";
 import { ORDER_EVENT_TYPES, type OrderEventType } from "./order-events";
 
 /** Endpoints a tenant may have besides its default one (its webhook_url). */
@@ -73,7 +73,7 @@ export function endpointFromRow(row: WebhookEndpointRow): WebhookEndpoint {
     description: row.description,
     enabled: row.enabled,
     isDefault: false,
-    format: row.format === "duffel" ? "duffel" : "standard",
+    format: webhookFormatOf(row.format),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

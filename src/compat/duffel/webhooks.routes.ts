@@ -1,12 +1,12 @@
 import { tenantScope } from "../../context/request-context";
-import { duffelTypesOf } from "../../events/duffel-webhooks";
+import { DUFFEL_FORMAT, duffelTypesOf } from "../../events/duffel-webhooks";
 import type { WebhookEndpoint } from "../../events/webhook-endpoint";
 import { shownWebhookUrl } from "../../events/webhook-url";
 import { createWebhookBody, updateWebhookBody, webhookCommand, webhookPatch } from "./inputs";
 import { listOf, pageRequest, parse, type Route } from "./route";
 
 /** Endpoints made here are shaped and signed as Duffel's (events/duffel-webhooks.ts); each surface sees only its own. */
-const DUFFEL = "duffel";
+const DUFFEL = DUFFEL_FORMAT;
 
 /** A webhook as Duffel shows it; `secret` only in the answer that made it. */
 function webhookView(endpoint: WebhookEndpoint, liveMode: boolean) {
