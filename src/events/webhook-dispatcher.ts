@@ -8,7 +8,7 @@ import type { ClaimedDelivery, DeliveryOutcome, WebhookDeliveryQueue } from "./w
 import { DestinationSlots, type Slot } from "./destination-slots";
 import { attemptOutcome, undeliverable } from "./webhook-outcome";
 import { signedHeaders, signingSecrets } from "./webhook-secrets";
-import { DUFFEL_FORMAT, duffelEventBody, duffelSignedHeaders } from "./duffel-webhooks";
+import type { WebhookFormats } from "./webhook-formats";
 import { postWebhook, WebhookConnections, type WebhookResponse } from "./webhook-sender";
 import { clock } from "../clock";
 
@@ -46,6 +46,8 @@ export interface WebhookDispatcherDeps {
   /** Tells every process the tenant changed (its webhooks were switched off by a 410). */
   tenantChanged: (tenantId: string) => Promise<void>;
   log: Logger;
+  /** The delivery formats besides ours that endpoints may have. */
+  formats: WebhookFormats;
 }
 
 /**
@@ -165,13 +167,14 @@ export class WebhookDispatcher {
     return response;
   }
 
-  /** The body and signature headers of an attempt, in the endpoint's format (duffel-webhooks.ts for Duffel's). */
+  /** The body and signature headers of an attempt, in the endpoint's format (webhook-formats.ts). */
   async #signedBody(delivery: ClaimedDelivery, secrets: string[], at: Date): Promise<{ body: string; headers: Record<string, string> }> {
     const { payload, type } = delivery.event;
-    if (delivery.endpoint === "default" || delivery.endpoint?.format !== DUFFEL_FORMAT) return { body: payload, headers: signedHeaders(secrets, delivery.eventId, at, payload) };
+    const format = delivery.endpoint && delivery.endpoint !== "default" ? this.deps.formats.get(delivery.endpoint.format) : undefined;
+    if (!format) return { body: payload, headers: signedHeaders(secrets, delivery.eventId, at, payload) };
     const tenant = await this.deps.findTenant(delivery.tenantId);
-    const body = duffelEventBody(payload, type, tenant?.environment === "live");
-    return { body, headers: duffelSignedHeaders(secrets, at, body) };
+    const body = format.body(payload, type, tenant?.environment === "live");
+    return { body, headers: format.signedHeaders(secrets, at, body) };
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Tenant, WebhookEndpoint as WebhookEndpointRow } from "../db/models";
-import { webhookFormatOf, type WebhookFormat } from "./duffel-webhooks";
+import { STANDARD_FORMAT } from "./webhook-formats";
 import { ORDER_EVENT_TYPES, type OrderEventType } from "./order-events";
 
 /** Endpoints a tenant may have besides its default one (its webhook_url). */
@@ -32,7 +32,7 @@ export interface WebhookEndpoint {
   /** The tenant's own webhook_url, webhook_enabled and secret, shown as an endpoint. */
   isDefault: boolean;
   /** How its deliveries are shaped and signed; each surface shows only its own format's endpoints. */
-  format: WebhookFormat;
+  format: string;
   createdAt: Date;
   updatedAt: Date;
   /** The signing secret, only in the answer that made it (creation): shown once. */
@@ -58,7 +58,7 @@ export function defaultEndpoint(tenant: Tenant): WebhookEndpoint | null {
     description: DEFAULT_ENDPOINT_DESCRIPTION,
     enabled: tenant.webhookEnabled,
     isDefault: true,
-    format: "standard",
+    format: STANDARD_FORMAT,
     createdAt: tenant.createdAt,
     updatedAt: tenant.updatedAt,
   };
@@ -73,7 +73,7 @@ export function endpointFromRow(row: WebhookEndpointRow): WebhookEndpoint {
     description: row.description,
     enabled: row.enabled,
     isDefault: false,
-    format: webhookFormatOf(row.format),
+    format: row.format,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -14,7 +14,7 @@ import { clock } from "../clock";
 import { ALL_EVENTS, defaultEndpoint, defaultEndpointId, enabledEventsText, ENDPOINT_SLOTS, endpointFromRow, type WebhookEndpoint } from "./webhook-endpoint";
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from "./webhook-endpoint.inputs";
 import { newWebhookSecret, PREVIOUS_SECRET_OVERLAP_MS } from "./webhook-secrets";
-import type { WebhookFormat } from "./duffel-webhooks";
+import { STANDARD_FORMAT } from "./webhook-formats";
 import { refuseWebhookDestination, shownWebhookUrl } from "./webhook-url";
 import type { ChangeOrigin } from "../audit/change-origin";
 import { auditStatement, createdFields, deletedFields, fieldChanges, recordAudit, type AuditedChange } from "../audit/audit-log";
@@ -57,23 +57,23 @@ export class WebhookEndpointService {
   ) {}
 
   /** The tenant's endpoints of `format`, newest first, the default one (dated as the tenant) among the standard ones: at most 17, read at once. */
-  async list(scope: TenantScope, request: PageRequest, format: WebhookFormat = "standard"): Promise<Page<WebhookEndpoint>> {
+  async list(scope: TenantScope, request: PageRequest, format: string = STANDARD_FORMAT): Promise<Page<WebhookEndpoint>> {
     const rows = await this.db.prisma.webhookEndpoint.findMany({ where: { tenantId: scope.tenantId, format } });
     const endpoints = rows.map(endpointFromRow);
-    const byDefault = format === "standard" ? defaultEndpoint(scope.tenant) : null;
+    const byDefault = format === STANDARD_FORMAT ? defaultEndpoint(scope.tenant) : null;
     if (byDefault) endpoints.push(byDefault);
     return paginateItems(endpoints, { list: `webhook-endpoints:${format}:${scope.tenantId}`, request, cursors: this.cursors });
   }
 
   /** The tenant's endpoint of `format`; null for an unknown id, another tenant's or format's, or the default one while there is no webhook_url. */
-  async find(scope: TenantScope, endpointId: string, format: WebhookFormat = "standard"): Promise<WebhookEndpoint | null> {
-    if (endpointId === defaultEndpointId(scope.tenantId)) return format === "standard" ? defaultEndpoint(scope.tenant) : null;
+  async find(scope: TenantScope, endpointId: string, format: string = STANDARD_FORMAT): Promise<WebhookEndpoint | null> {
+    if (endpointId === defaultEndpointId(scope.tenantId)) return format === STANDARD_FORMAT ? defaultEndpoint(scope.tenant) : null;
     const row = await this.db.prisma.webhookEndpoint.findFirst({ where: { id: endpointId, tenantId: scope.tenantId, format } });
     return row ? endpointFromRow(row) : null;
   }
 
   /** As `find`, 404 `not_found` when there is none. */
-  async get(scope: TenantScope, endpointId: string, format: WebhookFormat = "standard"): Promise<WebhookEndpoint> {
+  async get(scope: TenantScope, endpointId: string, format: string = STANDARD_FORMAT): Promise<WebhookEndpoint> {
     const endpoint = await this.find(scope, endpointId, format);
     if (!endpoint) throw appError("not_found");
     return endpoint;
@@ -86,7 +86,7 @@ export class WebhookEndpointService {
    * keeps a slot one endpoint's, so creations racing for the last slots cannot pass the limit.
    * Its URL follows the tenant's webhook_url rules (422 `invalid_field_value` naming `url`).
    */
-  async create(scope: TenantScope, input: CreateWebhookEndpointInput, by: ChangeOrigin, format: WebhookFormat = "standard"): Promise<WebhookEndpoint> {
+  async create(scope: TenantScope, input: CreateWebhookEndpointInput, by: ChangeOrigin, format: string = STANDARD_FORMAT): Promise<WebhookEndpoint> {
     refuseWebhookDestination("url", input.url, { environment: scope.tenant.environment, allowPrivateNetworks: this.allowPrivateNetworks });
     const { provider } = this.db;
     const secret = newWebhookSecret();
@@ -123,8 +123,8 @@ export class WebhookEndpointService {
    * event and keeps its description (422 `invalid_field_value` naming the field otherwise).
    * Events committed after the change follow it; deliveries already queued keep their endpoint.
    */
-  async update(scope: TenantScope, endpointId: string, patch: UpdateWebhookEndpointInput, by: ChangeOrigin, format: WebhookFormat = "standard"): Promise<WebhookEndpoint> {
-    if (endpointId === defaultEndpointId(scope.tenantId) && format === "standard") return this.updateDefault(scope, patch, by);
+  async update(scope: TenantScope, endpointId: string, patch: UpdateWebhookEndpointInput, by: ChangeOrigin, format: string = STANDARD_FORMAT): Promise<WebhookEndpoint> {
+    if (endpointId === defaultEndpointId(scope.tenantId) && format === STANDARD_FORMAT) return this.updateDefault(scope, patch, by);
     if (patch.url !== undefined) refuseWebhookDestination("url", patch.url, { environment: scope.tenant.environment, allowPrivateNetworks: this.allowPrivateNetworks });
     await this.db.prisma.$transaction(async (tx) => {
       const before = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, tenantId: scope.tenantId, format } });
@@ -168,7 +168,7 @@ export class WebhookEndpointService {
    * deleted by clearing the tenant's webhook_url (which disables webhooks); it comes back when a
    * URL is set again.
    */
-  async delete(scope: TenantScope, endpointId: string, by: ChangeOrigin, format: WebhookFormat = "standard"): Promise<WebhookEndpoint> {
+  async delete(scope: TenantScope, endpointId: string, by: ChangeOrigin, format: string = STANDARD_FORMAT): Promise<WebhookEndpoint> {
     const endpoint = await this.get(scope, endpointId, format);
     const failPending = this.failPendingDeliveries(scope.tenantId, endpointId);
     const target = { type: "webhook_endpoint", id: endpointId };

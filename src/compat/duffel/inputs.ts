@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { PassengerType } from "../../gateway/contract/air";
 import { CABIN_CLASSES, type CabinClass } from "../../gateway/contract/air";
-import { DUFFEL_EVENT_TYPES, eventTypesOfDuffel } from "../../events/duffel-webhooks";
+import { DUFFEL_EVENT_TYPES, eventTypesOfDuffel } from "./webhook-format";
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from "../../events/webhook-endpoint.inputs";
 import { webhookUrlInput } from "../../events/webhook-url";
 import type { CreateOrderRequest } from "../../orders/core/order-commands";

@@ -1,11 +1,11 @@
 import { tenantScope } from "../../context/request-context";
-import { DUFFEL_FORMAT, duffelTypesOf } from "../../events/duffel-webhooks";
+import { DUFFEL_FORMAT, duffelTypesOf } from "./webhook-format";
 import type { WebhookEndpoint } from "../../events/webhook-endpoint";
 import { shownWebhookUrl } from "../../events/webhook-url";
 import { createWebhookBody, updateWebhookBody, webhookCommand, webhookPatch } from "./inputs";
 import { listOf, pageRequest, parse, type Route } from "./route";
 
-/** Endpoints made here are shaped and signed as Duffel's (events/duffel-webhooks.ts); each surface sees only its own. */
+/** Endpoints made here are shaped and signed as Duffel's (webhook-format.ts); each surface sees only its own. */
 const DUFFEL = DUFFEL_FORMAT;
 
 /** A webhook as Duffel shows it; `secret` only in the answer that made it. */

@@ -96,8 +96,9 @@ export const serviceQuantity = z.number().int().min(1).max(9);
 export const serviceList = <T extends z.ZodType>(service: T) => z.array(service).max(100);
 
 /**
- * A passenger's own details under the names both /v1 and the Duffel-compatible surface give them
- * (Duffel's, which /v1 Variant A shares): one list, so the two wire schemas cannot drift apart.
+ * A passenger's own details under the names both /v1 and the compatible surface (src/compat/) give
+ * them, which /v1 Variant A shares with the API it imitates: one list, so the two wire schemas
+ * cannot drift apart.
  */
 export const passengerDetailFields = {
   title: passengerTitle.nullable().optional(),

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
-import { ORDER_EVENT_TYPES, type OrderEventType } from "./order-events";
-import { PING, type WebhookEventType } from "./webhook-events";
+import { ORDER_EVENT_TYPES, type OrderEventType } from "../../events/order-events";
+import { PING, type WebhookEventType } from "../../events/webhook-events";
+import type { WebhookDeliveryFormat } from "../../events/webhook-formats";
 
 /**
  * Deliveries to endpoints made through the Duffel-compatible surface (docs/duffel-compatible.md#webhooks):
@@ -8,16 +9,8 @@ import { PING, type WebhookEventType } from "./webhook-events";
  * signed as Duffel signs them, so a receiver written for Duffel verifies and reads them unchanged.
  */
 
-/** The format of endpoints made through the Duffel-compatible surface. */
+/** The format of endpoints made through the Duffel-compatible surface (WebhookEndpoint.format). */
 export const DUFFEL_FORMAT = "duffel_compatible";
-
-/** How an endpoint's deliveries are shaped and signed (WebhookEndpoint.format). */
-export const WEBHOOK_FORMATS = ["standard", DUFFEL_FORMAT] as const;
-export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
-
-export function webhookFormatOf(stored: string): WebhookFormat {
-  return stored === DUFFEL_FORMAT ? DUFFEL_FORMAT : "standard";
-}
 
 /**
  * Duffel's name for each of our event types: every change of an order's state or contents is
@@ -54,7 +47,7 @@ export function duffelTypesOf(types: readonly string[]): string[] {
  * data }`): `{ id, type, api_version, live_mode, idempotency_key, created_at, data: { object } }`,
  * `object` being what our event's `data` shows. The same bytes on every attempt.
  */
-export function duffelEventBody(payload: string, type: WebhookEventType, liveMode: boolean): string {
+function duffelEventBody(payload: string, type: WebhookEventType, liveMode: boolean): string {
   const event = JSON.parse(payload) as { id: string; created_at: string; data: unknown };
   return JSON.stringify({
     id: event.id,
@@ -72,8 +65,11 @@ export function duffelEventBody(payload: string, type: WebhookEventType, liveMod
  * `X-Duffel-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed by the
  * secret string as shown at creation; during a rotation's overlap, one `v1=` per secret.
  */
-export function duffelSignedHeaders(secrets: readonly string[], at: Date, body: string): Record<string, string> {
+function duffelSignedHeaders(secrets: readonly string[], at: Date, body: string): Record<string, string> {
   const timestamp = String(Math.floor(at.getTime() / 1000));
   const signatures = secrets.map((secret) => `v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`);
   return { "x-duffel-signature": [`t=${timestamp}`, ...signatures].join(",") };
 }
+
+/** Registered with the app's webhook formats when the surface is mounted (compat/index.ts). */
+export const duffelWebhookFormat: WebhookDeliveryFormat = { name: DUFFEL_FORMAT, body: duffelEventBody, signedHeaders: duffelSignedHeaders };
