@@ -107,6 +107,35 @@ export function subscriberClient(wsUrl: string, key: string): Client {
   return createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0, lazy: false });
 }
 
+/**
+ * A client whose key the server has accepted. The server lets one address keep only 32
+ * connections waiting for that at once (src/graphql/subscriptions.ts), and the bench is one
+ * address, so many subscribers connect in waves of that size, as clients behind one NAT would.
+ */
+const WAITING_PER_ADDRESS = 32;
+function connectedClient(wsUrl: string, key: string): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const client = createClient({
+      url: wsUrl,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${key}` },
+      retryAttempts: 0,
+      lazy: false,
+      on: { connected: () => resolve(client), closed: (event) => reject(new Error(`a subscriber's connection closed before it was accepted: ${(event as { code?: number }).code} ${(event as { reason?: string }).reason}`)) },
+    });
+  });
+}
+
+/** `count` accepted clients, connected in waves the server's limit on waiting connections admits. */
+async function connectedClients(wsUrl: string, key: string, count: number): Promise<Client[]> {
+  const clients: Client[] = [];
+  while (clients.length < count) {
+    const wave = Math.min(WAITING_PER_ADDRESS, count - clients.length);
+    clients.push(...(await Promise.all(Array.from({ length: wave }, () => connectedClient(wsUrl, key)))));
+  }
+  return clients;
+}
+
 /** Subscribes and calls `onData` with each message's data. */
 export function subscribe(client: Client, query: string, variables: Record<string, unknown>, onData: (data: any) => void): void {
   client.subscribe(
@@ -195,11 +224,11 @@ export async function benchEvents(api: ApiClient, ownerKey: string): Promise<Eve
     const [fanOutOrder] = await bookAll(api, fixtures, await fixtures.offers.take(1));
     let ready = 0;
     const receivedAt: number[] = [];
+    const subscribers = await connectedClients(wsUrl, fixtures.tenantKey, SUBSCRIBERS);
+    clients.push(...subscribers);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`only ${ready} of ${SUBSCRIBERS} subscribers got the current state`)), 60_000);
-      for (let i = 0; i < SUBSCRIBERS; i++) {
-        const client = subscriberClient(wsUrl, fixtures.tenantKey);
-        clients.push(client);
+      for (const client of subscribers) {
         subscribe(client, "subscription ($id: ID!) { orderStatusChanged(orderId: $id) { status } }", { id: fanOutOrder }, (data) => {
           const status = data?.orderStatusChanged?.status;
           if (status === "PENDING" && ++ready === SUBSCRIBERS) {

@@ -63,7 +63,7 @@ import { ApiClient, createFixtures } from "./fixtures";
 import { runLoad, stopRunningLoad, type LoadOptions, type LoadResult } from "./load";
 import { processesAlive, startServer, freePort, type ServerProcess } from "./processes";
 import { describeTarget, formatTable, judge, type ScenarioOutcome } from "./report";
-import { cpuCreep, cpuRecord, guardedScenario } from "./cpu-guard";
+import { cpuCreep, cpuRecord, expectedUs, guardedScenario } from "./cpu-guard";
 import { requestFor, scenarios, type BenchRequest, type Scenario, type ScenarioContext } from "./scenarios";
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -387,6 +387,9 @@ async function main(): Promise<number> {
   const baselineRuns = [...baseline.measured.map((m) => m.load.rps), ...(baselineAgainRps ? [baselineAgainRps] : [])];
   const drift = baselineRuns.length > 1 ? Math.max(...baselineRuns) / Math.min(...baselineRuns) - 1 : null;
   const loadAfter = loadavg();
+  // The guard scales its recorded figures by the host's speed now, which the bare route shows.
+  const bareCpuFigures = baseline.measured.map((m) => m.serverCpu?.usPerRequest).filter((us): us is number => us !== undefined);
+  const bareCpuUs = () => (bareCpuFigures.length > 0 ? median(bareCpuFigures) : null);
 
   for (const entry of prepared) {
     const { outcome } = entry;
@@ -404,7 +407,7 @@ async function main(): Promise<number> {
         serverCpuUsPerRequest: m.serverCpu?.usPerRequest ?? null,
       }));
       outcome.problems.push(...judge(outcome.load, outcome.ratio, outcome.target, (name) => prepared.find((p) => p.outcome.name === name)?.outcome.ratio ?? null));
-      const creep = cpuCreep(outcome.name, outcome.serverCpu?.usPerRequest ?? null);
+      const creep = cpuCreep(outcome.name, outcome.serverCpu?.usPerRequest ?? null, bareCpuUs());
       if (creep) outcome.problems.push(creep);
       const after = entry.request ? await checkOnce(entry, ctx, "check after run").catch((error: Error) => error.message) : undefined;
       if (after) outcome.problems.push(after);
@@ -494,10 +497,14 @@ async function main(): Promise<number> {
   for (const hold of holds) console.log(`holds: ${hold.name}: ${hold.value} (target ${hold.target}): ${hold.passed ? "pass" : "FAIL"}`);
   for (const figure of tarpit) console.log(`tarpit: ${figure.name}: ${figure.value} (target ${figure.target}): ${figure.passed ? "pass" : "FAIL"}`);
   for (const line of storage) console.log(`storage: ${line.name}: ${line.value} (target ${line.target}): ${line.passed ? "pass" : "FAIL"}`);
-  for (const outcome of outcomes.filter((o) => guardedScenario(o.name) && o.serverCpu)) {
-    const recorded = cpuRecord.usPerRequest[outcome.name]!;
-    const growth = Math.round((outcome.serverCpu!.usPerRequest / recorded - 1) * 100);
-    console.log(`cpu guard: ${outcome.name}: ${Math.round(outcome.serverCpu!.usPerRequest)} µs/req, ${growth >= 0 ? "+" : ""}${growth} % of the ${recorded} µs recorded (at most +${Math.round(cpuRecord.allowedGrowth * 100)} %)`);
+  const bareUs = bareCpuUs();
+  for (const outcome of outcomes.filter((o) => guardedScenario(o.name) && o.serverCpu && bareUs !== null)) {
+    const expected = expectedUs(outcome.name, bareUs!)!;
+    const growth = Math.round((outcome.serverCpu!.usPerRequest / expected - 1) * 100);
+    console.log(
+      `cpu guard: ${outcome.name}: ${Math.round(outcome.serverCpu!.usPerRequest)} µs/req, ${growth >= 0 ? "+" : ""}${growth} % of the ${Math.round(expected)} µs expected on this host ` +
+        `(${cpuRecord.usPerRequest[outcome.name]} µs recorded with the bare route at ${cpuRecord.bareUsPerRequest} µs, now ${Math.round(bareUs!)} µs; at most +${Math.round(cpuRecord.allowedGrowth * 100)} %)`,
+    );
   }
   console.log(`airport index: ${airportHeap.airports} airports in ${airportHeap.heapMb} MB of heap (target < ${airportHeap.limitMb} MB): ${airportHeap.passed ? "pass" : "FAIL"}`);
   if (settings.rounds > 1) console.log(`medians of ${settings.rounds} rounds; each ratio is against the baseline of its own round`);

@@ -25,7 +25,7 @@ import "./http/fastify-types";
 import type { Logger } from "./logger";
 import { openApiDocument } from "./rest/openapi";
 import { registerRestRoutes } from "./rest/route";
-import { DUFFEL_MOUNT, registerDuffelRoutes } from "./compat/duffel/routes";
+import { COMPATIBLE_API_MOUNTS, registerCompatibleApis } from "./compat";
 import { restRoutes } from "./rest/routes";
 import { createServices, type Services } from "./services";
 import { startBackgroundWork } from "./background-work";
@@ -79,7 +79,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   registerSupplierMetrics(registry, services);
   registerDatabaseMetrics(registry, db.availability);
   registerRetentionMetrics(registry, services);
-  registerAuthentication(http, services, [DUFFEL_MOUNT]);
+  registerAuthentication(http, services, COMPATIBLE_API_MOUNTS);
   registerRateLimit(http, services.rateLimiter);
   registerUsageCounting(http, services.usageMeter);
   registerAccessLog(http);
@@ -90,7 +90,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   registerDocsRoutes(http);
   registerConsoleRoutes(http, log);
   registerRestRoutes(http, restRoutes);
-  await registerDuffelRoutes(http);
+  await registerCompatibleApis(http);
   const schema = buildSchema();
   await registerGraphQL(http, schema, log, registry, db.availability);
   const closeSubscriptions = registerSubscriptions(http.server, schema, services);

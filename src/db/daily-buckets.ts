@@ -17,9 +17,13 @@ export interface DayRange {
   endsBefore: Date;
 }
 
-/** The UTC day of an instant, `YYYY-MM-DD`. */
+let lastDay = { number: Number.NaN, text: "" };
+
+/** The UTC day of an instant, `YYYY-MM-DD`; every request counts its usage under one, so the last is remembered. */
 export function utcDay(instant: Date): string {
-  return instant.toISOString().slice(0, 10);
+  const dayNumber = Math.floor(instant.getTime() / DAY_MS);
+  if (dayNumber !== lastDay.number) lastDay = { number: dayNumber, text: instant.toISOString().slice(0, 10) };
+  return lastDay.text;
 }
 
 function dayStart(day: string, field: string): Date {

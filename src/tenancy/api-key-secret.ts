@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 
 export type SecretKind = "owner" | "sandbox" | "live";
 
@@ -19,10 +19,11 @@ export function generateSecret(kind: SecretKind): string {
 
 /**
  * SHA-256 of the secret: what is stored and what the cache is keyed by. A slow password hash
- * would buy nothing here, because secrets are long random strings nobody can guess.
+ * would buy nothing here, because secrets are long random strings nobody can guess. Every request
+ * hashes its key: the one-shot `hash` takes a third of a Hash object's time.
  */
 export function hashSecret(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  return hash("sha256", secret, "hex");
 }
 
 /** Equal hashes, compared in constant time. */

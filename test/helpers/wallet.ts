@@ -27,6 +27,24 @@ export async function getWallet(server: TestServer, key: string): Promise<{ tena
   return response.body.data;
 }
 
+/**
+ * A wallet's whole view with nothing reserved and no settings changed since it opened: no credit,
+ * no threshold, and the hold limits of its environment (none in the sandbox, the defaults live).
+ */
+export function untouchedWallet(tenantId: string, balance: string, environment: "sandbox" | "live" = "sandbox"): Record<string, unknown> {
+  return {
+    tenant_id: tenantId,
+    balance,
+    currency: "USD",
+    credit_limit: "0.00",
+    low_balance_threshold: null,
+    reserved: "0.00",
+    available: balance,
+    hold_limits: environment === "live" ? { max_unpaid_orders: 100, max_unpaid_seats_per_flight: 9 } : { max_unpaid_orders: null, max_unpaid_seats_per_flight: null },
+    updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+  };
+}
+
 /** The ledger's signed amounts summed per currency, in integer minor units. */
 export function sumsByCurrency(entries: Array<{ amount: string; currency: string }>): Record<string, number> {
   const sums: Record<string, number> = {};

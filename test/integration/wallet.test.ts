@@ -4,7 +4,7 @@ import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { expectError } from "../helpers/expect-error";
 import { toMinor } from "../helpers/flight-checks";
 import { allTransactions, bookOffer, passengersOf, searchForBooking, signedMinor, ticketOrder, waitForStatus } from "../helpers/orders";
-import { credit, creditWallet, getWallet, sumsByCurrency } from "../helpers/wallet";
+import { credit, creditWallet, getWallet, sumsByCurrency, untouchedWallet } from "../helpers/wallet";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
@@ -57,17 +57,7 @@ describe("wallet", () => {
       const response = await call(server, "GET", "/v1/wallet", { key: tenant.key });
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ success: true, message: expect.any(String) });
-      expect(response.body.data).toEqual({
-        tenant_id: tenant.tenantId,
-        balance: "100000.00",
-        currency: "USD",
-        credit_limit: "0.00",
-        low_balance_threshold: null,
-        reserved: "0.00",
-        available: "100000.00",
-        hold_limits: { max_unpaid_orders: null, max_unpaid_seats_per_flight: null },
-        updated_at: expect.stringMatching(ISO_INSTANT),
-      });
+      expect(response.body.data).toEqual(untouchedWallet(tenant.tenantId, "100000.00"));
 
       const ledger = await transactionsPage(tenant);
       expect(ledger.status).toBe(200);
@@ -89,17 +79,7 @@ describe("wallet", () => {
 
     it("opens a live wallet at 0.00 USD with no ledger entries", async () => {
       const tenant = await createTenant(server, { environment: "live" });
-      expect(await getWallet(server, tenant.key)).toEqual({
-        tenant_id: tenant.tenantId,
-        balance: "0.00",
-        currency: "USD",
-        credit_limit: "0.00",
-        low_balance_threshold: null,
-        reserved: "0.00",
-        available: "0.00",
-        hold_limits: { max_unpaid_orders: 100, max_unpaid_seats_per_flight: 9 },
-        updated_at: expect.stringMatching(ISO_INSTANT),
-      });
+      expect(await getWallet(server, tenant.key)).toEqual(untouchedWallet(tenant.tenantId, "0.00", "live"));
       const ledger = await transactionsPage(tenant);
       expect(ledger.status).toBe(200);
       expect(ledger.body.data.items).toEqual([]);
@@ -169,17 +149,7 @@ describe("wallet", () => {
           reference: "wire 42",
           created_at: expect.stringMatching(ISO_INSTANT),
         },
-        wallet: {
-          tenant_id: tenant.tenantId,
-          balance: "250.00",
-          currency: "USD",
-          credit_limit: "0.00",
-          low_balance_threshold: null,
-          reserved: "0.00",
-          available: "250.00",
-          hold_limits: { max_unpaid_orders: 100, max_unpaid_seats_per_flight: 9 },
-          updated_at: expect.stringMatching(ISO_INSTANT),
-        },
+        wallet: untouchedWallet(tenant.tenantId, "250.00", "live"),
       });
       expect(await getWallet(server, tenant.key)).toEqual(response.body.data.wallet);
       expect((await allTransactions(server, tenant.key)).map((entry) => entry.id)).toEqual([response.body.data.transaction.id]);

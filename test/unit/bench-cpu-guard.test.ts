@@ -33,11 +33,24 @@ describe("the bench's CPU guard", () => {
   });
 
   it("fails a plain read more than 20 % over its figure, and only that", () => {
-    const record = { recordedOn: "2026-11-28", allowedGrowth: 0.2, usPerRequest: { "GET /v1/tenant": 100 } };
-    expect(cpuCreep("GET /v1/tenant", 119, record)).toBeNull();
-    expect(cpuCreep("GET /v1/tenant", 120, record)).toBeNull();
-    expect(cpuCreep("GET /v1/tenant", 121, record)).toBe("server CPU 121 µs/req is 21 % over the 100 µs recorded on 2026-11-28 (at most +20 %)");
-    expect(cpuCreep("GET /v1/tenant", null, record)).toContain("no server CPU figure");
-    expect(cpuCreep("POST /v1/air/search", 5000, record)).toBeNull();
+    const record = { recordedOn: "2026-11-28", allowedGrowth: 0.2, bareUsPerRequest: 20, usPerRequest: { "GET /v1/tenant": 100 } };
+    expect(cpuCreep("GET /v1/tenant", 119, 20, record)).toBeNull();
+    expect(cpuCreep("GET /v1/tenant", 120, 20, record)).toBeNull();
+    expect(cpuCreep("GET /v1/tenant", 121, 20, record)).toBe(
+      "server CPU 121 µs/req is 21 % over the 100 µs expected (100 µs recorded on 2026-11-28 with the bare route at 20 µs, now 20 µs; at most +20 %)",
+    );
+    expect(cpuCreep("GET /v1/tenant", null, 20, record)).toContain("no server CPU figure");
+    expect(cpuCreep("GET /v1/tenant", 100, null, record)).toContain("no server CPU figure");
+    expect(cpuCreep("POST /v1/air/search", 5000, 20, record)).toBeNull();
+  });
+
+  it("scales the recorded figures by the host's speed, which the bare route in the same run shows", () => {
+    const record = { recordedOn: "2026-11-28", allowedGrowth: 0.2, bareUsPerRequest: 20, usPerRequest: { "GET /v1/tenant": 100 } };
+    // A host twice as fast: the bare route at 10 µs, so 60 µs is the most the read may take.
+    expect(cpuCreep("GET /v1/tenant", 60, 10, record)).toBeNull();
+    expect(cpuCreep("GET /v1/tenant", 61, 10, record)).toContain("is 22 % over the 50 µs expected");
+    // A host half as fast lets the read take twice as long, and no more.
+    expect(cpuCreep("GET /v1/tenant", 240, 40, record)).toBeNull();
+    expect(cpuCreep("GET /v1/tenant", 241, 40, record)).toContain("over the 200 µs expected");
   });
 });

@@ -73,3 +73,23 @@ describe("supplier ids outside the connectors", () => {
     expect(seen(`const name = supplier.name;`)).toBe(false);
   });
 });
+
+/**
+ * Where a supplier may be named at all (`grep -rniE "duffel|simulated_lcc" src`): its connector's
+ * folder, the composition root, configuration and the generated clients, plus one declared
+ * exception: src/compat/, the transports that imitate another provider's public API (Duffel's) for
+ * integrators switching to us. They name that API, never compare a supplier id (the test above),
+ * and book through the same domain as /v1, whichever supplier sells the offer.
+ */
+const MAY_NAME_A_SUPPLIER = ["src/connectors/", "src/composition/", "src/config.ts", "src/generated/", "src/compat/"];
+
+describe("suppliers' names outside the connectors", () => {
+  it("appear only in the connectors, the composition root, configuration and the compatible APIs", () => {
+    const names = /duffel|simulated_lcc/i;
+    const found = sources(src)
+      .map((path) => relative(root, path))
+      .filter((path) => !MAY_NAME_A_SUPPLIER.some((allowed) => path.startsWith(allowed)))
+      .filter((path) => names.test(readFileSync(join(root, path), "utf8")));
+    expect(found).toEqual([]);
+  });
+});

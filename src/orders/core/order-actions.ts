@@ -1,4 +1,5 @@
-import { appError, type AppError } from "../../errors/app-error";
+import { appError, type AppError, type AppErrorDetails } from "../../errors/app-error";
+import type { ErrorCode } from "../../errors/catalogue";
 import { itineraryDates, type Order, type OrderStatus } from "./order";
 import { orderTransitions } from "./order-state-machine";
 
@@ -40,8 +41,19 @@ export interface RefusalOptions {
   noPenalty?: boolean;
 }
 
+/** A refusal before it is an error: the catalogue code and details to answer with. */
+interface Refusal {
+  code: ErrorCode;
+  details: AppErrorDetails;
+}
+
+const refused = (code: ErrorCode, details: AppErrorDetails): Refusal => ({ code, details });
+const asError = (refusal: Refusal): AppError => appError(refusal.code, refusal.details);
+
 /**
- * Why `order` refuses `action` at `now`, as the error to answer, or null when it allows it:
+ * Why `order` refuses `action` at `now`, as the error to answer (its code and details: an error is
+ * made only when one is answered, since every order view asks of each action), or null when it
+ * allows it:
  * - a state the action does not apply to: 409 `order_state_conflict` (a change: 422 `change_not_allowed`);
  * - a hold past its payment deadline takes no payment and no services (409);
  * - an order being refunded takes no services, no second refund, no change, no airline change (409; a change 422);
@@ -49,37 +61,37 @@ export interface RefusalOptions {
  * - a fare whose conditions forbid it: no one-step refund (422 `refund_not_allowed`; a quote still
  *   returns its taxes), no change unless it answers the airline's change (422 `change_not_allowed`).
  */
-export function refusal(order: Order, action: OrderAction, now: Date, options: RefusalOptions = {}): AppError | null {
+function refusalOf(order: Order, action: OrderAction, now: Date, options: RefusalOptions): Refusal | null {
   const inState = stateAllows(order, action);
   switch (action) {
     case "pay": {
-      if (!inState) return stateConflict(order, action);
-      return deadlinePassed(order, now) ? stateConflict(order, action, deadlineNote(order)) : null;
+      if (!inState) return conflict(order, action);
+      return deadlinePassed(order, now) ? conflict(order, action, deadlineNote(order)) : null;
     }
     case "cancel":
     case "updatePassengers":
-      return inState ? null : stateConflict(order, action);
+      return inState ? null : conflict(order, action);
     case "addServices": {
-      if (!inState) return stateConflict(order, action);
-      if (deadlinePassed(order, now)) return stateConflict(order, action, deadlineNote(order));
-      return isRefunding(order) ? stateConflict(order, action, "a refund is under way") : null;
+      if (!inState) return conflict(order, action);
+      if (deadlinePassed(order, now)) return conflict(order, action, deadlineNote(order));
+      return isRefunding(order) ? conflict(order, action, "a refund is under way") : null;
     }
     case "cancelWithQuote": {
-      if (!inState) return stateConflict(order, action);
-      if (isRefunding(order)) return stateConflict(order, "refund", REFUND_UNDER_WAY);
+      if (!inState) return conflict(order, action);
+      if (isRefunding(order)) return conflict(order, "refund", REFUND_UNDER_WAY);
       const departed = isTicketed(order) ? departure(order, now) : null;
-      return departed ? appError("refund_not_allowed", { reason: departed }) : null;
+      return departed ? refused("refund_not_allowed", { reason: departed }) : null;
     }
     case "refund": {
-      if (!inState) return stateConflict(order, action);
-      if (isRefunding(order)) return stateConflict(order, action, REFUND_UNDER_WAY);
+      if (!inState) return conflict(order, action);
+      if (isRefunding(order)) return conflict(order, action, REFUND_UNDER_WAY);
       const { fareBrandName, conditions } = order.offer.payload;
-      if (!conditions.refundBeforeDeparture.allowed) return appError("refund_not_allowed", { reason: `The ${fareBrandName} fare is not refundable.` });
+      if (!conditions.refundBeforeDeparture.allowed) return refused("refund_not_allowed", { reason: `The ${fareBrandName} fare is not refundable.` });
       const departed = departure(order, now);
-      return departed ? appError("refund_not_allowed", { reason: departed }) : null;
+      return departed ? refused("refund_not_allowed", { reason: departed }) : null;
     }
     case "change": {
-      const notAllowed = (reason: string) => appError("change_not_allowed", { field: "order_id", reason });
+      const notAllowed = (reason: string) => refused("change_not_allowed", { field: "order_id", reason });
       if (!inState) return notAllowed(stateMessage(order, action));
       if (isRefunding(order)) return notAllowed(`Order ${order.id} is being refunded.`);
       const { fareBrandName, conditions } = order.offer.payload;
@@ -92,9 +104,20 @@ export function refusal(order: Order, action: OrderAction, now: Date, options: R
     case "simulateAirlineChange": {
       if (!inState || isRefunding(order)) return notOpen(order, action);
       const departed = departure(order, now);
-      return departed ? appError("change_not_allowed", { field: "id", reason: departed }) : null;
+      return departed ? refused("change_not_allowed", { field: "id", reason: departed }) : null;
     }
   }
+}
+
+/** Why `order` refuses `action` at `now`, as the error to answer, or null when it allows it (`refusalOf`). */
+export function refusal(order: Order, action: OrderAction, now: Date, options: RefusalOptions = {}): AppError | null {
+  const found = refusalOf(order, action, now, options);
+  return found && asError(found);
+}
+
+/** Whether `order` allows `action` at `now`. */
+export function allows(order: Order, action: OrderAction, now: Date, options: RefusalOptions = {}): boolean {
+  return refusalOf(order, action, now, options) === null;
 }
 
 /** `refusal`, thrown. */
@@ -113,8 +136,12 @@ export function stateAllows(order: Pick<Order, "status">, action: OrderAction): 
  * to: also the answer when an order moved on between a service's read and its write.
  */
 export function stateConflict(order: Pick<Order, "id" | "status">, action: OrderAction, detail?: string): AppError {
+  return asError(conflict(order, action, detail));
+}
+
+function conflict(order: Pick<Order, "id" | "status">, action: OrderAction, detail?: string): Refusal {
   const message = stateMessage(order, action, detail);
-  return appError("order_state_conflict", { message, reason: message });
+  return refused("order_state_conflict", { message, reason: message });
 }
 
 // ─── The order's lifecycle, named ─────────────────────────────────────────────────────────────
@@ -161,11 +188,11 @@ function stateMessage(order: Pick<Order, "id" | "status">, action: OrderAction, 
 }
 
 /** 409 for an airline change on an order that is not TICKETED with no refund under way. */
-function notOpen(order: Order, action: "acceptAirlineChange" | "simulateAirlineChange"): AppError {
+function notOpen(order: Order, action: "acceptAirlineChange" | "simulateAirlineChange"): Refusal {
   const refunding = isRefunding(order) ? " and being refunded" : "";
   const { from, phrase } = ORDER_ACTIONS[action];
   const message = `Order ${order.id} is ${order.status}${refunding}; only a ${from.join(" or ")} order with no refund under way can ${phrase}.`;
-  return appError("order_state_conflict", { message, reason: message });
+  return refused("order_state_conflict", { message, reason: message });
 }
 
 function deadlinePassed(order: Order, now: Date): boolean {

@@ -3,7 +3,7 @@ import type { OrderSuppliers, SupplierSubject } from "../../gateway/contract/gat
 import { offerSupplier } from "../../search/offer-payload";
 import type { TenantClock } from "../../tenancy/tenant-clock";
 import type { Order } from "./order";
-import { refusal } from "./order-actions";
+import { allows, type OrderAction } from "./order-actions";
 
 /** The actions Variant A's `available_actions` lists. */
 export type AvailableAction = "cancel" | "change" | "add_services" | "pay" | "select_seats";
@@ -16,7 +16,7 @@ export type AvailableAction = "cancel" | "change" | "add_services" | "pay" | "se
  */
 export function availableActions(order: Order, now: Date, suppliers: Pick<OrderSuppliers, "does">): AvailableAction[] {
   const does = (capability: Parameters<OrderSuppliers["does"]>[1]) => suppliers.does(order.offer.payload, capability);
-  const allowed = (action: Parameters<typeof refusal>[1]) => refusal(order, action, now) === null;
+  const allowed = (action: OrderAction) => allows(order, action, now);
   const actions: AvailableAction[] = [];
   if (allowed("cancel") || allowed("cancelWithQuote")) actions.push("cancel");
   if (does("orderChanges") && allowed("change")) actions.push("change");

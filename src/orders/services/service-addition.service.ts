@@ -20,7 +20,7 @@ import type { Order, OrderDetail, SelectedService } from "../core/order";
 import type { OrderCommits } from "../core/order-commits";
 import type { AirlineJobs } from "../jobs/airline-jobs";
 import type { OrderService } from "../core/order.service";
-import { awaitsPayment, isTicketed, refusal } from "../core/order-actions";
+import { allows, awaitsPayment, isTicketed, refusal } from "../core/order-actions";
 import { ORDER_GUARD, touchIn } from "../core/order-state-machine";
 import { checkPayment } from "../payment/payment-rules";
 import type { ServiceAddition } from "./service-addition";
@@ -71,7 +71,7 @@ export class ServiceAdditionService {
    */
   async available(scope: TenantScope, orderId: string): Promise<AvailableService[]> {
     const order = await this.orders.get(scope, orderId);
-    return refusal(order, "addServices", scope.clock.now()) ? [] : servicesLeft(offerServices(this.suppliers, order.offer), order.services);
+    return !allows(order, "addServices", scope.clock.now()) ? [] : servicesLeft(offerServices(this.suppliers, order.offer), order.services);
   }
 
   /**
