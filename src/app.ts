@@ -90,7 +90,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   registerDocsRoutes(http);
   registerConsoleRoutes(http, log);
   registerRestRoutes(http, restRoutes);
-  await registerCompatibleApis(http);
+  await registerCompatibleApis(http, services);
   const schema = buildSchema();
   await registerGraphQL(http, schema, log, registry, db.availability);
   const closeSubscriptions = registerSubscriptions(http.server, schema, services);

@@ -55,6 +55,7 @@ import { IntentReconciler } from "./orders/recovery/intent-reconciler";
 import { testPause } from "./test-pause";
 import { WebhookDeliveryQueue } from "./events/webhook-delivery-queue";
 import { WebhookDispatcher } from "./events/webhook-dispatcher";
+import { WebhookFormats } from "./events/webhook-formats";
 import { WebhookDeliveryService } from "./events/webhook-deliveries.service";
 import { OrderFeed } from "./orders/history/order-feed";
 import { LiveConnections } from "./authentication/live-connections";
@@ -138,6 +139,8 @@ export interface Services {
   intentReconciler: IntentReconciler;
   webhookQueue: WebhookDeliveryQueue;
   webhookDispatcher: WebhookDispatcher;
+  /** Delivery formats besides ours, which the compatible APIs register as they are mounted. */
+  webhookFormats: WebhookFormats;
   webhookDeliveries: WebhookDeliveryService;
   /** The tenant's webhook endpoints: its default one (its webhook_url) and up to 16 more. */
   webhookEndpoints: WebhookEndpointService;
@@ -209,8 +212,9 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const airlineJobs = new AirlineJobs(jobQueue, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS);
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
   const webhookQueue = new WebhookDeliveryQueue(db, config.WEBHOOK_TIMEOUT_MS + config.JOB_LEASE_SECONDS * 1000);
+  const webhookFormats = new WebhookFormats();
   const webhookDispatcher = new WebhookDispatcher(
-    { queue: webhookQueue, findTenant: (tenantId) => tenantDirectory.find(tenantId), tenantChanged: (tenantId) => tenants.invalidate(tenantId), log },
+    { queue: webhookQueue, findTenant: (tenantId) => tenantDirectory.find(tenantId), tenantChanged: (tenantId) => tenants.invalidate(tenantId), log, formats: webhookFormats },
     {
       retrySchedule: config.WEBHOOK_RETRY_SCHEDULE,
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
@@ -273,6 +277,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     intentReconciler: new IntentReconciler(db, callIntents, suppliers.everySupplier, log, { pollMs: config.JOB_POLL_MS }),
     webhookQueue,
     webhookDispatcher,
+    webhookFormats,
     webhookDeliveries,
     webhookEndpoints: new WebhookEndpointService(db, cursors, tenantConfig, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
     events: new EventService(db, cursors, config.WEBHOOK_LOG_RETENTION_DAYS),
