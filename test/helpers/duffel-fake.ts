@@ -185,6 +185,8 @@ export async function startDuffelFake(): Promise<DuffelFake> {
       const offerId = (data.selected_offers as string[] | undefined)?.[0] ?? "";
       const offer = offers.get(offerId);
       if (!offer || withdrawn.has(offerId) || journeys.get(offerId) === "offer_gone") return gone(response);
+      const refusal = passengersRefusal(offer, (data.passengers as OrderPassengerInput[] | undefined) ?? []);
+      if (refusal) return send(response, 422, errorBody(422, "validation_error", refusal.code, refusal.title, refusal.message));
       if (journeys.get(offerId) === "airline_unknown") return send(response, 502, errorBody(502, "airline_error", "airline_unknown", "Airline unknown", "The airline answered with an unknown error"));
       if (journeys.get(offerId) === "insufficient_balance" && data.type !== "hold") return send(response, 422, errorBody(422, "invalid_state_error", "insufficient_balance", "Insufficient balance", "Your Duffel balance is too low"));
       const type = data.type === "hold" || data.type === "pay_later" ? "hold" : "instant";
@@ -348,6 +350,36 @@ export async function startDuffelFake(): Promise<DuffelFake> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake as DuffelFake;
+}
+
+type OrderPassengerInput = { id?: string; identity_documents?: Array<{ type?: string; unique_identifier?: string; issuing_country_code?: string; expires_on?: string }>; infant_passenger_id?: string | null };
+
+/**
+ * What Duffel refuses in an order's passengers: one missing an identity document (one at most,
+ * a passport with its number, issuing country and expiry) when the offer says
+ * `passenger_identity_documents_required`, and an infant without a seat that no adult holds
+ * (`infant_passenger_id`), or one named by a passenger who is not an adult.
+ */
+function passengersRefusal(offer: Record<string, unknown>, passengers: OrderPassengerInput[]): { code: string; title: string; message: string } | null {
+  const types = new Map((offer.passengers as Array<{ id: string; type: string }>).map((passenger) => [passenger.id, passenger.type]));
+  for (const [index, passenger] of passengers.entries()) {
+    const documents = passenger.identity_documents ?? [];
+    if (documents.length > 1) return { code: "invalid_data", title: "Invalid data", message: `passengers[${index}].identity_documents: only one identity document may be given` };
+    const document = documents[0];
+    if (document && (document.type !== "passport" || !document.unique_identifier || !/^[A-Z]{2}$/.test(document.issuing_country_code ?? "") || !/^\d{4}-\d{2}-\d{2}$/.test(document.expires_on ?? ""))) {
+      return { code: "invalid_data", title: "Invalid data", message: `passengers[${index}].identity_documents[0] must be a passport with unique_identifier, issuing_country_code and expires_on` };
+    }
+    if (offer.passenger_identity_documents_required === true && !document) {
+      return { code: "validation_required", title: "Required field", message: `passengers[${index}].identity_documents: the offer requires an identity document for every passenger` };
+    }
+    if (passenger.infant_passenger_id != null && (types.get(passenger.id ?? "") !== "adult" || types.get(passenger.infant_passenger_id) !== "infant_without_seat")) {
+      return { code: "invalid_data", title: "Invalid data", message: `passengers[${index}].infant_passenger_id must name an infant without a seat, on an adult` };
+    }
+  }
+  const held = passengers.map((passenger) => passenger.infant_passenger_id).filter((id): id is string => typeof id === "string");
+  const unheld = [...types].find(([id, type]) => type === "infant_without_seat" && held.filter((heldId) => heldId === id).length !== 1);
+  if (unheld) return { code: "invalid_data", title: "Invalid data", message: `the infant ${unheld[0]} must be held by exactly one adult (infant_passenger_id)` };
+  return null;
 }
 
 function errorBody(status: number, type: string, code: string, title: string, message: string) {
