@@ -47,6 +47,8 @@ export interface DuffelFake {
    * as after Duffel's `order.creation_failed`).
    */
   acceptNextOrder(outcome: { readsPending: number; fails?: boolean }): void;
+  /** While true, paid orders show no documents (the airline has not issued the e-tickets yet), as Duffel's do for a while after payment. */
+  withholdTickets: boolean;
   close(): Promise<void>;
 }
 
@@ -95,6 +97,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     quoteLifetimeMs: 15 * 60_000,
     refundTo: "balance" as "balance" | "airline_credits",
     offersPerSearch: 3,
+    withholdTickets: false,
     creditAmountKnown: true,
     allow: (token: string) => void tokens.add(token),
     revoke: (token: string) => void tokens.delete(token),
@@ -211,12 +214,12 @@ export async function startDuffelFake(): Promise<DuffelFake> {
       nextAccepted = null;
       orders.set(order.id, order);
       orderList.unshift(order.id);
-      return send(response, order.pending ? 202 : 201, { data: orderView(order, offer) });
+      return send(response, order.pending ? 202 : 201, { data: orderView(order, offer, fake.withholdTickets) });
     }
     if (route === "GET /air/orders") {
       // Duffel lists the orders of one offer when asked (`offer_id`).
       const listed = orderList.map((id) => orders.get(id)!).filter((order) => !query.has("offer_id") || order.offerId === query.get("offer_id"));
-      return sendPage(response, listed.map((order) => orderView(order, offers.get(order.offerId)!)), query);
+      return sendPage(response, listed.map((order) => orderView(order, offers.get(order.offerId)!, fake.withholdTickets)), query);
     }
     if ((match = /^GET \/air\/orders\/([^/]+)$/.exec(route))) {
       const order = orders.get(match[1]!);
@@ -228,7 +231,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
           return notFound(response);
         } else delete order.pending;
       }
-      return order ? send(response, 200, { data: orderView(order, offers.get(order.offerId)!) }) : notFound(response);
+      return order ? send(response, 200, { data: orderView(order, offers.get(order.offerId)!, fake.withholdTickets) }) : notFound(response);
     }
     if (route === "POST /air/payments") {
       const order = orders.get(String(data.order_id));
@@ -520,7 +523,7 @@ function seatMaps(offer: Record<string, unknown>) {
   );
 }
 
-function orderView(order: FakeOrder, offer: Record<string, unknown>) {
+function orderView(order: FakeOrder, offer: Record<string, unknown>, ticketsWithheld: boolean) {
   const given = (order.body.passengers as Array<{ id: string; given_name: string; family_name: string }> | undefined) ?? [];
   return {
     id: order.id,
@@ -533,7 +536,7 @@ function orderView(order: FakeOrder, offer: Record<string, unknown>) {
     slices: offer.slices,
     passengers: given.map((passenger) => ({ id: passenger.id, given_name: passenger.given_name, family_name: passenger.family_name })),
     payment_status: { awaiting_payment: !order.paid, payment_required_by: order.paid ? null : (offer.payment_requirements as { payment_required_by: string | null }).payment_required_by, price_guarantee_expires_at: null },
-    documents: order.paid ? given.map((passenger, index) => ({ type: "electronic_ticket", unique_identifier: `12500000000${index}`, passenger_ids: [passenger.id] })) : [],
+    documents: order.paid && !order.pending && !ticketsWithheld ? given.map((passenger, index) => ({ type: "electronic_ticket", unique_identifier: `12500000000${index}`, passenger_ids: [passenger.id] })) : [],
     cancelled_at: order.cancelled ? new Date().toISOString() : null,
     metadata: order.metadata,
   };
