@@ -7,8 +7,8 @@ import { allTransactions, signedMinor, walletBalance } from "./orders";
 import { startTestServer, type TestServer } from "./test-server";
 
 /** A test server whose Duffel is the fake, ticketing at once. */
-export function startDuffelServer(fake: DuffelFake): Promise<TestServer> {
-  return startTestServer({ env: { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_API_URL: fake.url, DUFFEL_TIMEOUT_MS: "10000", TICKETING_DELAY_MS: "0" } });
+export function startDuffelServer(fake: DuffelFake, env: Record<string, string> = {}): Promise<TestServer> {
+  return startTestServer({ env: { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_API_URL: fake.url, DUFFEL_TIMEOUT_MS: "10000", TICKETING_DELAY_MS: "0", ...env } });
 }
 
 /** The three suppliers a Duffel tenant searches, Duffel last. */

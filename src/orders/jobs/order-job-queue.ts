@@ -133,6 +133,20 @@ export class OrderJobQueue {
     );
   }
 
+  /**
+   * The order's job of `kind` waiting for a later run (due later, not running) is due now; returns
+   * when, or null when there is no such job (none, or one running: it reads the latest itself).
+   */
+  async runNow(orderId: string, kind: OrderJobKind): Promise<Date | null> {
+    const now = clock.now();
+    const { provider } = this.db;
+    const at = sqlTimestamp(provider, now);
+    const counts = await writeBatch(this.db, [
+      Sql.sql`UPDATE "OrderJob" SET "runAt" = ${at} WHERE "orderId" = ${orderId} AND "kind" = ${sqlEnum(provider, "OrderJobKind", kind)} AND "runAt" > ${at} AND "lockedUntil" IS NULL`,
+    ]);
+    return counts[0]! > 0 ? now : null;
+  }
+
   /** Ends every lease: for SQLite at start (see `releaseAllLeases`). */
   releaseAllLeases(): Promise<void> {
     return releaseAllLeases(this.db, "OrderJob");
