@@ -2,6 +2,8 @@ import { expect } from "vitest";
 import { call, createTenant, type Endpoint, type TenantFixture } from "./client";
 import { connectDuffel, fakeToken, secretsKey } from "./duffel";
 import type { DuffelFake } from "./duffel-fake";
+import { clock } from "../../src/clock";
+import { eventually } from "./eventually";
 import { daysAhead } from "./offers";
 import { allTransactions, signedMinor, walletBalance } from "./orders";
 import { startTestServer, type TestServer } from "./test-server";
@@ -59,4 +61,16 @@ export async function expectLedgerOf(server: Endpoint, key: string, orderId: str
   expect(entries.reduce((sum, entry) => sum + signedMinor(entry.amount, entry.currency), 0)).toBe(wallet.minor);
   expect(entries.filter((entry) => entry.order_id === orderId).map((entry) => entry.type).sort()).toEqual([...types].sort());
   return wallet.minor;
+}
+
+/** The order's ticket job once it waits for a later read of Duffel (due after now, unleased, and after `after` when given). */
+export function waitingTicketJob(server: TestServer, orderId: string, after?: Date) {
+  return eventually(
+    async () => {
+      const job = await server.db.prisma.orderJob.findFirst({ where: { orderId, kind: "ticket" } });
+      return job && job.runAt.getTime() > Math.max(clock.nowMs(), after?.getTime() ?? 0) && job.lockedUntil === null ? job : undefined;
+    },
+    () => `the ticket job of ${orderId} does not wait for a later read`,
+    30_000,
+  );
 }

@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { clock, setClock } from "../../src/clock";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, startDuffelServer } from "../helpers/duffel-gateway";
-import { eventually } from "../helpers/eventually";
+import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, startDuffelServer, waitingTicketJob } from "../helpers/duffel-gateway";
 import { eventTypes } from "../helpers/job-leases";
 import { bookOffer, getOrder, ticketOrder, waitForStatus } from "../helpers/orders";
 import type { TestServer } from "../helpers/test-server";
@@ -33,16 +32,7 @@ describe("Duffel tickets issued later", { timeout: 90_000 }, () => {
     setClock(new Date());
   });
 
-  /** The order's ticket job once it waits for a later read (due after now, unleased); undefined until then. */
-  const waitingJob = (orderId: string) =>
-    eventually(
-      async () => {
-        const job = await server.db.prisma.orderJob.findFirst({ where: { orderId, kind: "ticket" } });
-        return job && job.runAt.getTime() > clock.nowMs() && job.lockedUntil === null ? job : undefined;
-      },
-      () => `the ticket job of ${orderId} does not wait for a later read`,
-      30_000,
-    );
+  const waitingJob = (orderId: string) => waitingTicketJob(server, orderId);
 
   /** Moves the clock to the job's next read and wakes the worker, as its own poll would. */
   const readAgain = (runAt: Date) => {
@@ -64,10 +54,7 @@ describe("Duffel tickets issued later", { timeout: 90_000 }, () => {
 
     // Still no tickets at the next read: the job waits again, longer than before.
     readAgain(first.runAt);
-    const second = await eventually(async () => {
-      const job = await server.db.prisma.orderJob.findFirst({ where: { orderId: order.id, kind: "ticket" } });
-      return job && job.runAt.getTime() > first.runAt.getTime() && job.lockedUntil === null ? job : undefined;
-    }, () => "the job was not read again");
+    const second = await waitingTicketJob(server, order.id, first.runAt);
     expect(second.runAt.getTime() - clock.nowMs()).toBeGreaterThanOrEqual(first.runAt.getTime() - first.createdAt.getTime() - 1_000);
 
     fake.withholdTickets = false;

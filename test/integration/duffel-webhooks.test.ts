@@ -3,8 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { clock, setClock } from "../../src/clock";
 import { call } from "../helpers/client";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, startDuffelServer } from "../helpers/duffel-gateway";
-import { eventually } from "../helpers/eventually";
+import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, startDuffelServer, waitingTicketJob } from "../helpers/duffel-gateway";
 import { expectError } from "../helpers/expect-error";
 import { eventTypes } from "../helpers/job-leases";
 import { bookOffer, ticketOrder, waitForStatus } from "../helpers/orders";
@@ -74,14 +73,7 @@ describe("Duffel's webhooks", { timeout: 90_000 }, () => {
     const order = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "BA"));
     fake.acceptNextOrder({ readsPending: 1_000 });
     expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
-    const waiting = await eventually(
-      async () => {
-        const job = await server.db.prisma.orderJob.findFirst({ where: { orderId: order.id, kind: "ticket" } });
-        return job && job.runAt.getTime() > clock.nowMs() && job.lockedUntil === null ? job : undefined;
-      },
-      () => "the ticketing does not wait for Duffel",
-      30_000,
-    );
+    const waiting = await waitingTicketJob(server, order.id);
     const [accepted] = duffelOrdersOf(fake, order.id);
     accepted!.pending!.readsPending = 0;
 
