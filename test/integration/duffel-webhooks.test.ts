@@ -91,4 +91,24 @@ describe("Duffel's webhooks", { timeout: 90_000 }, () => {
     expect((await deliver(body)).body.data).toMatchObject({ duplicate: true });
     expect(await server.db.prisma.duffelWebhookEvent.count({ where: { duffelOrderId: accepted!.id } })).toBe(1);
   });
+
+  it("order.creation_failed for a ticketing waiting on Duffel's 202 fails it at once when Duffel no longer sells the offer: the debit given back once, one order.failed", async () => {
+    const order = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "BA"));
+    fake.acceptNextOrder({ readsPending: 1_000, fails: true });
+    expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
+    const waiting = await waitingTicketJob(server, order.id);
+    const [accepted] = duffelOrdersOf(fake, order.id);
+    // Duffel gives up on the order, and the airline no longer sells its offer.
+    accepted!.pending!.readsPending = 0;
+    fake.withdraw(accepted!.offerId);
+
+    const delivered = await deliver(event("order.creation_failed", { id: accepted!.id, metadata: { aerogate_order_id: order.id } }));
+    expect(delivered.body.data).toMatchObject({ acted: true, duplicate: false });
+    const failed = (await waitForStatus(server, tenant.key, order.id, ["FAILED"])).body;
+    expect(clock.nowMs()).toBeLessThan(waiting.runAt.getTime());
+    expect(failed.data.failure_reason).toBe("airline_rejected");
+    expect(await eventTypes(server, order.id)).toEqual(["order.created", "order.failed"]);
+    await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "ticketing_reversal"]);
+    expect(duffelOrdersOf(fake, order.id).every((atDuffel) => atDuffel.cancelled || atDuffel.id === accepted!.id)).toBe(true);
+  });
 });
