@@ -57,7 +57,7 @@ try {
         idempotencyKey: `duffel-try-${chosen.id}`,
         offerId: chosen.id,
         type: hold ? "hold" : "instant",
-        passengers: [{ id: chosen.offer.passengers[0]!.id, given_name: "Amelia", family_name: "Earhart", born_on: "1987-07-24", title: "ms", gender: "f", email: "amelia@example.com", phone_number: "+442080160509" }],
+        passengers: [{ id: chosen.offer.passengers[0]!.id, given_name: "Amelia", family_name: "Earhart", born_on: "1987-07-24", title: "ms", gender: "f", email: "amelia@example.com", phone_number: "+442080160509", identity_documents: [{ type: "passport", unique_identifier: "553537117", issuing_country_code: "GB", expires_on: "2036-01-01" }] }],
         ...(!hold && { payment: chosen.duffelTotal }),
       },
     );

@@ -27,6 +27,7 @@ import { openApiDocument } from "./rest/openapi";
 import { registerRestRoutes } from "./rest/route";
 import { COMPATIBLE_API_MOUNTS, registerCompatibleApis } from "./compat";
 import { restRoutes } from "./rest/routes";
+import { registerSupplierInbound } from "./http/supplier-inbound";
 import { createServices, type Services } from "./services";
 import { startBackgroundWork } from "./background-work";
 
@@ -91,6 +92,7 @@ export async function buildApp(config: Config, db: Database, pubsub: PubSub, log
   registerConsoleRoutes(http, log);
   registerRestRoutes(http, restRoutes);
   await registerCompatibleApis(http, services);
+  await registerSupplierInbound(http, services.supplierInbound);
   const schema = buildSchema();
   await registerGraphQL(http, schema, log, registry, db.availability);
   const closeSubscriptions = registerSubscriptions(http.server, schema, services);

@@ -114,6 +114,8 @@ const configSchema = z.object({
   DUFFEL_API_URL: z.string().url().default("https://api.duffel.com"),
   /** The longest one call to Duffel may take (a search is bounded by its own supplier_timeout instead). */
   DUFFEL_TIMEOUT_MS: z.coerce.number().int().min(100).default(30000),
+  /** The secret Duffel signs its webhooks with (given when the webhook is created at Duffel); unset: /suppliers/duffel/webhooks answers 503. */
+  DUFFEL_WEBHOOK_SECRET: z.string().min(1).optional(),
   /**
    * TEST ONLY, unset in production: stops every request that reaches the named point (a crash
    * window) after printing a marker line on stdout, so a test can SIGKILL the process there

@@ -24,6 +24,7 @@ import { SearchService } from "./search/search.service";
 import { createGateway, type Gateway } from "./gateway/gateway";
 import { SupplierHealth, supplierStatRetention } from "./gateway/health";
 import { ACCOUNT_TOKENS, registeredConnectors } from "./composition/connectors";
+import type { SupplierInboundRoute } from "./gateway/contract/connector";
 import { FareCalendarService } from "./search/fare-calendar.service";
 import { OfferCache } from "./search/offer-cache";
 import { BatchOfferRequestService } from "./search/batch-offer-requests.service";
@@ -85,6 +86,8 @@ const WEBHOOK_CONCURRENCY = 256;
 
 /** Every domain service, built once per process by `createServices` and reached through the request context. */
 export interface Services {
+  /** What suppliers send us (their webhooks), served at `/suppliers/<supplier>/<path>`. */
+  supplierInbound: ReadonlyArray<{ supplier: string; route: SupplierInboundRoute }>;
   config: Config;
   db: Database;
   pubsub: PubSub;
@@ -176,7 +179,10 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const cursors = new CursorCodec(cursorSecret);
   const airports = airportIndex();
   const supplierConnections = new SupplierConnectionService(db, TokenCipher.fromSetting(config.SUPPLIER_SECRETS_KEY), ACCOUNT_TOKENS);
-  const connectors = registeredConnectors({ config, db, airports, connections: supplierConnections });
+  // A supplier's webhook wakes the order's waiting ticketing (bound below, once the job queue exists).
+  let orderChanged: (orderId: string) => Promise<void> = async () => undefined;
+  const connectors = registeredConnectors({ config, db, airports, connections: supplierConnections, orderSignals: { changed: (orderId) => orderChanged(orderId) } });
+  const supplierInbound = connectors.flatMap((connector) => (connector.inbound ?? []).map((route) => ({ supplier: connector.ref.id, route })));
   // Connectors sharing tables (the simulated airline's two profiles) name them once each.
   const connectorTables = [...new Map(connectors.flatMap((connector) => connector.tenantTables ?? []).map((table) => [table.table, table])).values()];
   const usageMeter = new UsageMeter(db, log, config.USAGE_FLUSH_MS);
@@ -208,6 +214,10 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const orders = new OrderService(db, cursors, offers, wallets, orderCommits, calls, suppliers, holds, unpaidHolds, pause);
   const holdExpiry = new HoldExpiry(db, jobQueue, orderCommits, calls);
   const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, suppliers, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, calls, new TicketReissue(db, suppliers), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS, availability: db.availability });
+  orderChanged = async (orderId) => {
+    const runAt = await jobQueue.runNow(orderId, "ticket");
+    if (runAt) jobWorker.wake(runAt);
+  };
   // The airline works every job as slowly: tickets, refunds, EMDs and reissues come TICKETING_DELAY_MS after they are asked.
   const airlineJobs = new AirlineJobs(jobQueue, (runAt) => jobWorker.wake(runAt), config.TICKETING_DELAY_MS);
   // A delivery's lease outlasts its attempt (cut at WEBHOOK_TIMEOUT_MS) and the writing of its outcome.
@@ -237,6 +247,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     if (change.event) webhookDispatcher.wake(new Date(clock.nowMs() + orderCommits.firstDeliveryDelayMs));
   });
   return {
+    supplierInbound,
     config,
     db,
     pubsub,

@@ -65,6 +65,8 @@ export const errorCatalogue = {
   supplier_error: { status: 502, message: "The supplier failed to answer (for a search: every source failed).", action: "Try again shortly; a search's supplier_results names each source's outcome, and when the reason names a connection's token, connect again with a valid one." },
   supplier_timeout: { status: 504, message: "The airline source did not answer in time.", action: "Search again, or allow a longer supplier_timeout." },
   service_unavailable: { status: 503, message: "The service is temporarily unavailable.", action: "Retry shortly, after the seconds the Retry-After header names when it is there; reuse the Idempotency-Key." },
+  webhook_signature_invalid: { status: 401, message: "The webhook's signature does not verify.", action: "Sign the exact body with the webhook's secret, as the supplier documents its signature, within five minutes of sending it." },
+  supplier_webhooks_unset: { status: 503, message: "Supplier webhooks are off: the service has no secret to verify them with.", action: "Ask the operator to set the supplier's webhook secret, the one the supplier gave for the webhook (README, configuration)." },
   supplier_secrets_unset: { status: 503, message: "Supplier connections are off: the service has no SUPPLIER_SECRETS_KEY to encrypt their tokens with.", action: "Ask the operator to set SUPPLIER_SECRETS_KEY (32 bytes in base64), then connect again." },
   storage_full: { status: 507, message: "The service has no room to store this change.", action: "Retry after the seconds the Retry-After header names; reads still work. Reuse the Idempotency-Key." },
 } as const satisfies Record<string, { status: number; message: string; action: string; retryable?: boolean }>;

@@ -47,6 +47,8 @@ export interface DuffelFake {
    * as after Duffel's `order.creation_failed`).
    */
   acceptNextOrder(outcome: { readsPending: number; fails?: boolean }): void;
+  /** While true, paid orders show no documents (the airline has not issued the e-tickets yet), as Duffel's do for a while after payment. */
+  withholdTickets: boolean;
   close(): Promise<void>;
 }
 
@@ -95,6 +97,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     quoteLifetimeMs: 15 * 60_000,
     refundTo: "balance" as "balance" | "airline_credits",
     offersPerSearch: 3,
+    withholdTickets: false,
     creditAmountKnown: true,
     allow: (token: string) => void tokens.add(token),
     revoke: (token: string) => void tokens.delete(token),
@@ -185,6 +188,8 @@ export async function startDuffelFake(): Promise<DuffelFake> {
       const offerId = (data.selected_offers as string[] | undefined)?.[0] ?? "";
       const offer = offers.get(offerId);
       if (!offer || withdrawn.has(offerId) || journeys.get(offerId) === "offer_gone") return gone(response);
+      const refusal = passengersRefusal(offer, (data.passengers as OrderPassengerInput[] | undefined) ?? []);
+      if (refusal) return send(response, 422, errorBody(422, "validation_error", refusal.code, refusal.title, refusal.message));
       if (journeys.get(offerId) === "airline_unknown") return send(response, 502, errorBody(502, "airline_error", "airline_unknown", "Airline unknown", "The airline answered with an unknown error"));
       if (journeys.get(offerId) === "insufficient_balance" && data.type !== "hold") return send(response, 422, errorBody(422, "invalid_state_error", "insufficient_balance", "Insufficient balance", "Your Duffel balance is too low"));
       const type = data.type === "hold" || data.type === "pay_later" ? "hold" : "instant";
@@ -209,12 +214,12 @@ export async function startDuffelFake(): Promise<DuffelFake> {
       nextAccepted = null;
       orders.set(order.id, order);
       orderList.unshift(order.id);
-      return send(response, order.pending ? 202 : 201, { data: orderView(order, offer) });
+      return send(response, order.pending ? 202 : 201, { data: orderView(order, offer, fake.withholdTickets) });
     }
     if (route === "GET /air/orders") {
       // Duffel lists the orders of one offer when asked (`offer_id`).
       const listed = orderList.map((id) => orders.get(id)!).filter((order) => !query.has("offer_id") || order.offerId === query.get("offer_id"));
-      return sendPage(response, listed.map((order) => orderView(order, offers.get(order.offerId)!)), query);
+      return sendPage(response, listed.map((order) => orderView(order, offers.get(order.offerId)!, fake.withholdTickets)), query);
     }
     if ((match = /^GET \/air\/orders\/([^/]+)$/.exec(route))) {
       const order = orders.get(match[1]!);
@@ -226,7 +231,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
           return notFound(response);
         } else delete order.pending;
       }
-      return order ? send(response, 200, { data: orderView(order, offers.get(order.offerId)!) }) : notFound(response);
+      return order ? send(response, 200, { data: orderView(order, offers.get(order.offerId)!, fake.withholdTickets) }) : notFound(response);
     }
     if (route === "POST /air/payments") {
       const order = orders.get(String(data.order_id));
@@ -348,6 +353,36 @@ export async function startDuffelFake(): Promise<DuffelFake> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake as DuffelFake;
+}
+
+type OrderPassengerInput = { id?: string; identity_documents?: Array<{ type?: string; unique_identifier?: string; issuing_country_code?: string; expires_on?: string }>; infant_passenger_id?: string | null };
+
+/**
+ * What Duffel refuses in an order's passengers: one missing an identity document (one at most,
+ * a passport with its number, issuing country and expiry) when the offer says
+ * `passenger_identity_documents_required`, and an infant without a seat that no adult holds
+ * (`infant_passenger_id`), or one named by a passenger who is not an adult.
+ */
+function passengersRefusal(offer: Record<string, unknown>, passengers: OrderPassengerInput[]): { code: string; title: string; message: string } | null {
+  const types = new Map((offer.passengers as Array<{ id: string; type: string }>).map((passenger) => [passenger.id, passenger.type]));
+  for (const [index, passenger] of passengers.entries()) {
+    const documents = passenger.identity_documents ?? [];
+    if (documents.length > 1) return { code: "invalid_data", title: "Invalid data", message: `passengers[${index}].identity_documents: only one identity document may be given` };
+    const document = documents[0];
+    if (document && (document.type !== "passport" || !document.unique_identifier || !/^[A-Z]{2}$/.test(document.issuing_country_code ?? "") || !/^\d{4}-\d{2}-\d{2}$/.test(document.expires_on ?? ""))) {
+      return { code: "invalid_data", title: "Invalid data", message: `passengers[${index}].identity_documents[0] must be a passport with unique_identifier, issuing_country_code and expires_on` };
+    }
+    if (offer.passenger_identity_documents_required === true && !document) {
+      return { code: "validation_required", title: "Required field", message: `passengers[${index}].identity_documents: the offer requires an identity document for every passenger` };
+    }
+    if (passenger.infant_passenger_id != null && (types.get(passenger.id ?? "") !== "adult" || types.get(passenger.infant_passenger_id) !== "infant_without_seat")) {
+      return { code: "invalid_data", title: "Invalid data", message: `passengers[${index}].infant_passenger_id must name an infant without a seat, on an adult` };
+    }
+  }
+  const held = passengers.map((passenger) => passenger.infant_passenger_id).filter((id): id is string => typeof id === "string");
+  const unheld = [...types].find(([id, type]) => type === "infant_without_seat" && held.filter((heldId) => heldId === id).length !== 1);
+  if (unheld) return { code: "invalid_data", title: "Invalid data", message: `the infant ${unheld[0]} must be held by exactly one adult (infant_passenger_id)` };
+  return null;
 }
 
 function errorBody(status: number, type: string, code: string, title: string, message: string) {
@@ -488,7 +523,7 @@ function seatMaps(offer: Record<string, unknown>) {
   );
 }
 
-function orderView(order: FakeOrder, offer: Record<string, unknown>) {
+function orderView(order: FakeOrder, offer: Record<string, unknown>, ticketsWithheld: boolean) {
   const given = (order.body.passengers as Array<{ id: string; given_name: string; family_name: string }> | undefined) ?? [];
   return {
     id: order.id,
@@ -501,7 +536,7 @@ function orderView(order: FakeOrder, offer: Record<string, unknown>) {
     slices: offer.slices,
     passengers: given.map((passenger) => ({ id: passenger.id, given_name: passenger.given_name, family_name: passenger.family_name })),
     payment_status: { awaiting_payment: !order.paid, payment_required_by: order.paid ? null : (offer.payment_requirements as { payment_required_by: string | null }).payment_required_by, price_guarantee_expires_at: null },
-    documents: order.paid ? given.map((passenger, index) => ({ type: "electronic_ticket", unique_identifier: `12500000000${index}`, passenger_ids: [passenger.id] })) : [],
+    documents: order.paid && !order.pending && !ticketsWithheld ? given.map((passenger, index) => ({ type: "electronic_ticket", unique_identifier: `12500000000${index}`, passenger_ids: [passenger.id] })) : [],
     cancelled_at: order.cancelled ? new Date().toISOString() : null,
     metadata: order.metadata,
   };

@@ -2,13 +2,15 @@ import { expect } from "vitest";
 import { call, createTenant, type Endpoint, type TenantFixture } from "./client";
 import { connectDuffel, fakeToken, secretsKey } from "./duffel";
 import type { DuffelFake } from "./duffel-fake";
+import { clock } from "../../src/clock";
+import { eventually } from "./eventually";
 import { daysAhead } from "./offers";
 import { allTransactions, signedMinor, walletBalance } from "./orders";
 import { startTestServer, type TestServer } from "./test-server";
 
 /** A test server whose Duffel is the fake, ticketing at once. */
-export function startDuffelServer(fake: DuffelFake): Promise<TestServer> {
-  return startTestServer({ env: { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_API_URL: fake.url, DUFFEL_TIMEOUT_MS: "10000", TICKETING_DELAY_MS: "0" } });
+export function startDuffelServer(fake: DuffelFake, env: Record<string, string> = {}): Promise<TestServer> {
+  return startTestServer({ env: { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_API_URL: fake.url, DUFFEL_TIMEOUT_MS: "10000", TICKETING_DELAY_MS: "0", ...env } });
 }
 
 /** The three suppliers a Duffel tenant searches, Duffel last. */
@@ -59,4 +61,16 @@ export async function expectLedgerOf(server: Endpoint, key: string, orderId: str
   expect(entries.reduce((sum, entry) => sum + signedMinor(entry.amount, entry.currency), 0)).toBe(wallet.minor);
   expect(entries.filter((entry) => entry.order_id === orderId).map((entry) => entry.type).sort()).toEqual([...types].sort());
   return wallet.minor;
+}
+
+/** The order's ticket job once it waits for a later read of Duffel (due after now, unleased, and after `after` when given). */
+export function waitingTicketJob(server: TestServer, orderId: string, after?: Date) {
+  return eventually(
+    async () => {
+      const job = await server.db.prisma.orderJob.findFirst({ where: { orderId, kind: "ticket" } });
+      return job && job.runAt.getTime() > Math.max(clock.nowMs(), after?.getTime() ?? 0) && job.lockedUntil === null ? job : undefined;
+    },
+    () => `the ticket job of ${orderId} does not wait for a later read`,
+    30_000,
+  );
 }

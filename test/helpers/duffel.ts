@@ -64,5 +64,6 @@ export function travellers(passengerIds: readonly string[]): DuffelOrderPassenge
     gender: "f",
     email: "amelia@agency.test",
     phone_number: "+442080160509",
+    identity_documents: [{ type: "passport", unique_identifier: `P${index}1234567`, issuing_country_code: "GB", expires_on: "2036-01-01" }],
   }));
 }

@@ -196,6 +196,28 @@ describe("the Duffel connector", () => {
     expect(await server.app.services.db.prisma.duffelBooking.findFirst({ where: { tenantId: tenant.tenantId, idempotencyKey: booking.idempotencyKey } })).toMatchObject({ status: "failed", duffelOrderId: null });
   });
 
+  it("is refused, as Duffel refuses it, an order missing the identity document its offer requires or an infant no adult holds: 422, the booking failed", async () => {
+    const account = await accountOf(server, tenant);
+    const search = { ...londonToNewYork(server), passengers: [{ id: "pas_1", type: "adult" as const }, { id: "pas_2", type: "infant_without_seat" as const, age: 1 }] };
+    const answer = await onAccount(accounts(), account, (connector) => connector.createOfferRequest(offerRequestBody(search), { returnOffers: true, supplierTimeoutMs: 2500 }));
+    const offer = answer.offers!.find((candidate) => !candidate.payment_requirements.requires_instant_payment)!;
+    expect(offer.passenger_identity_documents_required).toBe(true);
+    const [adult, infant] = travellers(offer.passengers.map((p) => p.id));
+    const ordersBefore = fake.orders.size;
+    const refused = async (passengers: ReturnType<typeof travellers>, message: string) => {
+      const booking = { idempotencyKey: newKey("passengers"), offerId: offer.id, type: "hold" as const, passengers };
+      const error = await refusal(bookings().book(tenant.tenantId, booking));
+      expect({ code: error.code, status: error.status }).toEqual({ code: "invalid_field_value", status: 422 });
+      expect(error.message + JSON.stringify(error.details)).toContain(message);
+      expect(await server.app.services.db.prisma.duffelBooking.findFirst({ where: { tenantId: tenant.tenantId, idempotencyKey: booking.idempotencyKey } })).toMatchObject({ status: "failed" });
+    };
+    await refused([{ ...adult!, infant_passenger_id: infant!.id, identity_documents: undefined }, infant!], "identity_documents");
+    await refused([adult!, infant!], "infant");
+    expect(fake.orders.size).toBe(ordersBefore);
+    const booked = await bookings().book(tenant.tenantId, { idempotencyKey: newKey("passengers"), offerId: offer.id, type: "hold", passengers: [{ ...adult!, infant_passenger_id: infant!.id }, infant!] });
+    expect(booked.status).toBe("booked");
+  });
+
   it("services a booked order: cancellation quote and confirmation, a change request, offer and confirmation, airline-initiated changes", async () => {
     const [offer] = await searchOffers();
     const booked = await bookings().book(tenant.tenantId, { idempotencyKey: newKey("servicing"), offerId: offer!.id, type: "instant", passengers: travellers(offer!.passengers.map((p) => p.id)), payment: { amount: offer!.total_amount, currency: offer!.total_currency } });

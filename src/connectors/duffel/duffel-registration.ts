@@ -1,21 +1,24 @@
 import type { Config } from "../../config";
 import type { Database } from "../../db/database";
 import type { SupplierConnectionService } from "../../gateway/connections/supplier-connections.service";
-import type { Connector } from "../../gateway/contract/connector";
+import type { Connector, SupplierOrderSignals } from "../../gateway/contract/connector";
 import type { AirportIndex } from "../../locations/airport-index";
 import { duffelAccounts } from "./connected-accounts";
 import { duffelBookingRetention } from "./duffel-booking-retention";
 import { DuffelBookings } from "./duffel-bookings";
 import { DUFFEL, DUFFEL_TOKENS } from "./duffel-ref";
 import { DuffelSupplier } from "./duffel-supplier";
+import { DuffelWebhooks, duffelWebhookEventRetention } from "./duffel-webhooks";
 
 /** What the Duffel connector takes from the composition root. */
 export interface DuffelParts {
-  config: Pick<Config, "DUFFEL_API_URL" | "DUFFEL_TIMEOUT_MS" | "OFFER_RETENTION_SECONDS">;
+  config: Pick<Config, "DUFFEL_API_URL" | "DUFFEL_TIMEOUT_MS" | "DUFFEL_WEBHOOK_SECRET" | "OFFER_RETENTION_SECONDS">;
   db: Database;
   airports: AirportIndex;
   /** Tenants' connections: each call is made with the tenant's own token. */
   connections: SupplierConnectionService;
+  /** What Duffel's webhooks wake: the work waiting on an order they name. */
+  orderSignals: SupplierOrderSignals;
 }
 
 /**
@@ -40,7 +43,8 @@ export const duffelConnector: Connector<DuffelParts> = {
       searchedByDefault: false,
       answersKeepMs: 0,
       tenantTables: [{ table: "DuffelBooking", deleteFor: (tx, tenantId) => tx.duffelBooking.deleteMany({ where: { tenantId } }) }],
-      retention: [duffelBookingRetention(parts.db, parts.config.OFFER_RETENTION_SECONDS * 1000)],
+      retention: [duffelBookingRetention(parts.db, parts.config.OFFER_RETENTION_SECONDS * 1000), duffelWebhookEventRetention(parts.db)],
+      inbound: [new DuffelWebhooks(parts.db, parts.config.DUFFEL_WEBHOOK_SECRET, parts.orderSignals).route()],
     };
   },
 };

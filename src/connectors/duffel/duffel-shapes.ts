@@ -128,7 +128,26 @@ export interface DuffelOrderPassenger {
   gender: "m" | "f";
   email: string;
   phone_number: string;
+  /** One document at most (Duffel's rule); required when the offer says `passenger_identity_documents_required`. */
+  identity_documents?: DuffelIdentityDocument[];
+  loyalty_programme_accounts?: DuffelLoyaltyProgrammeAccount[];
+  /** On an adult: the Duffel id of the infant without a seat they hold on their lap. */
   infant_passenger_id?: string | null;
+}
+
+/** A passenger's identity document as Duffel takes it (OrderPassengerIdentityDocument). */
+export interface DuffelIdentityDocument {
+  type: "passport";
+  unique_identifier: string;
+  /** ISO 3166-1 alpha-2 */
+  issuing_country_code: string;
+  /** YYYY-MM-DD */
+  expires_on: string;
+}
+
+export interface DuffelLoyaltyProgrammeAccount {
+  airline_iata_code: string;
+  account_number: string;
 }
 
 /** The body of POST /air/orders. */

@@ -15,7 +15,9 @@ import { duffelPassengers, ourPassengerIds } from "./duffel-travellers";
  *   balance) unless Duffel has it paid already;
  * - an offer that could not be held is booked now as an instant order paying the offer's total
  *   (DuffelBookings, found again by our order id);
- * then the e-tickets are Duffel's order's documents. A refusal (the price changed, the offer is
+ * then the e-tickets are Duffel's order's documents. Until Duffel has confirmed the order (a 202)
+ * and issued them, the ticketing is `pending` and asked again later (the job's backoff), paying
+ * nothing twice: a paid order is not paid again, an order booked is found by our order id. A refusal (the price changed, the offer is
  * gone, the token was revoked, the tenant's connection is gone) is the airline's rejection: the
  * order fails and the wallet gets its debit back, and a hold left unpaid is cancelled at Duffel.
  * A timeout or a 5xx is thrown: the job is run again.
@@ -51,13 +53,18 @@ export class DuffelTicketing {
     try {
       order = await this.paidOrder(booking);
     } catch (error) {
+      // Duffel accepted the order (202) and has not confirmed it, or did not answer in time: asked again later, found by our order id.
+      if (error instanceof AppError && error.code === "supplier_timeout") return { outcome: "pending", reason: "Duffel has not confirmed the order yet" };
       if (!(error instanceof AppError && error.status < 500)) throw error;
       await this.cancelHolds([booking.id]).catch(() => undefined);
       return { outcome: "rejected", reason: "airline_rejected" };
     }
+    if (!order.booking_reference) return { outcome: "pending", reason: "Duffel has not confirmed the order yet" };
+    const eTickets = order.documents.filter((document) => document.type === "electronic_ticket");
+    // Paid, its tickets not issued yet: Duffel's order is read again until they are.
+    if (eTickets.length === 0) return { outcome: "pending", reason: "Duffel has not issued the order's e-tickets yet" };
     const passengerIds = ourPassengerIds(booking, offer);
-    const tickets = order.documents
-      .filter((document) => document.type === "electronic_ticket")
+    const tickets = eTickets
       .map((document, index) => ({ passengerId: passengerIds.get(document.passenger_ids?.[0] ?? "") ?? booking.passengers[index]?.id ?? booking.passengers[0]!.id, number: document.unique_identifier }));
     return { outcome: "ticketed", tickets, bookingReference: order.booking_reference };
   }

@@ -57,7 +57,9 @@ export interface SupplierOrder {
 export type TicketingAnswer =
   /** `bookingReference`: the airline's, when the booking gets one only at ticketing (an offer that could not be held). */
   | { outcome: "ticketed"; tickets: Array<{ passengerId: string; number: string }>; bookingReference?: string }
-  | { outcome: "rejected"; reason: "airline_rejected" | "airline_timeout" };
+  | { outcome: "rejected"; reason: "airline_rejected" | "airline_timeout" }
+  /** Paid at the supplier, its tickets not issued yet (or its order not yet confirmed): ask again later, nothing failed. */
+  | { outcome: "pending"; reason: string };
 
 /** A supplier's own cancellation quote: what it refunds, converted to the currency asked, until when, and its reference. */
 export interface CancellationQuote {

@@ -43,6 +43,25 @@ export interface ConnectorRegistration {
   tenantTables?: readonly TenantTable[];
   /** How its own tables that grow with traffic are kept (docs/retention.md). */
   retention?: readonly RetentionRule[];
+  /** What the supplier sends us (its webhooks), each served at `/suppliers/<supplier id>/<path>` without an API key. */
+  inbound?: readonly SupplierInboundRoute[];
+}
+
+/**
+ * A request a supplier sends us, answered by its connector from the raw body (a signature is
+ * over the bytes as sent). The connector checks who sent it; a refusal is thrown as the
+ * catalogue's error.
+ */
+export interface SupplierInboundRoute {
+  /** Under `/suppliers/<supplier id>/`, e.g. `webhooks`. */
+  path: string;
+  handle(request: { headers: Readonly<Record<string, string | string[] | undefined>>; body: string }): Promise<{ status: number; body: unknown }>;
+}
+
+/** What a connector may tell the domain about an order its supplier changed (a webhook said so). */
+export interface SupplierOrderSignals {
+  /** The supplier says our order `orderId` changed: the work waiting on it (a ticketing waiting for the supplier to issue tickets) runs now instead of at its next read. */
+  changed(orderId: string): Promise<void>;
 }
 
 /** A connector made, as the gateway registers it. */

@@ -83,9 +83,11 @@ export class JobWorker {
     const lease = this.queue.keepLeased(job, (error) => this.log.warn({ err: error, ...about }, "order job lease could not be renewed; trying again"));
     let faulted = false;
     try {
-      if ((await this.runner.run(job, lease)) === "lease_lost") {
+      const result = await this.runner.run(job, lease);
+      if (result === "lease_lost") {
         this.log.warn(about, "order job lease was lost while it ran (it ran out and was taken over, or the job was queued again); its outcome was not written (the job's next run finishes it)");
       }
+      if (result === "abandoned") this.log.error(about, "the supplier issued no tickets within the longest wait; the order stays PROCESSING for an operator");
     } catch (error) {
       // The job stays leased and runs again when the lease is over (sooner after a database fault).
       this.log.error({ err: error, ...about }, "order job failed; it will be retried");

@@ -30,6 +30,8 @@ export interface ClaimedJob<Kind extends OrderJobKind = OrderJobKind> {
   runAt: Date;
   /** Claims so far, this one included. */
   attempts: number;
+  /** When the job was first queued. */
+  createdAt: Date;
   /** When the claim's lease ends: its token (renewals replace it, see `keepLeased`). */
   lease: Date;
 }
@@ -91,7 +93,7 @@ export class OrderJobQueue {
   async claimDue<Kind extends OrderJobKind>(limit: number, kinds: readonly Kind[]): Promise<Array<ClaimedJob<Kind>>> {
     const now = clock.now();
     const { provider } = this.db;
-    const rows = await claimLeased<{ id: string; orderId: string; tenantId: string; kind: Kind; runAt: unknown; attempts: number }>(this.db, {
+    const rows = await claimLeased<{ id: string; orderId: string; tenantId: string; kind: Kind; runAt: unknown; attempts: number; createdAt: unknown }>(this.db, {
       table: "OrderJob",
       due: Sql.sql`"candidate"."runAt" <= ${sqlTimestamp(provider, now)} AND "candidate"."kind" IN (${Sql.join(kinds.map((kind) => sqlEnum(provider, "OrderJobKind", kind)))})`,
       orderBy: Sql.sql`"candidate"."runAt"`,
@@ -99,10 +101,10 @@ export class OrderJobQueue {
       now,
       leaseMs: this.leaseMs,
       alsoSet: Sql.sql`"attempts" = "attempts" + 1`,
-      returning: Sql.sql`"id", "orderId", "tenantId", "kind", "runAt", "attempts"`,
+      returning: Sql.sql`"id", "orderId", "tenantId", "kind", "runAt", "attempts", "createdAt"`,
     });
     const lease = leaseEnd({ now, leaseMs: this.leaseMs });
-    return rows.map((row) => ({ ...row, runAt: dateFrom(row.runAt), lease }));
+    return rows.map((row) => ({ ...row, runAt: dateFrom(row.runAt), createdAt: dateFrom(row.createdAt), lease }));
   }
 
   /**
@@ -117,6 +119,32 @@ export class OrderJobQueue {
     await writeBatch(this.db, [
       Sql.sql`UPDATE "OrderJob" SET "lockedUntil" = ${until}, "attempts" = "attempts" - 1 WHERE "id" IN (${Sql.join(jobIds)}) AND ${sameLease(provider, lease)}`,
     ]);
+  }
+
+  /**
+   * The job asked again at `runAt`, unleased, its attempt given back (the supplier did not fail:
+   * it has not finished yet), if `lease` is still its lease: the guard of the batch.
+   */
+  later(jobId: string, lease: Date, runAt: Date): GuardedStatement {
+    const { provider } = this.db;
+    return guarded(
+      Sql.sql`UPDATE "OrderJob" SET "runAt" = ${sqlTimestamp(provider, runAt)}, "lockedUntil" = NULL, "attempts" = "attempts" - 1 WHERE "id" = ${jobId} AND ${sameLease(provider, lease)}`,
+      JOB_LEASE_GUARD,
+    );
+  }
+
+  /**
+   * The order's job of `kind` waiting for a later run (due later, not running) is due now; returns
+   * when, or null when there is no such job (none, or one running: it reads the latest itself).
+   */
+  async runNow(orderId: string, kind: OrderJobKind): Promise<Date | null> {
+    const now = clock.now();
+    const { provider } = this.db;
+    const at = sqlTimestamp(provider, now);
+    const counts = await writeBatch(this.db, [
+      Sql.sql`UPDATE "OrderJob" SET "runAt" = ${at} WHERE "orderId" = ${orderId} AND "kind" = ${sqlEnum(provider, "OrderJobKind", kind)} AND "runAt" > ${at} AND "lockedUntil" IS NULL`,
+    ]);
+    return counts[0]! > 0 ? now : null;
   }
 
   /** Ends every lease: for SQLite at start (see `releaseAllLeases`). */

@@ -25,6 +25,7 @@ import { insertDocument } from "../core/order-rows";
 import type { TicketReissue } from "./ticket-reissue";
 import { tenantClock, type TenantClock } from "../../tenancy/tenant-clock";
 import { noPause, type TestPause } from "../../test-pause";
+import { nextTicketingRead } from "./ticketing-backoff";
 
 interface JobSubject {
   order: Order;
@@ -36,10 +37,12 @@ interface JobSubject {
 
 /**
  * How a run ended: its outcome written (`applied`); the order had moved on, so only the job was
- * removed (`superseded`); or nothing written, because the job's lease was lost meanwhile and
- * whoever holds it now finishes the job (`lease_lost`).
+ * removed (`superseded`); nothing written, because the job's lease was lost meanwhile and
+ * whoever holds it now finishes the job (`lease_lost`); the supplier not finished yet, so the job
+ * is due again later (`later`), or, past the longest wait, removed with the order left as it is
+ * (`abandoned`).
  */
-export type JobResult = "applied" | "superseded" | "lease_lost";
+export type JobResult = "applied" | "superseded" | "lease_lost" | "later" | "abandoned";
 
 /** The document type of an EMD. */
 const EMD = "electronic_miscellaneous_document";
@@ -94,10 +97,34 @@ export class OrderJobRunner {
     await this.pause("after_airline_ticketing", { orderId: order.id });
     const now = clock.now();
     if (answer.outcome === "rejected") return this.fail(job, lease, order, answer.reason, now);
+    if (answer.outcome === "pending") return this.askAgainLater(job, lease, order, now);
     const documents = this.documents(order, answer, now);
     // A supplier that books only when paid (an offer it could not hold) gives its reference now.
     const reference = answer.bookingReference && answer.bookingReference !== order.bookingReference ? Sql.sql`, "bookingReference" = ${answer.bookingReference}` : Sql.empty;
     return this.finish(job, lease, order, [transition(this.db, order, "ticketed", now, reference), ...documents.map((document) => insertDocument(this.db, order, document))], orderEvent(order, now, { type: "order.ticketed", documents }));
+  }
+
+  /**
+   * The supplier has the ticketing in hand but not finished (its tickets not issued yet): the job
+   * is asked again later (ticketing-backoff.ts), the order staying PROCESSING, its attempt given
+   * back. Past the longest wait it is asked no more: the order stays PROCESSING for an operator
+   * (the supplier has been paid; failing it would give back a debit for a fare it holds).
+   */
+  private async askAgainLater(job: ClaimedJob, lease: LeaseHeartbeat, order: Order, now: Date): Promise<JobResult> {
+    const next = nextTicketingRead(job.createdAt, now);
+    if (!next) {
+      const result = await this.finish(job, lease, order, []);
+      return result === "superseded" ? "abandoned" : result;
+    }
+    const held = await lease.end();
+    if (!held) return "lease_lost";
+    try {
+      await writeBatch(this.db, [this.queue.later(job.id, held, next)]);
+    } catch (error) {
+      if (error instanceof GuardFailed && error.guard === JOB_LEASE_GUARD) return "lease_lost";
+      throw error;
+    }
+    return "later";
   }
 
   /** PROCESSING → FAILED for `reason`, with the ticketing debit reversed (and `also` in the same transaction). */
