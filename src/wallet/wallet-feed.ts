@@ -47,6 +47,13 @@ export class WalletFeed {
     return queue;
   }
 
+  /** Subscriptions open on this process. */
+  subscriberCount(): number {
+    let count = 0;
+    for (const subscribers of this.byTenant.values()) count += subscribers.size;
+    return count;
+  }
+
   private fanOut(notice: WalletEventNotice): void {
     const subscribers = this.byTenant.get(notice.tenantId);
     if (!subscribers || subscribers.size === 0) return;

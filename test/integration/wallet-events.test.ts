@@ -177,6 +177,21 @@ describe("wallet events", () => {
     }
   });
 
+  it("the events API shows wallet events only to keys that may read the wallet", async () => {
+    const tenant = await createTenant(server, { environment: "live" });
+    await credit(server, tenant.tenantId, "3.00");
+    const issued = await call(server, "POST", `/v1/tenants/${tenant.tenantId}/keys`, { key: server.ownerKey, body: { label: "hooks", permissions: { webhooks: "read", orders: "read" } } });
+    expect(issued.status, JSON.stringify(issued.body)).toBe(201);
+    const withoutWallet = issued.body.data.apiKey as string;
+    const [event] = await events(tenant, "wallet.credited");
+    const listed = await call(server, "GET", "/v1/events", { key: withoutWallet });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.items).toEqual([]);
+    expect((await call(server, "GET", `/v1/events?type=wallet.credited`, { key: withoutWallet })).body.data.items).toEqual([]);
+    expect((await call(server, "GET", `/v1/events/${event.id}`, { key: withoutWallet })).status).toBe(404);
+    expect((await call(server, "GET", `/v1/events/${event.id}`, { key: tenant.key })).body.data).toEqual(event);
+  });
+
   it("ten bookings racing across the threshold send exactly one wallet.low_balance", async () => {
     const { tenant, offers, totals } = await tenantWithOffers(10);
     await credit(server, tenant.tenantId, usd(sum(totals)));
