@@ -66,6 +66,7 @@ import { searchRetention } from "./search/search-retention";
 import { quoteRetention } from "./orders/cancellation/quote-retention";
 import { changeRetention } from "./order-changes/change-retention";
 import { webhookLogRetention } from "./events/webhook-log-retention";
+import { tenantEventRetention } from "./events/tenant-event-retention";
 import { WebhookEndpointService } from "./events/webhook-endpoints.service";
 import { EventService } from "./events/events.service";
 import { SupplierConnectionService } from "./gateway/connections/supplier-connections.service";
@@ -305,6 +306,7 @@ function retentionRules(config: Config, db: Database): RetentionRule[] {
     quoteRetention(db, retentionMs),
     idempotencyRetention(db),
     webhookLogRetention(db, config.WEBHOOK_LOG_RETENTION_DAYS),
+    tenantEventRetention(db, config.WEBHOOK_LOG_RETENTION_DAYS),
     supplierStatRetention(db),
     auditRetention(db, config.AUDIT_RETENTION_DAYS),
     ...(buckets ? [buckets] : []),
