@@ -1,4 +1,4 @@
-/** Every event a tenant's wallet emits (docs/webhooks.md#events), under the webhook's `event` names. */
+/** Every event a tenant's wallet emits (docs/webhooks.md#wallet-events), under the webhook's `event` names. */
 export const WALLET_EVENT_TYPES = ["wallet.low_balance", "wallet.credited"] as const;
 export type WalletEventType = (typeof WALLET_EVENT_TYPES)[number];
 

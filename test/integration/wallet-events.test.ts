@@ -9,7 +9,7 @@ import { credit, getWallet } from "../helpers/wallet";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
 /**
- * The wallet's events (docs/events.md#wallet-events): `wallet.credited` when an owner credit lands,
+ * The wallet's events (docs/webhooks.md#wallet-events): `wallet.credited` when an owner credit lands,
  * `wallet.low_balance` when `available` falls below the low-balance threshold, once per crossing
  * (again only after it was at or above the threshold in between), decided in the transaction of
  * the change, so racing bookings send one. Each is stored, listed by the events API, delivered to
