@@ -51,6 +51,7 @@ const config: CodegenConfig = {
           AirlineInitiatedChange: "../orders/core/airline-change#AirlineInitiatedChange as AirlineInitiatedChangeModel",
           IdentityDocument: "../orders/core/order#IdentityDocument as IdentityDocumentModel",
           Wallet: "../wallet/wallet#WalletStanding as WalletModel",
+          WalletEventNotification: "../wallet/wallet-feed#WalletEventUpdate",
           WalletTransaction: "../wallet/wallet#LedgerEntry",
           AirlineCredit: "../orders/credits/airline-credits#AirlineCredit as AirlineCreditModel",
           WalletCredit: "../wallet/wallet.service#WalletCreditResult",

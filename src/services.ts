@@ -32,6 +32,8 @@ import { BatchArrivals } from "./search/batch-arrivals";
 import { batchOfferRetention } from "./search/batch-offer-retention";
 import { IdempotencyService, idempotencyRetention } from "./idempotency/idempotency.service";
 import { WalletService } from "./wallet/wallet.service";
+import { WalletEventNotices } from "./wallet/wallet-event-notices";
+import { WalletFeed } from "./wallet/wallet-feed";
 import { UnpaidHolds } from "./orders/payment/unpaid-holds";
 import { OrderService } from "./orders/core/order.service";
 import { OrderJobQueue } from "./orders/jobs/order-job-queue";
@@ -66,6 +68,7 @@ import { searchRetention } from "./search/search-retention";
 import { quoteRetention } from "./orders/cancellation/quote-retention";
 import { changeRetention } from "./order-changes/change-retention";
 import { webhookLogRetention } from "./events/webhook-log-retention";
+import { tenantEventRetention } from "./events/tenant-event-retention";
 import { WebhookEndpointService } from "./events/webhook-endpoints.service";
 import { EventService } from "./events/events.service";
 import { SupplierConnectionService } from "./gateway/connections/supplier-connections.service";
@@ -152,6 +155,7 @@ export interface Services {
   /** Tenants' own accounts with suppliers that take one, their tokens encrypted. */
   supplierConnections: SupplierConnectionService;
   orderFeed: OrderFeed;
+  walletFeed: WalletFeed;
   /** Per-key token buckets (REST requests, GraphQL operations by cost); null when RATE_LIMIT_RPS=0. */
   rateLimiter: RateLimiter | null;
   /** Removes what is past keeping, table by table (docs/retention.md). */
@@ -187,7 +191,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const connectorTables = [...new Map(connectors.flatMap((connector) => connector.tenantTables ?? []).map((table) => [table.table, table])).values()];
   const usageMeter = new UsageMeter(db, log, config.USAGE_FLUSH_MS);
   const offerCache = new OfferCache();
-  const wallets = new WalletService(db, cursors);
+  const walletNotices = new WalletEventNotices(pubsub, config.WEBHOOK_RETRY_SCHEDULE[0]! * 1000);
+  const wallets = new WalletService(db, cursors, walletNotices);
   const callPolicy = { timeoutMs: config.SUPPLIER_CALL_TIMEOUT_MS, jobTimeoutMs: config.SUPPLIER_JOB_CALL_TIMEOUT_MS, retries: config.SUPPLIER_CALL_RETRIES, backoffMs: config.SUPPLIER_RETRY_BACKOFF_MS };
   const pause = testPause(config.AEROGATE_TEST_PAUSE_AT);
   const gateway = createGateway(connectors, {
@@ -203,7 +208,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const suppliers = gateway.orders;
   const offerLifetimes = { ttlMs: config.OFFER_TTL_SECONDS * 1000, retentionMs: config.OFFER_RETENTION_SECONDS * 1000 };
   const offers = new OfferService(db, cursors, offerCache, offerLifetimes);
-  const orderCommits = new OrderCommits(db, pubsub, config.WEBHOOK_RETRY_SCHEDULE[0]! * 1000);
+  const orderCommits = new OrderCommits(db, pubsub, walletNotices);
   const credentials = new CredentialResolver(db, pubsub, config.OWNER_API_KEY ? hashSecret(config.OWNER_API_KEY) : null);
   const tenantDirectory = new TenantDirectory(db, pubsub);
   const callIntents = new CallIntents(db, config.JOB_LEASE_SECONDS * 1000);
@@ -246,6 +251,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   orderCommits.onChange((change) => {
     if (change.event) webhookDispatcher.wake(new Date(clock.nowMs() + orderCommits.firstDeliveryDelayMs));
   });
+  walletNotices.onEvent(() => webhookDispatcher.wake(new Date(clock.nowMs() + walletNotices.firstDeliveryDelayMs)));
   return {
     supplierInbound,
     config,
@@ -294,6 +300,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     events: new EventService(db, cursors, config.WEBHOOK_LOG_RETENTION_DAYS),
     supplierConnections,
     orderFeed: new OrderFeed(orderCommits, orders, log, db),
+    walletFeed: new WalletFeed(walletNotices, wallets, log),
     rateLimiter: createRateLimiter(config, db),
     retention,
     sandboxClock: new SandboxClockService(db, tenants, () => jobWorker.wake(clock.now())),
@@ -315,6 +322,7 @@ function retentionRules(config: Config, db: Database): RetentionRule[] {
     quoteRetention(db, retentionMs),
     idempotencyRetention(db),
     webhookLogRetention(db, config.WEBHOOK_LOG_RETENTION_DAYS),
+    tenantEventRetention(db, config.WEBHOOK_LOG_RETENTION_DAYS),
     supplierStatRetention(db),
     auditRetention(db, config.AUDIT_RETENTION_DAYS),
     ...(buckets ? [buckets] : []),

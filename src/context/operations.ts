@@ -110,6 +110,7 @@ export const operations = {
   resetSandboxClock: { audience: "tenant", effect: "write", permission: "tenant:write" },
   orderStatusChanged: { audience: "tenant", effect: "read", permission: "orders:read" },
   orderEvents: { audience: "tenant", effect: "read", permission: "orders:read" },
+  walletEvents: { audience: "tenant", effect: "read", permission: "wallet:read" },
   searchOffers: { audience: "tenant", effect: "write", permission: "search:read" },
   wallet: { audience: "tenant", effect: "read", permission: "wallet:read" },
   walletTransactions: { audience: "tenant", effect: "read", permission: "wallet:read" },

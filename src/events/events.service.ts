@@ -6,6 +6,7 @@ import { filteredListName } from "../pagination/list-name";
 import { paginate, type Page, type PageRequest } from "../pagination/paginate";
 import { appError } from "../errors/app-error";
 import { isWebhookEventType, PING, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./webhook-events";
+import { WALLET_EVENT_TYPES } from "./wallet-events";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -59,9 +60,9 @@ export class EventService {
     });
   }
 
-  /** The tenant's event (a ping included); null for an unknown id, another tenant's, or one older than the window. */
+  /** The tenant's event (a ping included); null for an unknown id, a wallet event the key may not read, another tenant's, or one older than the window. */
   async find(scope: TenantScope, eventId: string): Promise<StoredEvent | null> {
-    const row = await this.db.prisma.orderEvent.findFirst({ where: { id: eventId, tenantId: scope.tenantId, createdAt: { gte: this.windowStart(scope) } } });
+    const row = await this.db.prisma.orderEvent.findFirst({ where: { id: eventId, tenantId: scope.tenantId, createdAt: { gte: this.windowStart(scope) }, type: { notIn: this.unreadable(scope) } } });
     return row ? storedEvent(row) : null;
   }
 
@@ -70,10 +71,15 @@ export class EventService {
     return new Date(scope.clock.nowMs() - this.retentionDays * DAY_MS);
   }
 
+  /** Wallet events show the balance: a key without `wallet: read` does not see them (as its 402s do not show it). */
+  private unreadable(scope: TenantScope): string[] {
+    return scope.mayReadWallet ? [] : [...WALLET_EVENT_TYPES];
+  }
+
   private whereOf(scope: TenantScope, filter: EventFilter): Prisma.OrderEventWhereInput {
     return {
       tenantId: scope.tenantId,
-      type: filter.types ? { in: [...filter.types] } : { not: PING },
+      type: filter.types ? { in: [...filter.types], notIn: this.unreadable(scope) } : { notIn: [PING, ...this.unreadable(scope)] },
       orderId: filter.orderId,
       createdAt: { gte: this.windowStart(scope), gt: filter.createdAfter, lt: filter.createdBefore },
       deliveries:

@@ -8,7 +8,7 @@ import type { Config } from "../config";
 import type { Database } from "../db/database";
 import type { Logger } from "../logger";
 
-export type PubSubChannel = "auth" | "orders" | "batches" | "pricing";
+export type PubSubChannel = "auth" | "orders" | "wallets" | "batches" | "pricing";
 export type PubSubHandler = (payload: unknown) => void;
 
 /**

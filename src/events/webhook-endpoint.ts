@@ -1,6 +1,6 @@
 import type { Tenant, WebhookEndpoint as WebhookEndpointRow } from "../db/models";
 import { STANDARD_FORMAT } from "./webhook-formats";
-import { ORDER_EVENT_TYPES, type OrderEventType } from "./order-events";
+import { CHANGE_EVENT_TYPES, type ChangeEventType } from "./webhook-events";
 
 /** Endpoints a tenant may have besides its default one (its webhook_url). */
 export const MAX_WEBHOOK_ENDPOINTS = 16;
@@ -11,11 +11,11 @@ export const ENDPOINT_SLOTS: readonly string[] = Array.from({ length: MAX_WEBHOO
 /** In `enabled_events`, every event type, those added later included. */
 export const ALL_EVENTS = "*";
 
-/** What an endpoint receives: every event, or the order events named. */
-export type EnabledEvents = [typeof ALL_EVENTS] | OrderEventType[];
+/** What an endpoint receives: every event, or the events named. */
+export type EnabledEvents = [typeof ALL_EVENTS] | ChangeEventType[];
 
 /** The event types an endpoint may name in `enabled_events`. */
-export const SUBSCRIBABLE_EVENT_TYPES: readonly string[] = [ALL_EVENTS, ...ORDER_EVENT_TYPES];
+export const SUBSCRIBABLE_EVENT_TYPES: readonly string[] = [ALL_EVENTS, ...CHANGE_EVENT_TYPES];
 
 /** What the default endpoint says it is (its description, which cannot be changed). */
 export const DEFAULT_ENDPOINT_DESCRIPTION = "The tenant's webhook_url (PATCH /v1/tenant): receives every event";

@@ -1,5 +1,6 @@
 import { newId } from "../ids";
 import { ORDER_EVENT_TYPES, type OrderEventType } from "./order-events";
+import { WALLET_EVENT_TYPES, type WalletEventType } from "./wallet-events";
 
 /**
  * A `ping`: an event sent to one webhook endpoint when its tenant asks (to check a receiver), and
@@ -8,9 +9,13 @@ import { ORDER_EVENT_TYPES, type OrderEventType } from "./order-events";
  */
 export const PING = "ping";
 
-/** Every event type a webhook carries: the orders' events, and `ping`. */
-export const WEBHOOK_EVENT_TYPES = [...ORDER_EVENT_TYPES, PING] as const;
-export type WebhookEventType = OrderEventType | typeof PING;
+/** Every event a change emits: the orders' and the wallets'. An endpoint's `enabled_events` names some of them. */
+export const CHANGE_EVENT_TYPES = [...ORDER_EVENT_TYPES, ...WALLET_EVENT_TYPES] as const;
+export type ChangeEventType = OrderEventType | WalletEventType;
+
+/** Every event type a webhook carries: the changes' events, and `ping`. */
+export const WEBHOOK_EVENT_TYPES = [...CHANGE_EVENT_TYPES, PING] as const;
+export type WebhookEventType = ChangeEventType | typeof PING;
 
 export function isWebhookEventType(type: string): type is WebhookEventType {
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);

@@ -8,6 +8,7 @@ import { toGraphQLEnum } from "./enum-case";
 import { inGraphQLFieldNames } from "./field-names";
 import { idempotentMutation } from "./idempotent-mutation";
 import { withoutNulls } from "./tenants.resolvers";
+import type { WalletEventUpdate } from "../wallet/wallet-feed";
 
 /** The REST names of the wallet's settings, as GraphQL spells them (a refusal names the field so). */
 export const WALLET_FIELD_NAMES: Readonly<Record<string, string>> = {
@@ -37,6 +38,12 @@ function restWalletInput(input: UpdateTenantWalletInput | UpdateWalletInput): Re
 export const walletResolvers: Resolvers = {
   Query: {
     wallet: (_parent, _args, ctx) => ctx.services.wallets.standing(tenantScope(ctx).tenantId),
+  },
+  Subscription: {
+    walletEvents: {
+      subscribe: (_parent, _args, ctx) => ctx.services.walletFeed.tenantEvents(tenantScope(ctx)),
+      resolve: (event: WalletEventUpdate) => event,
+    },
   },
   Mutation: {
     updateTenantWallet: (_parent, { tenantId, input }, ctx) =>

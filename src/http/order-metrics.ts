@@ -12,7 +12,7 @@ import { metricsFigure } from "./cached-figure";
  * and the live order subscriptions of this process.
  */
 export function registerOrderMetrics(registry: Registry, services: Services): void {
-  const { orders, jobQueue, jobWorker, orderFeed, log } = services;
+  const { orders, jobQueue, jobWorker, orderFeed, walletFeed, log } = services;
   const orderCounts = metricsFigure(() => orders.countByStatus(), log);
   const jobBacklog = metricsFigure(async () => new Map((await jobQueue.backlog()).map((row) => [row.kind, row])), log);
   new Gauge({
@@ -54,6 +54,14 @@ export function registerOrderMetrics(registry: Registry, services: Services): vo
     registers: [registry],
     collect() {
       this.set(orderFeed.subscriberCount());
+    },
+  });
+  new Gauge({
+    name: "aerogate_wallet_subscriptions",
+    help: "GraphQL wallet subscriptions (walletEvents) open on this process.",
+    registers: [registry],
+    collect() {
+      this.set(walletFeed.subscriberCount());
     },
   });
   const lag = new Histogram({

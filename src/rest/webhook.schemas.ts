@@ -10,7 +10,7 @@ export const webhookDeliverySchema = z
     id: z.string(),
     event_id: z.string(),
     event: z.enum(WEBHOOK_EVENT_TYPES),
-    order_id: z.string().nullable().meta({ description: "Null for a ping" }),
+    order_id: z.string().nullable().meta({ description: "Null for a ping or a wallet event" }),
     endpoint_id: z.string().meta({ description: "The webhook endpoint it went to (whe_…)" }),
     status: z.enum(WEBHOOK_DELIVERY_STATUSES),
     attempts: z.int(),
@@ -28,7 +28,7 @@ export const eventSchema = z
     event: z.enum(WEBHOOK_EVENT_TYPES),
     created_at: timestamp,
     data: z.record(z.string(), z.unknown()).meta({
-      description: "An order event: the order as the event left it (Variant A names), plus what the event adds. A ping: { endpoint_id }",
+      description: "An order event: the order as the event left it (Variant A names), plus what the event adds. A wallet event: the wallet as the change left it (tenant_id, balance, currency, credit_limit, reserved, available, low_balance_threshold), plus what the event adds. A ping: { endpoint_id }",
     }),
   })
   .meta({ id: "Event" });

@@ -16,10 +16,14 @@ import { ledgerEntryFrom, walletFrom, type LedgerEntry, type Wallet, type Wallet
 import type { HoldLimits } from "./hold-limits";
 import { walletChange } from "./wallet-change";
 import { walletAmount } from "./wallet-amount";
+import { walletShareSql } from "./wallet-figures";
 import { tenantClock } from "../tenancy/tenant-clock";
 import type { ChangeOrigin } from "../audit/change-origin";
 import { auditStatement, createdFields, fieldChanges, recordAudit } from "../audit/audit-log";
 import { formatMinor } from "../money/format";
+import { lowBalanceCheck } from "./low-balance";
+import { creditedEvent } from "./credited-event";
+import type { WalletEventNotices } from "./wallet-event-notices";
 
 export interface WalletCredit {
   /** Minor units of `currency`, positive. */
@@ -70,6 +74,7 @@ export class WalletService {
   constructor(
     private readonly db: Database,
     private readonly cursors: CursorCodec,
+    private readonly notices: WalletEventNotices,
   ) {}
 
   /** The tenant's wallet. Every live tenant has one, created with it. */
@@ -83,8 +88,9 @@ export class WalletService {
   }
 
   /**
-   * The wallet with what the tenant's unpaid orders stand for: `reserved`, their totals (PENDING
-   * orders, each converted to the wallet's currency should it have been re-denominated since), and
+   * The wallet with what the tenant's unpaid orders stand for: `reserved`, what the wallet would
+   * pay for them (PENDING orders: the total of each it settles, only the fee of each its supplier
+   * settles; converted to the wallet's currency should it have been re-denominated since), and
    * `available`, what stays once all of them are paid (balance + credit limit − reserved).
    */
   async standing(tenantId: string): Promise<WalletStanding> {
@@ -92,7 +98,7 @@ export class WalletService {
       this.get(tenantId),
       queryRows<{ currency: string; total: bigint | number }>(
         this.db,
-        Sql.sql`SELECT "currency", SUM("totalAmount") AS "total" FROM "Order"
+        Sql.sql`SELECT "currency", SUM(${walletShareSql(this.db.provider)}) AS "total" FROM "Order"
           WHERE "tenantId" = ${tenantId} AND "status" = ${sqlEnum(this.db.provider, "OrderStatus", "PENDING")} GROUP BY "currency"`,
       ),
     ]);
@@ -113,7 +119,7 @@ export class WalletService {
     if (tenant.status === "deleted") throw appError("tenant_deleted");
     const now = tenantClock(tenant).now();
     const lock = this.db.provider === "postgresql" ? Sql.sql`FOR UPDATE` : Sql.empty;
-    await this.db.prisma.$transaction(async (tx) => {
+    const alert = await this.db.prisma.$transaction(async (tx) => {
       const [row] = await tx.$queryRaw<Array<Omit<WalletRow, "updatedAt">>>(
         Sql.sql`SELECT "currency", "balance", "creditLimit", "maxUnpaidOrders", "maxUnpaidSeatsPerFlight", "lowBalanceThreshold" FROM "Wallet" WHERE "tenantId" = ${tenant.id} ${lock}`,
       );
@@ -130,11 +136,18 @@ export class WalletService {
       const changes = fieldChanges(auditedSettings(before), auditedSettings(after));
       if (Object.keys(changes).length === 0) return;
       const threshold = after.lowBalanceThreshold === null ? null : BigInt(after.lowBalanceThreshold);
-      await tx.$executeRaw(Sql.sql`UPDATE "Wallet" SET "creditLimit" = ${BigInt(after.creditLimit)}, "lowBalanceThreshold" = ${threshold},
+      // A new threshold is crossed afresh: a wallet already below it is told at once.
+      const rearm = after.lowBalanceThreshold !== before.lowBalanceThreshold ? Sql.sql`, "lowBalanceAlerted" = FALSE` : Sql.empty;
+      await tx.$executeRaw(Sql.sql`UPDATE "Wallet" SET "creditLimit" = ${BigInt(after.creditLimit)}, "lowBalanceThreshold" = ${threshold} ${rearm},
         "maxUnpaidOrders" = ${after.holdLimits.maxUnpaidOrders}, "maxUnpaidSeatsPerFlight" = ${after.holdLimits.maxUnpaidSeatsPerFlight}, "updatedAt" = ${sqlTimestamp(this.db.provider, now)}
         WHERE "tenantId" = ${tenant.id}`);
       await recordAudit(tx, this.db, by, { action: "wallet.settings_updated", tenantId: tenant.id, target: { type: "wallet", id: tenant.id }, changes });
+      const check = lowBalanceCheck(this.db, tenant.id, now, this.notices.firstDeliveryDelayMs);
+      const counts: number[] = [];
+      for (const statement of check.statements) counts.push(await tx.$executeRaw(statement));
+      return counts[check.eventStatement]! > 0 ? check.notice : undefined;
     });
+    if (alert) await this.notices.publish([alert]);
     return this.standing(tenant.id);
   }
 
@@ -152,13 +165,17 @@ export class WalletService {
   }
 
   /**
-   * The owner credits a tenant's wallet (`owner_credit`). 422 `currency_mismatch` unless the
+   * The owner credits a tenant's wallet (`owner_credit`), with the event `wallet.credited` and the
+   * low-balance check (which the credit may arm again) in the same transaction. 422 `currency_mismatch` unless the
    * amount is in the wallet's currency; 422 `amount_too_large` if the balance would pass 2^53 − 1
    * minor units.
    */
   async credit(tenant: Tenant, credit: WalletCredit, by: ChangeOrigin): Promise<WalletCreditResult> {
     if (tenant.status === "deleted") throw appError("tenant_deleted");
-    const change = walletChange(this.db, { tenantId: tenant.id, type: "owner_credit", ...credit, capped: true, at: tenantClock(tenant).now() });
+    const at = tenantClock(tenant).now();
+    const change = walletChange(this.db, { tenantId: tenant.id, type: "owner_credit", ...credit, capped: true, at });
+    const credited = creditedEvent(this.db, { tenantId: tenant.id, entryId: change.entryId, ...credit, at }, this.notices.firstDeliveryDelayMs);
+    const check = lowBalanceCheck(this.db, tenant.id, at, this.notices.firstDeliveryDelayMs);
     const audited = {
       action: "wallet.credited" as const,
       tenantId: tenant.id,
@@ -166,7 +183,7 @@ export class WalletService {
       changes: createdFields({ amount: formatMinor(credit.amount, credit.currency), currency: credit.currency, reference: credit.reference }),
     };
     try {
-      await writeBatch(this.db, [...change.statements, auditStatement(this.db, by, audited)]);
+      await writeBatch(this.db, [...change.statements, auditStatement(this.db, by, audited), ...credited.statements, ...check.statements]);
     } catch (error) {
       if (!(error instanceof GuardFailed)) throw error;
       const wallet = await this.get(tenant.id);
@@ -174,6 +191,8 @@ export class WalletService {
       if (wallet.currency === credit.currency) throw amountTooLarge("amount");
       throw appError("currency_mismatch", { field: "currency", message: `currency: the wallet holds ${wallet.currency}, not ${credit.currency}` });
     }
+    // A credit only raises what is available: its check can arm the alert again, never send it.
+    await this.notices.publish([credited.notice]);
     const entry = await this.db.prisma.ledgerEntry.findUniqueOrThrow({ where: { id: change.entryId } });
     return { entry: ledgerEntryFrom(entry), wallet: await this.standing(tenant.id) };
   }

@@ -68,15 +68,23 @@ export async function openOrderSubscriptions(server: Endpoint): Promise<number> 
   return Number(line[1]);
 }
 
-/** Waits until the server has exactly `count` order subscriptions open: the ones a test started are listening. */
+/** The server's count of open wallet subscriptions (its /metrics gauge). */
+export async function openWalletSubscriptions(server: Endpoint): Promise<number> {
+  const metrics = await call<string>(server, "GET", "/metrics");
+  const line = /^aerogate_wallet_subscriptions (\d+)$/m.exec(metrics.body);
+  if (!line) throw new Error("aerogate_wallet_subscriptions missing from /metrics");
+  return Number(line[1]);
+}
+
+/** Waits until the server has exactly `count` order and wallet subscriptions open: the ones a test started are listening. */
 export async function waitForOpenSubscriptions(server: Endpoint, count: number, deadlineMs = 10_000): Promise<void> {
   let last = -1;
   await eventually(
     async () => {
-      last = await openOrderSubscriptions(server);
+      last = (await openOrderSubscriptions(server)) + (await openWalletSubscriptions(server));
       return last === count ? true : undefined;
     },
-    () => `${last} order subscriptions open (waiting for ${count})`,
+    () => `${last} order and wallet subscriptions open (waiting for ${count})`,
     deadlineMs,
   );
 }

@@ -6,7 +6,7 @@ import { duffelOffer, duffelOrdersOf, expectLedgerOf, WITH_DUFFEL, startDuffelSe
 import { toMinor } from "../helpers/flight-checks";
 import { bookOffer, getOrder, searchForBooking, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
 import type { TestServer } from "../helpers/test-server";
-import { credit } from "../helpers/wallet";
+import { credit, getWallet } from "../helpers/wallet";
 
 /**
  * Who settles an order's fare (docs/duffel.md#who-settles): an order of a tenant's own Duffel
@@ -80,6 +80,25 @@ describe("settlement of Duffel orders", { timeout: 60_000 }, () => {
     expect((await call(server, "POST", `/v1/air/orders/${order.id}/actions/refund`, { key: tenant.key })).status).toBe(200);
     await waitForStatus(server, tenant.key, order.id, ["REFUNDED"]);
     expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "refund_credit"])).toBe(before);
+  });
+
+  it("an unpaid order the supplier settles reserves only Aerogate's fee: reserved and available count what the wallet would pay", async () => {
+    const tenant = await liveDuffelTenant(server, fake);
+    const rule = await call(server, "POST", "/v1/pricing_rules", {
+      key: server.ownerKey,
+      body: { tenant_id: tenant.tenantId, name: "Duffel fee", match: { supplier: "duffel" }, fee: { fixed_amount: "3.00", fixed_currency: "USD" } },
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    await credit(server, tenant.tenantId, "5000.00");
+    const supplierSettled = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "AA"));
+    expect(supplierSettled.settlement).toBe("supplier");
+    expect(toMinor(supplierSettled.total_amount, supplierSettled.total_currency)).toBeGreaterThan(300);
+    expect((await getWallet(server, tenant.key))).toMatchObject({ balance: "5000.00", reserved: "3.00", available: "4997.00" });
+    const walletSettled = await bookOffer(server, tenant.key, (await searchForBooking(server, tenant.key)).find((candidate) => candidate.supplier.id === "simulated"));
+    expect(walletSettled.settlement).toBe("wallet");
+    const reserved = 300 + toMinor(walletSettled.total_amount, walletSettled.total_currency);
+    const wallet = await graphql(server, "{ wallet { reserved available } }", {}, { key: tenant.key });
+    expect(wallet.body.data.wallet).toEqual({ reserved: (reserved / 100).toFixed(2), available: ((500_000 - reserved) / 100).toFixed(2) });
   });
 
   it("a simulated order stays settled by the wallet: `wallet`, its total debited", async () => {

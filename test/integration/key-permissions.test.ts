@@ -8,7 +8,7 @@ import { expectError } from "../helpers/expect-error";
 import { bookOffer, getOrder, newKey, searchForBooking, ticketOrder } from "../helpers/orders";
 import { restRoutes, routeName } from "../helpers/route-table";
 import { servedSchema } from "../helpers/schema-operations";
-import { openOrderSubscriptions, ORDER_EVENTS, ORDER_STATUS_CHANGED, subscribe, waitForOpenSubscriptions, wsClient, type Subscription } from "../helpers/subscriptions";
+import { openOrderSubscriptions, openWalletSubscriptions, ORDER_EVENTS, ORDER_STATUS_CHANGED, subscribe, waitForOpenSubscriptions, wsClient, type Subscription } from "../helpers/subscriptions";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 
 /**
@@ -93,6 +93,7 @@ const probes: Record<string, Probe> = {
   resetSandboxClock: { rest: "POST /v1/sandbox/clock/reset" },
   orderStatusChanged: { subscription: ORDER_STATUS_CHANGED, variables: { orderId: UNKNOWN_ORDER } },
   orderEvents: { subscription: ORDER_EVENTS },
+  walletEvents: { subscription: "subscription { walletEvents { id type } }" },
   // An empty search: refused by the search rules (an answer), or for the key's permissions.
   searchOffers: { subscription: "subscription ($input: SearchFlightsInput!) { searchOffers(input: $input) { supplier } }", variables: { input: { slices: [], passengers: [] } } },
   wallet: { rest: "GET /v1/wallet" },
@@ -266,7 +267,7 @@ describe("key permissions", () => {
   /** Waits until the subscription answered (data or an error) or is open on the server, listening. */
   async function subscriptionOutcome(subscription: Subscription): Promise<string> {
     return eventually(
-      async () => (subscription.results.length > 0 ? "answered" : (await openOrderSubscriptions(server)) > 0 ? "listening" : undefined),
+      async () => (subscription.results.length > 0 ? "answered" : (await openOrderSubscriptions(server)) + (await openWalletSubscriptions(server)) > 0 ? "listening" : undefined),
       () => "the subscription neither answered nor started listening",
     );
   }

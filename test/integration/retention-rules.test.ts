@@ -7,6 +7,7 @@ import { changeOffer, confirmChange, createChange } from "../helpers/order-chang
 import { bookOffer, searchForBooking, ticketOrder, waitForStatus } from "../helpers/orders";
 import { confirmCancellation, quoteCancellation } from "../helpers/servicing";
 import { startTestServer, type TestServer } from "../helpers/test-server";
+import { credit } from "../helpers/wallet";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
 /**
@@ -129,14 +130,17 @@ describe("retention of change requests, quotes, idempotency keys and the webhook
     });
   });
 
-  it("removes finished webhook deliveries and their attempts after WEBHOOK_LOG_RETENTION_DAYS; the orders' events stay", async () => {
+  it("removes finished webhook deliveries and their attempts after WEBHOOK_LOG_RETENTION_DAYS, and the wallet's events with theirs; the orders' events stay", async () => {
+    await credit(server, tenant.tenantId, "1.00");
+    const [walletEvent] = (await get("/v1/events?type=wallet.credited")).body.data.items;
+    await eventually(async () => ((await get("/v1/webhooks/deliveries?limit=100")).body.data.items.every((delivery: any) => delivery.status === "succeeded") ? true : undefined), () => "the credit's delivery not delivered");
     const events = await stored().events;
-    await after(24 * HOUR_MS, "webhook deliveries or attempts still stored", async () => {
+    await after(24 * HOUR_MS, "webhook deliveries, attempts or wallet events still stored", async () => {
       const counts = stored();
-      return (await counts.deliveries) === 0 && (await counts.attempts) === 0;
+      return (await counts.deliveries) === 0 && (await counts.attempts) === 0 && (await counts.events) === events - 1;
     });
     expect((await get("/v1/webhooks/deliveries")).body.data.items).toEqual([]);
-    expect(await stored().events).toBe(events);
+    expect(await server.db.prisma.orderEvent.findUnique({ where: { id: walletEvent.id } })).toBeNull();
     const history = await get(`/v1/air/orders/${cancelled.id}/events`);
     expect(history.body.data.items.map((event: any) => event.event)).toEqual(["order.created", "order.cancelled"]);
   });

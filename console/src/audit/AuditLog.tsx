@@ -21,7 +21,7 @@ function changed(changes: Record<string, unknown>): string {
 export function AuditLog({ tenantId }: { tenantId?: string }) {
   const paging = useCursorPage(PAGE_SIZE);
   // Read again after any change this page makes: every one of them is a new event.
-  const context = useListsOf("AuditEvent", "PricingRule", "ApiKey", "Tenant", "WalletCredit", "WebhookEndpoint", "TenantConfig");
+  const context = useListsOf("AuditEvent", "PricingRule", "ApiKey", "Tenant", "WalletCredit", "Wallet", "WebhookEndpoint", "TenantConfig");
   const [{ data, error, fetching }] = useQuery({ query: AuditEventsQuery, variables: { ...paging.variables, tenantId: tenantId ?? null }, context });
   const events = data?.auditEvents;
   return (

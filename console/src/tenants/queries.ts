@@ -109,6 +109,10 @@ export const TenantWalletQuery = graphql(`
     wallet {
       balance
       currency
+      creditLimit
+      reserved
+      available
+      lowBalanceThreshold
       updatedAt
     }
   }
@@ -125,8 +129,26 @@ export const CreditWalletMutation = graphql(`
       wallet {
         balance
         currency
+        creditLimit
+        reserved
+        available
+        lowBalanceThreshold
         updatedAt
       }
+    }
+  }
+`);
+
+export const UpdateTenantWalletMutation = graphql(`
+  mutation ConsoleUpdateTenantWallet($tenantId: ID!, $input: UpdateTenantWalletInput!) {
+    updateTenantWallet(tenantId: $tenantId, input: $input) {
+      balance
+      currency
+      creditLimit
+      reserved
+      available
+      lowBalanceThreshold
+      updatedAt
     }
   }
 `);

@@ -1,22 +1,29 @@
-import { useQuery } from "urql";
+import { useMutation, useQuery } from "urql";
 import { Link } from "wouter";
 import { ErrorNote } from "../ui/ErrorNote";
 import { money, when, words } from "../ui/format";
 import { PageHeading } from "../ui/PageHeading";
 import { Pager } from "../ui/Pager";
 import { useCursorPage } from "../ui/paging";
-import { WalletQuery } from "./queries";
+import { UpdateWalletMutation, WalletQuery } from "./queries";
+import { useSession } from "../session/session";
+import { WalletFigures } from "./WalletFigures";
+import { WalletSettingsForm } from "./WalletSettingsForm";
 import { useListsOf } from "../api/list-context";
 import { TableHead } from "../ui/TableHead";
 import { StatementsSection } from "../statements/StatementsSection";
 
 const PAGE_SIZE = 25;
 
-/** The tenant's balance and its ledger, newest first: every change of the balance is one entry. */
+/** The tenant's wallet (balance, reserved, available), its low-balance threshold, and its ledger, newest first: every change of the balance is one entry. */
 export function WalletPage() {
   const paging = useCursorPage(PAGE_SIZE);
+  const session = useSession();
   const [{ data, error, fetching }] = useQuery({ query: WalletQuery, variables: paging.variables, context: useListsOf("WalletTransaction") });
-  const wallet = data?.wallet;
+  const [settings, updateWallet] = useMutation(UpdateWalletMutation);
+  const saved = settings.data?.updateWallet;
+  // The settings' answer until a newer read of the wallet comes.
+  const wallet = data?.wallet && saved && saved.updatedAt >= data.wallet.updatedAt ? { ...data.wallet, ...saved } : data?.wallet;
   const ledger = wallet?.transactions;
   return (
     <>
@@ -25,10 +32,11 @@ export function WalletPage() {
       {wallet ? (
         <section className="card" aria-labelledby="balance">
           <h2 id="balance">Balance</h2>
-          <p className="price" data-testid="wallet-balance">
-            {money(wallet.balance, wallet.currency)}
-          </p>
+          <WalletFigures wallet={wallet} />
           <p className="hint">as of {when(wallet.updatedAt)}</p>
+          {session.can("wallet", "write") ? (
+            <WalletSettingsForm wallet={wallet} withCreditLimit={false} busy={settings.fetching} error={settings.error} onSave={(input) => updateWallet({ input: { lowBalanceThreshold: input.lowBalanceThreshold } })} />
+          ) : null}
         </section>
       ) : fetching ? (
         <p>Loading…</p>

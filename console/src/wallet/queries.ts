@@ -5,6 +5,10 @@ export const WalletQuery = graphql(`
     wallet {
       balance
       currency
+      creditLimit
+      reserved
+      available
+      lowBalanceThreshold
       updatedAt
       transactions(first: $first, after: $after, last: $last, before: $before) {
         totalCount
@@ -23,6 +27,20 @@ export const WalletQuery = graphql(`
           ...PageCursors
         }
       }
+    }
+  }
+`);
+
+export const UpdateWalletMutation = graphql(`
+  mutation ConsoleUpdateWallet($input: UpdateWalletInput!) {
+    updateWallet(input: $input) {
+      balance
+      currency
+      creditLimit
+      reserved
+      available
+      lowBalanceThreshold
+      updatedAt
     }
   }
 `);

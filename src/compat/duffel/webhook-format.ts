@@ -14,7 +14,7 @@ export const DUFFEL_FORMAT = "duffel_compatible";
 
 /**
  * Duffel's name for each of our event types: every change of an order's state or contents is
- * Duffel's `order.updated`. An airline credit has no Duffel event: such endpoints do not get it.
+ * Duffel's `order.updated`. An airline credit and the wallet's events have no Duffel event: such endpoints do not get them.
  */
 const DUFFEL_TYPE: Record<WebhookEventType, string | null> = {
   "order.created": "order.created",
@@ -26,6 +26,8 @@ const DUFFEL_TYPE: Record<WebhookEventType, string | null> = {
   "order.changed": "order.updated",
   "order.airline_initiated_change_detected": "order.airline_initiated_change_detected",
   "airline_credit.created": null,
+  "wallet.credited": null,
+  "wallet.low_balance": null,
   [PING]: "ping.triggered",
 };
 

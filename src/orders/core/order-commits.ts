@@ -3,6 +3,9 @@ import { writeBatch, type BatchStatement } from "../../db/write-batch";
 import type { OrderEvent, OrderEventType } from "../../events/order-events";
 import { recordEvents } from "../../events/outbox";
 import type { PubSub } from "../../events/pubsub";
+import { clock } from "../../clock";
+import { lowBalanceCheck } from "../../wallet/low-balance";
+import type { WalletEventNotices } from "../../wallet/wallet-event-notices";
 
 /**
  * Orders named per message: PostgreSQL's NOTIFY takes at most 8,000 bytes, and an order with its
@@ -28,8 +31,10 @@ function isOrdersChanged(message: unknown): message is OrdersChanged {
 }
 
 /**
- * The one way a change to orders is committed: the batch (a transition with what goes with it)
- * and the events it emits (outbox.ts), in one transaction; then, after the commit, word to every
+ * The one way a change to orders is committed: the batch (a transition with what goes with it),
+ * the events it emits (outbox.ts) and, for each tenant it touches, the wallet's low-balance check
+ * (a booking reserves money, a payment spends it, a cancellation frees it: wallet/low-balance.ts),
+ * in one transaction; then, after the commit, word to every
  * process of which orders changed and which events were emitted (caches drop the orders, the
  * webhook dispatcher wakes, subscribers are told). On PostgreSQL `publish` resolves once every
  * listening process has run its handlers, so an order read anywhere after the change's answer
@@ -40,12 +45,29 @@ export class OrderCommits {
   constructor(
     private readonly db: Database,
     private readonly pubsub: PubSub,
-    /** When an event's first webhook attempt is due, after the event (WEBHOOK_RETRY_SCHEDULE[0]). */
-    readonly firstDeliveryDelayMs: number,
+    private readonly walletNotices: WalletEventNotices,
   ) {}
 
+  /** When an event's first webhook attempt is due, after the event (WEBHOOK_RETRY_SCHEDULE[0]). */
+  get firstDeliveryDelayMs(): number {
+    return this.walletNotices.firstDeliveryDelayMs;
+  }
+
   async commit(orders: ReadonlyArray<{ id: string; tenantId: string }>, statements: BatchStatement[], events: readonly OrderEvent[] = []): Promise<number[]> {
-    const counts = await writeBatch(this.db, [...statements, ...recordEvents(this.db, events, this.firstDeliveryDelayMs)]);
+    const outbox = recordEvents(this.db, events, this.firstDeliveryDelayMs);
+    // Each tenant's check is dated as the batch's first event of that tenant (on its clock), else now.
+    const checks = [...new Set(orders.map((order) => order.tenantId))].sort().map((tenantId) => {
+      const at = events.find((event) => event.tenantId === tenantId)?.createdAt ?? clock.now();
+      return lowBalanceCheck(this.db, tenantId, at, this.firstDeliveryDelayMs);
+    });
+    const counts = await writeBatch(this.db, [...statements, ...outbox, ...checks.flatMap((check) => check.statements)]);
+    let offset = statements.length + outbox.length;
+    const alerts = checks.filter((check) => {
+      const written = counts[offset + check.eventStatement]! > 0;
+      offset += check.statements.length;
+      return written;
+    });
+    await this.walletNotices.publish(alerts.map((check) => check.notice));
     const eventOf = new Map<string, OrderEvent>();
     for (const event of events) if (!eventOf.has(event.orderId)) eventOf.set(event.orderId, event);
     const changed = orders.map((order): OrderChanged => {
