@@ -297,6 +297,33 @@ describe("the Duffel-compatible surface, through @duffel/api", () => {
     expectDuffelShape(await duffelError(() => duffel.airlineInitiatedChanges.list("ord_0000000000000000000000")), 404, "not_found");
   });
 
+  it("airlineInitiatedChanges.update records an answer given outside the API: once, a bad value changes nothing, and a quote priced while it was open is refused", async () => {
+    const order = await ticketedOrder();
+    const simulated = await call(server, "POST", `/v1/sandbox/orders/${order.id}/airline_initiated_change`, { key: tenant.key, body: { kind: "retime" } });
+    expect(simulated.status, JSON.stringify(simulated.body)).toBe(201);
+    const changeId = simulated.body.data.id as string;
+    // Quoted while the change is open: a full refund.
+    const quote = (await duffel.orderCancellations.create({ order_id: order.id })).data;
+
+    const refused = await duffelError(() => duffel.airlineInitiatedChanges.update(changeId, "ignored" as "accepted"));
+    expectDuffelShape(refused, 400, "validation_failed");
+    expect(refused.errors[0]!.message).toContain("action_taken");
+    expect((await duffel.airlineInitiatedChanges.list(order.id)).data.find((change) => change.id === changeId)).toMatchObject({ action_taken: null, action_taken_at: null });
+
+    const updated = (await duffel.airlineInitiatedChanges.update(changeId, "cancelled")).data;
+    expect(updated).toMatchObject({ id: changeId, order_id: order.id, action_taken: "cancelled", action_taken_at: expect.any(String), available_actions: [] });
+    expect((await duffel.airlineInitiatedChanges.list(order.id)).data.find((change) => change.id === changeId)).toMatchObject({ action_taken: "cancelled" });
+    // A repeat answers the same; another answer, or an acceptance, is refused.
+    expect((await duffel.airlineInitiatedChanges.update(changeId, "cancelled")).data).toMatchObject({ action_taken: "cancelled", action_taken_at: updated.action_taken_at });
+    expectDuffelShape(await duffelError(() => duffel.airlineInitiatedChanges.update(changeId, "changed")), 409, "order_state_conflict");
+    expectDuffelShape(await duffelError(() => duffel.airlineInitiatedChanges.accept(changeId)), 409, "order_state_conflict");
+    // The full refund priced while the change was open is no longer what is owed.
+    const before = await balanceMinor();
+    expectDuffelShape(await duffelError(() => duffel.orderCancellations.confirm(quote.id)), 409, "order_state_conflict");
+    expect(await balanceMinor()).toBe(before);
+    expectDuffelShape(await duffelError(() => duffel.airlineInitiatedChanges.update("aic_0000000000000000000000", "accepted")), 404, "not_found");
+  });
+
   describe("webhooks", () => {
     /** Verifies a delivery as Duffel's docs tell a receiver to: HMAC-SHA256 of "<t>.<raw body>", keyed by the secret, hex. */
     const verifiedDuffelEvent = (hook: ReceivedHook, secret: string) => {
