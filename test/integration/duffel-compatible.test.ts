@@ -392,6 +392,37 @@ describe("the Duffel-compatible surface, through @duffel/api", () => {
       }
     });
 
+    it("a cancellation quote and its confirmation reach an endpoint as order_cancellation.created and .confirmed, the cancellation as the object; /v1 endpoints get them in their shape", async () => {
+      const duffelReceiver = await startReceiver();
+      const v1Receiver = await startReceiver();
+      try {
+        const webhook = (await duffel.webhooks.create({ url: duffelReceiver.url, events: ["order_cancellation.created", "order_cancellation.confirmed"] })).data;
+        expect(webhook.events).toEqual(["order_cancellation.created", "order_cancellation.confirmed"]);
+        const v1Endpoint = await call(server, "POST", "/v1/webhook_endpoints", { key: tenant.key, body: { url: v1Receiver.url, enabled_events: ["order_cancellation.created", "order_cancellation.confirmed"] } });
+        expect(v1Endpoint.status, JSON.stringify(v1Endpoint.body)).toBe(201);
+        const offer = (await search()).offers[0]!;
+        const order = (await duffel.orders.create({ type: "pay_later", selected_offers: [offer.id], passengers: passengersOf(offer) })).data;
+        const quote = (await duffel.orderCancellations.create({ order_id: order.id })).data;
+        const quoted = await eventually(async () => duffelEvents(duffelReceiver.received, "order_cancellation.created", quote.id)[0], () => `no order_cancellation.created for ${quote.id}`);
+        expect(verifiedDuffelEvent(quoted, webhook.secret)).toMatchObject({ type: "order_cancellation.created", data: { object: { id: quote.id, order_id: order.id, confirmed_at: null } } });
+
+        await duffel.orderCancellations.confirm(quote.id);
+        const confirmed = await eventually(async () => duffelEvents(duffelReceiver.received, "order_cancellation.confirmed", quote.id)[0], () => `no order_cancellation.confirmed for ${quote.id}`);
+        expect(verifiedDuffelEvent(confirmed, webhook.secret)).toMatchObject({ type: "order_cancellation.confirmed", data: { object: { id: quote.id, order_id: order.id, confirmed_at: expect.any(String) } } });
+
+        // /v1: the order as the event left it, with the quote.
+        const [v1Quoted] = await v1Receiver.waitFor(order.id, "order_cancellation.created");
+        expect(v1Quoted!.json).toMatchObject({ event: "order_cancellation.created", data: { id: order.id, order_cancellation: { id: quote.id, confirmed_at: null } } });
+        const [v1Confirmed] = await v1Receiver.waitFor(order.id, "order_cancellation.confirmed");
+        expect(v1Confirmed!.json).toMatchObject({ event: "order_cancellation.confirmed", data: { id: order.id, status: "cancelled", order_cancellation: { id: quote.id, confirmed_at: expect.any(String) } } });
+        // Only the types named: the order's own change (order.updated) is not sent here.
+        expect(duffelReceiver.received.map((hook) => hook.json?.type)).not.toContain("order.updated");
+        await duffel.webhooks.delete(webhook.id);
+      } finally {
+        await Promise.all([duffelReceiver.close(), v1Receiver.close()]);
+      }
+    });
+
     it("webhooks.update and webhooks.delete change and remove the endpoint; unknown event types are Duffel's 400", async () => {
       const webhook = (await duffel.webhooks.create({ url: "http://127.0.0.1:9/duffel-hooks", events: ["order.created"] })).data;
       const updated = (await duffel.webhooks.update(webhook.id, { active: false, events: ["order.updated", "order.airline_initiated_change_detected"], url: "http://127.0.0.1:9/moved" })).data;
