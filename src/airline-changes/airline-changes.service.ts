@@ -30,7 +30,7 @@ import { dayToIsoDate, localDay } from "../time/local-time";
 import { walletChange } from "../wallet/wallet-change";
 import type { WalletService } from "../wallet/wallet.service";
 import { noPause, type TestPause } from "../test-pause";
-import { airlineChangeFrom, type AirlineInitiatedChange, type ScheduleChangeKind } from "../orders/core/airline-change";
+import { airlineChangeFrom, type AirlineChangeActionTaken, type AirlineInitiatedChange, type ScheduleChangeKind } from "../orders/core/airline-change";
 import { acceptAirlineChange, airlineChangesOf, insertAirlineChange, openAirlineChange } from "../orders/core/airline-change-rows";
 import { acceptedChange, retimedSlice, withSlices } from "./schedule-change";
 
@@ -161,6 +161,35 @@ export class AirlineChangeService {
   }
 
   /**
+   * Records that the tenant answered the change outside the API (`accepted`, `cancelled` or
+   * `changed` with the airline directly): the change closes with that answer and nothing else of
+   * the order changes, but the order is touched, so a cancellation quote or change offer priced
+   * while the change was open (a full refund, no penalty) is refused and priced again. The same
+   * change for a repeat of the same answer; 404 `not_found` for an unknown or another tenant's
+   * change; 409 `order_state_conflict` once it was answered otherwise, or when the order is no
+   * longer TICKETED or is being refunded.
+   */
+  async recordAction(scope: TenantScope, changeId: string, actionTaken: AirlineChangeActionTaken): Promise<AirlineInitiatedChange> {
+    const change = await this.get(scope, changeId);
+    if (change.actionTaken === actionTaken) return change;
+    if (change.actionTaken !== null) throw answered(change);
+    const order = await this.orders.get(scope, change.orderId);
+    const now = scope.clock.now();
+    requireAllowed(order, "acceptAirlineChange", now);
+    try {
+      await this.commits.commit([order], [acceptAirlineChange(this.db, change, now, actionTaken), touchIn(this.db, order, "TICKETED", now, Sql.empty, sameOrder(this.db, order))]);
+    } catch (error) {
+      if (!(error instanceof GuardFailed)) throw error;
+      const settled = await this.get(scope, changeId);
+      if (settled.actionTaken === actionTaken) return settled;
+      if (settled.actionTaken !== null) throw answered(settled);
+      const current = await this.orders.get(scope, order.id);
+      throw refusal(current, "acceptAirlineChange", now) ?? changedSince(current);
+    }
+    return { ...change, actionTaken, updatedAt: now };
+  }
+
+  /**
    * The accepted change's new flights held by the order's supplier, under an intent keyed by the
    * change (IntentCalls.change). 422 `offer_no_longer_available` when a new flight has too few seats left.
    */
@@ -288,6 +317,6 @@ function changedSince(order: Order) {
 
 /** 409 `order_state_conflict`: the change was answered otherwise (the order cancelled or changed). */
 function answered(change: AirlineInitiatedChange) {
-  const message = `Airline-initiated change ${change.id} was answered already (${change.actionTaken}); only an open change can be accepted.`;
+  const message = `Airline-initiated change ${change.id} was answered already (${change.actionTaken}); only an open change can be answered.`;
   return appError("order_state_conflict", { message, reason: message });
 }

@@ -297,6 +297,33 @@ describe("the Duffel-compatible surface, through @duffel/api", () => {
     expectDuffelShape(await duffelError(() => duffel.airlineInitiatedChanges.list("ord_0000000000000000000000")), 404, "not_found");
   });
 
+  it("airlineInitiatedChanges.update records an answer given outside the API: once, a bad value changes nothing, and a quote priced while it was open is refused", async () => {
+    const order = await ticketedOrder();
+    const simulated = await call(server, "POST", `/v1/sandbox/orders/${order.id}/airline_initiated_change`, { key: tenant.key, body: { kind: "retime" } });
+    expect(simulated.status, JSON.stringify(simulated.body)).toBe(201);
+    const changeId = simulated.body.data.id as string;
+    // Quoted while the change is open: a full refund.
+    const quote = (await duffel.orderCancellations.create({ order_id: order.id })).data;
+
+    const refused = await duffelError(() => duffel.airlineInitiatedChanges.update(changeId, "ignored" as "accepted"));
+    expectDuffelShape(refused, 400, "validation_failed");
+    expect(refused.errors[0]!.message).toContain("action_taken");
+    expect((await duffel.airlineInitiatedChanges.list(order.id)).data.find((change) => change.id === changeId)).toMatchObject({ action_taken: null, action_taken_at: null });
+
+    const updated = (await duffel.airlineInitiatedChanges.update(changeId, "cancelled")).data;
+    expect(updated).toMatchObject({ id: changeId, order_id: order.id, action_taken: "cancelled", action_taken_at: expect.any(String), available_actions: [] });
+    expect((await duffel.airlineInitiatedChanges.list(order.id)).data.find((change) => change.id === changeId)).toMatchObject({ action_taken: "cancelled" });
+    // A repeat answers the same; another answer, or an acceptance, is refused.
+    expect((await duffel.airlineInitiatedChanges.update(changeId, "cancelled")).data).toMatchObject({ action_taken: "cancelled", action_taken_at: updated.action_taken_at });
+    expectDuffelShape(await duffelError(() => duffel.airlineInitiatedChanges.update(changeId, "changed")), 409, "order_state_conflict");
+    expectDuffelShape(await duffelError(() => duffel.airlineInitiatedChanges.accept(changeId)), 409, "order_state_conflict");
+    // The full refund priced while the change was open is no longer what is owed.
+    const before = await balanceMinor();
+    expectDuffelShape(await duffelError(() => duffel.orderCancellations.confirm(quote.id)), 409, "order_state_conflict");
+    expect(await balanceMinor()).toBe(before);
+    expectDuffelShape(await duffelError(() => duffel.airlineInitiatedChanges.update("aic_0000000000000000000000", "accepted")), 404, "not_found");
+  });
+
   describe("webhooks", () => {
     /** Verifies a delivery as Duffel's docs tell a receiver to: HMAC-SHA256 of "<t>.<raw body>", keyed by the secret, hex. */
     const verifiedDuffelEvent = (hook: ReceivedHook, secret: string) => {
@@ -362,6 +389,37 @@ describe("the Duffel-compatible surface, through @duffel/api", () => {
         await duffel.webhooks.delete(webhook.id);
       } finally {
         await receiver.close();
+      }
+    });
+
+    it("a cancellation quote and its confirmation reach an endpoint as order_cancellation.created and .confirmed, the cancellation as the object; /v1 endpoints get them in their shape", async () => {
+      const duffelReceiver = await startReceiver();
+      const v1Receiver = await startReceiver();
+      try {
+        const webhook = (await duffel.webhooks.create({ url: duffelReceiver.url, events: ["order_cancellation.created", "order_cancellation.confirmed"] })).data;
+        expect(webhook.events).toEqual(["order_cancellation.created", "order_cancellation.confirmed"]);
+        const v1Endpoint = await call(server, "POST", "/v1/webhook_endpoints", { key: tenant.key, body: { url: v1Receiver.url, enabled_events: ["order_cancellation.created", "order_cancellation.confirmed"] } });
+        expect(v1Endpoint.status, JSON.stringify(v1Endpoint.body)).toBe(201);
+        const offer = (await search()).offers[0]!;
+        const order = (await duffel.orders.create({ type: "pay_later", selected_offers: [offer.id], passengers: passengersOf(offer) })).data;
+        const quote = (await duffel.orderCancellations.create({ order_id: order.id })).data;
+        const quoted = await eventually(async () => duffelEvents(duffelReceiver.received, "order_cancellation.created", quote.id)[0], () => `no order_cancellation.created for ${quote.id}`);
+        expect(verifiedDuffelEvent(quoted, webhook.secret)).toMatchObject({ type: "order_cancellation.created", data: { object: { id: quote.id, order_id: order.id, confirmed_at: null } } });
+
+        await duffel.orderCancellations.confirm(quote.id);
+        const confirmed = await eventually(async () => duffelEvents(duffelReceiver.received, "order_cancellation.confirmed", quote.id)[0], () => `no order_cancellation.confirmed for ${quote.id}`);
+        expect(verifiedDuffelEvent(confirmed, webhook.secret)).toMatchObject({ type: "order_cancellation.confirmed", data: { object: { id: quote.id, order_id: order.id, confirmed_at: expect.any(String) } } });
+
+        // /v1: the order as the event left it, with the quote.
+        const [v1Quoted] = await v1Receiver.waitFor(order.id, "order_cancellation.created");
+        expect(v1Quoted!.json).toMatchObject({ event: "order_cancellation.created", data: { id: order.id, order_cancellation: { id: quote.id, confirmed_at: null } } });
+        const [v1Confirmed] = await v1Receiver.waitFor(order.id, "order_cancellation.confirmed");
+        expect(v1Confirmed!.json).toMatchObject({ event: "order_cancellation.confirmed", data: { id: order.id, status: "cancelled", order_cancellation: { id: quote.id, confirmed_at: expect.any(String) } } });
+        // Only the types named: the order's own change (order.updated) is not sent here.
+        expect(duffelReceiver.received.map((hook) => hook.json?.type)).not.toContain("order.updated");
+        await duffel.webhooks.delete(webhook.id);
+      } finally {
+        await Promise.all([duffelReceiver.close(), v1Receiver.close()]);
       }
     });
 

@@ -87,7 +87,7 @@ function expectSameAnswers(answers: ApiResponse[]): void {
 }
 
 describe("quoting a cancellation", () => {
-  it("quotes nothing back for a hold, and changes nothing", async () => {
+  it("quotes nothing back for a hold, and changes nothing: its history only tells of the quote", async () => {
     const order = await pendingOrder();
     const before = await snapshotOf(order.id);
     const made = await quoted(order.id);
@@ -101,7 +101,8 @@ describe("quoting a cancellation", () => {
       confirmed_at: null,
       created_at: expect.any(String),
     });
-    expect(await snapshotOf(order.id)).toEqual(before);
+    const told = expect.objectContaining({ event: "order_cancellation.created", data: expect.objectContaining({ id: order.id, order_cancellation: made }) });
+    expect(await snapshotOf(order.id)).toEqual({ ...before, events: [...before.events, told] });
     expect((await call(server, "GET", `/v1/air/order_cancellations/${made.id}`, { key: tenant.key })).body.data).toEqual(made);
     const listed = await call(server, "GET", `/v1/air/order_cancellations?order_id=${order.id}`, { key: tenant.key });
     expect(listed.body.data.items).toEqual([made]);
@@ -259,7 +260,9 @@ describe("confirming a quote", () => {
     const [confirmed, cancelled] = await Promise.all([confirm(made.id), call(server, "POST", `/v1/air/orders/${order.id}/actions/cancel`, { key: tenant.key })]);
     expect([confirmed.status, cancelled.status].sort(), JSON.stringify([confirmed.body, cancelled.body])).toEqual([200, 409]);
     const events = (await call(server, "GET", `/v1/air/orders/${order.id}/events`, { key: tenant.key })).body.data.items;
-    expect(events.map((event: any) => event.event)).toEqual(["order.created", "order.cancelled"]);
+    // The quote's confirmation is told only when it was the one that cancelled.
+    const confirmation = confirmed.status === 200 ? ["order_cancellation.confirmed"] : [];
+    expect(events.map((event: any) => event.event)).toEqual(["order.created", "order_cancellation.created", "order.cancelled", ...confirmation]);
     expect(await ledgerOf(order.id)).toEqual([]);
   });
 });
@@ -305,12 +308,14 @@ describe("an order's history", () => {
     const history = await call(server, "GET", `/v1/air/orders/${order.id}/events`, { key: tenant.key });
     expect(history.status).toBe(200);
     const items = history.body.data.items;
-    expect(items.map((item: any) => item.event)).toEqual(["order.created", "order.ticketed", "order.refunded"]);
+    expect(items.map((item: any) => item.event)).toEqual(["order.created", "order.ticketed", "order_cancellation.created", "order_cancellation.confirmed", "order.refunded"]);
     const outbox = await server.db.prisma.orderEvent.findMany({ where: { orderId: order.id } });
     expect(items).toEqual(items.map((item: any) => JSON.parse(outbox.find((row) => row.id === item.id)!.payload)));
-    expect(items.map((item: any) => item.data.status)).toEqual(["pending", "confirmed", "refunded"]);
-    expect(items[2].data.refund_amount).toBe(made.refund_amount);
-    expect(history.body.data.pagination).toMatchObject({ total: 3, hasMore: false });
+    expect(items.map((item: any) => item.data.status)).toEqual(["pending", "confirmed", "confirmed", "confirmed", "refunded"]);
+    expect(items[2].data.order_cancellation).toEqual(made);
+    expect(items[3].data.order_cancellation).toMatchObject({ id: made.id, confirmed_at: expect.any(String) });
+    expect(items[4].data.refund_amount).toBe(made.refund_amount);
+    expect(history.body.data.pagination).toMatchObject({ total: 5, hasMore: false });
 
     // One at a time, following the cursors: the same events in the same order.
     const paged: any[] = [];
@@ -324,7 +329,7 @@ describe("an order's history", () => {
 
     const graph = await graphql(server, `query($id: ID!) { order(id: $id) { events(first: 2) { totalCount nodes { id type createdAt data } pageInfo { hasNextPage } } } }`, { id: order.id }, { key: tenant.key });
     expect(graph.body.data.order.events).toEqual({
-      totalCount: 3,
+      totalCount: 5,
       nodes: items.slice(0, 2).map((item: any) => ({ id: item.id, type: item.event, createdAt: item.created_at, data: item.data })),
       pageInfo: { hasNextPage: true },
     });

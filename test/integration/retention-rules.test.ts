@@ -142,6 +142,6 @@ describe("retention of change requests, quotes, idempotency keys and the webhook
     expect((await get("/v1/webhooks/deliveries")).body.data.items).toEqual([]);
     expect(await server.db.prisma.orderEvent.findUnique({ where: { id: walletEvent.id } })).toBeNull();
     const history = await get(`/v1/air/orders/${cancelled.id}/events`);
-    expect(history.body.data.items.map((event: any) => event.event)).toEqual(["order.created", "order.cancelled"]);
+    expect(history.body.data.items.map((event: any) => event.event)).toEqual(["order.created", "order_cancellation.created", "order.cancelled", "order_cancellation.confirmed"]);
   });
 });

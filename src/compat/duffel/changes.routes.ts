@@ -1,7 +1,7 @@
 import { tenantScope } from "../../context/request-context";
 import { airlineChangeView } from "../../rest/airline-change.views";
 import { orderChangeOfferView, orderChangeRequestView, orderChangeView } from "../../rest/order-change.views";
-import { airlineChangesQuery, changeOffersQuery, changeRequestBody, changeRequestCommand, confirmChangeBody, createChangeBody } from "./inputs";
+import { airlineChangesQuery, changeOffersQuery, changeRequestBody, changeRequestCommand, confirmChangeBody, createChangeBody, updateAirlineChangeBody } from "./inputs";
 import { parse, type Route } from "./route";
 
 /** A list the client reads whole: a change request's offers, an order's airline changes (a few each). */
@@ -80,5 +80,15 @@ export const changeRoutes: Route[] = [
     url: "/air/airline_initiated_changes/:id/actions/accept",
     operation: "acceptAirlineInitiatedChange",
     handle: async ({ ctx, params }) => ({ data: airlineChangeView(await ctx.services.airlineChanges.accept(tenantScope(ctx), params.id!)) }),
+  },
+  {
+    method: "PATCH",
+    url: "/air/airline_initiated_changes/:id",
+    // Answering a change outside the API is answering it: the acceptance's permission.
+    operation: "acceptAirlineInitiatedChange",
+    body: true,
+    handle: async ({ ctx, params, body }) => ({
+      data: airlineChangeView(await ctx.services.airlineChanges.recordAction(tenantScope(ctx), params.id!, parse(updateAirlineChangeBody, body).data.action_taken)),
+    }),
   },
 ];

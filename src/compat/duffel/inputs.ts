@@ -25,6 +25,7 @@ import type { ChangeRequestInput } from "../../order-changes/order-change.inputs
 import type { OfferSort } from "../../search/offer.service";
 import type { SearchRequest } from "../../search/search.inputs";
 import { metadataSchema } from "../../tenants/metadata";
+import { ACTIONS_TAKEN, type AirlineChangeActionTaken } from "../../orders/core/airline-change";
 import { calendarDate, placeCode, recordId } from "../../validation/input-values";
 
 /**
@@ -262,3 +263,6 @@ export const confirmChangeBody = enveloped(z.object({ payment: balancePayment.op
 /** `?order_change_request_id=` of `orderChangeOffers.list`; `?order_id=` of `airlineInitiatedChanges.list`. */
 export const changeOffersQuery = z.object({ order_change_request_id: recordId });
 export const airlineChangesQuery = z.object({ order_id: recordId });
+
+/** `airlineInitiatedChanges.update`: the answer the tenant gave outside the API. */
+export const updateAirlineChangeBody = enveloped(z.object({ action_taken: z.enum(Object.values(ACTIONS_TAKEN) as [AirlineChangeActionTaken, ...AirlineChangeActionTaken[]]) }));

@@ -28,6 +28,8 @@ const DUFFEL_TYPE: Record<WebhookEventType, string | null> = {
   "airline_credit.created": null,
   "wallet.credited": null,
   "wallet.low_balance": null,
+  "order_cancellation.created": "order_cancellation.created",
+  "order_cancellation.confirmed": "order_cancellation.confirmed",
   [PING]: "ping.triggered",
 };
 
@@ -47,10 +49,11 @@ export function duffelTypesOf(types: readonly string[]): string[] {
 /**
  * The body a Duffel endpoint receives for a stored event (`payload`: our `{ id, event, created_at,
  * data }`): `{ id, type, api_version, live_mode, idempotency_key, created_at, data: { object } }`,
- * `object` being what our event's `data` shows. The same bytes on every attempt.
+ * `object` being what our event's `data` shows: the order, or for a cancellation's events the
+ * cancellation (Duffel's object of those). The same bytes on every attempt.
  */
 function duffelEventBody(payload: string, type: WebhookEventType, liveMode: boolean): string {
-  const event = JSON.parse(payload) as { id: string; created_at: string; data: unknown };
+  const event = JSON.parse(payload) as { id: string; created_at: string; data: { order_cancellation?: unknown } };
   return JSON.stringify({
     id: event.id,
     type: DUFFEL_TYPE[type] ?? type,
@@ -59,7 +62,7 @@ function duffelEventBody(payload: string, type: WebhookEventType, liveMode: bool
     // One event, one key: a receiver drops a retry it already handled.
     idempotency_key: event.id,
     created_at: event.created_at,
-    data: { object: event.data },
+    data: { object: event.data.order_cancellation ?? event.data },
   });
 }
 

@@ -5,7 +5,8 @@ import type { TenantScope } from "../../tenancy/tenant-scope";
 import type { Database } from "../../db/database";
 import { queryRows } from "../../db/query-rows";
 import { sqlTimestamp } from "../../db/sql-values";
-import { GuardFailed, writeBatch, type BatchStatement } from "../../db/write-batch";
+import { GuardFailed, type BatchStatement } from "../../db/write-batch";
+import { orderEvent } from "../presentation/order-event-payload";
 import { AppError, appError } from "../../errors/app-error";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { newId } from "../../ids";
@@ -15,6 +16,7 @@ import { noPause, type TestPause } from "../../test-pause";
 import { cancellationFrom, confirmCancellation, insertCancellation, QUOTE_LIFETIME_MS, type CancellationRecord, type OrderCancellation } from "./cancellation";
 import { servicesPaidAfterTicketing as paidAfterTicketing, type Order, type OrderDetail } from "../core/order";
 import type { OrderCommits } from "../core/order-commits";
+import type { OrderEvent } from "../../events/order-events";
 import type { AirlineJobs } from "../jobs/airline-jobs";
 import { awaitsPayment, isRefunding, isTicketed, refusal, requireAllowed, stateConflict } from "../core/order-actions";
 import { ORDER_GUARD, touchIn } from "../core/order-state-machine";
@@ -60,7 +62,7 @@ export class CancellationService {
     // A hold is let go whatever the clock; a paid order's refund is the supplier's quote, on its own time.
     if (!awaitsPayment(order)) requireSupplierClock(order.offer.payload, scope.clock, this.suppliers);
     const quote = await this.priced(order, now, scope);
-    await writeBatch(this.db, [insertCancellation(this.db, quote)]);
+    await this.commits.commit([order], [insertCancellation(this.db, quote)], [orderEvent(order, now, { type: "order_cancellation.created", cancellation: quote })]);
     return quote;
   }
 
@@ -146,14 +148,15 @@ export class CancellationService {
     const confirmed = confirmCancellation(this.db, quote, now);
     // Unpaid, so the quote's nothing is still right; the cancellation's guard sees it is still PENDING.
     if (awaitsPayment(order)) {
-      await this.orders.cancel(scope, order.id, [confirmed]);
+      await this.orders.cancel(scope, order.id, [confirmed], (pending, at) => orderEvent({ ...pending, status: "CANCELED" }, at, { type: "order_cancellation.confirmed", cancellation: { ...quote, confirmedAt: now } }));
       return;
     }
     requireAllowed(order, "cancelWithQuote", now);
     requireSupplierClock(order.offer.payload, scope.clock, this.suppliers);
     // Paid, changed or given services since: the quoted amount may no longer be what is owed.
     if (order.updatedAt > quote.createdAt) throw stateConflict(order, "cancelWithQuote", CHANGED_SINCE_QUOTE);
-    await this.startRefund(scope, order, now, [confirmed, ...this.answering(quote, now)], Sql.sql`AND "updatedAt" <= ${sqlTimestamp(this.db.provider, quote.createdAt)}`);
+    const confirmation = orderEvent(order, now, { type: "order_cancellation.confirmed", cancellation: { ...quote, confirmedAt: now } });
+    await this.startRefund(scope, order, now, [confirmed, ...this.answering(quote, now)], Sql.sql`AND "updatedAt" <= ${sqlTimestamp(this.db.provider, quote.createdAt)}`, [confirmation]);
   }
 
   /**
@@ -169,12 +172,13 @@ export class CancellationService {
    * TICKETED, refund asked: the order notes the request and the refund job is queued, with
    * `statements` (the quote written or confirmed) first, in one transaction. The order's guard
    * (`condition` too) decides between racing refunds and quote confirmations: one of them.
+   * `events`: what the refund's request emits (a quote's confirmation).
    */
-  private async startRefund(scope: TenantScope, order: Order, now: Date, statements: BatchStatement[], condition: Sql.Sql = Sql.empty): Promise<void> {
+  private async startRefund(scope: TenantScope, order: Order, now: Date, statements: BatchStatement[], condition: Sql.Sql = Sql.empty, events: OrderEvent[] = []): Promise<void> {
     const refund = this.jobs.schedule(order, "refund");
     const requested = Sql.sql`, "refundRequestedAt" = ${sqlTimestamp(this.db.provider, now)}`;
     try {
-      await this.commits.commit([order], [...statements, touchIn(this.db, order, "TICKETED", now, requested, Sql.sql`AND "refundRequestedAt" IS NULL ${condition}`), refund.statement]);
+      await this.commits.commit([order], [...statements, touchIn(this.db, order, "TICKETED", now, requested, Sql.sql`AND "refundRequestedAt" IS NULL ${condition}`), refund.statement], events);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw refundConflict(await this.orders.get(scope, order.id), now);
       throw error;

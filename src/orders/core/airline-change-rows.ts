@@ -4,7 +4,7 @@ import { queryRows } from "../../db/query-rows";
 import { sqlJson, sqlTimestamp } from "../../db/sql-values";
 import { guarded, type GuardedStatement } from "../../db/write-batch";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
-import { ACTIONS_TAKEN, airlineChangeFrom, type AirlineChangeRecord, type AirlineInitiatedChange } from "./airline-change";
+import { ACTIONS_TAKEN, airlineChangeFrom, type AirlineChangeActionTaken, type AirlineChangeRecord, type AirlineInitiatedChange } from "./airline-change";
 
 /**
  * The rows of airline-initiated changes, and the statements that answer them: read and written
@@ -23,10 +23,13 @@ export function insertAirlineChange(db: Database, change: AirlineInitiatedChange
     VALUES (${change.id}, ${change.orderId}, ${change.tenantId}, ${sqlJson(provider, change.removed)}, ${sqlJson(provider, change.added)}, NULL, ${at}, ${at})`;
 }
 
-/** Accepts the change once: of racing acceptances one changes the row, the others fail `AIRLINE_CHANGE_GUARD`. */
-export function acceptAirlineChange(db: Database, change: Pick<AirlineInitiatedChange, "id" | "tenantId">, at: Date): GuardedStatement {
+/**
+ * Answers the change once (`accepted` by default; any answer when it was taken outside the API):
+ * of racing answers one changes the row, the others fail `AIRLINE_CHANGE_GUARD`.
+ */
+export function acceptAirlineChange(db: Database, change: Pick<AirlineInitiatedChange, "id" | "tenantId">, at: Date, actionTaken: AirlineChangeActionTaken = ACTIONS_TAKEN.accept): GuardedStatement {
   return guarded(
-    Sql.sql`UPDATE "AirlineInitiatedChange" SET "actionTaken" = ${ACTIONS_TAKEN.accept}, "updatedAt" = ${sqlTimestamp(db.provider, at)}
+    Sql.sql`UPDATE "AirlineInitiatedChange" SET "actionTaken" = ${actionTaken}, "updatedAt" = ${sqlTimestamp(db.provider, at)}
       WHERE "id" = ${change.id} AND "tenantId" = ${change.tenantId} AND "actionTaken" IS NULL`,
     AIRLINE_CHANGE_GUARD,
   );

@@ -26,6 +26,7 @@ import type { Metadata } from "../../tenants/metadata";
 import { documentFrom, itineraryDates, ORDER_STATUSES, orderFrom, type OrderRecord, type CancellationReason, passengerFrom, walletShare, type Order, type OrderDetail, type OrderDocument, type OrderPassenger, type OrderStatus } from "./order";
 import { checkCreateOrder, checkPassengerUpdates, type CreateOrderRequest, type OrderPassengerRequest, type PassengerUpdate } from "./order-commands";
 import { insertOrder, TENANT_GUARD, updatePassenger } from "./order-rows";
+import type { OrderEvent } from "../../events/order-events";
 import { requireAllowed, stateConflict } from "./order-actions";
 import { requireSupplierClock } from "./order-supplier";
 import { offerSupplier } from "../../search/offer-payload";
@@ -300,15 +301,17 @@ export class OrderService {
    * release is owed from the cancellation's commit on (an intent in the same transaction), so a
    * process dying before the supplier has the booking back leaves it to the reconciler.
    * `confirming` commits with the cancellation, first: a quote's confirmation, whose own guard
-   * (thrown as it is) tells a confirmation that lost a race from an order that moved on.
+   * (thrown as it is) tells a confirmation that lost a race from an order that moved on;
+   * `confirmingEvent` is the event it emits with the cancellation's (after it).
    */
-  async cancel(scope: TenantScope, orderId: string, confirming: BatchStatement[] = []): Promise<OrderDetail> {
+  async cancel(scope: TenantScope, orderId: string, confirming: BatchStatement[] = [], confirmingEvent?: (order: Order, at: Date) => OrderEvent): Promise<OrderDetail> {
     const order = await this.get(scope, orderId);
     const now = scope.clock.now();
     requireAllowed(order, "cancel", now);
     try {
       const cancelled = transition(this.db, order, "cancel", now, Sql.sql`, "cancellationReason" = ${REQUESTED}`);
-      await this.commits.commit([order], [...confirming, cancelled, this.calls.intents.releaseOwed(order)], [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED })]);
+      const events = [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED }), ...(confirmingEvent ? [confirmingEvent(order, now)] : [])];
+      await this.commits.commit([order], [...confirming, cancelled, this.calls.intents.releaseOwed(order)], events);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "cancel");
       throw error;

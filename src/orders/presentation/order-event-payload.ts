@@ -6,6 +6,7 @@ import { documentViewA, serviceViewA, VARIANT_A_STATES } from "./variant-a";
 import type { OrderEvent, OrderEventType } from "../../events/order-events";
 import { newId } from "../../ids";
 import type { AirlineCredit } from "../credits/airline-credits";
+import type { OrderCancellation } from "../cancellation/cancellation";
 
 /** An airline credit in the API's names (REST, webhooks). */
 export function airlineCreditView(credit: AirlineCredit) {
@@ -20,6 +21,20 @@ export function airlineCreditView(credit: AirlineCredit) {
     name: credit.name,
     expires_at: credit.expiresAt?.toISOString() ?? null,
     created_at: credit.createdAt.toISOString(),
+  };
+}
+
+/** A cancellation quote in the API's names (REST, webhooks). */
+export function cancellationViewA(quote: OrderCancellation) {
+  return {
+    id: quote.id,
+    order_id: quote.orderId,
+    refund_amount: formatMinor(quote.refundAmount, quote.currency),
+    refund_currency: quote.currency,
+    refund_to: "balance" as const,
+    expires_at: quote.expiresAt.toISOString(),
+    confirmed_at: quote.confirmedAt?.toISOString() ?? null,
+    created_at: quote.createdAt.toISOString(),
   };
 }
 
@@ -44,7 +59,8 @@ export type OrderEventDetails =
   | { type: "order.changed"; change: { id: string; changeTotalAmount: number; currency: string } }
   | { type: "order.changed"; airlineChange: { id: string; refundAmount: number; currency: string } }
   | { type: "order.airline_initiated_change_detected"; change: AirlineInitiatedChange }
-  | { type: "airline_credit.created"; credit: AirlineCredit };
+  | { type: "airline_credit.created"; credit: AirlineCredit }
+  | { type: "order_cancellation.created" | "order_cancellation.confirmed"; cancellation: OrderCancellation };
 
 /**
  * The event reporting a change of `order` (as it was before a transition, as it is after a change
@@ -54,7 +70,8 @@ export type OrderEventDetails =
  * (refunded), the addition with its services (services added), the change and what it cost
  * (changed: the order's slices are then the new ones; an airline-initiated change accepted names
  * it, and the seats given back with a cancelled flight as a negative cost), the airline's change
- * and what can be done about it (detected: the order shows its slices removed and added).
+ * and what can be done about it (detected: the order shows its slices removed and added), the
+ * cancellation quote (created, confirmed: the order as it was when it was quoted or confirmed).
  */
 export function orderEvent(order: Order, at: Date, details: OrderEventDetails): OrderEvent {
   const id = newId("evt", at.getTime());
@@ -102,6 +119,8 @@ export function orderEvent(order: Order, at: Date, details: OrderEventDetails): 
     data.airline_initiated_change = { id: change.id, available_actions: availableActions(change), created_at: change.createdAt.toISOString() };
   } else if (details.type === "airline_credit.created") {
     data.airline_credit = airlineCreditView(details.credit);
+  } else if (details.type === "order_cancellation.created" || details.type === "order_cancellation.confirmed") {
+    data.order_cancellation = cancellationViewA(details.cancellation);
   }
   const payload = JSON.stringify({ id, event: details.type, created_at: at.toISOString(), data });
   return { id, tenantId: order.tenantId, orderId: order.id, type: details.type, createdAt: at, payload };
