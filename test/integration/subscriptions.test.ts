@@ -77,6 +77,24 @@ describe("GraphQL subscriptions", () => {
   });
 
   describe("orderEvents", () => {
+    it("tells both events of one change: a hold's quote confirmed is order.cancelled and order_cancellation.confirmed", async () => {
+      const events = subscribe(connect({ "x-api-key": tenant.key }), ORDER_EVENTS);
+      await waitForOpenSubscriptions(server, 1);
+      const hold = await book(tenant.key);
+      const quote = await call(server, "POST", "/v1/air/order_cancellations", { key: tenant.key, body: { order_id: hold.id } });
+      expect(quote.status).toBe(201);
+      expect((await call(server, "POST", `/v1/air/order_cancellations/${quote.body.data.id}/actions/confirm`, { key: tenant.key })).status).toBe(200);
+
+      const expected = [
+        ["order.created", hold.id],
+        ["order_cancellation.created", hold.id],
+        ["order.cancelled", hold.id],
+        ["order_cancellation.confirmed", hold.id],
+      ];
+      await events.waitForResults(expected.length);
+      expect(eventsOf(events)).toEqual(expected);
+    });
+
     it("sends every event of the tenant: created, ticketed, failed (airline rejects), cancelled", async () => {
       const events = subscribe(connect({ "x-api-key": tenant.key }), ORDER_EVENTS);
       await waitForOpenSubscriptions(server, 1);

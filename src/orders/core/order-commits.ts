@@ -13,7 +13,7 @@ import type { WalletEventNotices } from "../../wallet/wallet-event-notices";
  */
 const ORDERS_PER_MESSAGE = 25;
 
-/** One order a committed change touched, and the event it emitted, if any. */
+/** One order a committed change touched, and one event it emitted, if any (an order with two events of one change comes once for each). */
 export interface OrderChanged {
   tenantId: string;
   orderId: string;
@@ -68,11 +68,13 @@ export class OrderCommits {
       return written;
     });
     await this.walletNotices.publish(alerts.map((check) => check.notice));
-    const eventOf = new Map<string, OrderEvent>();
-    for (const event of events) if (!eventOf.has(event.orderId)) eventOf.set(event.orderId, event);
-    const changed = orders.map((order): OrderChanged => {
-      const event = eventOf.get(order.id);
-      return { tenantId: order.tenantId, orderId: order.id, ...(event && { event: { id: event.id, type: event.type, createdAt: event.createdAt.toISOString() } }) };
+    // An order the batch gave two events (a quote's confirmation beside the cancellation) is told once per event.
+    const eventsOf = new Map<string, OrderEvent[]>();
+    for (const event of events) eventsOf.set(event.orderId, [...(eventsOf.get(event.orderId) ?? []), event]);
+    const changed = orders.flatMap((order): OrderChanged[] => {
+      const touched = { tenantId: order.tenantId, orderId: order.id };
+      const own = eventsOf.get(order.id);
+      return own ? own.map((event) => ({ ...touched, event: { id: event.id, type: event.type, createdAt: event.createdAt.toISOString() } })) : [touched];
     });
     const messages: OrdersChanged[] = [];
     for (let start = 0; start < changed.length; start += ORDERS_PER_MESSAGE) messages.push({ orders: changed.slice(start, start + ORDERS_PER_MESSAGE) });
