@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { call, createTenant, type Endpoint, type TenantFixture } from "./client";
 import { connectDuffel, fakeToken, secretsKey } from "./duffel";
-import type { DuffelFake } from "./duffel-fake";
+import { startDuffelFake, type DuffelFake } from "./duffel-fake";
 import { clock } from "../../src/clock";
 import { eventually } from "./eventually";
 import { daysAhead } from "./offers";
@@ -24,6 +24,19 @@ export async function duffelTenant(server: Pick<TestServer, "url" | "ownerKey">,
   const patched = await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { suppliers: WITH_DUFFEL } });
   expect(patched.status, JSON.stringify(patched.body)).toBe(200);
   return { ...tenant, token };
+}
+
+/** What most Duffel suites start with: the fake, a server pointed at it, and a tenant connected to it. */
+export async function openDuffelSuite(env: Record<string, string> = {}): Promise<{ fake: DuffelFake; server: TestServer; tenant: TenantFixture & { token: string } }> {
+  const fake = await startDuffelFake();
+  const server = await startDuffelServer(fake, env);
+  return { fake, server, tenant: await duffelTenant(server, fake) };
+}
+
+/** Closes what openDuffelSuite started (either part may be missing when its start failed). */
+export async function closeDuffelSuite(suite: { server?: TestServer; fake?: DuffelFake }): Promise<void> {
+  await suite.server?.close();
+  await suite.fake?.close();
 }
 
 let searchDay = 30;

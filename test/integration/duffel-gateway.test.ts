@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { setClock } from "../../src/clock";
 import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
 import { connectDuffel, fakeToken, scopeOf } from "../helpers/duffel";
-import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, searchLondonBarcelona, WITH_DUFFEL, startDuffelServer } from "../helpers/duffel-gateway";
+import type { DuffelFake } from "../helpers/duffel-fake";
+import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, searchLondonBarcelona, WITH_DUFFEL, openDuffelSuite, closeDuffelSuite } from "../helpers/duffel-gateway";
 import { expectError } from "../helpers/expect-error";
 import { eventually } from "../helpers/eventually";
 import { toMinor } from "../helpers/flight-checks";
@@ -25,14 +25,9 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
   let tenant: Awaited<ReturnType<typeof duffelTenant>>;
 
   beforeAll(async () => {
-    fake = await startDuffelFake();
-    server = await startDuffelServer(fake);
-    tenant = await duffelTenant(server, fake);
+    ({ fake, server, tenant } = await openDuffelSuite());
   });
-  afterAll(async () => {
-    await server?.close();
-    await fake?.close();
-  });
+  afterAll(() => closeDuffelSuite({ server, fake }));
   beforeEach(() => {
     fake.delayMs = 0;
   });

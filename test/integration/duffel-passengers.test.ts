@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOrdersOf, duffelTenant, searchLondonBarcelona, startDuffelServer } from "../helpers/duffel-gateway";
+import type { DuffelFake } from "../helpers/duffel-fake";
+import { duffelOrdersOf, duffelTenant, searchLondonBarcelona, openDuffelSuite, closeDuffelSuite } from "../helpers/duffel-gateway";
 import { expectError } from "../helpers/expect-error";
 import { createOrderA, passengerFor, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
 import type { TestServer } from "../helpers/test-server";
@@ -17,14 +17,9 @@ describe("Duffel passengers", { timeout: 60_000 }, () => {
   let tenant: Awaited<ReturnType<typeof duffelTenant>>;
 
   beforeAll(async () => {
-    fake = await startDuffelFake();
-    server = await startDuffelServer(fake);
-    tenant = await duffelTenant(server, fake);
+    ({ fake, server, tenant } = await openDuffelSuite());
   });
-  afterAll(async () => {
-    await server?.close();
-    await fake?.close();
-  });
+  afterAll(() => closeDuffelSuite({ server, fake }));
 
   /** A holdable Duffel offer (VS) for an adult and an infant on their lap. */
   async function adultAndInfantOffer(): Promise<any> {

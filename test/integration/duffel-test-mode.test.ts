@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/client";
-import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOrdersOf, duffelTenant, expectLedgerOf, startDuffelServer } from "../helpers/duffel-gateway";
+import type { DuffelFake } from "../helpers/duffel-fake";
+import { duffelOrdersOf, duffelTenant, expectLedgerOf, openDuffelSuite, closeDuffelSuite } from "../helpers/duffel-gateway";
 import { expectError } from "../helpers/expect-error";
 import { daysAhead } from "../helpers/offers";
 import { bookOffer, createOrderA, ticketOrder, waitForStatus } from "../helpers/orders";
@@ -19,14 +19,9 @@ describe("Duffel's test-mode journeys", { timeout: 60_000 }, () => {
   let day = 40;
 
   beforeAll(async () => {
-    fake = await startDuffelFake();
-    server = await startDuffelServer(fake);
-    tenant = await duffelTenant(server, fake);
+    ({ fake, server, tenant } = await openDuffelSuite());
   });
-  afterAll(async () => {
-    await server?.close();
-    await fake?.close();
-  });
+  afterAll(() => closeDuffelSuite({ server, fake }));
 
   /** A search of the route, answered. */
   function searchOf(origin: string, destination: string) {

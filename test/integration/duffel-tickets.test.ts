@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { clock, setClock } from "../../src/clock";
-import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, startDuffelServer, waitingTicketJob } from "../helpers/duffel-gateway";
+import type { DuffelFake } from "../helpers/duffel-fake";
+import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, waitingTicketJob, openDuffelSuite, closeDuffelSuite } from "../helpers/duffel-gateway";
 import { eventTypes } from "../helpers/job-leases";
 import { bookOffer, getOrder, ticketOrder, waitForStatus } from "../helpers/orders";
 import type { TestServer } from "../helpers/test-server";
@@ -19,14 +19,9 @@ describe("Duffel tickets issued later", { timeout: 90_000 }, () => {
   let tenant: Awaited<ReturnType<typeof duffelTenant>>;
 
   beforeAll(async () => {
-    fake = await startDuffelFake();
-    server = await startDuffelServer(fake);
-    tenant = await duffelTenant(server, fake);
+    ({ fake, server, tenant } = await openDuffelSuite());
   });
-  afterAll(async () => {
-    await server?.close();
-    await fake?.close();
-  });
+  afterAll(() => closeDuffelSuite({ server, fake }));
   afterEach(() => {
     fake.withholdTickets = false;
     setClock(new Date());

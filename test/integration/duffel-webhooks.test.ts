@@ -2,8 +2,8 @@ import { createHmac, randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { clock, setClock } from "../../src/clock";
 import { call } from "../helpers/client";
-import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, startDuffelServer, waitingTicketJob } from "../helpers/duffel-gateway";
+import type { DuffelFake } from "../helpers/duffel-fake";
+import { duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, waitingTicketJob, openDuffelSuite, closeDuffelSuite } from "../helpers/duffel-gateway";
 import { expectError } from "../helpers/expect-error";
 import { eventTypes } from "../helpers/job-leases";
 import { bookOffer, ticketOrder, waitForStatus } from "../helpers/orders";
@@ -35,14 +35,9 @@ describe("Duffel's webhooks", { timeout: 90_000 }, () => {
   let tenant: Awaited<ReturnType<typeof duffelTenant>>;
 
   beforeAll(async () => {
-    fake = await startDuffelFake();
-    server = await startDuffelServer(fake, { DUFFEL_WEBHOOK_SECRET: SECRET });
-    tenant = await duffelTenant(server, fake);
+    ({ fake, server, tenant } = await openDuffelSuite({ DUFFEL_WEBHOOK_SECRET: SECRET }));
   });
-  afterAll(async () => {
-    await server?.close();
-    await fake?.close();
-  });
+  afterAll(() => closeDuffelSuite({ server, fake }));
   afterEach(() => setClock(new Date()));
 
   const deliver = (body: string, sign = signature(body)) => call(server, "POST", WEBHOOKS, { rawBody: body, headers: { "x-duffel-signature": sign, "content-type": "application/json" } });

@@ -82,3 +82,16 @@ export const FareConditionsFragment = graphql(`
     }
   }
 `);
+
+/** The wallet's figures and settings, as the tenant's Wallet page and the owner's tenant page show them. */
+export const WalletFiguresFragment = graphql(`
+  fragment WalletFigures on Wallet {
+    balance
+    currency
+    creditLimit
+    reserved
+    available
+    lowBalanceThreshold
+    updatedAt
+  }
+`);

@@ -107,13 +107,7 @@ export const RevokeTenantApiKeyMutation = graphql(`
 export const TenantWalletQuery = graphql(`
   query ConsoleTenantWallet {
     wallet {
-      balance
-      currency
-      creditLimit
-      reserved
-      available
-      lowBalanceThreshold
-      updatedAt
+      ...WalletFigures
     }
   }
 `);
@@ -127,13 +121,7 @@ export const CreditWalletMutation = graphql(`
         currency
       }
       wallet {
-        balance
-        currency
-        creditLimit
-        reserved
-        available
-        lowBalanceThreshold
-        updatedAt
+        ...WalletFigures
       }
     }
   }
@@ -142,13 +130,7 @@ export const CreditWalletMutation = graphql(`
 export const UpdateTenantWalletMutation = graphql(`
   mutation ConsoleUpdateTenantWallet($tenantId: ID!, $input: UpdateTenantWalletInput!) {
     updateTenantWallet(tenantId: $tenantId, input: $input) {
-      balance
-      currency
-      creditLimit
-      reserved
-      available
-      lowBalanceThreshold
-      updatedAt
+      ...WalletFigures
     }
   }
 `);

@@ -3,13 +3,7 @@ import { graphql } from "../generated";
 export const WalletQuery = graphql(`
   query ConsoleWallet($first: Int, $after: String, $last: Int, $before: String) {
     wallet {
-      balance
-      currency
-      creditLimit
-      reserved
-      available
-      lowBalanceThreshold
-      updatedAt
+      ...WalletFigures
       transactions(first: $first, after: $after, last: $last, before: $before) {
         totalCount
         nodes {
@@ -34,13 +28,7 @@ export const WalletQuery = graphql(`
 export const UpdateWalletMutation = graphql(`
   mutation ConsoleUpdateWallet($input: UpdateWalletInput!) {
     updateWallet(input: $input) {
-      balance
-      currency
-      creditLimit
-      reserved
-      available
-      lowBalanceThreshold
-      updatedAt
+      ...WalletFigures
     }
   }
 `);
