@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { clock } from "../../src/clock";
-import { DuffelApiError, DuffelTimeout, DuffelUnreachable, rateLimitResetMs } from "../../src/connectors/duffel/duffel-client";
+import { DuffelApiError, DuffelClient, DuffelTimeout, DuffelUnreachable, rateLimitResetMs } from "../../src/connectors/duffel/duffel-client";
 import { catalogueError } from "../../src/connectors/duffel/duffel-errors";
 import { isoDurationMinutes } from "../../src/connectors/duffel/duffel-offers";
 import { convertedAmount } from "../../src/connectors/duffel/duffel-prices";
@@ -46,6 +48,28 @@ describe("supplier token encryption (AES-256-GCM)", () => {
     const otherKey = TokenCipher.fromSetting(randomBytes(32).toString("base64"))!;
     expect(otherKey.fingerprint(token)).not.toBe(cipher.fingerprint(token));
     expect(withTokenFingerprint({ supplier: "duffel", access_token: token }, null)).toEqual({ supplier: "duffel" });
+  });
+});
+
+describe("Duffel's address", () => {
+  it("keeps a path prefix of DUFFEL_API_URL (a proxy's), with or without its trailing slash", async () => {
+    const paths: string[] = [];
+    const server = createServer((request, response) => {
+      paths.push(request.url ?? "");
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify({ data: { id: "off_1" } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/duffel`;
+    try {
+      for (const baseUrl of [base, `${base}/`]) {
+        const client = new DuffelClient({ baseUrl, accessToken: "duffel_test_x", timeoutMs: 5_000 });
+        expect(await client.get("/air/offers/off_1", { query: { return_available_services: true } })).toEqual({ id: "off_1" });
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(paths).toEqual(["/duffel/air/offers/off_1?return_available_services=true", "/duffel/air/offers/off_1?return_available_services=true"]);
   });
 });
 

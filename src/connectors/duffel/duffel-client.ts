@@ -79,7 +79,8 @@ export class DuffelClient {
 
   private async call<T, R = T>(method: "GET" | "POST", path: string, options: DuffelCallOptions, read: (status: number, body: T) => R = (_status, body) => body as unknown as R): Promise<R> {
     const deadlineMs = Math.min(options.deadlineMs ?? Infinity, clock.nowMs() + this.options.timeoutMs);
-    const url = new URL(path, this.options.baseUrl);
+    // Joined, not resolved: `new URL("/air/…", base)` would drop a path prefix of DUFFEL_API_URL (a proxy's).
+    const url = new URL(this.options.baseUrl.replace(/\/+$/, "") + path);
     for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const body = options.body === undefined ? undefined : JSON.stringify({ data: options.body });
     for (let attempt = 0; ; attempt++) {
