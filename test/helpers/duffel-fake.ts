@@ -259,8 +259,12 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     if ((match = /^POST \/air\/order_cancellations\/([^/]+)\/actions\/confirm$/.exec(route))) {
       const cancellation = cancellations.get(match[1]!);
       if (!cancellation) return notFound(response);
-      cancellation.confirmed_at ??= new Date().toISOString();
       const cancelled = orders.get(cancellation.order_id as string)!;
+      // Duffel confirms a cancellation once, and only the order's most recent one.
+      if (cancelled.cancelled) return send(response, 422, errorBody(422, "invalid_state_error", "already_cancelled", "Order already cancelled", "The order has already been cancelled"));
+      const latest = [...cancellations.values()].filter((other) => other.order_id === cancelled.id).at(-1);
+      if (latest !== cancellation) return send(response, 422, errorBody(422, "validation_error", "invalid_order_cancellation", "Invalid order cancellation", "Only the most recent order cancellation of an order can be confirmed"));
+      cancellation.confirmed_at = new Date().toISOString();
       cancelled.cancelled = true;
       if (cancellation.refund_to === "airline_credits" && (cancellation.airline_credits as unknown[]).length === 0) {
         const passengers = (cancelled.body.passengers as Array<{ id: string }> | undefined) ?? [];

@@ -351,6 +351,19 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       await expectLedgerOf(server, tenant.key, refundable.id, ["ticketing_debit", "refund_credit"]);
     });
 
+    it("confirms only an order's newest quote, as Duffel confirms only its latest cancellation: an earlier one is 422 cancellation_quote_expired, and the newer refunds at Duffel once", async () => {
+      const order = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "AA"));
+      expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
+      await waitForStatus(server, tenant.key, order.id, ["TICKETED"]);
+      const quote = () => call(server, "POST", "/v1/air/order_cancellations", { key: tenant.key, body: { order_id: order.id } });
+      const [earlier, newer] = [(await quote()).body.data, (await quote()).body.data];
+      expectError(await call(server, "POST", `/v1/air/order_cancellations/${earlier.id}/actions/confirm`, { key: tenant.key }), 422, "cancellation_quote_expired");
+      expect((await call(server, "POST", `/v1/air/order_cancellations/${newer.id}/actions/confirm`, { key: tenant.key })).status).toBe(200);
+      await waitForStatus(server, tenant.key, order.id, ["REFUNDED"]);
+      expect(duffelOrdersOf(fake, order.id)[0]!.cancelled).toBe(true);
+      await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "refund_credit"]);
+    });
+
     it("pays a Duffel hold after its offer's price guarantee at the total booked (POST /v1/air/payments): Duffel prices its own holds, the simulated airline's repricing never applies", async () => {
       const order = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "VS"));
       // Past the offer's expiry (OFFER_TTL_SECONDS), well before the hold's payment deadline.

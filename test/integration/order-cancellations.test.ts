@@ -212,6 +212,20 @@ describe("confirming a quote", () => {
     expectSameAnswers([confirmed, await confirm(fresh.id)]);
   });
 
+  it("a newer quote replaces the order's earlier one: the earlier expires then and is refused with 422 cancellation_quote_expired, changing nothing; the newer confirms", async () => {
+    const { order } = await ticketedOrder(true);
+    const earlier = await quoted(order.id);
+    const newer = await quoted(order.id);
+    const replaced = (await call(server, "GET", `/v1/air/order_cancellations/${earlier.id}`, { key: tenant.key })).body.data;
+    expect(Date.parse(replaced.expires_at)).toBe(Date.parse(newer.created_at));
+    const before = await snapshotOf(order.id);
+    expectError(await confirm(earlier.id), 422, "cancellation_quote_expired");
+    expect(await snapshotOf(order.id)).toEqual(before);
+    expect((await confirm(newer.id)).status).toBe(200);
+    await waitForStatus(server, tenant.key, order.id, ["REFUNDED"]);
+    expect(await ledgerOf(order.id)).toEqual([`refund_credit ${toMinor(newer.refund_amount, newer.refund_currency)}`, `ticketing_debit ${-toMinor(order.total_amount, order.total_currency)}`]);
+  });
+
   it("a quote made before the order was paid is refused once it is ticketed (409): its nothing is no longer right", async () => {
     const order = await pendingOrder();
     const made = await quoted(order.id);

@@ -13,7 +13,7 @@ import { newId } from "../../ids";
 import type { CursorCodec } from "../../pagination/cursor";
 import { paginate, type Page, type PageRequest } from "../../pagination/paginate";
 import { noPause, type TestPause } from "../../test-pause";
-import { cancellationFrom, confirmCancellation, insertCancellation, QUOTE_LIFETIME_MS, type CancellationRecord, type OrderCancellation } from "./cancellation";
+import { cancellationFrom, confirmCancellation, expireEarlierQuotes, insertCancellation, QUOTE_LIFETIME_MS, type CancellationRecord, type OrderCancellation } from "./cancellation";
 import { servicesPaidAfterTicketing as paidAfterTicketing, type Order, type OrderDetail } from "../core/order";
 import type { OrderCommits } from "../core/order-commits";
 import type { OrderEvent } from "../../events/order-events";
@@ -50,7 +50,8 @@ export class CancellationService {
   ) {}
 
   /**
-   * A quote that changes nothing and can be confirmed for 15 minutes; with an airline-initiated
+   * A quote that changes nothing but the order's earlier unconfirmed quotes (it replaces them: they
+   * expire) and can be confirmed for 15 minutes; with an airline-initiated
    * change open on the order, it refunds the whole total. 404 `not_found` for an unknown or
    * another tenant's order; 409 `order_state_conflict` unless PENDING, or TICKETED with no refund
    * under way; 422 `refund_not_allowed` once the first flight has left.
@@ -62,29 +63,29 @@ export class CancellationService {
     // A hold is let go whatever the clock; a paid order's refund is the supplier's quote, on its own time.
     if (!awaitsPayment(order)) requireSupplierClock(order.offer.payload, scope.clock, this.suppliers);
     const quote = await this.priced(order, now, scope);
-    await this.commits.commit([order], [insertCancellation(this.db, quote)], [orderEvent(order, now, { type: "order_cancellation.created", cancellation: quote })]);
+    await this.commits.commit([order], [expireEarlierQuotes(this.db, quote), insertCancellation(this.db, quote)], [orderEvent(order, now, { type: "order_cancellation.created", cancellation: quote })]);
     return quote;
   }
 
   /**
    * Confirms a quote: cancels or refunds the order, and the refund job credits the quoted amount.
    * Every repeat, and every confirmation racing it, answers the same confirmed quote. 422
-   * `cancellation_quote_expired` after 15 minutes; 409 `order_state_conflict` if the order moved
+   * `cancellation_quote_expired` after 15 minutes, or once a newer quote of the order replaced it; 409 `order_state_conflict` if the order moved
    * on since the quote (cancelled or refunded otherwise, paid, changed); 404 for an unknown id.
    */
   async confirm(scope: TenantScope, cancellationId: string): Promise<OrderCancellation> {
     const quote = await this.get(scope, cancellationId);
     if (quote.confirmedAt !== null) return quote;
     const now = scope.clock.now();
-    if (quote.expiresAt <= now) {
-      throw appError("cancellation_quote_expired", { field: "id", reason: `The quote expired at ${quote.expiresAt.toISOString()}.` });
-    }
+    if (quote.expiresAt <= now) throw quoteExpired(quote);
     try {
       await this.apply(scope, quote, now);
     } catch (error) {
       // A confirmation of the same quote committed first: its answer is this one's too.
       const settled = await this.get(scope, cancellationId);
       if (settled.confirmedAt !== null) return settled;
+      // A newer quote of the order replaced it meanwhile.
+      if (settled.expiresAt <= now) throw quoteExpired(settled);
       throw error;
     }
     return { ...quote, confirmedAt: now };
@@ -230,4 +231,11 @@ const CHANGED_SINCE_QUOTE = "it changed after this quote was made; ask for a new
 function refundConflict(order: Order, now: Date): AppError {
   if (isTicketed(order) && !isRefunding(order)) return stateConflict(order, "cancelWithQuote", CHANGED_SINCE_QUOTE);
   return refusal(order, "refund", now)!;
+}
+
+function quoteExpired(quote: OrderCancellation): AppError {
+  return appError("cancellation_quote_expired", {
+    field: "id",
+    reason: `The quote expired at ${quote.expiresAt.toISOString()}: a quote lasts its lifetime, or until a newer quote of the same order replaces it.`,
+  });
 }

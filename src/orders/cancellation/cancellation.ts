@@ -56,11 +56,25 @@ export function insertCancellation(db: Database, quote: OrderCancellation): Sql.
       ${quote.supplierReference}, ${at(quote.expiresAt)}, ${at(quote.confirmedAt)}, ${at(quote.createdAt)})`;
 }
 
-/** Confirms a quote once: of racing confirmations one changes the row, the others fail `CANCELLATION_GUARD`. */
+/**
+ * A new quote replaces the order's earlier unconfirmed ones: they expire now (an airline confirms
+ * only the latest quote it gave for an order, so an earlier one could not be carried out).
+ */
+export function expireEarlierQuotes(db: Database, quote: OrderCancellation): Sql.Sql {
+  const at = sqlTimestamp(db.provider, quote.createdAt);
+  return Sql.sql`UPDATE "OrderCancellation" SET "expiresAt" = ${at}
+    WHERE "orderId" = ${quote.orderId} AND "tenantId" = ${quote.tenantId} AND "confirmedAt" IS NULL AND "expiresAt" > ${at}`;
+}
+
+/**
+ * Confirms a quote once, while it has not expired: of racing confirmations one changes the row, the
+ * others fail `CANCELLATION_GUARD`, as does one racing a newer quote that replaced it.
+ */
 export function confirmCancellation(db: Database, quote: OrderCancellation, at: Date): GuardedStatement {
+  const now = sqlTimestamp(db.provider, at);
   return guarded(
-    Sql.sql`UPDATE "OrderCancellation" SET "confirmedAt" = ${sqlTimestamp(db.provider, at)}
-      WHERE "id" = ${quote.id} AND "tenantId" = ${quote.tenantId} AND "confirmedAt" IS NULL`,
+    Sql.sql`UPDATE "OrderCancellation" SET "confirmedAt" = ${now}
+      WHERE "id" = ${quote.id} AND "tenantId" = ${quote.tenantId} AND "confirmedAt" IS NULL AND "expiresAt" > ${now}`,
     CANCELLATION_GUARD,
   );
 }
