@@ -20,6 +20,12 @@ const MAX_OFFERS = 50;
 /** How much earlier than the search's deadline Duffel is asked to answer (its `supplier_timeout`), so its answer arrives in time. */
 const ANSWER_MARGIN_MS = 250;
 
+/**
+ * How long a booking waits for Duffel to confirm a hold it accepted (202) before the order is made
+ * unconfirmed, to be confirmed or failed in the background (docs/duffel.md#holds-confirmed-later).
+ */
+const BOOKING_CONFIRMATION_WAIT_MS = 2_000;
+
 /** Duffel's `supplier_timeout` for a search with no deadline of its own. */
 const DEFAULT_SUPPLIER_TIMEOUT_MS = 20_000;
 
@@ -81,7 +87,8 @@ export class DuffelSupplier implements Supplier, PricedHolds {
    * one Duffel cannot hold is `pay_now`; any other becomes a Duffel hold order carrying our order
    * id, with the passengers by name. Asked again for the same order (a retry), it finds the
    * hold and answers it, without reading the offer again. A hold Duffel priced otherwise than the
-   * offer is cancelled at Duffel and refused (`price_changed`).
+   * offer is cancelled at Duffel and refused (`price_changed`). A hold Duffel accepted (202) and did
+   * not confirm within BOOKING_CONFIRMATION_WAIT_MS is `accepted`: read again later (`readOrder`).
    */
   async book(booking: SupplierBooking): Promise<BookingAnswer> {
     const offer = booking.supplierOffer;
@@ -92,7 +99,14 @@ export class DuffelSupplier implements Supplier, PricedHolds {
       const current = await bookings.currentOffer(booking.tenantId, offer.id, { amount: offer.totalAmount, currency: offer.totalCurrency });
       if (current.payment_requirements.requires_instant_payment) return { outcome: "pay_now" };
     }
-    const placed = await bookings.place(booking.tenantId, { idempotencyKey: booking.id, orderId: booking.id, offerId: offer.id, type: "hold", passengers: duffelPassengers(booking.passengers, offer) });
+    const placed = await bookings.place(booking.tenantId, {
+      idempotencyKey: booking.id,
+      orderId: booking.id,
+      offerId: offer.id,
+      type: "hold",
+      passengers: duffelPassengers(booking.passengers, offer),
+      confirmWithinMs: BOOKING_CONFIRMATION_WAIT_MS,
+    });
     if (!placed.order) return heldAnswer(placed.intent);
     if (placed.order.total_amount !== offer.totalAmount || placed.order.total_currency !== offer.totalCurrency) {
       await bookings.undo(placed.intent, placed.order);
@@ -111,13 +125,23 @@ export class DuffelSupplier implements Supplier, PricedHolds {
     return this.#cancellations.cancelAll(bookings.map((booking) => booking.id));
   }
 
-  /** Duffel's order for our order id, as Duffel has it now; null when there is none. */
+  /**
+   * Duffel's order for our order id, as Duffel has it now (read by Duffel's id once recorded, else
+   * found by our order id); null when there is none, or Duffel failed the order it had accepted. A
+   * hold Duffel has not confirmed yet is `held` without a booking reference.
+   */
   async readOrder(booking: BookingRef): Promise<SupplierOrder | null> {
-    const [recorded] = await this.parts.bookings.liveAmong([booking.id]);
+    const { bookings } = this.parts;
+    const [recorded] = await bookings.liveAmong([booking.id]);
     if (!recorded) return null;
-    const order = await this.parts.bookings.duffelOrderOf(recorded);
+    const order = recorded.duffelOrderId === null ? await bookings.duffelOrderOf(recorded) : await bookings.currentOrder({ ...recorded, duffelOrderId: recorded.duffelOrderId });
     if (!order) return null;
-    return { bookingReference: order.booking_reference, status: order.cancelled_at !== null ? "cancelled" : order.payment_status.awaiting_payment ? "held" : "ticketed" };
+    const held = order.payment_status.awaiting_payment;
+    return {
+      bookingReference: order.booking_reference || null,
+      status: order.cancelled_at !== null ? "cancelled" : held ? "held" : "ticketed",
+      paymentRequiredBy: held && order.payment_status.payment_required_by ? new Date(order.payment_status.payment_required_by) : null,
+    };
   }
 
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
@@ -134,11 +158,12 @@ export class DuffelSupplier implements Supplier, PricedHolds {
   }
 }
 
-/** What a held booking answers: Duffel's reference, and its own deadline for the hold (real time). */
+/** What a held booking answers: Duffel's reference, and its own deadline for the hold (real time); `accepted` while Duffel has not confirmed it (no reference yet). */
 function heldAnswer(booked: { bookingReference: string | null; paymentRequiredBy: string | null }): BookingAnswer {
-  return { outcome: "held", bookingReference: booked.bookingReference ?? "", paymentRequiredBy: booked.paymentRequiredBy === null ? null : new Date(booked.paymentRequiredBy) };
+  if (!booked.bookingReference) return { outcome: "accepted" };
+  return { outcome: "held", bookingReference: booked.bookingReference, paymentRequiredBy: booked.paymentRequiredBy === null ? null : new Date(booked.paymentRequiredBy) };
 }
 
-function orderFields(order: DuffelOrder): { bookingReference: string; paymentRequiredBy: string | null } {
+function orderFields(order: DuffelOrder): { bookingReference: string | null; paymentRequiredBy: string | null } {
   return { bookingReference: order.booking_reference, paymentRequiredBy: order.payment_status.awaiting_payment ? order.payment_status.payment_required_by : null };
 }
