@@ -56,30 +56,38 @@ export class DuffelSupplier implements Supplier, PricedHolds {
   }
 
   /**
-   * Duffel's offers for the search, at most 50, asked with the tenant's account to answer a
-   * little before the search's deadline (Duffel's `supplier_timeout`); a rate limit is waited out
-   * only before that deadline. A refused token marks the connection invalid and fails with
-   * SupplierAccountRefused.
+   * Duffel's 50 cheapest offers for the search, asked with the tenant's account: the offer request
+   * without its offers (Duffel answers them all at once, 229 offers and 1.5 MB for a real LHR→JFK,
+   * one parse that would hold the event loop), answered a little before the search's deadline
+   * (Duffel's `supplier_timeout`), then its offers a page at a time, cheapest first
+   * (`sort=total_amount`), until 50 of them are ours to show or Duffel has no more. A rate limit is
+   * waited out only before the deadline. A refused token marks the connection invalid and fails
+   * with SupplierAccountRefused.
    */
   async search(request: SupplierSearch): Promise<SupplierOffer[]> {
     const account = await this.parts.accounts.forTenant(request.tenantId);
     if (!account) throw new SupplierFailed("a Duffel search is asked with the tenant's account, and it has none");
     const supplierTimeoutMs = request.deadlineMs === undefined ? DEFAULT_SUPPLIER_TIMEOUT_MS : request.deadlineMs - clock.nowMs() - ANSWER_MARGIN_MS;
-    const answer = await onAccount(
+    return onAccount(
       this.parts.accounts,
       account,
-      (connector) => connector.createOfferRequest(offerRequestBody(request), { returnOffers: true, supplierTimeoutMs, deadlineMs: request.deadlineMs }),
+      async (connector) => {
+        const asked = await connector.createOfferRequest(offerRequestBody(request), { returnOffers: false, supplierTimeoutMs, deadlineMs: request.deadlineMs });
+        const offers: SupplierOffer[] = [];
+        let after: string | undefined;
+        do {
+          const page = await connector.listOffers(asked.id, { after, limit: MAX_OFFERS, deadlineMs: request.deadlineMs });
+          // Duffel pages them cheapest first; a page is sorted again so that the cheapest are kept whatever it answers.
+          for (const offer of page.data.sort((a, b) => Number(a.total_amount) - Number(b.total_amount))) {
+            const mapped = offers.length < MAX_OFFERS ? toSupplierOffer(offer, this.parts.airportByIata, request.passengers) : null;
+            if (mapped) offers.push(mapped);
+          }
+          after = page.meta.after ?? undefined;
+        } while (after && offers.length < MAX_OFFERS);
+        return offers;
+      },
       (refused: AppError) => new SupplierAccountRefused(refused),
     );
-    // Duffel answers its offers in no useful order (a real answer held 229): the cheapest are kept.
-    const cheapestFirst = [...(answer.offers ?? [])].sort((a, b) => Number(a.total_amount) - Number(b.total_amount));
-    const offers: SupplierOffer[] = [];
-    for (const offer of cheapestFirst) {
-      const mapped = toSupplierOffer(offer, this.parts.airportByIata, request.passengers);
-      if (mapped) offers.push(mapped);
-      if (offers.length === MAX_OFFERS) break;
-    }
-    return offers;
   }
 
   /**
