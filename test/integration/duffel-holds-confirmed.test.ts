@@ -80,6 +80,11 @@ describe("Duffel holds confirmed later", { timeout: 90_000 }, () => {
     );
     expect(confirmed.order.status).toBe("PENDING");
     expect(confirmed.data.available_actions).toContain("pay");
+    // Duffel holds it until 24 h after its offer was made, a little before our own deadline: the hold's deadline and its job are Duffel's now.
+    const deadline = confirmed.data.payment_status.payment_required_by;
+    expect(Date.parse(deadline)).toBeLessThan(Date.parse(order.payment_status.payment_required_by));
+    const expiry = await server.db.prisma.orderJob.findFirst({ where: { orderId: order.id, kind: "payment_deadline" } });
+    expect(expiry!.runAt.toISOString()).toBe(deadline);
     expect(await server.db.prisma.orderJob.count({ where: { orderId: order.id, kind: "confirm_booking" } })).toBe(0);
 
     setClock(new Date());
