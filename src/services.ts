@@ -220,7 +220,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const holdExpiry = new HoldExpiry(db, jobQueue, orderCommits, calls);
   const jobWorker = new JobWorker(jobQueue, new OrderJobRunner(db, suppliers, jobQueue, orderCommits, config.JOB_MAX_ATTEMPTS, calls, new TicketReissue(db, suppliers), pause), holdExpiry, log, { pollMs: config.JOB_POLL_MS, availability: db.availability });
   orderChanged = async (orderId) => {
-    const runAt = await jobQueue.runNow(orderId, "ticket");
+    // A ticketing waiting on the supplier, or a booking it has still to confirm.
+    const runAt = (await jobQueue.runNow(orderId, "ticket")) ?? (await jobQueue.runNow(orderId, "confirm_booking"));
     if (runAt) jobWorker.wake(runAt);
   };
   // The airline works every job as slowly: tickets, refunds, EMDs and reissues come TICKETING_DELAY_MS after they are asked.

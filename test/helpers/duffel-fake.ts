@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { duffelAirline, duffelAirport, duffelCabin, offerExtras, segmentExtras, sliceExtras } from "./duffel-fake-shapes";
 
 /**
  * A contract fake of Duffel's API v2 on 127.0.0.1, for the connector's tests. It follows Duffel's
@@ -12,8 +13,8 @@ import type { AddressInfo } from "node:net";
  */
 export interface DuffelFake {
   url: string;
-  /** Every request it received: method, path with query, the Authorization header and the parsed body. */
-  readonly requests: ReadonlyArray<{ method: string; path: string; authorization: string | undefined; body: unknown }>;
+  /** Every request it received: method, path with query, the Authorization header, the parsed body, and the bytes of its answer once sent. */
+  readonly requests: ReadonlyArray<FakeRequest>;
   /** Orders made, by Duffel id. */
   readonly orders: ReadonlyMap<string, FakeOrder>;
   /** The currency it prices offers in (default GBP). */
@@ -52,6 +53,14 @@ export interface DuffelFake {
   close(): Promise<void>;
 }
 
+export interface FakeRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: unknown;
+  answerBytes?: number;
+}
+
 export interface FakeOrder {
   id: string;
   type: "instant" | "hold";
@@ -70,7 +79,9 @@ const RATE_LIMIT = 120;
 
 export async function startDuffelFake(): Promise<DuffelFake> {
   const tokens = new Set<string>();
-  const requests: Array<{ method: string; path: string; authorization: string | undefined; body: unknown }> = [];
+  const requests: FakeRequest[] = [];
+  /** The logged request each answer is for. */
+  const answering = new WeakMap<ServerResponse, FakeRequest>();
   const offers = new Map<string, Record<string, unknown>>();
   const orders = new Map<string, FakeOrder>();
   const orderList: string[] = [];
@@ -124,7 +135,9 @@ export async function startDuffelFake(): Promise<DuffelFake> {
         return send(response, 400, errorBody(400, "invalid_request_error", "malformed_json", "Malformed JSON", "The request body is not valid JSON"));
       }
     }
-    requests.push({ method: request.method ?? "GET", path: url.pathname + url.search, authorization: request.headers.authorization, body });
+    const logged: FakeRequest = { method: request.method ?? "GET", path: url.pathname + url.search, authorization: request.headers.authorization, body };
+    requests.push(logged);
+    answering.set(response, logged);
     if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
     if (rateLimited.count > 0) {
       rateLimited.count--;
@@ -168,6 +181,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     }
     if (route === "GET /air/offers") {
       const list = [...offers.values()].filter((offer) => offer.offer_request_id === query.get("offer_request_id"));
+      if (query.get("sort") === "total_amount") list.sort((a, b) => Number(a.total_amount) - Number(b.total_amount));
       return sendPage(response, list, query);
     }
     if ((match = /^GET \/air\/offers\/([^/]+)$/.exec(route))) {
@@ -332,6 +346,8 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     if (remaining === 0 && limit.remaining === undefined) remaining = RATE_LIMIT;
     const resetAt = limit.resetAt ?? Date.now() + 60_000;
     const text = body === undefined ? "" : JSON.stringify(body);
+    const logged = answering.get(response);
+    if (logged) logged.answerBytes = Buffer.byteLength(text);
     response.writeHead(status, {
       "content-type": "application/json",
       "ratelimit-limit": String(RATE_LIMIT),
@@ -433,8 +449,7 @@ const TEST_JOURNEYS: Record<string, "offer_gone" | "price_rises" | "airline_unkn
 const CITY_AIRPORTS: Record<string, string> = { LON: "LHR", NYC: "JFK", PAR: "CDG", CHI: "ORD", MIL: "MXP" };
 
 function place(code: string) {
-  const airport = CITY_AIRPORTS[code] ?? code;
-  return { iata_code: airport, name: airport, type: "airport" };
+  return duffelAirport(CITY_AIRPORTS[code] ?? code);
 }
 
 /**
@@ -465,7 +480,8 @@ function makeOfferRequest(slices: Array<{ origin: string; destination: string; d
       base_currency: currency,
       tax_amount: (Number(total) - Number((Number(total) * 0.8).toFixed(2))).toFixed(2),
       tax_currency: currency,
-      owner: { iata_code: carrier.iata_code, name: carrier.name, id: `arl_0000${carrier.iata_code}` },
+      ...offerExtras(),
+      owner: duffelAirline(carrier),
       passengers: requestPassengers,
       passenger_identity_documents_required: true,
       payment_requirements: { requires_instant_payment: index === 0, payment_required_by: index === 0 ? null : new Date(Date.now() + 24 * 3600_000).toISOString(), price_guarantee_expires_at: index === 0 ? null : new Date(Date.now() + 12 * 3600_000).toISOString() },
@@ -482,16 +498,17 @@ function makeOfferRequest(slices: Array<{ origin: string; destination: string; d
           destination: place(slice.destination),
           departing_at: departing,
           arriving_at: new Date(arrivingMs).toISOString().slice(0, 19),
-          marketing_carrier: { iata_code: carrier.iata_code, name: carrier.name },
+          ...segmentExtras(),
+          marketing_carrier: duffelAirline(carrier),
           marketing_carrier_flight_number: String(flightNumber),
-          operating_carrier: { iata_code: carrier.iata_code, name: carrier.name },
+          operating_carrier: duffelAirline(carrier),
           operating_carrier_flight_number: String(flightNumber),
           aircraft: { iata_code: "77W", name: "Boeing 777-300ER" },
           duration: `PT${Math.floor(carrier.minutes / 60)}H${carrier.minutes % 60}M`,
           distance: "5540.1",
-          passengers: requestPassengers.map((passenger) => ({ passenger_id: passenger.id, cabin_class: cabinClass, cabin_class_marketing_name: "Economy", baggages: [{ type: "checked", quantity: 1 }, { type: "carry_on", quantity: 1 }] })),
+          passengers: requestPassengers.map((passenger) => ({ passenger_id: passenger.id, cabin_class: cabinClass, cabin_class_marketing_name: "Economy", cabin: duffelCabin(cabinClass), baggages: [{ type: "checked", quantity: 1 }, { type: "carry_on", quantity: 1 }] })),
         };
-        return { id: duffelId("sli"), origin: place(slice.origin), destination: place(slice.destination), duration: segment.duration, fare_brand_name: index === 2 ? "Flex" : "Basic", segments: [segment] };
+        return { ...sliceExtras(), id: duffelId("sli"), origin: place(slice.origin), destination: place(slice.destination), duration: segment.duration, fare_brand_name: index === 2 ? "Flex" : "Basic", segments: [segment] };
       }),
     };
   });

@@ -76,14 +76,14 @@ export async function expectLedgerOf(server: Endpoint, key: string, orderId: str
   return wallet.minor;
 }
 
-/** The order's ticket job once it waits for a later read of Duffel (due after now, unleased, and after `after` when given). */
-export function waitingTicketJob(server: TestServer, orderId: string, after?: Date) {
+/** The order's ticket job (or `kind` job) once it waits for a later read of Duffel (due after now, unleased, and after `after` when given). */
+export function waitingTicketJob(server: TestServer, orderId: string, after?: Date, kind: "ticket" | "confirm_booking" = "ticket") {
   return eventually(
     async () => {
-      const job = await server.db.prisma.orderJob.findFirst({ where: { orderId, kind: "ticket" } });
+      const job = await server.db.prisma.orderJob.findFirst({ where: { orderId, kind } });
       return job && job.runAt.getTime() > Math.max(clock.nowMs(), after?.getTime() ?? 0) && job.lockedUntil === null ? job : undefined;
     },
-    () => `the ticket job of ${orderId} does not wait for a later read`,
+    () => `the ${kind} job of ${orderId} does not wait for a later read`,
     30_000,
   );
 }

@@ -85,6 +85,7 @@ describe("health, readiness, metrics, OpenAPI", () => {
         ["payment_deadline", 0],
         ["emd", 0],
         ["reissue", 0],
+        ["confirm_booking", 0],
       ]);
       expect(text).toMatch(/^# TYPE aerogate_order_job_lag_seconds histogram$/m);
       expect(samples("aerogate_order_job_oldest_due_seconds").every((s) => s.value === 0)).toBe(true);

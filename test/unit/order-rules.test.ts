@@ -336,6 +336,7 @@ describe("the order state machine", () => {
       ticket: { from: "PENDING", to: "PROCESSING" },
       ticketed: { from: "PROCESSING", to: "TICKETED" },
       fail: { from: "PROCESSING", to: "FAILED" },
+      bookingFailed: { from: "PENDING", to: "FAILED" },
       cancel: { from: "PENDING", to: "CANCELED" },
       refund: { from: "TICKETED", to: "REFUNDED" },
     });

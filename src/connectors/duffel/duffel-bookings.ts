@@ -31,6 +31,8 @@ export interface DuffelBookingRequest {
    * exactly this, so a price Duffel changed meanwhile is refused (`price_changed`), never paid.
    */
   payment?: { amount: string; currency: string };
+  /** How long an order Duffel accepted (202) is read again before it is answered unconfirmed; absent: until the call's deadline. */
+  confirmWithinMs?: number;
 }
 
 export interface DuffelBookingRecord {
@@ -80,7 +82,7 @@ export class DuffelBookings {
     let refused = false;
     const order = await onAccount(this.accounts, account, async (connector) => {
       try {
-        return (await liveOrderOf(connector, intent)) ?? (await connector.createOrder(orderBody(intent.id, request)));
+        return (await liveOrderOf(connector, intent)) ?? (await connector.createOrder(orderBody(intent.id, request), { confirmWithinMs: request.confirmWithinMs }));
       } catch (error) {
         refused = isRefusal(error);
         throw error;
@@ -144,6 +146,14 @@ export class DuffelBookings {
   /** The booked hold is paid at Duffel's total now (its price checked again before payment, and accepted). */
   async payableAt(id: string, order: Pick<DuffelOrder, "total_amount" | "total_currency">): Promise<void> {
     await this.db.prisma.duffelBooking.updateMany({ where: { id, status: "booked" }, data: { totalAmount: order.total_amount, totalCurrency: order.total_currency, updatedAt: clock.now() } });
+  }
+
+  /** Duffel's order of a booked record as Duffel has it now; null when Duffel has none any more (it failed an order it had accepted). */
+  async currentOrder(booking: DuffelBookingRecord & { duffelOrderId: string }): Promise<DuffelOrder | null> {
+    return onAccount(this.accounts, await this.account(booking.tenantId), (connector) => connector.getOrder(booking.duffelOrderId)).catch((error: unknown) => {
+      if (error instanceof AppError && (error.code === "not_found" || error.code === "offer_no_longer_available")) return null;
+      throw error;
+    });
   }
 
   /** The tenant's booking by our order id; null for an unknown id or another tenant's. */

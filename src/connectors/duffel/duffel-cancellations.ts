@@ -68,9 +68,10 @@ export class DuffelCancellations {
    * Cancels at Duffel the orders among `orderIds` that are Duffel's (any other id is not this
    * supplier's, and is passed over): a booked one through a quote confirmed at once, one recorded
    * but never settled (its process stopped between Duffel's answer and the record) by finding
-   * Duffel's order under our order id; either is given back (`failed`) then. A refusal is left be
-   * (Duffel lets an unpaid hold lapse at its own deadline); a failure without an answer is thrown,
-   * for the release to be asked again.
+   * Duffel's order under our order id; either is given back (`failed`) then, as is one Duffel no
+   * longer has (404: it failed an order it had accepted). Another refusal is left be (Duffel lets an
+   * unpaid hold lapse at its own deadline); a failure without an answer is thrown, for the release
+   * to be asked again.
    */
   async cancelAll(orderIds: readonly string[]): Promise<void> {
     for (const booking of await this.bookings.liveAmong(orderIds)) {
@@ -80,6 +81,7 @@ export class DuffelCancellations {
         await this.bookings.cancelled(booking.id);
       } catch (error) {
         if (!(error instanceof AppError && error.status < 500)) throw error;
+        if (error.code === "not_found") await this.bookings.cancelled(booking.id);
       }
     }
   }

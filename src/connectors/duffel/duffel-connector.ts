@@ -63,13 +63,17 @@ export class DuffelConnector {
    * Never repeated on its own (see DuffelBookings). An order Duffel accepted without confirming it
    * (202) is read again until Duffel confirms it (it has a booking reference) or fails it (a 404 or
    * Duffel's `order_creation_failed`: DuffelApiError `order_creation_failed`, nothing booked); still
-   * unconfirmed at the deadline, DuffelTimeout: the booking is found again later by its offer.
+   * unconfirmed at the deadline, DuffelTimeout: the booking is found again later by its offer. With
+   * `confirmWithinMs`, it is read again only that long, and then answered as Duffel has it, without
+   * a booking reference: the caller reads it again later.
    */
-  async createOrder(body: DuffelCreateOrderBody, options: Deadline = {}): Promise<DuffelOrder> {
+  async createOrder(body: DuffelCreateOrderBody, options: Deadline & { confirmWithinMs?: number } = {}): Promise<DuffelOrder> {
     const deadlineMs = options.deadlineMs ?? this.client.deadlineFromNow();
     const answer = await this.client.postAnswer<DuffelOrder>("/air/orders", { body, deadlineMs });
     if (answer.status !== 202 && answer.data.booking_reference) return answer.data;
+    const answerBy = options.confirmWithinMs === undefined ? null : Math.min(deadlineMs, clock.nowMs() + options.confirmWithinMs);
     for (let waitMs = CONFIRMATION_POLL_MS.first; ; waitMs = Math.min(waitMs * 2, CONFIRMATION_POLL_MS.max)) {
+      if (answerBy !== null && clock.nowMs() + waitMs >= answerBy) return answer.data;
       if (clock.nowMs() + waitMs >= deadlineMs) throw new DuffelTimeout("Duffel accepted the order and did not confirm it in time");
       await sleep(waitMs);
       const order = await this.getOrder(answer.data.id, { deadlineMs }).catch((error: unknown) => {

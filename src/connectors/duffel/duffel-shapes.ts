@@ -165,7 +165,8 @@ export interface DuffelOrder {
   id: string;
   live_mode: boolean;
   created_at: string;
-  booking_reference: string;
+  /** Null while Duffel has not confirmed an order it accepted (202). */
+  booking_reference: string | null;
   total_amount: string;
   total_currency: string;
   owner: DuffelAirline;

@@ -20,6 +20,12 @@ const MAX_OFFERS = 50;
 /** How much earlier than the search's deadline Duffel is asked to answer (its `supplier_timeout`), so its answer arrives in time. */
 const ANSWER_MARGIN_MS = 250;
 
+/**
+ * How long a booking waits for Duffel to confirm a hold it accepted (202) before the order is made
+ * unconfirmed, to be confirmed or failed in the background (docs/duffel.md#holds-confirmed-later).
+ */
+const BOOKING_CONFIRMATION_WAIT_MS = 2_000;
+
 /** Duffel's `supplier_timeout` for a search with no deadline of its own. */
 const DEFAULT_SUPPLIER_TIMEOUT_MS = 20_000;
 
@@ -50,30 +56,38 @@ export class DuffelSupplier implements Supplier, PricedHolds {
   }
 
   /**
-   * Duffel's offers for the search, at most 50, asked with the tenant's account to answer a
-   * little before the search's deadline (Duffel's `supplier_timeout`); a rate limit is waited out
-   * only before that deadline. A refused token marks the connection invalid and fails with
-   * SupplierAccountRefused.
+   * Duffel's 50 cheapest offers for the search, asked with the tenant's account: the offer request
+   * without its offers (Duffel answers them all at once, 229 offers and 1.5 MB for a real LHR→JFK,
+   * one parse that would hold the event loop), answered a little before the search's deadline
+   * (Duffel's `supplier_timeout`), then its offers a page at a time, cheapest first
+   * (`sort=total_amount`), until 50 of them are ours to show or Duffel has no more. A rate limit is
+   * waited out only before the deadline. A refused token marks the connection invalid and fails
+   * with SupplierAccountRefused.
    */
   async search(request: SupplierSearch): Promise<SupplierOffer[]> {
     const account = await this.parts.accounts.forTenant(request.tenantId);
     if (!account) throw new SupplierFailed("a Duffel search is asked with the tenant's account, and it has none");
     const supplierTimeoutMs = request.deadlineMs === undefined ? DEFAULT_SUPPLIER_TIMEOUT_MS : request.deadlineMs - clock.nowMs() - ANSWER_MARGIN_MS;
-    const answer = await onAccount(
+    return onAccount(
       this.parts.accounts,
       account,
-      (connector) => connector.createOfferRequest(offerRequestBody(request), { returnOffers: true, supplierTimeoutMs, deadlineMs: request.deadlineMs }),
+      async (connector) => {
+        const asked = await connector.createOfferRequest(offerRequestBody(request), { returnOffers: false, supplierTimeoutMs, deadlineMs: request.deadlineMs });
+        const offers: SupplierOffer[] = [];
+        let after: string | undefined;
+        do {
+          const page = await connector.listOffers(asked.id, { after, limit: MAX_OFFERS, deadlineMs: request.deadlineMs });
+          // Duffel pages them cheapest first; a page is sorted again so that the cheapest are kept whatever it answers.
+          for (const offer of page.data.sort((a, b) => Number(a.total_amount) - Number(b.total_amount))) {
+            const mapped = offers.length < MAX_OFFERS ? toSupplierOffer(offer, this.parts.airportByIata, request.passengers) : null;
+            if (mapped) offers.push(mapped);
+          }
+          after = page.meta.after ?? undefined;
+        } while (after && offers.length < MAX_OFFERS);
+        return offers;
+      },
       (refused: AppError) => new SupplierAccountRefused(refused),
     );
-    // Duffel answers its offers in no useful order (a real answer held 229): the cheapest are kept.
-    const cheapestFirst = [...(answer.offers ?? [])].sort((a, b) => Number(a.total_amount) - Number(b.total_amount));
-    const offers: SupplierOffer[] = [];
-    for (const offer of cheapestFirst) {
-      const mapped = toSupplierOffer(offer, this.parts.airportByIata, request.passengers);
-      if (mapped) offers.push(mapped);
-      if (offers.length === MAX_OFFERS) break;
-    }
-    return offers;
   }
 
   /**
@@ -81,7 +95,8 @@ export class DuffelSupplier implements Supplier, PricedHolds {
    * one Duffel cannot hold is `pay_now`; any other becomes a Duffel hold order carrying our order
    * id, with the passengers by name. Asked again for the same order (a retry), it finds the
    * hold and answers it, without reading the offer again. A hold Duffel priced otherwise than the
-   * offer is cancelled at Duffel and refused (`price_changed`).
+   * offer is cancelled at Duffel and refused (`price_changed`). A hold Duffel accepted (202) and did
+   * not confirm within BOOKING_CONFIRMATION_WAIT_MS is `accepted`: read again later (`readOrder`).
    */
   async book(booking: SupplierBooking): Promise<BookingAnswer> {
     const offer = booking.supplierOffer;
@@ -92,7 +107,14 @@ export class DuffelSupplier implements Supplier, PricedHolds {
       const current = await bookings.currentOffer(booking.tenantId, offer.id, { amount: offer.totalAmount, currency: offer.totalCurrency });
       if (current.payment_requirements.requires_instant_payment) return { outcome: "pay_now" };
     }
-    const placed = await bookings.place(booking.tenantId, { idempotencyKey: booking.id, orderId: booking.id, offerId: offer.id, type: "hold", passengers: duffelPassengers(booking.passengers, offer) });
+    const placed = await bookings.place(booking.tenantId, {
+      idempotencyKey: booking.id,
+      orderId: booking.id,
+      offerId: offer.id,
+      type: "hold",
+      passengers: duffelPassengers(booking.passengers, offer),
+      confirmWithinMs: BOOKING_CONFIRMATION_WAIT_MS,
+    });
     if (!placed.order) return heldAnswer(placed.intent);
     if (placed.order.total_amount !== offer.totalAmount || placed.order.total_currency !== offer.totalCurrency) {
       await bookings.undo(placed.intent, placed.order);
@@ -111,13 +133,23 @@ export class DuffelSupplier implements Supplier, PricedHolds {
     return this.#cancellations.cancelAll(bookings.map((booking) => booking.id));
   }
 
-  /** Duffel's order for our order id, as Duffel has it now; null when there is none. */
+  /**
+   * Duffel's order for our order id, as Duffel has it now (read by Duffel's id once recorded, else
+   * found by our order id); null when there is none, or Duffel failed the order it had accepted. A
+   * hold Duffel has not confirmed yet is `held` without a booking reference.
+   */
   async readOrder(booking: BookingRef): Promise<SupplierOrder | null> {
-    const [recorded] = await this.parts.bookings.liveAmong([booking.id]);
+    const { bookings } = this.parts;
+    const [recorded] = await bookings.liveAmong([booking.id]);
     if (!recorded) return null;
-    const order = await this.parts.bookings.duffelOrderOf(recorded);
+    const order = recorded.duffelOrderId === null ? await bookings.duffelOrderOf(recorded) : await bookings.currentOrder({ ...recorded, duffelOrderId: recorded.duffelOrderId });
     if (!order) return null;
-    return { bookingReference: order.booking_reference, status: order.cancelled_at !== null ? "cancelled" : order.payment_status.awaiting_payment ? "held" : "ticketed" };
+    const held = order.payment_status.awaiting_payment;
+    return {
+      bookingReference: order.booking_reference || null,
+      status: order.cancelled_at !== null ? "cancelled" : held ? "held" : "ticketed",
+      paymentRequiredBy: held && order.payment_status.payment_required_by ? new Date(order.payment_status.payment_required_by) : null,
+    };
   }
 
   issueTickets(booking: SupplierBooking): Promise<TicketingAnswer> {
@@ -134,11 +166,12 @@ export class DuffelSupplier implements Supplier, PricedHolds {
   }
 }
 
-/** What a held booking answers: Duffel's reference, and its own deadline for the hold (real time). */
+/** What a held booking answers: Duffel's reference, and its own deadline for the hold (real time); `accepted` while Duffel has not confirmed it (no reference yet). */
 function heldAnswer(booked: { bookingReference: string | null; paymentRequiredBy: string | null }): BookingAnswer {
-  return { outcome: "held", bookingReference: booked.bookingReference ?? "", paymentRequiredBy: booked.paymentRequiredBy === null ? null : new Date(booked.paymentRequiredBy) };
+  if (!booked.bookingReference) return { outcome: "accepted" };
+  return { outcome: "held", bookingReference: booked.bookingReference, paymentRequiredBy: booked.paymentRequiredBy === null ? null : new Date(booked.paymentRequiredBy) };
 }
 
-function orderFields(order: DuffelOrder): { bookingReference: string; paymentRequiredBy: string | null } {
+function orderFields(order: DuffelOrder): { bookingReference: string | null; paymentRequiredBy: string | null } {
   return { bookingReference: order.booking_reference, paymentRequiredBy: order.payment_status.awaiting_payment ? order.payment_status.payment_required_by : null };
 }

@@ -43,15 +43,19 @@ export interface SupplierPassenger {
 /**
  * How the supplier answered a booking: `held`, booked and unpaid until a deadline (its own, in
  * real time, when it keeps one; ours applies too), or `pay_now`, an offer it cannot hold: nothing
- * is booked until the order is paid, and ticketing then books it and pays at once.
+ * is booked until the order is paid, and ticketing then books it and pays at once; or `accepted`,
+ * taken and not yet confirmed: the supplier confirms it (held, with its reference) or fails it
+ * later, and the booking is read (`Supplier.readOrder`) until it says which.
  */
-export type BookingAnswer = { outcome: "held"; bookingReference: string; paymentRequiredBy: Date | null } | { outcome: "pay_now" };
+export type BookingAnswer = { outcome: "held"; bookingReference: string; paymentRequiredBy: Date | null } | { outcome: "pay_now" } | { outcome: "accepted" };
 
 /** A booking as the supplier has it now (the order read). */
 export interface SupplierOrder {
   bookingReference: string | null;
-  /** `held`: booked, not yet ticketed; `ticketed`; `cancelled`: nothing held any more. */
+  /** `held`: booked, not yet ticketed (a booking still to be confirmed has no reference yet); `ticketed`; `cancelled`: nothing held any more. */
   status: "held" | "ticketed" | "cancelled";
+  /** The supplier's own deadline for paying a held booking (real time), when it keeps one. */
+  paymentRequiredBy?: Date | null;
 }
 
 export type TicketingAnswer =

@@ -17,7 +17,8 @@ export interface Supplier {
   search(request: SupplierSearch): Promise<SupplierOffer[]>;
   /**
    * Books the offer for the order (`booking.id`), with the seats chosen at booking, all or
-   * nothing: held until paid, or `pay_now` for an offer it cannot hold. Asked again for the
+   * nothing: held until paid, `pay_now` for an offer it cannot hold, or `accepted`, to be
+   * confirmed or failed later (read again with `readOrder`). Asked again for the
    * same order, it finds its booking and answers the same.
    * @throws SeatsUnavailable, SeatTaken, or the catalogue's 4xx (`offer_no_longer_available`, `price_changed`): nothing was booked.
    */

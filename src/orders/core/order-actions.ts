@@ -66,6 +66,7 @@ function refusalOf(order: Order, action: OrderAction, now: Date, options: Refusa
   switch (action) {
     case "pay": {
       if (!inState) return conflict(order, action);
+      if (awaitsConfirmation(order)) return conflict(order, action, UNCONFIRMED);
       return deadlinePassed(order, now) ? conflict(order, action, deadlineNote(order)) : null;
     }
     case "cancel":
@@ -73,6 +74,7 @@ function refusalOf(order: Order, action: OrderAction, now: Date, options: Refusa
       return inState ? null : conflict(order, action);
     case "addServices": {
       if (!inState) return conflict(order, action);
+      if (awaitsConfirmation(order)) return conflict(order, action, UNCONFIRMED);
       if (deadlinePassed(order, now)) return conflict(order, action, deadlineNote(order));
       return isRefunding(order) ? conflict(order, action, "a refund is under way") : null;
     }
@@ -151,6 +153,16 @@ export function awaitsPayment(order: Pick<Order, "status">): boolean {
   return order.status === "PENDING";
 }
 
+/**
+ * Booked at a supplier that took the booking without confirming it yet (its answer `accepted`):
+ * PENDING with no booking reference, though its offer can be held (an offer that cannot is booked
+ * only at ticketing). Its `confirm_booking` job reads it until the supplier confirms it (its
+ * reference given) or fails it; until then it takes no payment and no services.
+ */
+export function awaitsConfirmation(order: Pick<Order, "status" | "bookingReference" | "offer">): boolean {
+  return order.status === "PENDING" && order.bookingReference === "" && order.offer.payload.supplierOffer?.requiresInstantPayment !== true;
+}
+
 /** Paid, and the airline asked to ticket it: the ticketing job's to finish. */
 export function awaitsTicketing(order: Pick<Order, "status">): boolean {
   return order.status === "PROCESSING";
@@ -181,6 +193,7 @@ export const SEAT_OWNING_STATUSES: readonly OrderStatus[] = ["PENDING", "PROCESS
 // ─── Refusals' words ──────────────────────────────────────────────────────────────────────────
 
 const REFUND_UNDER_WAY = "a refund is already under way";
+const UNCONFIRMED = "the airline has not confirmed the booking yet";
 
 function stateMessage(order: Pick<Order, "id" | "status">, action: OrderAction, detail?: string): string {
   const { from, phrase } = ORDER_ACTIONS[action];

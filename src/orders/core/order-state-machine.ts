@@ -15,6 +15,8 @@ export const orderTransitions = {
   ticket: { from: "PENDING", to: "PROCESSING" },
   ticketed: { from: "PROCESSING", to: "TICKETED" },
   fail: { from: "PROCESSING", to: "FAILED" },
+  /** The supplier failed a booking it had accepted without confirming it (order-actions.ts `awaitsConfirmation`). */
+  bookingFailed: { from: "PENDING", to: "FAILED" },
   cancel: { from: "PENDING", to: "CANCELED" },
   refund: { from: "TICKETED", to: "REFUNDED" },
 } as const satisfies Record<string, { from: OrderStatus; to: OrderStatus }>;

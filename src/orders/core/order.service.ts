@@ -154,11 +154,13 @@ export class OrderService {
     // the process die in between, the reconciler finds it and gives the booking back.
     const booked = await this.book(pending, passengers, scope, field);
     const order = { ...pending, ...this.bookedTerms(pending, booked.answer, scope) };
+    // Taken and not yet confirmed: read again in the background until the supplier confirms or fails it.
+    const confirmation = booked.answer.outcome === "accepted" ? [this.holds.confirmation(order)] : [];
     await this.pause("after_supplier_hold", { orderId: order.id });
     try {
       await this.commits.commit(
         [order],
-        [...insertOrder(this.db, order, passengers), ...this.unpaidHolds.guards(order), this.holds.expiry(order, order.paymentRequiredBy!, scope.clock), this.calls.intents.committed(booked.call)],
+        [...insertOrder(this.db, order, passengers), ...this.unpaidHolds.guards(order), this.holds.expiry(order, order.paymentRequiredBy!, scope.clock), ...confirmation, this.calls.intents.committed(booked.call)],
         [orderEvent(order, now, { type: "order.created" })],
       );
     } catch (error) {
@@ -384,11 +386,13 @@ export class OrderService {
    * What the supplier's answer makes of the pending order: a hold has the supplier's booking
    * reference and our payment deadline, never later than the supplier's own (in real time: on the
    * tenant's clock it is as far ahead as that clock is); an offer it cannot hold (`pay_now`) is
-   * ours alone until it is paid, for 15 minutes.
+   * ours alone until it is paid, for 15 minutes; a booking taken and not yet confirmed (`accepted`)
+   * has no reference until it is, and our own deadline (the confirmation may bring an earlier one).
    */
   private bookedTerms(pending: Order, answer: BookingAnswer, scope: TenantScope): Pick<Order, "bookingReference" | "paymentRequiredBy"> {
     const firstDeparture = itineraryDates(pending.offer).firstDepartureUtc;
     if (answer.outcome === "pay_now") return { bookingReference: "", paymentRequiredBy: this.holds.paymentDeadline(pending.createdAt, firstDeparture, { requiresInstantPayment: true }) };
+    if (answer.outcome === "accepted") return { bookingReference: "", paymentRequiredBy: this.holds.paymentDeadline(pending.createdAt, firstDeparture) };
     const supplierDeadline = answer.paymentRequiredBy === null ? null : new Date(answer.paymentRequiredBy.getTime() + scope.clock.offsetMs);
     return { bookingReference: answer.bookingReference, paymentRequiredBy: this.holds.paymentDeadline(pending.createdAt, firstDeparture, { supplierDeadline }) };
   }

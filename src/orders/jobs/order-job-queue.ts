@@ -10,10 +10,11 @@ import { newId } from "../../ids";
 import { clock } from "../../clock";
 
 /**
- * Airline work (ticketing, refunds, EMDs for services added to a ticketed order), and the
+ * Airline work (ticketing, refunds, EMDs for services added to a ticketed order, bookings the
+ * airline has still to confirm), and the
  * cancellation of an unpaid hold at its deadline (payment/hold-deadline.ts).
  */
-export const ORDER_JOB_KINDS = ["ticket", "refund", "payment_deadline", "emd", "reissue"] as const;
+export const ORDER_JOB_KINDS = ["ticket", "refund", "payment_deadline", "emd", "reissue", "confirm_booking"] as const;
 export type OrderJobKind = (typeof ORDER_JOB_KINDS)[number];
 /** The jobs that ask the airline, each run on its own (job-worker.ts); a hold's deadline is run in batches (hold-expiry.ts). */
 export type AirlineJobKind = Exclude<OrderJobKind, "payment_deadline">;
@@ -68,6 +69,13 @@ export class OrderJobQueue {
   requeue(order: { id: string; tenantId: string }, kind: OrderJobKind, runAt: Date, at: Date): Sql.Sql {
     return Sql.sql`${this.enqueue(order, kind, runAt, at)}
       ON CONFLICT ("orderId", "kind") DO UPDATE SET "runAt" = excluded."runAt", "lockedUntil" = NULL`;
+  }
+
+  /** Moves the order's `kind` job, if queued, to `runAt` (a statement for the batch that moves it). */
+  reschedule(order: { id: string; tenantId: string }, kind: OrderJobKind, runAt: Date): Sql.Sql {
+    const { provider } = this.db;
+    return Sql.sql`UPDATE "OrderJob" SET "runAt" = ${sqlTimestamp(provider, runAt)}
+      WHERE "orderId" = ${order.id} AND "tenantId" = ${order.tenantId} AND "kind" = ${sqlEnum(provider, "OrderJobKind", kind)}`;
   }
 
   /**

@@ -15,7 +15,7 @@ import { walletChange } from "../../wallet/wallet-change";
 import type { OrderEvent } from "../../events/order-events";
 import { orderEvent } from "../presentation/order-event-payload";
 import { orderFrom, passengerFrom, type Order, type OrderDocument, type OrderPassenger, type OrderRecord, type PassengerRecord } from "../core/order";
-import { awaitsTicketing, isRefunding, isTicketed } from "../core/order-actions";
+import { awaitsConfirmation, awaitsTicketing, isRefunding, isTicketed } from "../core/order-actions";
 import type { OrderCommits } from "../core/order-commits";
 import { JOB_LEASE_GUARD, type AirlineJobKind, type ClaimedJob, type OrderJobQueue } from "./order-job-queue";
 import { ORDER_GUARD, touchIn, transition } from "../core/order-state-machine";
@@ -43,6 +43,9 @@ interface JobSubject {
  * (`abandoned`).
  */
 export type JobResult = "applied" | "superseded" | "lease_lost" | "later" | "abandoned";
+
+/** The condition of a confirmation's write: the order has no booking reference yet. */
+const UNCONFIRMED = Sql.sql`AND "bookingReference" = ''`;
 
 /** The document type of an EMD. */
 const EMD = "electronic_miscellaneous_document";
@@ -86,6 +89,7 @@ export class OrderJobRunner {
     // The change is paid and the airline answers a reissue the same every time: it runs until done.
     if (job.kind === "reissue") return this.reissueTickets(job, lease, subject);
     if (job.attempts > this.maxAttempts) return this.giveUp(job, lease, subject);
+    if (job.kind === "confirm_booking") return this.confirmBooking(job, lease, subject);
     if (job.kind === "ticket") return this.ticket(job, lease, subject);
     return this.refund(job, lease, subject);
   }
@@ -102,6 +106,36 @@ export class OrderJobRunner {
     // A supplier that books only when paid (an offer it could not hold) gives its reference now.
     const reference = answer.bookingReference && answer.bookingReference !== order.bookingReference ? Sql.sql`, "bookingReference" = ${answer.bookingReference}` : Sql.empty;
     return this.finish(job, lease, order, [transition(this.db, order, "ticketed", now, reference), ...documents.map((document) => insertDocument(this.db, order, document))], orderEvent(order, now, { type: "order.ticketed", documents }));
+  }
+
+  /**
+   * A booking the supplier took without confirming it (order-actions.ts `awaitsConfirmation`), read
+   * again: confirmed (held, with its reference), the order keeps PENDING with the reference, and the
+   * supplier's deadline for the hold when it is earlier than ours (its `payment_deadline` job moved
+   * with it); gone (none, or cancelled), PENDING → FAILED (`airline_rejected`: nothing was paid) and
+   * the booking given back as a failed ticketing's is; neither yet, read again later. An order no
+   * longer waiting (cancelled meanwhile) only ends the job.
+   */
+  private async confirmBooking(job: ClaimedJob, lease: LeaseHeartbeat, { order, environment, clock }: JobSubject): Promise<JobResult> {
+    if (!awaitsConfirmation(order)) return this.finish(job, lease, order, []);
+    const booked = await this.suppliers.supplierOf(order.offer.payload).readOrder({ id: order.id, tenantId: order.tenantId, environment });
+    const now = clock.now();
+    if (booked?.status === "held" && booked.bookingReference) {
+      // The supplier's deadline is real time; on a tenant's clock moved ahead it is as far ahead.
+      const supplierDeadline = booked.paymentRequiredBy ? new Date(booked.paymentRequiredBy.getTime() + clock.offsetMs) : null;
+      const earlier = supplierDeadline && order.paymentRequiredBy && supplierDeadline < order.paymentRequiredBy ? supplierDeadline : null;
+      const reference = Sql.sql`, "bookingReference" = ${booked.bookingReference}`;
+      const statements = earlier
+        ? [touchIn(this.db, order, "PENDING", now, Sql.sql`${reference}, "paymentRequiredBy" = ${sqlTimestamp(this.db.provider, earlier)}`, UNCONFIRMED), this.queue.reschedule(order, "payment_deadline", clock.toProcess(earlier))]
+        : [touchIn(this.db, order, "PENDING", now, reference, UNCONFIRMED)];
+      return this.finish(job, lease, order, statements);
+    }
+    if (booked !== null && booked.status !== "cancelled") return this.askAgainLater(job, lease, order, now);
+    const reason = "airline_rejected";
+    const failed = transition(this.db, order, "bookingFailed", now, Sql.sql`, "failureReason" = ${reason}`);
+    const result = await this.finish(job, lease, order, [failed, this.calls.intents.releaseOwed(order)], orderEvent(order, now, { type: "order.failed", failureReason: reason, paymentReversed: false }));
+    if (result === "applied") await this.calls.release({ id: order.id, tenantId: order.tenantId, environment });
+    return result;
   }
 
   /**

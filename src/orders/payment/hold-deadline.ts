@@ -44,7 +44,16 @@ export class OrderHolds {
   expiry(order: { id: string; tenantId: string }, paymentRequiredBy: Date, tenantClock: TenantClock): Sql.Sql {
     return this.queue.enqueue(order, "payment_deadline", tenantClock.toProcess(paymentRequiredBy), clock.now());
   }
+
+  /** For the creation batch of an order its supplier accepted without confirming it: the job that reads the booking again until the supplier confirms or fails it. */
+  confirmation(order: { id: string; tenantId: string }): Sql.Sql {
+    const now = clock.now();
+    return this.queue.enqueue(order, "confirm_booking", new Date(now.getTime() + FIRST_CONFIRMATION_READ_MS), now);
+  }
 }
+
+/** When a booking the supplier accepted without confirming it is first read again (its `confirm_booking` job), on the process clock. */
+const FIRST_CONFIRMATION_READ_MS = 5_000;
 
 /** Where an order stands with its payment (Variant A's `payment_status`). */
 export interface PaymentStatus {

@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "OrderJobKind" ADD VALUE 'confirm_booking';
