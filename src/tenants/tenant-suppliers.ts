@@ -11,6 +11,11 @@ export function allowedSuppliers(tenant: Pick<Tenant, "allowedSuppliers">): stri
   return stringList(tenant.allowedSuppliers);
 }
 
+/** The suppliers whose platform account (the owner's) the owner lets the tenant book through; none unless granted (docs/duffel.md#the-owners-platform-account). */
+export function platformAccountsOf(tenant: Pick<Tenant, "platformAccounts">): string[] {
+  return stringList(tenant.platformAccounts) ?? [];
+}
+
 /**
  * The suppliers the tenant searches: its choice (or `defaults`, the gateway's) among those the
  * owner allows, in its order; null: the defaults, all allowed.

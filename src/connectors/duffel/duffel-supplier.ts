@@ -56,8 +56,8 @@ export class DuffelSupplier implements Supplier, PricedHolds {
    * SupplierAccountRefused.
    */
   async search(request: SupplierSearch): Promise<SupplierOffer[]> {
-    const account = await this.parts.accounts.forTenant(request.tenantId);
-    if (!account) throw new SupplierFailed("a Duffel search is asked with the tenant's account, and it has none");
+    const account = await this.parts.accounts.forSearch(request.tenantId);
+    if (!account) throw new SupplierFailed("a Duffel search is asked with the tenant's account or the platform's, and it has neither");
     const supplierTimeoutMs = request.deadlineMs === undefined ? DEFAULT_SUPPLIER_TIMEOUT_MS : request.deadlineMs - clock.nowMs() - ANSWER_MARGIN_MS;
     const answer = await onAccount(
       this.parts.accounts,
@@ -70,7 +70,8 @@ export class DuffelSupplier implements Supplier, PricedHolds {
     const offers: SupplierOffer[] = [];
     for (const offer of cheapestFirst) {
       const mapped = toSupplierOffer(offer, this.parts.airportByIata, request.passengers);
-      if (mapped) offers.push(mapped);
+      // The account that found it books, pays and refunds it (and says who settles: the platform's is the wallet's).
+      if (mapped) offers.push(account.kind === "platform" ? { ...mapped, supplierOffer: { ...mapped.supplierOffer!, account: "platform" } } : mapped);
       if (offers.length === MAX_OFFERS) break;
     }
     return offers;
@@ -89,10 +90,10 @@ export class DuffelSupplier implements Supplier, PricedHolds {
     const { bookings } = this.parts;
     const recorded = await bookings.find(booking.tenantId, booking.id);
     if (!recorded || recorded.status === "failed") {
-      const current = await bookings.currentOffer(booking.tenantId, offer.id, { amount: offer.totalAmount, currency: offer.totalCurrency });
+      const current = await bookings.currentOffer(booking.tenantId, offer.account ?? "tenant", offer.id, { amount: offer.totalAmount, currency: offer.totalCurrency });
       if (current.payment_requirements.requires_instant_payment) return { outcome: "pay_now" };
     }
-    const placed = await bookings.place(booking.tenantId, { idempotencyKey: booking.id, orderId: booking.id, offerId: offer.id, type: "hold", passengers: duffelPassengers(booking.passengers, offer) });
+    const placed = await bookings.place(booking.tenantId, { idempotencyKey: booking.id, orderId: booking.id, offerId: offer.id, account: offer.account ?? "tenant", type: "hold", passengers: duffelPassengers(booking.passengers, offer) });
     if (!placed.order) return heldAnswer(placed.intent);
     if (placed.order.total_amount !== offer.totalAmount || placed.order.total_currency !== offer.totalCurrency) {
       await bookings.undo(placed.intent, placed.order);
