@@ -3,7 +3,7 @@ import { SUPPLIER_CONNECTION_INPUT } from "../composition/connectors";
 import { parseCreateSupplierConnection } from "../gateway/connections/supplier-connection.inputs";
 import { toGraphQLEnum } from "./enum-case";
 
-/** The owner's platform accounts (docs/duffel.md#the-owners-platform-account); owner-only (context/operations.ts). */
+/** The owner's platform accounts (docs/connectors.md#the-owners-platform-account); owner-only (context/operations.ts). */
 export const platformAccountResolvers: Resolvers = {
   Query: {
     platformAccounts: (_parent, _args, ctx) => ctx.services.platformAccounts.list(),

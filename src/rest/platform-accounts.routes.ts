@@ -8,7 +8,7 @@ import { supplierConnectionView } from "./supplier-connection.views";
 
 const tag = "Platform accounts (owner)";
 
-/** The owner's own accounts with suppliers that take one (docs/duffel.md#the-owners-platform-account); the token is never shown again. */
+/** The owner's own accounts with suppliers that take one (docs/connectors.md#the-owners-platform-account); the token is never shown again. */
 export const platformAccountRoutes = [
   restRoute({
     method: "POST",

@@ -11,7 +11,7 @@ export function allowedSuppliers(tenant: Pick<Tenant, "allowedSuppliers">): stri
   return stringList(tenant.allowedSuppliers);
 }
 
-/** The suppliers whose platform account (the owner's) the owner lets the tenant book through; none unless granted (docs/duffel.md#the-owners-platform-account). */
+/** The suppliers whose platform account (the owner's) the owner lets the tenant book through; none unless granted (docs/connectors.md#the-owners-platform-account). */
 export function platformAccountsOf(tenant: Pick<Tenant, "platformAccounts">): string[] {
   return stringList(tenant.platformAccounts) ?? [];
 }

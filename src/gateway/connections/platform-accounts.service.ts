@@ -14,7 +14,7 @@ import type { TokenCipher } from "./token-cipher";
 export type PlatformAccount = SupplierConnection;
 
 /**
- * The owner's own accounts with suppliers that take one (docs/duffel.md#the-owners-platform-account):
+ * The owner's own accounts with suppliers that take one (docs/connectors.md#the-owners-platform-account):
  * one per supplier and mode, a test account serving sandbox tenants and a live one live tenants,
  * for the tenants the owner lets book through it (Tenant.platformAccounts). Their fares are paid
  * from the owner's balance at the supplier, and the tenants pay their wallet: `wallet` settlement.

@@ -11,7 +11,7 @@ export interface AccountCredentials extends SupplierCredentials {
 }
 
 /**
- * Which account at a supplier a tenant's calls use (docs/duffel.md#who-settles): a search uses the
+ * Which account at a supplier a tenant's calls use (docs/connectors.md#the-owners-platform-account): a search uses the
  * tenant's own connection when it has one, else the owner's platform account of the tenant's mode
  * when the owner lets the tenant use it, else none (the supplier is not searched). Everything
  * after the search uses the account the offer was found with (its kind travels with the offer and
