@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clock } from "../../src/clock";
 import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
 import { connectDuffel, fakeToken } from "../helpers/duffel";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
@@ -130,6 +131,15 @@ describe("the owner's platform Duffel account", { timeout: 90_000 }, () => {
     // The fake refunds a paid order's whole total: the wallet gets the order's total back.
     expect(signedMinor(credit.amount, credit.currency)).toBe(total);
     expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "refund_credit"])).toBe(before);
+
+    // The month's statement says the same: the total paid, and given back.
+    const statement = await call(server, "GET", `/v1/statements/${clock.now().toISOString().slice(0, 7)}`, { key: tenant.key });
+    expect(statement.status, JSON.stringify(statement.body)).toBe(200);
+    expect(statement.body.data.lines.filter((line: any) => line.order_id === order.id).map((line: any) => [line.type, line.amount])).toEqual([
+      ["ticketing_debit", `-${order.total_amount}`],
+      ["refund_credit", order.total_amount],
+    ]);
+    expect(statement.body.data.closing_balance).toBe((await walletBalance(server, tenant.key)).balance);
   });
 
   it("a granted tenant with its own connection books through its own: `supplier`, the wallet moved by Aerogate's fee alone (none here), Duffel paid with its token", async () => {

@@ -28,14 +28,16 @@ export class SupplierAccounts {
   async forSearch(tenantId: string, supplier: string): Promise<AccountCredentials | null> {
     const own = await this.of(tenantId, supplier, "tenant");
     if (own) return own;
-    return (await this.platformGranted(tenantId, supplier)) ? this.of(tenantId, supplier, "platform") : null;
+    const mode = await this.platformGranted(tenantId, supplier);
+    const platform = mode && (await this.platform.credentials(supplier, mode));
+    return platform ? { ...platform, kind: "platform" } : null;
   }
 
   /** Whether the tenant has an account to search `supplier` with. */
   async available(tenantId: string, supplier: string): Promise<boolean> {
     if (await this.connections.connected(tenantId, supplier)) return true;
-    const tenant = await this.tenant(tenantId);
-    return tenant !== null && platformAccountsOf(tenant).includes(supplier) && this.platform.has(supplier, modeOf(tenant.environment));
+    const mode = await this.platformGranted(tenantId, supplier);
+    return mode !== null && this.platform.has(supplier, mode);
   }
 
   /** The account of `kind` the tenant's calls for `supplier` use: its connection, or the platform's account of its mode; null when there is none (any more). */
@@ -59,9 +61,10 @@ export class SupplierAccounts {
     return account.kind === "platform" ? this.platform.markInvalid(account.connectionId) : this.connections.markInvalid(account.connectionId);
   }
 
-  private async platformGranted(tenantId: string, supplier: string): Promise<boolean> {
+  /** The mode of the platform's accounts the tenant may use for `supplier` (its environment's), or null when the owner has not granted it that supplier's. */
+  private async platformGranted(tenantId: string, supplier: string): Promise<"test" | "live" | null> {
     const tenant = await this.tenant(tenantId);
-    return tenant !== null && platformAccountsOf(tenant).includes(supplier);
+    return tenant && platformAccountsOf(tenant).includes(supplier) ? modeOf(tenant.environment) : null;
   }
 
   private tenant(tenantId: string) {
