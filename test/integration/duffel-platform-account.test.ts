@@ -6,7 +6,8 @@ import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
 import { duffelOffer, duffelOrdersOf, expectLedgerOf, searchLondonBarcelona, startDuffelServer, WITH_DUFFEL } from "../helpers/duffel-gateway";
 import { expectError } from "../helpers/expect-error";
 import { toMinor } from "../helpers/flight-checks";
-import { allTransactions, bookOffer, signedMinor, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
+import { allTransactions, bookOffer, newKey, signedMinor, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
+import { whereStored } from "../helpers/stored-secrets";
 import type { TestServer } from "../helpers/test-server";
 import { getWallet } from "../helpers/wallet";
 
@@ -59,7 +60,7 @@ describe("the owner's platform Duffel account", { timeout: 90_000 }, () => {
     expect(listed.status).toBe(200);
     expect(listed.body.data).toEqual([{ id: expect.stringMatching(/^spa_/), supplier: "duffel", mode: "test", status: "active", created_at: expect.any(String), last_used_at: null }]);
     expect(JSON.stringify(listed.body)).not.toContain(platformToken);
-    expect((await server.db.prisma.platformAccount.findFirstOrThrow()).encryptedToken).not.toContain(platformToken.slice(12));
+    expect(await whereStored(server, platformToken)).toEqual([]);
 
     const read = await graphql(server, "{ platformAccounts { id supplier mode status } }", {}, { key: server.ownerKey });
     expect(read.body).toEqual({ data: { platformAccounts: [{ id: listed.body.data[0].id, supplier: "duffel", mode: "TEST", status: "ACTIVE" }] } });
@@ -67,6 +68,24 @@ describe("the owner's platform Duffel account", { timeout: 90_000 }, () => {
     const audit = await asOwner("GET", "/v1/audit_events?limit=100");
     expect(audit.body.data.items).toContainEqual(expect.objectContaining({ action: "platform_account.created", target: { type: "platform_account", id: listed.body.data[0].id } }));
     expect(JSON.stringify(audit.body)).not.toContain(platformToken);
+  });
+
+  it("keeps the token out of the Idempotency-Key record: a repeat replays, the same key with another token is refused, and the deletion answers the account as it was", async () => {
+    const liveToken = fakeToken(fake).replace("duffel_test_", "duffel_live_");
+    const headers = { "idempotency-key": newKey("platform") };
+    const first = await call(server, "POST", "/v1/platform_accounts", { key: server.ownerKey, headers, body: { supplier: "duffel", access_token: liveToken } });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body.data).toMatchObject({ supplier: "duffel", mode: "live", status: "active" });
+    const replay = await call(server, "POST", "/v1/platform_accounts", { key: server.ownerKey, headers, body: { supplier: "duffel", access_token: liveToken } });
+    expect({ status: replay.status, id: replay.body.data?.id, replayed: replay.headers.get("idempotent-replayed") }).toEqual({ status: 201, id: first.body.data.id, replayed: "true" });
+    expectError(await call(server, "POST", "/v1/platform_accounts", { key: server.ownerKey, headers, body: { supplier: "duffel", access_token: `${liveToken}x` } }), 422, "idempotency_key_reused");
+    expect(await whereStored(server, liveToken)).toEqual([]);
+
+    const deleted = await graphql(server, `mutation($id: ID!) { deletePlatformAccount(id: $id) { id mode } }`, { id: first.body.data.id }, { key: server.ownerKey });
+    expect(deleted.body).toEqual({ data: { deletePlatformAccount: { id: first.body.data.id, mode: "LIVE" } } });
+    expect((await asOwner("GET", "/v1/platform_accounts")).body.data.map((account: any) => account.mode)).toEqual(["test"]);
+    const audit = await asOwner("GET", "/v1/audit_events?limit=100");
+    expect(audit.body.data.items).toContainEqual(expect.objectContaining({ action: "platform_account.deleted", target: { type: "platform_account", id: first.body.data.id } }));
   });
 
   it("refuses bad input with a clear 4xx and changes nothing: a second account of the same mode, a token of another shape, another supplier, a tenant's key", async () => {
