@@ -6,7 +6,7 @@ import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
 import { duffelOffer, duffelOrdersOf, expectLedgerOf, searchLondonBarcelona, startDuffelServer, WITH_DUFFEL } from "../helpers/duffel-gateway";
 import { expectError } from "../helpers/expect-error";
 import { toMinor } from "../helpers/flight-checks";
-import { allTransactions, bookOffer, newKey, signedMinor, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
+import { allTransactions, bookOffer, createOrderA, newKey, signedMinor, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
 import { whereStored } from "../helpers/stored-secrets";
 import type { TestServer } from "../helpers/test-server";
 import { getWallet } from "../helpers/wallet";
@@ -211,6 +211,21 @@ describe("the owner's platform Duffel account", { timeout: 90_000 }, () => {
     const [held] = duffelOrdersOf(fake, order.id);
     expect(tokensOf("POST", "/air/payments", held!.id)).toHaveLength(1);
     expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit"])).toBe(before - toMinor(order.total_amount, order.total_currency));
+  });
+
+  it("an offer found through the platform is not booked once the owner took the grant back (422 supplier_not_allowed, nothing booked or reserved); the orders booked before keep the platform's account", async () => {
+    const tenant = await platformTenant();
+    const booked = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "AA"));
+    const offer = await duffelOffer(server, tenant.key, "AA");
+    expect((await asOwner("PATCH", `/v1/tenants/${tenant.tenantId}`, { platform_accounts: [] })).status).toBe(200);
+    const wallet = await getWallet(server, tenant.key);
+    expectError(await createOrderA(server, tenant.key, offer), 422, "supplier_not_allowed", "selected_offers[0]");
+    expect(await getWallet(server, tenant.key)).toEqual(wallet);
+    expect(fake.requests.filter((request) => request.method === "POST" && request.path === "/air/orders" && JSON.stringify(request.body).includes(offer.id))).toEqual([]);
+
+    expect((await ticketOrder(server, tenant.key, booked.id)).status).toBe(200);
+    await waitForStatus(server, tenant.key, booked.id, ["TICKETED"]);
+    expect(tokensOf("POST", "/air/payments", duffelOrdersOf(fake, booked.id)[0]!.id)).toEqual([`Bearer ${platformToken}`]);
   });
 
   it("a live tenant granted the platform is not searched at Duffel while the platform has no live account", async () => {
