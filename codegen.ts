@@ -60,6 +60,7 @@ const config: CodegenConfig = {
           WebhookEndpointSecretRotation: "../events/webhook-endpoints.service#EndpointSecretRotation",
           Event: "../events/events.service#StoredEvent",
           SupplierConnection: "../gateway/connections/supplier-connections.service#SupplierConnection as SupplierConnectionModel",
+          PlatformAccount: "../gateway/connections/platform-accounts.service#PlatformAccount as PlatformAccountModel",
           WebhookAttempt: "../db/models#WebhookAttempt as WebhookAttemptModel",
           PricingRule: "../pricing/pricing-rule#PricingRule as PricingRuleModel",
           AuditEvent: "../audit/audit-events.service#AuditEvent as AuditEventModel",

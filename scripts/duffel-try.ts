@@ -25,8 +25,8 @@ const db = await openDatabase(config.DATABASE_URL);
 const services = await createServices(config, db, new LocalPubSub(), createLogger("warn"));
 try {
   const tenant = await db.prisma.tenant.findUniqueOrThrow({ where: { id: values.tenant } });
-  const accounts = duffelAccounts(services.supplierConnections, { baseUrl: config.DUFFEL_API_URL, timeoutMs: config.DUFFEL_TIMEOUT_MS });
-  const account = await accounts.forTenant(tenant.id);
+  const accounts = duffelAccounts(services.supplierAccounts, { baseUrl: config.DUFFEL_API_URL, timeoutMs: config.DUFFEL_TIMEOUT_MS });
+  const account = await accounts.forSearch(tenant.id);
   if (!account) throw new Error("the tenant has no Duffel connection (or SUPPLIER_SECRETS_KEY is unset): POST /v1/supplier_connections first");
   const airport = (code: string) => {
     const found = services.airports.getByIata(code);

@@ -1,7 +1,7 @@
 import { hash, randomFillSync } from "node:crypto";
 import { clock } from "./clock";
 
-export type IdPrefix = "ten" | "key" | "off" | "orq" | "ord" | "pas" | "evt" | "whd" | "wtx" | "sli" | "seg" | "ase" | "job" | "doc" | "wat" | "pay" | "ore" | "ocr" | "oco" | "oce" | "osa" | "aic" | "whe" | "prc" | "scs" | "spc" | "boq" | "prr" | "aud" | "acr";
+export type IdPrefix = "ten" | "key" | "off" | "orq" | "ord" | "pas" | "evt" | "whd" | "wtx" | "sli" | "seg" | "ase" | "job" | "doc" | "wat" | "pay" | "ore" | "ocr" | "oco" | "oce" | "osa" | "aic" | "whe" | "prc" | "scs" | "spc" | "spa" | "boq" | "prr" | "aud" | "acr";
 
 /** Prefixes of ids derived from what they name (derivedId), never stored as rows of their own. */
 export type DerivedIdPrefix = "ase" | "sea";

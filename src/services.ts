@@ -71,6 +71,8 @@ import { webhookLogRetention } from "./events/webhook-log-retention";
 import { tenantEventRetention } from "./events/tenant-event-retention";
 import { WebhookEndpointService } from "./events/webhook-endpoints.service";
 import { EventService } from "./events/events.service";
+import { PlatformAccountService } from "./gateway/connections/platform-accounts.service";
+import { SupplierAccounts } from "./gateway/connections/supplier-accounts";
 import { SupplierConnectionService } from "./gateway/connections/supplier-connections.service";
 import { TokenCipher } from "./gateway/connections/token-cipher";
 import { PricingRuleService } from "./pricing/pricing-rules.service";
@@ -154,6 +156,8 @@ export interface Services {
   events: EventService;
   /** Tenants' own accounts with suppliers that take one, their tokens encrypted. */
   supplierConnections: SupplierConnectionService;
+  platformAccounts: PlatformAccountService;
+  supplierAccounts: SupplierAccounts;
   orderFeed: OrderFeed;
   walletFeed: WalletFeed;
   /** Per-key token buckets (REST requests, GraphQL operations by cost); null when RATE_LIMIT_RPS=0. */
@@ -182,10 +186,13 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const { value: cursorSecret } = await sharedSetting(db, "cursor_secret", () => randomBytes(32).toString("hex"));
   const cursors = new CursorCodec(cursorSecret);
   const airports = airportIndex();
-  const supplierConnections = new SupplierConnectionService(db, TokenCipher.fromSetting(config.SUPPLIER_SECRETS_KEY), ACCOUNT_TOKENS);
+  const tokenCipher = TokenCipher.fromSetting(config.SUPPLIER_SECRETS_KEY);
+  const supplierConnections = new SupplierConnectionService(db, tokenCipher, ACCOUNT_TOKENS);
+  const platformAccounts = new PlatformAccountService(db, tokenCipher, ACCOUNT_TOKENS);
+  const supplierAccounts = new SupplierAccounts(db, supplierConnections, platformAccounts);
   // A supplier's webhook wakes the order's waiting ticketing (bound below, once the job queue exists).
   let orderChanged: (orderId: string) => Promise<void> = async () => undefined;
-  const connectors = registeredConnectors({ config, db, airports, connections: supplierConnections, orderSignals: { changed: (orderId) => orderChanged(orderId) } });
+  const connectors = registeredConnectors({ config, db, airports, accounts: supplierAccounts, orderSignals: { changed: (orderId) => orderChanged(orderId) } });
   const supplierInbound = connectors.flatMap((connector) => (connector.inbound ?? []).map((route) => ({ supplier: connector.ref.id, route })));
   // Connectors sharing tables (the simulated airline's two profiles) name them once each.
   const connectorTables = [...new Map(connectors.flatMap((connector) => connector.tenantTables ?? []).map((table) => [table.table, table])).values()];
@@ -198,11 +205,12 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const gateway = createGateway(connectors, {
     breaker: { failureThreshold: config.SUPPLIER_BREAKER_FAILURES, cooldownMs: config.SUPPLIER_BREAKER_COOLDOWN_SECONDS * 1000 },
     policy: callPolicy,
-    connected: (tenantId, supplier) => supplierConnections.connected(tenantId, supplier),
+    connected: (tenantId, supplier) => supplierAccounts.available(tenantId, supplier),
     log,
   });
   const supplierIds = gateway.registry.all.map((entry) => entry.ref.id);
-  const tenants = new TenantService(db, pubsub, cursors, supplierIds, connectorTables);
+  const accountSupplierIds = gateway.registry.all.flatMap((entry) => (entry.account ? [entry.ref.id] : []));
+  const tenants = new TenantService(db, pubsub, cursors, supplierIds, accountSupplierIds, connectorTables);
   const supplierHealth = new SupplierHealth(db, gateway.registry.all.map((entry) => entry.ref), gateway.breakers, gateway.calls, log, config.SUPPLIER_STATS_FLUSH_MS);
   // Every call after the search goes to the supplier of the offer or order it concerns.
   const suppliers = gateway.orders;
@@ -300,6 +308,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     webhookEndpoints: new WebhookEndpointService(db, cursors, tenantConfig, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
     events: new EventService(db, cursors, config.WEBHOOK_LOG_RETENTION_DAYS),
     supplierConnections,
+    platformAccounts,
+    supplierAccounts,
     orderFeed: new OrderFeed(orderCommits, orders, log, db),
     walletFeed: new WalletFeed(walletNotices, wallets, log),
     rateLimiter: createRateLimiter(config, db),

@@ -19,6 +19,8 @@ export const AUDIT_ACTIONS = [
   "wallet.settings_updated",
   "supplier_connection.created",
   "supplier_connection.deleted",
+  "platform_account.created",
+  "platform_account.deleted",
   "sandbox_clock.advanced",
   "sandbox_clock.reset",
 ] as const;

@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import type { Database } from "../db/database";
 import { supplierConnectionInput } from "../gateway/connections/supplier-connection.inputs";
-import type { SupplierConnectionService } from "../gateway/connections/supplier-connections.service";
+import type { SupplierAccounts } from "../gateway/connections/supplier-accounts";
 import type { Connector, RegisteredConnector, SupplierOrderSignals } from "../gateway/contract/connector";
 import type { AirportIndex } from "../locations/airport-index";
 import { simulatedLowCost, simulatedNetwork } from "../connectors/simulated/registration";
@@ -13,7 +13,7 @@ export interface ConnectorParts {
   config: Config;
   db: Database;
   airports: AirportIndex;
-  connections: SupplierConnectionService;
+  accounts: SupplierAccounts;
   orderSignals: SupplierOrderSignals;
 }
 

@@ -66,6 +66,10 @@ export const operations = {
   supplierConnections: { audience: "tenant", effect: "read", permission: "tenant:read" },
   createSupplierConnection: { audience: "tenant", effect: "write", permission: "tenant:write" },
   deleteSupplierConnection: { audience: "tenant", effect: "write", permission: "tenant:write" },
+  /** The owner's platform accounts with those suppliers, which the tenants it chooses book through. */
+  platformAccounts: { audience: "owner", effect: "read", permission: null },
+  createPlatformAccount: { audience: "owner", effect: "write", permission: null },
+  deletePlatformAccount: { audience: "owner", effect: "write", permission: null },
   locations: { audience: "anyone", effect: "read", permission: "search:read" },
   searchFlights: { audience: "tenant", effect: "write", permission: "search:read" },
   /** Batch offer requests (REST only; GraphQL streams a search with searchOffers): a search, read a batch at a time. */

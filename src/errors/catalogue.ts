@@ -33,6 +33,7 @@ export const errorCatalogue = {
   idempotency_request_in_progress: { status: 409, message: "A request with this Idempotency-Key is still being processed.", action: "Retry shortly with the same key to receive its response.", retryable: true },
   webhooks_disabled: { status: 409, message: "Webhooks are disabled for this tenant.", action: "Set webhook_url and webhook_enabled: true (PATCH /v1/tenant), then redeliver." },
   webhook_endpoint_disabled: { status: 409, message: "The webhook endpoint is disabled or was deleted.", action: "Enable the endpoint (PATCH /v1/webhook_endpoints/:id with enabled: true), then try again." },
+  platform_account_exists: { status: 409, message: "The platform already has an account with this supplier in this mode.", action: "Delete it (DELETE /v1/platform_accounts/:id), then connect again with the new token." },
   supplier_connection_exists: { status: 409, message: "The tenant is already connected to this supplier.", action: "Delete the connection (DELETE /v1/supplier_connections/:id), then connect again with the new token." },
   clock_reset_refused: { status: 409, message: "The sandbox clock cannot go back to real time while the tenant has pending orders.", action: "Pay, ticket or cancel the pending orders (or advance the clock past their payment deadlines), then reset the clock." },
   tenant_deleted: { status: 409, message: "The tenant has been deleted.", action: "A deleted tenant cannot be changed; create a new one." },

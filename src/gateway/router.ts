@@ -57,7 +57,8 @@ export class OrderRouter implements OrderSuppliers {
     return this.registry.of(subject).runsOnMovedClock;
   }
 
+  /** An offer found with the owner's platform account is the wallet's to settle (the owner pays the supplier); any other, its connector's. */
   settlement(subject: SupplierSubject): Settlement {
-    return this.registry.of(subject).settlement;
+    return subject.supplierOffer?.account === "platform" ? "wallet" : this.registry.of(subject).settlement;
   }
 }

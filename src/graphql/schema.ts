@@ -24,6 +24,7 @@ import { walletResolvers } from "./wallet.resolvers";
 import { webhookResolvers } from "./webhooks.resolvers";
 import { supplierResolvers } from "./suppliers.resolvers";
 import { supplierConnectionResolvers } from "./supplier-connections.resolvers";
+import { platformAccountResolvers } from "./platform-accounts.resolvers";
 import { sandboxClockResolvers } from "./sandbox-clock.resolvers";
 import { inputScalars } from "./input-scalars";
 import { pricingRuleResolvers } from "./pricing-rules.resolvers";
@@ -35,7 +36,7 @@ const SDL_PATH = fileURLToPath(new URL("../../schema.graphql", import.meta.url))
 
 /** The executable schema: schema.graphql, every domain's resolvers, and the guard on every root field (subscriptions too). */
 export function buildSchema(): GraphQLSchema {
-  const merged = mergeResolvers([viewerResolvers, tenantResolvers, tenantConfigResolvers, locationResolvers, offerResolvers, fareCalendarResolvers, seatMapResolvers, orderResolvers, orderServiceResolvers, orderHistoryResolvers, cancellationResolvers, orderChangeResolvers, airlineChangeResolvers, orderSubscriptionResolvers, walletResolvers, webhookResolvers, supplierResolvers, supplierConnectionResolvers, sandboxClockResolvers, pricingRuleResolvers, auditEventResolvers, statementResolvers, overviewResolvers]) as Resolvers & Record<string, any>;
+  const merged = mergeResolvers([viewerResolvers, tenantResolvers, tenantConfigResolvers, locationResolvers, offerResolvers, fareCalendarResolvers, seatMapResolvers, orderResolvers, orderServiceResolvers, orderHistoryResolvers, cancellationResolvers, orderChangeResolvers, airlineChangeResolvers, orderSubscriptionResolvers, walletResolvers, webhookResolvers, supplierResolvers, supplierConnectionResolvers, platformAccountResolvers, sandboxClockResolvers, pricingRuleResolvers, auditEventResolvers, statementResolvers, overviewResolvers]) as Resolvers & Record<string, any>;
   return makeExecutableSchema({
     typeDefs: readFileSync(SDL_PATH, "utf8"),
     resolvers: {

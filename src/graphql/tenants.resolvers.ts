@@ -1,7 +1,7 @@
 import type { Resolvers } from "../generated/graphql";
 import { asMetadata } from "../tenants/metadata";
 import { createTenantInput, parseCreateApiKeyInput, updateTenantInput } from "../tenants/tenant.inputs";
-import { allowedSuppliers } from "../tenants/tenant-suppliers";
+import { allowedSuppliers, platformAccountsOf } from "../tenants/tenant-suppliers";
 import { parseInput } from "../validation/parse-input";
 import { pageRequestFromArgs, toConnection } from "./connection";
 import { AppError, appError } from "../errors/app-error";
@@ -35,8 +35,13 @@ export const tenantResolvers: Resolvers = {
     updateTenant: async (_parent, { id, input }, ctx) => {
       // An unknown tenant is not found whatever the input says.
       await ctx.services.tenants.get(id);
-      const { status, allowedSuppliers, ...rest } = input;
-      const patch = { ...withoutNulls(rest), ...(status ? { status: fromGraphQLEnum(status) } : {}), ...(allowedSuppliers !== undefined ? { allowed_suppliers: allowedSuppliers } : {}) };
+      const { status, allowedSuppliers, platformAccounts, ...rest } = input;
+      const patch = {
+        ...withoutNulls(rest),
+        ...(status ? { status: fromGraphQLEnum(status) } : {}),
+        ...(allowedSuppliers !== undefined ? { allowed_suppliers: allowedSuppliers } : {}),
+        ...(platformAccounts != null ? { platform_accounts: platformAccounts } : {}),
+      };
       return ctx.services.tenants.update(id, parseInput(updateTenantInput, patch), ctx.origin);
     },
     deleteTenant: (_parent, { id }, ctx) => ctx.services.tenants.delete(id, ctx.origin),
@@ -51,6 +56,7 @@ export const tenantResolvers: Resolvers = {
     status: (tenant) => toGraphQLEnum(tenant.status),
     metadata: (tenant) => asMetadata(tenant.ownerMetadata),
     allowedSuppliers: (tenant) => allowedSuppliers(tenant),
+    platformAccounts: (tenant) => platformAccountsOf(tenant),
     apiKeys: async (tenant, args, ctx) => toConnection(await ctx.services.apiKeys.list(tenant.id, pageRequestFromArgs(args))),
     usage: (tenant, _args, ctx) => ctx.services.usage.forTenant(tenant.id),
   },

@@ -19,6 +19,7 @@ import { airlineCreditRoutes } from "./airline-credits.routes";
 import { webhookRoutes } from "./webhooks.routes";
 import { webhookEndpointRoutes } from "./webhook-endpoints.routes";
 import { supplierConnectionRoutes } from "./supplier-connections.routes";
+import { platformAccountRoutes } from "./platform-accounts.routes";
 import { eventRoutes } from "./events.routes";
 import { fareCalendarRoutes } from "./fare-calendar.routes";
 import { sandboxClockRoutes } from "./sandbox-clock.routes";
@@ -28,4 +29,4 @@ import { statementRoutes } from "./statements.routes";
 import { overviewRoutes } from "./overview.routes";
 
 /** Every `/v1` route: registered by the app and described by /openapi.json from this one list. */
-export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...batchOfferRequestRoutes, ...fareCalendarRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...orderChangeRoutes, ...cancellationRoutes, ...airlineChangeRoutes, ...airlineCreditRoutes, ...walletRoutes, ...webhookRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...supplierRoutes, ...supplierConnectionRoutes, ...sandboxClockRoutes, ...pricingRuleRoutes, ...auditEventRoutes, ...statementRoutes, ...overviewRoutes];
+export const restRoutes: ReadonlyArray<RestRoute<any, any, any>> = [...tenantRoutes, ...tenantConfigRoutes, ...locationRoutes, ...searchRoutes, ...batchOfferRequestRoutes, ...fareCalendarRoutes, ...offerRoutes, ...seatMapRoutes, ...orderRoutes, ...orderServiceRoutes, ...orderHistoryRoutes, ...paymentRoutes, ...orderChangeRoutes, ...cancellationRoutes, ...airlineChangeRoutes, ...airlineCreditRoutes, ...walletRoutes, ...webhookRoutes, ...webhookEndpointRoutes, ...eventRoutes, ...supplierRoutes, ...supplierConnectionRoutes, ...platformAccountRoutes, ...sandboxClockRoutes, ...pricingRuleRoutes, ...auditEventRoutes, ...statementRoutes, ...overviewRoutes];

@@ -13,3 +13,11 @@ export const supplierConnectionSchema = z
     status: z.enum(["active", "invalid"]).meta({ description: "invalid once the supplier refused the token (401): connect again with a valid one" }),
   })
   .meta({ id: "SupplierConnection" });
+
+/** The owner's account with a supplier: the fields of a connection, never its token. */
+export const platformAccountSchema = supplierConnectionSchema
+  .extend({
+    id: z.string().meta({ description: "spa_…" }),
+    mode: z.enum(["test", "live"]).meta({ description: "From the token's shape (its prefix): a test account serves sandbox tenants, a live one live tenants" }),
+  })
+  .meta({ id: "PlatformAccount" });

@@ -15,6 +15,7 @@ export const tenantSchema = z
     status: z.enum(["active", "suspended", "deleted"]),
     metadata: metadataView,
     allowed_suppliers: z.array(z.string()).nullable().meta({ description: "The suppliers the owner allows the tenant; null: all" }),
+    platform_accounts: z.array(z.string()).meta({ description: "The suppliers whose platform account (the owner's, POST /v1/platform_accounts) the tenant books through when it has no account of its own there, paying from its wallet" }),
     createdAt: timestamp,
     updatedAt: timestamp,
     deletedAt: timestamp.nullable(),

@@ -1,4 +1,4 @@
-import { allowedSuppliers, shownTenantSuppliers } from "../tenants/tenant-suppliers";
+import { allowedSuppliers, platformAccountsOf, shownTenantSuppliers } from "../tenants/tenant-suppliers";
 import type { z } from "zod";
 import { storedKeyPermissions } from "../tenancy/key-permissions";
 import type { ApiKey, Tenant } from "../db/models";
@@ -21,6 +21,7 @@ export function tenantView(tenant: Tenant): z.output<typeof tenantSchema> {
     status: tenant.status,
     metadata: asMetadata(tenant.ownerMetadata),
     allowed_suppliers: allowedSuppliers(tenant),
+    platform_accounts: platformAccountsOf(tenant),
     createdAt: tenant.createdAt.toISOString(),
     updatedAt: tenant.updatedAt.toISOString(),
     deletedAt: tenant.deletedAt?.toISOString() ?? null,

@@ -30,7 +30,7 @@ interface EncodedSearch {
 }
 
 /** A supplier's own names for an offer (a remote supplier's), present only on offers that have them. */
-type EncodedSupplierOffer = [id: string, passengerIds: string[], totalAmount: string, totalCurrency: string, requiresInstantPayment: 0 | 1];
+type EncodedSupplierOffer = [id: string, passengerIds: string[], totalAmount: string, totalCurrency: string, requiresInstantPayment: 0 | 1, platformAccount?: 1];
 
 type EncodedSegment = [
   flightKey: string,
@@ -177,11 +177,12 @@ export function decodeSearch(bytes: Uint8Array, header: Omit<SearchHeader, "curr
 }
 
 function encodeSupplierOffer(offer: SupplierOfferRef): EncodedSupplierOffer {
-  return [offer.id, offer.passengerIds, offer.totalAmount, offer.totalCurrency, offer.requiresInstantPayment ? 1 : 0];
+  const encoded = [offer.id, offer.passengerIds, offer.totalAmount, offer.totalCurrency, offer.requiresInstantPayment ? 1 : 0] as const;
+  return offer.account === "platform" ? [...encoded, 1] : [...encoded];
 }
 
-function decodeSupplierOffer([id, passengerIds, totalAmount, totalCurrency, instant]: EncodedSupplierOffer): SupplierOfferRef {
-  return { id, passengerIds, totalAmount, totalCurrency, requiresInstantPayment: instant === 1 };
+function decodeSupplierOffer([id, passengerIds, totalAmount, totalCurrency, instant, platform]: EncodedSupplierOffer): SupplierOfferRef {
+  return { id, passengerIds, totalAmount, totalCurrency, requiresInstantPayment: instant === 1, ...(platform === 1 && { account: "platform" as const }) };
 }
 
 /**

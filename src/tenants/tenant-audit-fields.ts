@@ -1,7 +1,7 @@
 import type { Tenant } from "../db/models";
 import { shownWebhookUrl } from "../events/webhook-url";
 import { asMetadata } from "./metadata";
-import { allowedSuppliers } from "./tenant-suppliers";
+import { allowedSuppliers, platformAccountsOf } from "./tenant-suppliers";
 
 /**
  * What the audit log records of a tenant (src/audit/), by the API's field names: the owner's
@@ -16,6 +16,7 @@ export function tenantAuditFields(tenant: Tenant) {
     status: tenant.status,
     metadata: asMetadata(tenant.ownerMetadata),
     allowed_suppliers: allowedSuppliers(tenant),
+    platform_accounts: platformAccountsOf(tenant),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Tenant } from "../db/models";
 import { appError } from "../errors/app-error";
+import type { SupplierOfferRef } from "../gateway/contract/offers";
 
 /** The supplier ids the tenant chose to search, in its order, or null when it chose none (the defaults apply). */
 export function tenantSuppliers(tenant: Pick<Tenant, "suppliers">): string[] | null {
@@ -9,6 +10,21 @@ export function tenantSuppliers(tenant: Pick<Tenant, "suppliers">): string[] | n
 /** The supplier ids the owner allows the tenant, or null for all (docs/running-the-platform.md#allowed-suppliers). */
 export function allowedSuppliers(tenant: Pick<Tenant, "allowedSuppliers">): string[] | null {
   return stringList(tenant.allowedSuppliers);
+}
+
+/** The suppliers whose platform account (the owner's) the owner lets the tenant book through; none unless granted (docs/connectors.md#the-owners-platform-account). */
+export function platformAccountsOf(tenant: Pick<Tenant, "platformAccounts">): string[] {
+  return stringList(tenant.platformAccounts) ?? [];
+}
+
+/**
+ * 422 `supplier_not_allowed` naming `field` when the offer was found through the owner's platform
+ * account at `supplierId` and the owner no longer lets the tenant book through it (its orders
+ * already booked keep that account).
+ */
+export function requireGrantedAccount(tenant: Pick<Tenant, "platformAccounts">, offer: { supplierOffer?: Pick<SupplierOfferRef, "account"> }, supplierId: string, field: string): void {
+  if (offer.supplierOffer?.account !== "platform" || platformAccountsOf(tenant).includes(supplierId)) return;
+  throw appError("supplier_not_allowed", { field, message: `${field}: the owner no longer lets this tenant book ${supplierId} through the platform's account; search again.` });
 }
 
 /**

@@ -31,8 +31,15 @@ export const updateTenantInput = z
       .meta({ uniqueItems: true })
       .nullable()
       .optional(),
+    /** Suppliers whose platform account (the owner's) the tenant may book through; [] for none. The service checks each takes an account. */
+    platform_accounts: z
+      .array(z.string().min(1).max(64))
+      .max(16)
+      .refine((ids) => new Set(ids).size === ids.length, "names a supplier twice")
+      .meta({ uniqueItems: true })
+      .optional(),
   })
-  .refine((input) => Object.keys(input).length > 0, { message: "send at least one of name, email, metadata, status, allowed_suppliers" })
+  .refine((input) => Object.keys(input).length > 0, { message: "send at least one of name, email, metadata, status, allowed_suppliers, platform_accounts" })
   .meta({ minProperties: 1 });
 export type UpdateTenantInput = z.infer<typeof updateTenantInput>;
 

@@ -34,6 +34,8 @@ export class TenantService {
     private readonly cursors: CursorCodec,
     /** The supplier ids the gateway has: what allowed_suppliers may name. */
     private readonly supplierIds: readonly string[],
+    /** The supplier ids that take an account: what platform_accounts may name. */
+    private readonly accountSupplierIds: readonly string[],
     /** The connectors' own tables holding tenants' rows, emptied with Aerogate's. */
     private readonly connectorTables: readonly TenantTable[] = [],
   ) {}
@@ -108,11 +110,8 @@ export class TenantService {
   async update(tenantId: string, input: UpdateTenantInput, by: ChangeOrigin): Promise<Tenant> {
     const current = await this.get(tenantId);
     if (current.status === "deleted") throw appError("tenant_deleted");
-    const unknown = input.allowed_suppliers?.findIndex((id) => !this.supplierIds.includes(id)) ?? -1;
-    if (unknown >= 0) {
-      const field = `allowed_suppliers[${unknown}]`;
-      throw appError("invalid_field_value", { field, message: `${field}: ${input.allowed_suppliers![unknown]} is not a supplier (${this.supplierIds.join(", ")})` });
-    }
+    requireAmong(input.allowed_suppliers, "allowed_suppliers", this.supplierIds, "a supplier");
+    requireAmong(input.platform_accounts, "platform_accounts", this.accountSupplierIds, "a supplier that takes an account");
     await this.db.prisma.$transaction(async (tx) => {
       const before = await tx.tenant.findUnique({ where: { id: tenantId } });
       const updated = await tx.tenant.updateMany({
@@ -123,6 +122,7 @@ export class TenantService {
           ownerMetadata: input.metadata,
           status: input.status,
           allowedSuppliers: input.allowed_suppliers === null ? Prisma.DbNull : input.allowed_suppliers,
+          platformAccounts: input.platform_accounts,
         },
       });
       if (updated.count === 0 || !before) throw appError("tenant_deleted");
@@ -178,4 +178,12 @@ export class TenantService {
 function updateAction(before: Tenant, after: Tenant): AuditAction {
   if (before.status === after.status) return "tenant.updated";
   return after.status === "suspended" ? "tenant.suspended" : "tenant.reactivated";
+}
+
+/** 422 `invalid_field_value` naming `field[i]` for the first id of `ids` that is not among `known` (`what` says what it must be). */
+function requireAmong(ids: readonly string[] | null | undefined, field: string, known: readonly string[], what: string): void {
+  const unknown = ids?.findIndex((id) => !known.includes(id)) ?? -1;
+  if (unknown < 0) return;
+  const named = `${field}[${unknown}]`;
+  throw appError("invalid_field_value", { field: named, message: `${named}: ${ids![unknown]} is not ${what} (${known.join(", ") || "none"})` });
 }

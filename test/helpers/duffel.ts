@@ -34,8 +34,8 @@ export async function scopeOf(server: TestServer, tenant: TenantFixture): Promis
 
 /** The tenant's Duffel account as the server wires it (connections, DUFFEL_API_URL). */
 export async function accountOf(server: TestServer, tenant: TenantFixture): Promise<DuffelAccount> {
-  const { config, supplierConnections } = server.app.services;
-  const account = await duffelAccounts(supplierConnections, { baseUrl: config.DUFFEL_API_URL, timeoutMs: config.DUFFEL_TIMEOUT_MS }).forTenant(tenant.tenantId);
+  const { config, supplierAccounts } = server.app.services;
+  const account = await duffelAccounts(supplierAccounts, { baseUrl: config.DUFFEL_API_URL, timeoutMs: config.DUFFEL_TIMEOUT_MS }).forSearch(tenant.tenantId);
   if (!account) throw new Error("the tenant has no Duffel connection");
   return account;
 }

@@ -5,13 +5,13 @@ import { crashHarness } from "../helpers/crash-harness";
 import { call, type Endpoint, type TenantFixture } from "../helpers/client";
 import { secretsKey } from "../helpers/duffel";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
+import { ticketAndRefundAcrossKills } from "../helpers/duffel-crash";
 import { duffelOffer, duffelOrdersOf, duffelTenant } from "../helpers/duffel-gateway";
 import { eventually } from "../helpers/eventually";
 import { expectError } from "../helpers/expect-error";
 import { waitUntilHealthy } from "../helpers/main-process";
 import { toMinor } from "../helpers/flight-checks";
-import { allTransactions, bookOffer, createOrderA, newKey, signedMinor, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
-import { waitForPause } from "../helpers/seat-accounting";
+import { createOrderA, newKey } from "../helpers/orders";
 import { startTestServer } from "../helpers/test-server";
 
 /**
@@ -121,44 +121,14 @@ describe("a crash between Duffel's hold and our order's commit", { timeout: 180_
   });
 
   it("a Duffel order's ticketing and refund, each killed after Duffel answered: the restarted servers pay Duffel once, and the wallet moves by Aerogate's fee once each way", async () => {
-    const ticketing = harness.launch("after_airline_ticketing");
-    await waitUntilHealthy(ticketing.running);
-    const api = ticketing.api;
-    const rule = await call(api, "POST", "/v1/pricing_rules", {
-      key: api.ownerKey,
-      body: { tenant_id: tenant.tenantId, name: "Duffel fee", match: { supplier: "duffel" }, fee: { fixed_amount: "3.00", fixed_currency: "USD" }, refundable: true },
-    });
-    expect(rule.status, JSON.stringify(rule.body)).toBe(201);
-    const order = await bookOffer(api, tenant.key, await duffelOffer(api, tenant.key, "AA"));
-    const fee = toMinor(order.fee_amount, order.total_currency);
-    expect(fee).toBeGreaterThan(0);
-    const before = (await walletBalance(api, tenant.key)).minor;
-    const [held] = duffelOrdersOf(fake, order.id);
-    const paymentsOf = () => fake.requests.filter((request) => request.method === "POST" && request.path === "/air/payments" && (request.body as any)?.data?.order_id === held!.id).length;
-    const walletEntries = async (server: Endpoint) => (await allTransactions(server, tenant.key)).filter((entry) => entry.order_id === order.id).map((entry) => [entry.type, signedMinor(entry.amount, entry.currency)]);
-
-    expect((await ticketOrder(api, tenant.key, order.id)).status).toBe(200);
-    expect(await waitForPause(ticketing.running, "after_airline_ticketing")).toEqual({ orderId: order.id });
-    await harness.kill(ticketing.running);
-    expect(held!.paid).toBe(true);
-
-    let current = harness.launch("after_airline_refund");
-    await waitUntilHealthy(current.running);
-    await waitForStatus(current.api, tenant.key, order.id, ["TICKETED"], 30_000);
-    expect(paymentsOf()).toBe(1);
-    expect(await walletEntries(current.api)).toEqual([["ticketing_debit", -fee]]);
-    expect((await walletBalance(current.api, tenant.key)).minor).toBe(before - fee);
-    const refund = await call(current.api, "POST", `/v1/air/orders/${order.id}/actions/refund`, { key: tenant.key });
-    expect(refund.status, JSON.stringify(refund.body)).toBe(200);
-    expect(await waitForPause(current.running, "after_airline_refund")).toEqual({ orderId: order.id });
-    await harness.kill(current.running);
-    expect(held!.cancelled).toBe(true);
-
-    current = harness.launch();
-    await waitUntilHealthy(current.running);
-    await waitForStatus(current.api, tenant.key, order.id, ["REFUNDED"], 30_000);
-    expect((await walletEntries(current.api)).sort()).toEqual([["refund_credit", fee], ["ticketing_debit", -fee]].sort());
-    expect((await walletBalance(current.api, tenant.key)).minor).toBe(before);
-    expect(paymentsOf()).toBe(1);
+    const withFee = async (api: Endpoint & { ownerKey: string }) => {
+      const rule = await call(api, "POST", "/v1/pricing_rules", {
+        key: api.ownerKey,
+        body: { tenant_id: tenant.tenantId, name: "Duffel fee", match: { supplier: "duffel" }, fee: { fixed_amount: "3.00", fixed_currency: "USD" }, refundable: true },
+      });
+      expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    };
+    const { order } = await ticketAndRefundAcrossKills(harness, fake, tenant.key, (booked) => ({ debit: toMinor(booked.fee_amount, booked.total_currency), credit: toMinor(booked.fee_amount, booked.total_currency) }), withFee);
+    expect(toMinor(order.fee_amount, order.total_currency)).toBeGreaterThan(0);
   });
 });

@@ -54,7 +54,7 @@ describe("the Duffel connector", () => {
     fake.currency = "GBP";
   });
 
-  const accounts = () => duffelAccounts(server.app.services.supplierConnections, { baseUrl: fake.url, timeoutMs: 10_000 });
+  const accounts = () => duffelAccounts(server.app.services.supplierAccounts, { baseUrl: fake.url, timeoutMs: 10_000 });
   /** Duffel's bookings as the connector keeps them, over the server's database. */
   const bookings = () => new DuffelBookings(server.db, accounts());
   /** The Duffel supplier as the connector makes it: every call with the tenant's own account. */

@@ -99,7 +99,15 @@ function withinDomain(operationId: string, request: RequestValues, draw: number,
         },
       };
     case "updateTenant":
-      return { ...request, body: { ...body, ...(body.allowed_suppliers ? { allowed_suppliers: SUPPLIERS.slice(0, body.allowed_suppliers.length === 0 ? 0 : 1 + (draw % 2)) } : {}) } };
+      return {
+        ...request,
+        body: {
+          ...body,
+          ...(body.allowed_suppliers ? { allowed_suppliers: SUPPLIERS.slice(0, body.allowed_suppliers.length === 0 ? 0 : 1 + (draw % 2)) } : {}),
+          // Only a supplier that takes an account has a platform account.
+          ...(body.platform_accounts ? { platform_accounts: body.platform_accounts.length === 0 ? [] : ["duffel"] } : {}),
+        },
+      };
     case "createPricingRule":
     case "updatePricingRule": {
       const forTenant = typeof body.tenant_id === "string" ? { tenant_id: tenantId } : {};

@@ -5,6 +5,7 @@ import { expectError, expectGraphQLError } from "../helpers/expect-error";
 import { killStillRunning, startMain, waitUntilHealthy, type Running } from "../helpers/main-process";
 import { newKey } from "../helpers/orders";
 import { subscribe, wsClient } from "../helpers/subscriptions";
+import { whereStored } from "../helpers/stored-secrets";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database";
 import { startTestServer, type TestServer } from "../helpers/test-server";
 import { generateSecret } from "../../src/tenancy/api-key-secret";
@@ -18,24 +19,6 @@ import { generateSecret } from "../../src/tenancy/api-key-secret";
 const SECRETS_KEY = randomBytes(32).toString("base64");
 const testToken = () => `duffel_test_${randomBytes(24).toString("base64url")}`;
 const liveToken = () => `duffel_live_${randomBytes(24).toString("base64url")}`;
-
-/** Every table, column and value holding `secret` anywhere in the database. */
-async function whereStored(server: { db: TestServer["db"]; provider: TestServer["provider"] }, secret: string): Promise<string[]> {
-  const query =
-    server.provider === "postgresql"
-      ? `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
-      : `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`;
-  const found: string[] = [];
-  for (const { name } of await server.db.prisma.$queryRawUnsafe<Array<{ name: string }>>(query)) {
-    for (const row of await server.db.prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(`SELECT * FROM "${name}"`)) {
-      for (const [column, value] of Object.entries(row)) {
-        const text = typeof value === "string" ? value : JSON.stringify(value, (_key, inner) => (typeof inner === "bigint" ? String(inner) : inner));
-        if (text?.includes(secret)) found.push(`${name}.${column}`);
-      }
-    }
-  }
-  return found;
-}
 
 describe("supplier connections", () => {
   let server: TestServer;

@@ -1,4 +1,4 @@
-import type { SupplierConnectionService } from "../../gateway/connections/supplier-connections.service";
+import type { AccountCredentials, SupplierAccounts } from "../../gateway/connections/supplier-accounts";
 import type { DuffelAccounts } from "./duffel-accounts";
 import { DuffelClient } from "./duffel-client";
 import { DuffelConnector } from "./duffel-connector";
@@ -11,16 +11,20 @@ export interface DuffelSettings {
   timeoutMs: number;
 }
 
-/** Tenants' Duffel accounts from their connections: a connector per call with the token decrypted, and what Duffel said of it recorded. */
-export function duffelAccounts(connections: SupplierConnectionService, settings: DuffelSettings): DuffelAccounts {
+/**
+ * Duffel accounts from the tenants' connections and the owner's platform accounts: a connector
+ * per call with the token decrypted, and what Duffel said of it recorded.
+ */
+export function duffelAccounts(accounts: SupplierAccounts, settings: DuffelSettings): DuffelAccounts {
+  const account = (credentials: AccountCredentials | null) => {
+    if (!credentials) return null;
+    const client = new DuffelClient({ baseUrl: settings.baseUrl, accessToken: credentials.accessToken, timeoutMs: settings.timeoutMs });
+    return { connectionId: credentials.connectionId, kind: credentials.kind, connector: new DuffelConnector(client) };
+  };
   return {
-    async forTenant(tenantId) {
-      const credentials = await connections.credentials(tenantId, DUFFEL.id);
-      if (!credentials) return null;
-      const client = new DuffelClient({ baseUrl: settings.baseUrl, accessToken: credentials.accessToken, timeoutMs: settings.timeoutMs });
-      return { connectionId: credentials.connectionId, connector: new DuffelConnector(client) };
-    },
-    used: (connectionId) => connections.markUsed(connectionId),
-    refused: (connectionId) => connections.markInvalid(connectionId),
+    forSearch: async (tenantId) => account(await accounts.forSearch(tenantId, DUFFEL.id)),
+    of: async (tenantId, kind) => account(await accounts.of(tenantId, DUFFEL.id, kind)),
+    used: (used) => accounts.used(used),
+    refused: (refused) => accounts.refused(refused),
   };
 }

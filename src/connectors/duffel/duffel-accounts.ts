@@ -1,21 +1,26 @@
 import type { AppError } from "../../errors/app-error";
+import type { SupplierAccountKind } from "../../gateway/contract/offers";
 import type { DuffelConnector } from "./duffel-connector";
 import { catalogueError, isUnauthorized } from "./duffel-errors";
 
-/** A tenant's Duffel account: its connection, and the connector speaking with its token. */
+/** A Duffel account a tenant's calls use: the tenant's own connection or the owner's platform account, and the connector speaking with its token. */
 export interface DuffelAccount {
+  /** The connection's id (`spc_…`), or the platform account's (`spa_…`). */
   connectionId: string;
+  kind: SupplierAccountKind;
   connector: DuffelConnector;
 }
 
-/** Where tenants' Duffel accounts come from, and where what Duffel said of their tokens goes (the connections). */
+/** Where the Duffel accounts tenants use come from, and where what Duffel said of their tokens goes. */
 export interface DuffelAccounts {
-  /** The tenant's account, or null when it has no Duffel connection (or connections are off). */
-  forTenant(tenantId: string): Promise<DuffelAccount | null>;
-  /** Duffel answered a call made with the connection's token. */
-  used(connectionId: string): Promise<void>;
-  /** Duffel refused the connection's token (401): it shows `invalid`. */
-  refused(connectionId: string): Promise<void>;
+  /** The account a tenant's search uses (its own, else the platform's when the owner lets it), or null when it has none. */
+  forSearch(tenantId: string): Promise<DuffelAccount | null>;
+  /** The tenant's account of `kind` (its connection, or the platform's of its mode), or null when there is none (any more). */
+  of(tenantId: string, kind: SupplierAccountKind): Promise<DuffelAccount | null>;
+  /** Duffel answered a call made with the account's token. */
+  used(account: DuffelAccount): Promise<void>;
+  /** Duffel refused the account's token (401): it shows `invalid`. */
+  refused(account: DuffelAccount): Promise<void>;
 }
 
 /**
@@ -35,9 +40,9 @@ export async function onAccount<T>(
   } catch (error) {
     const answer = catalogueError(error) satisfies AppError;
     if (!isUnauthorized(error)) throw answer;
-    await accounts.refused(account.connectionId);
+    await accounts.refused(account);
     throw refusedToken(answer);
   }
-  await accounts.used(account.connectionId);
+  await accounts.used(account);
   return result;
 }

@@ -9,6 +9,7 @@ import { onAccount, type DuffelAccount, type DuffelAccounts } from "./duffel-acc
 import { isRefusal } from "./duffel-errors";
 import type { DuffelConnector } from "./duffel-connector";
 import type { DuffelOffer, DuffelOrder, DuffelOrderPassenger } from "./duffel-shapes";
+import type { SupplierAccountKind } from "../../gateway/contract/offers";
 
 /** The metadata key a Duffel order carries our order id under: how a booking whose answer was lost is found again. */
 export const ORDER_ID_METADATA = "aerogate_order_id";
@@ -23,6 +24,8 @@ export interface DuffelBookingRequest {
   orderId?: string;
   /** Duffel's offer id (from a search or a read of the offer). */
   offerId: string;
+  /** Whose Duffel account books it (the offer's): every later call of the booking uses the same. Absent: the tenant's own. */
+  account?: SupplierAccountKind;
   /** `instant` pays from the Duffel balance now; `hold` keeps the seats until Duffel's `payment_required_by`. */
   type: "instant" | "hold";
   passengers: DuffelOrderPassenger[];
@@ -40,6 +43,8 @@ export interface DuffelBookingRecord {
   id: string;
   tenantId: string;
   status: "requested" | "booked" | "failed";
+  /** Whose Duffel account booked it: its payment, cancellation and refund use the same. */
+  account: SupplierAccountKind;
   offerId: string;
   duffelOrderId: string | null;
   bookingReference: string | null;
@@ -76,7 +81,7 @@ export class DuffelBookings {
    * for a repeat or the reconciler to settle.
    */
   async place(tenantId: string, request: DuffelBookingRequest): Promise<PlacedBooking> {
-    const account = await this.account(tenantId);
+    const account = await this.account(tenantId, request.account ?? "tenant");
     const intent = await this.claimIntent(tenantId, account.connectionId, request);
     if (intent.status === "booked") return { intent, order: null };
     let refused = false;
@@ -106,8 +111,8 @@ export class DuffelBookings {
    * when Duffel no longer has it, 422 `price_changed` when its total is no longer `expected` (what
    * the tenant saw and agrees to pay).
    */
-  async currentOffer(tenantId: string, offerId: string, expected: { amount: string; currency: string }): Promise<DuffelOffer> {
-    const offer = await onAccount(this.accounts, await this.account(tenantId), (connector) => connector.getOffer(offerId)).catch((error: unknown) => {
+  async currentOffer(tenantId: string, kind: SupplierAccountKind, offerId: string, expected: { amount: string; currency: string }): Promise<DuffelOffer> {
+    const offer = await onAccount(this.accounts, await this.account(tenantId, kind), (connector) => connector.getOffer(offerId)).catch((error: unknown) => {
       if (error instanceof AppError && error.code === "not_found") throw appError("offer_no_longer_available", { reason: "Duffel no longer has the offer; search again." });
       throw error;
     });
@@ -126,7 +131,7 @@ export class DuffelBookings {
    * unpaid at its own deadline.
    */
   async undo(intent: DuffelBookingRecord, order: DuffelOrder): Promise<void> {
-    const account = await this.accounts.forTenant(intent.tenantId);
+    const account = await this.accounts.of(intent.tenantId, intent.account);
     if (account) await onAccount(this.accounts, account, (connector) => connector.cancelOrder(order.id)).catch(() => undefined);
     await this.fail(intent.id);
   }
@@ -150,7 +155,7 @@ export class DuffelBookings {
 
   /** Duffel's order of a booked record as Duffel has it now; null when Duffel has none any more (it failed an order it had accepted). */
   async currentOrder(booking: DuffelBookingRecord & { duffelOrderId: string }): Promise<DuffelOrder | null> {
-    return onAccount(this.accounts, await this.account(booking.tenantId), (connector) => connector.getOrder(booking.duffelOrderId)).catch((error: unknown) => {
+    return onAccount(this.accounts, await this.account(booking.tenantId, booking.account), (connector) => connector.getOrder(booking.duffelOrderId)).catch((error: unknown) => {
       if (error instanceof AppError && (error.code === "not_found" || error.code === "offer_no_longer_available")) return null;
       throw error;
     });
@@ -171,14 +176,21 @@ export class DuffelBookings {
 
   /** Duffel's live order for a booking recorded but never settled (its process stopped between Duffel's answer and the record), found by our order id; null when Duffel has none. */
   async duffelOrderOf(booking: DuffelBookingRecord): Promise<DuffelOrder | null> {
-    return onAccount(this.accounts, await this.account(booking.tenantId), (connector) => liveOrderOf(connector, booking));
+    return onAccount(this.accounts, await this.account(booking.tenantId, booking.account), (connector) => liveOrderOf(connector, booking));
   }
 
-  /** The tenant's Duffel account, or 422 naming `supplier` when it has no Duffel connection (any more). */
-  async account(tenantId: string): Promise<DuffelAccount> {
-    const account = await this.accounts.forTenant(tenantId);
-    if (!account) throw appError("invalid_field_value", { field: "supplier", message: "The tenant has no Duffel connection: connect one with POST /v1/supplier_connections." });
-    return account;
+  /**
+   * The tenant's Duffel account of `kind`, or 422 naming `supplier` when it has none (any more):
+   * its own connection, or the owner's platform account of its mode.
+   */
+  async account(tenantId: string, kind: SupplierAccountKind): Promise<DuffelAccount> {
+    const account = await this.accounts.of(tenantId, kind);
+    if (account) return account;
+    const message =
+      kind === "platform"
+        ? "The platform has no Duffel account for this tenant's mode any more: the owner connects one with POST /v1/platform_accounts."
+        : "The tenant has no Duffel connection: connect one with POST /v1/supplier_connections.";
+    throw appError("invalid_field_value", { field: "supplier", message });
   }
 
   /** Duffel made nothing for the booking (it refused, or has no order under its id): failed, unless settled otherwise meanwhile. */
@@ -214,6 +226,7 @@ export class DuffelBookings {
         tenantId,
         idempotencyKey: request.idempotencyKey,
         connectionId,
+        account: request.account ?? "tenant",
         offerId: request.offerId,
         status: "requested",
         createdAt: now,
@@ -243,13 +256,14 @@ function orderBody(orderId: string, request: DuffelBookingRequest) {
   };
 }
 
-type BookingRow = Omit<DuffelBookingRecord, "status"> & { status: string };
+type BookingRow = Omit<DuffelBookingRecord, "status" | "account"> & { status: string; account: string };
 
 function recordFromRow(row: BookingRow): DuffelBookingRecord {
   return {
     id: row.id,
     tenantId: row.tenantId,
     status: row.status === "booked" ? "booked" : row.status === "failed" ? "failed" : "requested",
+    account: row.account === "platform" ? "platform" : "tenant",
     offerId: row.offerId,
     duffelOrderId: row.duffelOrderId,
     bookingReference: row.bookingReference,

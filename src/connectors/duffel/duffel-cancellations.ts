@@ -99,7 +99,7 @@ export class DuffelCancellations {
   }
 
   private async on<T>(booked: DuffelBookingRecord, call: (connector: DuffelConnector) => Promise<T>): Promise<T> {
-    return onAccount(this.accounts, await this.bookings.account(booked.tenantId), call);
+    return onAccount(this.accounts, await this.bookings.account(booked.tenantId, booked.account), call);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Config } from "../../config";
 import type { Database } from "../../db/database";
-import type { SupplierConnectionService } from "../../gateway/connections/supplier-connections.service";
+import type { SupplierAccounts } from "../../gateway/connections/supplier-accounts";
 import type { Connector, SupplierOrderSignals } from "../../gateway/contract/connector";
 import type { AirportIndex } from "../../locations/airport-index";
 import { duffelAccounts } from "./connected-accounts";
@@ -15,8 +15,8 @@ export interface DuffelParts {
   config: Pick<Config, "DUFFEL_API_URL" | "DUFFEL_TIMEOUT_MS" | "DUFFEL_WEBHOOK_SECRET" | "OFFER_RETENTION_SECONDS">;
   db: Database;
   airports: AirportIndex;
-  /** Tenants' connections: each call is made with the tenant's own token. */
-  connections: SupplierConnectionService;
+  /** Tenants' connections and the owner's platform accounts: each call is made with the account that found the offer. */
+  accounts: SupplierAccounts;
   /** What Duffel's webhooks wake: the work waiting on an order they name. */
   orderSignals: SupplierOrderSignals;
 }
@@ -31,14 +31,14 @@ export const duffelConnector: Connector<DuffelParts> = {
   ref: DUFFEL,
   account: DUFFEL_TOKENS,
   create: (parts) => {
-    const accounts = duffelAccounts(parts.connections, { baseUrl: parts.config.DUFFEL_API_URL, timeoutMs: parts.config.DUFFEL_TIMEOUT_MS });
+    const accounts = duffelAccounts(parts.accounts, { baseUrl: parts.config.DUFFEL_API_URL, timeoutMs: parts.config.DUFFEL_TIMEOUT_MS });
     const bookings = new DuffelBookings(parts.db, accounts);
     const supplier = new DuffelSupplier({ accounts, bookings, airportByIata: (code) => parts.airports.getByIata(code) });
     return {
       supplier,
       capabilities: { pricedHolds: supplier },
       runsOnMovedClock: false,
-      // The tenant's own Duffel account pays the fare from its Duffel balance (docs/duffel.md#who-settles).
+      // The tenant's own Duffel account pays the fare from its Duffel balance; an offer of the owner's platform account is the wallet's (docs/duffel.md#who-settles).
       settlement: "supplier",
       searchedByDefault: false,
       answersKeepMs: 0,

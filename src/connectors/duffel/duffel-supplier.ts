@@ -65,8 +65,8 @@ export class DuffelSupplier implements Supplier, PricedHolds {
    * with SupplierAccountRefused.
    */
   async search(request: SupplierSearch): Promise<SupplierOffer[]> {
-    const account = await this.parts.accounts.forTenant(request.tenantId);
-    if (!account) throw new SupplierFailed("a Duffel search is asked with the tenant's account, and it has none");
+    const account = await this.parts.accounts.forSearch(request.tenantId);
+    if (!account) throw new SupplierFailed("a Duffel search is asked with the tenant's account or the platform's, and it has neither");
     const supplierTimeoutMs = request.deadlineMs === undefined ? DEFAULT_SUPPLIER_TIMEOUT_MS : request.deadlineMs - clock.nowMs() - ANSWER_MARGIN_MS;
     return onAccount(
       this.parts.accounts,
@@ -80,7 +80,8 @@ export class DuffelSupplier implements Supplier, PricedHolds {
           // Duffel pages them cheapest first; a page is sorted again so that the cheapest are kept whatever it answers.
           for (const offer of page.data.sort((a, b) => Number(a.total_amount) - Number(b.total_amount))) {
             const mapped = offers.length < MAX_OFFERS ? toSupplierOffer(offer, this.parts.airportByIata, request.passengers) : null;
-            if (mapped) offers.push(mapped);
+            // The account that found it books, pays and refunds it (and says who settles: the platform's is the wallet's).
+            if (mapped) offers.push(account.kind === "platform" ? { ...mapped, supplierOffer: { ...mapped.supplierOffer!, account: "platform" } } : mapped);
           }
           after = page.meta.after ?? undefined;
         } while (after && offers.length < MAX_OFFERS);
@@ -104,13 +105,14 @@ export class DuffelSupplier implements Supplier, PricedHolds {
     const { bookings } = this.parts;
     const recorded = await bookings.find(booking.tenantId, booking.id);
     if (!recorded || recorded.status === "failed") {
-      const current = await bookings.currentOffer(booking.tenantId, offer.id, { amount: offer.totalAmount, currency: offer.totalCurrency });
+      const current = await bookings.currentOffer(booking.tenantId, offer.account ?? "tenant", offer.id, { amount: offer.totalAmount, currency: offer.totalCurrency });
       if (current.payment_requirements.requires_instant_payment) return { outcome: "pay_now" };
     }
     const placed = await bookings.place(booking.tenantId, {
       idempotencyKey: booking.id,
       orderId: booking.id,
       offerId: offer.id,
+      account: offer.account ?? "tenant",
       type: "hold",
       passengers: duffelPassengers(booking.passengers, offer),
       confirmWithinMs: BOOKING_CONFIRMATION_WAIT_MS,

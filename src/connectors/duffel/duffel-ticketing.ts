@@ -40,7 +40,7 @@ export class DuffelTicketing {
     const booked = await this.bookings.find(order.tenantId, order.id);
     const offer = order.supplierOffer;
     if (booked?.status !== "booked" || !booked.duffelOrderId || !offer) return 0;
-    const current = await onAccount(this.accounts, await this.bookings.account(order.tenantId), (connector) => connector.getOrder(booked.duffelOrderId!));
+    const current = await onAccount(this.accounts, await this.bookings.account(order.tenantId, booked.account), (connector) => connector.getOrder(booked.duffelOrderId!));
     if (!current.payment_status.awaiting_payment) return 0;
     if (current.total_amount !== booked.totalAmount || current.total_currency !== booked.totalCurrency) await this.bookings.payableAt(order.id, current);
     return convertedAmount(current.total_amount, current.total_currency, currency).amountMinor - convertedAmount(offer.totalAmount, offer.totalCurrency, currency).amountMinor;
@@ -80,12 +80,13 @@ export class DuffelTicketing {
         idempotencyKey: booking.id,
         orderId: booking.id,
         offerId: offer.id,
+        account: offer.account ?? "tenant",
         type: "instant",
         passengers: duffelPassengers(booking.passengers, offer),
             payment: { amount: offer.totalAmount, currency: offer.totalCurrency },
           });
     const duffelOrderId = held.duffelOrderId!;
-    const account = await this.bookings.account(booking.tenantId);
+    const account = await this.bookings.account(booking.tenantId, held.account);
     return onAccount(this.accounts, account, async (connector) => {
       const order = await connector.getOrder(duffelOrderId);
       if (!order.payment_status.awaiting_payment) return order;

@@ -77,10 +77,8 @@ export class SupplierConnectionService {
   async create(scope: TenantScope, input: CreateSupplierConnectionInput, by: ChangeOrigin): Promise<SupplierConnection> {
     if (!this.cipher) throw appError("supplier_secrets_unset");
     const tokens = this.tokens.get(input.supplier);
-    const read = tokens?.read(input.access_token) ?? { problem: "is not a token of this supplier" };
-    if ("problem" in read) throw appError("invalid_field_value", { field: "access_token", message: `access_token: ${read.problem}` });
-    const { mode } = read;
-    const expected = scope.tenant.environment === "live" ? "live" : "test";
+    const mode = tokenMode(tokens, input.access_token);
+    const expected = modeOf(scope.tenant.environment);
     if (mode !== expected) {
       throw appError("invalid_field_value", {
         field: "access_token",
@@ -142,12 +140,24 @@ export class SupplierConnectionService {
   }
 }
 
+/** The mode a token's shape says (`tokens`: its supplier's), or 422 `invalid_field_value` naming `access_token` (never its value). */
+export function tokenMode(tokens: AccountTokens | undefined, token: string): "test" | "live" {
+  const read = tokens?.read(token) ?? { problem: "is not a token of this supplier" };
+  if ("problem" in read) throw appError("invalid_field_value", { field: "access_token", message: `access_token: ${read.problem}` });
+  return read.mode;
+}
+
+/** The supplier accounts' mode a tenant of `environment` uses: a sandbox tenant test accounts, a live one live accounts. */
+export function modeOf(environment: string): "test" | "live" {
+  return environment === "live" ? "live" : "test";
+}
+
 /** Binds a ciphertext to its row: a token copied onto another connection does not decrypt. */
 function associatedData(tenantId: string, connectionId: string): string {
   return `${tenantId}:${connectionId}`;
 }
 
-function connectionFromRow(row: ConnectionRow): SupplierConnection {
+export function connectionFromRow(row: Omit<ConnectionRow, "tenantId">): SupplierConnection {
   return {
     id: row.id,
     supplier: row.supplier,

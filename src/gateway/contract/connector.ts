@@ -21,8 +21,9 @@ export interface Connector<Parts> {
 
 /**
  * Who settles the fare of a supplier's orders: `wallet`, the tenant's Aerogate wallet pays the
- * order's total (and gets refunds back); `supplier`, the tenant's own account at the supplier pays
- * the fare (and gets its refunds), and the wallet moves only Aerogate's fee.
+ * order's total (and gets refunds back), as for an order of the owner's platform account at the
+ * supplier; `supplier`, the tenant's own account at the supplier pays the fare (and gets its
+ * refunds), and the wallet moves only Aerogate's fee.
  */
 export type Settlement = "wallet" | "supplier";
 
@@ -33,7 +34,10 @@ export interface ConnectorRegistration {
   capabilities: DeclaredCapabilities;
   /** Whether it runs on a sandbox tenant's clock moved ahead (docs/sandbox-clock.md): a supplier living on our time does; a remote one's time cannot be moved. */
   runsOnMovedClock: boolean;
-  /** Who settles the fare of its orders (stored on each order when it is booked). */
+  /**
+   * Who settles the fare of its orders (stored on each order when it is booked); an offer found
+   * with the owner's platform account (SupplierOfferRef.account) is `wallet`-settled whatever this says.
+   */
   settlement: Settlement;
   /** Whether a tenant that chose no suppliers searches it. */
   searchedByDefault: boolean;

@@ -3,7 +3,7 @@ import type { Environment } from "./air";
 import type { BookingRef } from "./bookings";
 import type { Capabilities, CapabilityName, LowestFares } from "./capabilities";
 import type { Settlement } from "./connector";
-import type { FareQuote, SupplierOffer, SupplierRef, SupplierSearch } from "./offers";
+import type { FareQuote, SupplierOffer, SupplierOfferRef, SupplierRef, SupplierSearch } from "./offers";
 import type { Supplier } from "./supplier";
 
 /**
@@ -15,6 +15,8 @@ import type { Supplier } from "./supplier";
 /** What names an offer's or order's supplier: the offer's payload as stored (absent on offers stored before offers named theirs). */
 export interface SupplierSubject {
   supplier?: SupplierRef;
+  /** The supplier's own names for the offer, and whose account found it. */
+  supplierOffer?: SupplierOfferRef;
 }
 
 /** A supplier as a search asks it: through the gateway's pipeline, offers it can still sell. */
@@ -115,7 +117,7 @@ export interface OrderSuppliers {
   require<K extends CapabilityName>(subject: SupplierSubject, capability: K, what: string, named: "offer" | "order"): Capabilities[K];
   /** Whether the subject's supplier runs on a sandbox tenant's clock moved ahead. */
   runsOnMovedClock(subject: SupplierSubject): boolean;
-  /** Who settles the fare of an order booked from the subject (the offer). */
+  /** Who settles the fare of an order booked from the subject (the offer): an offer of the owner's platform account is `wallet`. */
   settlement(subject: SupplierSubject): Settlement;
   readonly everySupplier: EverySupplier;
 }

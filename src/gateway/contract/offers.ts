@@ -124,7 +124,16 @@ export interface SupplierOfferRef {
   totalAmount: string;
   totalCurrency: string;
   requiresInstantPayment: boolean;
+  /** Whose account at the supplier found it, and books, pays and refunds its order; absent: the tenant's own. */
+  account?: SupplierAccountKind;
 }
+
+/**
+ * Whose account at a supplier that takes one: `tenant`, the tenant's own connection (the supplier
+ * settles the fare from that account); `platform`, the owner's platform account (the owner's
+ * balance at the supplier pays it, and the tenant's wallet pays the platform: `wallet` settlement).
+ */
+export type SupplierAccountKind = "tenant" | "platform";
 
 /** An offer as a supplier answers a search, priced in USD minor units (converted to the tenant's currency by the gateway's caller). */
 export interface SupplierOffer {

@@ -30,7 +30,7 @@ import type { OrderEvent } from "../../events/order-events";
 import { requireAllowed, stateConflict } from "./order-actions";
 import { requireSupplierClock } from "./order-supplier";
 import { offerSupplier } from "../../search/offer-payload";
-import { requireAllowedSupplier } from "../../tenants/tenant-suppliers";
+import { requireAllowedSupplier, requireGrantedAccount } from "../../tenants/tenant-suppliers";
 import { ORDER_GUARD, touchIn, transition } from "./order-state-machine";
 import { checkPassengers, type BookedPassenger } from "./passenger-rules";
 import { checkPayment } from "../payment/payment-rules";
@@ -119,6 +119,7 @@ export class OrderService {
     }
     // An offer made before the owner disallowed its supplier is no longer bookable.
     requireAllowedSupplier(scope.tenant, offerSupplier(offer.payload).id, field);
+    requireGrantedAccount(scope.tenant, offer.payload, offerSupplier(offer.payload).id, field);
     const passengers = checkPassengers(request.passengers, offer, now.toISOString().slice(0, 10));
     const extras = request.services.length > 0 ? offerExtras(this.suppliers, this.suppliers.require(offer.payload, "services", "services chosen at booking", "offer"), offer) : undefined;
     const { services, amount } = extras ? selectServices(request.services, offer, extras) : { services: [], amount: 0 };
