@@ -50,6 +50,8 @@ import { ChangeRequestService } from "./order-changes/change-requests.service";
 import { ChangeConfirmationService } from "./order-changes/change-confirmations.service";
 import { TicketReissue } from "./orders/jobs/ticket-reissue";
 import { AirlineChangeService } from "./airline-changes/airline-changes.service";
+import { ReportedChangeReader } from "./airline-changes/reported-changes";
+import { PollingLoop } from "./polling-loop";
 import { OrderHolds } from "./orders/payment/hold-deadline";
 import { HoldExpiry } from "./orders/payment/hold-expiry";
 import { IntentCalls } from "./orders/recovery/intent-calls";
@@ -91,6 +93,8 @@ const WEBHOOK_CONCURRENCY = 256;
 export interface Services {
   /** What suppliers send us (their webhooks), served at `/suppliers/<supplier>/<path>`. */
   supplierInbound: ReadonlyArray<{ supplier: string; route: SupplierInboundRoute }>;
+  /** Connectors' background reads of their suppliers (what webhooks that cannot reach us would tell). */
+  supplierPolls: PollingLoop[];
   config: Config;
   db: Database;
   pubsub: PubSub;
@@ -183,9 +187,11 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const cursors = new CursorCodec(cursorSecret);
   const airports = airportIndex();
   const supplierConnections = new SupplierConnectionService(db, TokenCipher.fromSetting(config.SUPPLIER_SECRETS_KEY), ACCOUNT_TOKENS);
-  // A supplier's webhook wakes the order's waiting ticketing (bound below, once the job queue exists).
+  // A supplier's webhook wakes the order's waiting ticketing, and has the airline changes it reports read (both bound below, once their services exist).
   let orderChanged: (orderId: string) => Promise<void> = async () => undefined;
-  const connectors = registeredConnectors({ config, db, airports, connections: supplierConnections, orderSignals: { changed: (orderId) => orderChanged(orderId) } });
+  let airlineChanged: (orderId: string) => Promise<void> = async () => undefined;
+  const orderSignals = { changed: (orderId: string) => orderChanged(orderId), airlineChanged: (orderId: string) => airlineChanged(orderId) };
+  const connectors = registeredConnectors({ config, db, airports, connections: supplierConnections, orderSignals });
   const supplierInbound = connectors.flatMap((connector) => (connector.inbound ?? []).map((route) => ({ supplier: connector.ref.id, route })));
   // Connectors sharing tables (the simulated airline's two profiles) name them once each.
   const connectorTables = [...new Map(connectors.flatMap((connector) => connector.tenantTables ?? []).map((table) => [table.table, table])).values()];
@@ -252,7 +258,12 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     if (change.event) webhookDispatcher.wake(new Date(clock.nowMs() + orderCommits.firstDeliveryDelayMs));
   });
   walletNotices.onEvent(() => webhookDispatcher.wake(new Date(clock.nowMs() + walletNotices.firstDeliveryDelayMs)));
+  const airlineChanges = new AirlineChangeService(db, orders, wallets, suppliers, gateway.searches, calls, airports, orderCommits, pause);
+  const reportedChanges = new ReportedChangeReader(db, suppliers, orderCommits, (subject, change) => airlineChanges.applyAccepted(subject, change), log);
+  airlineChanged = (orderId) => reportedChanges.read(orderId);
+  const supplierPolls = connectors.flatMap((connector) => connector.polls ?? []).map((poll) => new PollingLoop(poll.round, poll.everyMs, (error) => log.warn({ err: error, poll: poll.name }, "a supplier poll failed"), db.availability));
   return {
+    supplierPolls,
     supplierInbound,
     config,
     db,
@@ -285,7 +296,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     orderHistory: new OrderHistory(db, cursors, orders),
     airlineCredits: new AirlineCreditService(db, cursors),
     orderChangeRequests,
-    airlineChanges: new AirlineChangeService(db, orders, wallets, suppliers, gateway.searches, calls, airports, orderCommits, pause),
+    airlineChanges,
     orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, calls, suppliers, airlineJobs, orderCommits, pause),
     jobQueue,
     jobWorker,

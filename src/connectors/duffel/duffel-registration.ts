@@ -4,6 +4,7 @@ import type { SupplierConnectionService } from "../../gateway/connections/suppli
 import type { Connector, SupplierOrderSignals } from "../../gateway/contract/connector";
 import type { AirportIndex } from "../../locations/airport-index";
 import { duffelAccounts } from "./connected-accounts";
+import { DuffelReportedChanges, duffelChangesPoll } from "./duffel-airline-changes";
 import { duffelBookingRetention } from "./duffel-booking-retention";
 import { DuffelBookings } from "./duffel-bookings";
 import { DUFFEL, DUFFEL_TOKENS } from "./duffel-ref";
@@ -12,12 +13,12 @@ import { DuffelWebhooks, duffelWebhookEventRetention } from "./duffel-webhooks";
 
 /** What the Duffel connector takes from the composition root. */
 export interface DuffelParts {
-  config: Pick<Config, "DUFFEL_API_URL" | "DUFFEL_TIMEOUT_MS" | "DUFFEL_WEBHOOK_SECRET" | "OFFER_RETENTION_SECONDS">;
+  config: Pick<Config, "DUFFEL_API_URL" | "DUFFEL_TIMEOUT_MS" | "DUFFEL_WEBHOOK_SECRET" | "DUFFEL_CHANGES_POLL_MS" | "OFFER_RETENTION_SECONDS">;
   db: Database;
   airports: AirportIndex;
   /** Tenants' connections: each call is made with the tenant's own token. */
   connections: SupplierConnectionService;
-  /** What Duffel's webhooks wake: the work waiting on an order they name. */
+  /** What Duffel's webhooks and its poll wake: the work waiting on an order they name, and the reading of its airline changes. */
   orderSignals: SupplierOrderSignals;
 }
 
@@ -25,7 +26,8 @@ export interface DuffelParts {
  * Duffel as one of the gateway's suppliers (docs/gateway.md, docs/duffel.md): searched only for a
  * tenant with a Duffel connection, with that account, and never by default; living on real time
  * (a sandbox clock moved ahead cannot reach it); its answers never given again (they are the
- * tenant's own, and its offers are booked once). Its one capability: a hold is priced again before it is paid.
+ * tenant's own, and its offers are booked once). Its capabilities: a hold is priced again before
+ * it is paid, and the airline's changes Duffel reports are read and accepted.
  */
 export const duffelConnector: Connector<DuffelParts> = {
   ref: DUFFEL,
@@ -33,10 +35,11 @@ export const duffelConnector: Connector<DuffelParts> = {
   create: (parts) => {
     const accounts = duffelAccounts(parts.connections, { baseUrl: parts.config.DUFFEL_API_URL, timeoutMs: parts.config.DUFFEL_TIMEOUT_MS });
     const bookings = new DuffelBookings(parts.db, accounts);
-    const supplier = new DuffelSupplier({ accounts, bookings, airportByIata: (code) => parts.airports.getByIata(code) });
+    const airportByIata = (code: string) => parts.airports.getByIata(code);
+    const supplier = new DuffelSupplier({ accounts, bookings, airportByIata });
     return {
       supplier,
-      capabilities: { pricedHolds: supplier },
+      capabilities: { pricedHolds: supplier, reportedChanges: new DuffelReportedChanges(accounts, bookings, airportByIata) },
       runsOnMovedClock: false,
       // The tenant's own Duffel account pays the fare from its Duffel balance (docs/duffel.md#who-settles).
       settlement: "supplier",
@@ -45,6 +48,7 @@ export const duffelConnector: Connector<DuffelParts> = {
       tenantTables: [{ table: "DuffelBooking", deleteFor: (tx, tenantId) => tx.duffelBooking.deleteMany({ where: { tenantId } }) }],
       retention: [duffelBookingRetention(parts.db, parts.config.OFFER_RETENTION_SECONDS * 1000), duffelWebhookEventRetention(parts.db)],
       inbound: [new DuffelWebhooks(parts.db, parts.config.DUFFEL_WEBHOOK_SECRET, parts.orderSignals).route()],
+      polls: parts.config.DUFFEL_CHANGES_POLL_MS > 0 ? [duffelChangesPoll(parts.db, parts.orderSignals, parts.config.DUFFEL_CHANGES_POLL_MS)] : [],
     };
   },
 };

@@ -16,8 +16,11 @@ export const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
 /** How long a received event's id is kept: Duffel repeats a delivery for a few days at most. */
 export const WEBHOOK_EVENTS_KEPT_MS = 30 * 86_400_000;
 
+/** Duffel's event telling an airline changed one of its orders: its changes are read and recorded as ours. */
+const AIRLINE_CHANGE_DETECTED = "order.airline_initiated_change_detected";
+
 /** The events that make us read Duffel's order again: it was confirmed, failed, or changed by the airline. */
-const RECONCILED = new Set(["order.created", "order.creation_failed", "order.updated", "order.airline_initiated_change_detected"]);
+const RECONCILED = new Set(["order.created", "order.creation_failed", "order.updated", AIRLINE_CHANGE_DETECTED]);
 
 /**
  * Duffel's `X-Duffel-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under the
@@ -62,7 +65,8 @@ const webhookEvent = z.object({
  * and changes nothing); each event acted on once by its id (a repeated delivery answers 200 and
  * does nothing); an order event names one of our bookings (by our order id in its metadata, or
  * Duffel's order id) and wakes the work waiting on it, which reads Duffel's order again as the
- * background poll does. An event about an order we did not book is recorded and ignored.
+ * background poll does; `order.airline_initiated_change_detected` has the order's airline changes
+ * read and recorded as ours. An event about an order we did not book is recorded and ignored.
  */
 export class DuffelWebhooks {
   constructor(
@@ -88,6 +92,7 @@ export class DuffelWebhooks {
     const duffelOrderId = object.order_id ?? (object.id?.startsWith("ord_") ? object.id : undefined) ?? null;
     const orderId = RECONCILED.has(event.type) ? await this.ourOrderOf(object.metadata?.[ORDER_ID_METADATA], duffelOrderId) : null;
     if (orderId) await this.signals.changed(orderId);
+    if (orderId && event.type === AIRLINE_CHANGE_DETECTED) await this.signals.airlineChanged(orderId);
     // Recorded after acting: a delivery cut short is acted on when Duffel repeats it (waking the work twice does no harm).
     const now = clock.now();
     await writeBatch(this.db, [

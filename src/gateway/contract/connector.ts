@@ -45,6 +45,16 @@ export interface ConnectorRegistration {
   retention?: readonly RetentionRule[];
   /** What the supplier sends us (its webhooks), each served at `/suppliers/<supplier id>/<path>` without an API key. */
   inbound?: readonly SupplierInboundRoute[];
+  /** Reads of the supplier it repeats in the background (what its webhooks would tell, for accounts whose webhooks cannot reach us). */
+  polls?: readonly SupplierPoll[];
+}
+
+/** A background read a connector repeats every `everyMs` (each process runs its own). */
+export interface SupplierPoll {
+  name: string;
+  everyMs: number;
+  /** One bounded round; true when it left work behind (a full batch), so another runs at once. */
+  round(): Promise<boolean>;
 }
 
 /**
@@ -62,6 +72,8 @@ export interface SupplierInboundRoute {
 export interface SupplierOrderSignals {
   /** The supplier says our order `orderId` changed: the work waiting on it (a ticketing waiting for the supplier to issue tickets) runs now instead of at its next read. */
   changed(orderId: string): Promise<void>;
+  /** The supplier reports (or may report) an airline's change of our order `orderId`: its reported changes are read and recorded now. */
+  airlineChanged(orderId: string): Promise<void>;
 }
 
 /** A connector made, as the gateway registers it. */
