@@ -190,7 +190,8 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   // A supplier's webhook wakes the order's waiting ticketing, and has the airline changes it reports read (both bound below, once their services exist).
   let orderChanged: (orderId: string) => Promise<void> = async () => undefined;
   let airlineChanged: (orderId: string) => Promise<void> = async () => undefined;
-  const orderSignals = { changed: (orderId: string) => orderChanged(orderId), airlineChanged: (orderId: string) => airlineChanged(orderId) };
+  let orderCancelled: (orderId: string) => Promise<void> = async () => undefined;
+  const orderSignals = { changed: (orderId: string) => orderChanged(orderId), airlineChanged: (orderId: string) => airlineChanged(orderId), cancelled: (orderId: string) => orderCancelled(orderId) };
   const connectors = registeredConnectors({ config, db, airports, connections: supplierConnections, orderSignals });
   const supplierInbound = connectors.flatMap((connector) => (connector.inbound ?? []).map((route) => ({ supplier: connector.ref.id, route })));
   // Connectors sharing tables (the simulated airline's two profiles) name them once each.
@@ -261,6 +262,12 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const airlineChanges = new AirlineChangeService(db, orders, wallets, suppliers, gateway.searches, calls, airports, orderCommits, pause);
   const reportedChanges = new ReportedChangeReader(db, suppliers, orderCommits, (subject, change) => airlineChanges.applyAccepted(subject, change), log);
   airlineChanged = (orderId) => reportedChanges.read(orderId);
+  const cancellations = new CancellationService(db, cursors, orders, airlineJobs, orderCommits, suppliers, pause);
+  orderCancelled = async (orderId) => {
+    // The supplier repeats its webhook until answered: a failure here is answered (logged), and a repeat reads again.
+    const outcome = await cancellations.cancelledAtSupplier(orderId).catch((error: unknown) => log.warn({ err: error, orderId }, "an order cancelled at its supplier could not be read; a repeat of the webhook reads it again"));
+    if (outcome === "not_ticketed") log.error({ orderId }, "the supplier cancelled an order that is not ticketed here (unpaid, or ticketing): an operator must reconcile it");
+  };
   const supplierPolls = connectors.flatMap((connector) => connector.polls ?? []).map((poll) => new PollingLoop(poll.round, poll.everyMs, (error) => log.warn({ err: error, poll: poll.name }, "a supplier poll failed"), db.availability));
   return {
     supplierPolls,
@@ -292,7 +299,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     orders,
     ticketing: new TicketingService(db, orders, wallets, airlineJobs, orderCommits, suppliers),
     serviceAdditions: new ServiceAdditionService(db, orders, wallets, calls, suppliers, airlineJobs, orderCommits, pause),
-    cancellations: new CancellationService(db, cursors, orders, airlineJobs, orderCommits, suppliers, pause),
+    cancellations,
     orderHistory: new OrderHistory(db, cursors, orders),
     airlineCredits: new AirlineCreditService(db, cursors),
     orderChangeRequests,

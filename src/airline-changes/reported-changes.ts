@@ -1,5 +1,4 @@
 import type { Database } from "../db/database";
-import { queryRows } from "../db/query-rows";
 import { sqlTimestamp } from "../db/sql-values";
 import { GuardFailed } from "../db/write-batch";
 import { Prisma as Sql } from "../generated/prisma-sqlite/client";
@@ -10,14 +9,14 @@ import type { OrderSuppliers } from "../gateway/contract/gateway";
 import type { SupplierSlice } from "../gateway/contract/offers";
 import type { AirlineInitiatedChange } from "../orders/core/airline-change";
 import { REPORTED_CHANGE_GUARD, airlineChangesOf, insertAirlineChange } from "../orders/core/airline-change-rows";
-import { orderFrom, type Order, type OrderRecord } from "../orders/core/order";
+import type { Order } from "../orders/core/order";
+import { orderSubject } from "../orders/core/order-subject";
 import type { OrderCommits } from "../orders/core/order-commits";
 import { ORDER_GUARD, touchIn } from "../orders/core/order-state-machine";
 import { orderEvent } from "../orders/presentation/order-event-payload";
 import { sharedSegment } from "../search/price-offer";
 import type { StoredSegment, StoredSlice } from "../search/offer-payload";
 import type { Environment } from "../gateway/contract/air";
-import { tenantClock } from "../tenancy/tenant-clock";
 import { withSlices } from "./schedule-change";
 
 /** How often one reading tries again when the order changed between its read and its commit. */
@@ -105,15 +104,9 @@ export class ReportedChangeReader {
 
   /** The order with its tenant's environment and clock, when it is TICKETED with no refund under way; null otherwise. */
   private async ticketed(orderId: string): Promise<ReportedOrder | null> {
-    const [row] = await queryRows<OrderRecord & { environment: Environment; clockOffsetSeconds: number }>(
-      this.db,
-      Sql.sql`SELECT "Order".*, "Tenant"."environment" AS "environment", "Tenant"."clockOffsetSeconds" AS "clockOffsetSeconds"
-        FROM "Order" JOIN "Tenant" ON "Tenant"."id" = "Order"."tenantId" WHERE "Order"."id" = ${orderId}`,
-    );
-    if (!row) return null;
-    const order = orderFrom(row);
-    if (order.status !== "TICKETED" || order.refundRequestedAt !== null) return null;
-    return { order, environment: row.environment, now: tenantClock(row).now() };
+    const subject = await orderSubject(this.db, orderId);
+    if (!subject || subject.order.status !== "TICKETED" || subject.order.refundRequestedAt !== null) return null;
+    return { order: subject.order, environment: subject.environment, now: subject.clock.now() };
   }
 }
 

@@ -1,7 +1,7 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clock } from "../../src/clock";
 import { call, graphql } from "../helpers/client";
+import { deliverDuffelEvent, duffelEvent } from "../helpers/duffel-events";
 import type { DuffelFake } from "../helpers/duffel-fake";
 import { closeDuffelSuite, duffelOrdersOf, duffelTenant, expectLedgerOf, openDuffelSuite } from "../helpers/duffel-gateway";
 import { eventually } from "../helpers/eventually";
@@ -31,12 +31,7 @@ async function ticketedOnChangingRoute(server: TestServer, fake: DuffelFake, key
 }
 
 /** Duffel's signed `order.airline_initiated_change_detected` delivery of the change (a new event id each time, as Duffel's events have). */
-function deliverChange(server: TestServer, change: Record<string, unknown>) {
-  const body = JSON.stringify({ id: `wev_${randomBytes(8).toString("hex")}`, type: "order.airline_initiated_change_detected", live_mode: false, created_at: clock.now().toISOString(), api_version: "v2", data: { object: change } });
-  const t = Math.floor(clock.nowMs() / 1000);
-  const signature = `t=${t},v1=${createHmac("sha256", SECRET).update(`${t}.${body}`).digest("hex")}`;
-  return call(server, "POST", "/suppliers/duffel/webhooks", { rawBody: body, headers: { "x-duffel-signature": signature, "content-type": "application/json" } });
-}
+const deliverChange = (server: TestServer, change: Record<string, unknown>) => deliverDuffelEvent(server, SECRET, duffelEvent("order.airline_initiated_change_detected", change));
 
 const changesOf = async (server: TestServer, key: string, orderId: string): Promise<any[]> => (await getOrder(server, key, orderId)).body.data.airline_initiated_changes;
 

@@ -27,7 +27,8 @@ export interface DuffelParts {
  * tenant with a Duffel connection, with that account, and never by default; living on real time
  * (a sandbox clock moved ahead cannot reach it); its answers never given again (they are the
  * tenant's own, and its offers are booked once). Its capabilities: a hold is priced again before
- * it is paid, and the airline's changes Duffel reports are read and accepted.
+ * it is paid, an order cancelled at Duffel outside our API is told, and the airline's changes
+ * Duffel reports are read and accepted.
  */
 export const duffelConnector: Connector<DuffelParts> = {
   ref: DUFFEL,
@@ -39,7 +40,7 @@ export const duffelConnector: Connector<DuffelParts> = {
     const supplier = new DuffelSupplier({ accounts, bookings, airportByIata });
     return {
       supplier,
-      capabilities: { pricedHolds: supplier, reportedChanges: new DuffelReportedChanges(accounts, bookings, airportByIata) },
+      capabilities: { pricedHolds: supplier, cancelledElsewhere: supplier, reportedChanges: new DuffelReportedChanges(accounts, bookings, airportByIata) },
       runsOnMovedClock: false,
       // The tenant's own Duffel account pays the fare from its Duffel balance (docs/duffel.md#who-settles).
       settlement: "supplier",

@@ -19,6 +19,9 @@ export const WEBHOOK_EVENTS_KEPT_MS = 30 * 86_400_000;
 /** Duffel's event telling an airline changed one of its orders: its changes are read and recorded as ours. */
 const AIRLINE_CHANGE_DETECTED = "order.airline_initiated_change_detected";
 
+/** Duffel's event telling an order's cancellation was confirmed (by us, or at Duffel: its dashboard, the airline). */
+const CANCELLATION_CONFIRMED = "order_cancellation.confirmed";
+
 /** The events that make us read Duffel's order again: it was confirmed, failed, or changed by the airline. */
 const RECONCILED = new Set(["order.created", "order.creation_failed", "order.updated", AIRLINE_CHANGE_DETECTED]);
 
@@ -54,6 +57,7 @@ const webhookEvent = z.object({
         id: z.string().max(100).optional(),
         order_id: z.string().max(100).optional(),
         metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+        cancelled_at: z.string().max(100).nullable().optional(),
       })
       .passthrough(),
   }),
@@ -66,7 +70,9 @@ const webhookEvent = z.object({
  * does nothing); an order event names one of our bookings (by our order id in its metadata, or
  * Duffel's order id) and wakes the work waiting on it, which reads Duffel's order again as the
  * background poll does; `order.airline_initiated_change_detected` has the order's airline changes
- * read and recorded as ours. An event about an order we did not book is recorded and ignored.
+ * read and recorded as ours; `order_cancellation.confirmed` (or `order.updated` showing the order
+ * cancelled) has an order cancelled at Duffel refunded here. An event about an order we did not
+ * book is recorded and ignored.
  */
 export class DuffelWebhooks {
   constructor(
@@ -90,9 +96,11 @@ export class DuffelWebhooks {
     if (await this.db.prisma.duffelWebhookEvent.findUnique({ where: { id: event.id }, select: { id: true } })) return answer(false, true);
     const object = event.data.object;
     const duffelOrderId = object.order_id ?? (object.id?.startsWith("ord_") ? object.id : undefined) ?? null;
-    const orderId = RECONCILED.has(event.type) ? await this.ourOrderOf(object.metadata?.[ORDER_ID_METADATA], duffelOrderId) : null;
-    if (orderId) await this.signals.changed(orderId);
+    const cancelled = event.type === CANCELLATION_CONFIRMED || (event.type === "order.updated" && typeof object.cancelled_at === "string");
+    const orderId = RECONCILED.has(event.type) || cancelled ? await this.ourOrderOf(object.metadata?.[ORDER_ID_METADATA], duffelOrderId) : null;
+    if (orderId && RECONCILED.has(event.type)) await this.signals.changed(orderId);
     if (orderId && event.type === AIRLINE_CHANGE_DETECTED) await this.signals.airlineChanged(orderId);
+    if (orderId && cancelled) await this.signals.cancelled(orderId);
     // Recorded after acting: a delivery cut short is acted on when Duffel repeats it (waking the work twice does no harm).
     const now = clock.now();
     await writeBatch(this.db, [

@@ -1,6 +1,6 @@
 import type { Airport } from "../../locations/airport";
 import type { CabinClass, Environment } from "./air";
-import type { BookedItinerary, BookingRef, FlightChange, OrderRef, FlightTimes, IssuedEmd, ReissuedTicket, ReportedChange, SeatChoice, ServiceSale, SupplierBooking } from "./bookings";
+import type { BookedItinerary, BookingRef, CancellationQuote, FlightChange, OrderRef, FlightTimes, IssuedEmd, ReissuedTicket, ReportedChange, SeatChoice, ServiceSale, SupplierBooking } from "./bookings";
 import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierOfferRef, SupplierSearch } from "./offers";
 import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "./seat-maps";
 
@@ -95,6 +95,15 @@ export interface ReportedChanges {
   acceptReportedChange(booking: BookingRef, supplierChangeId: string): Promise<void>;
 }
 
+/**
+ * Bookings the supplier may cancel on its own side (its dashboard, the airline): asked when it
+ * says so (a webhook), so that the order is refunded here as our own cancellation would.
+ */
+export interface CancelledElsewhere {
+  /** The booking's cancellation made at the supplier, as a confirmed quote in minor units of `currency` (its reference what a refund confirms again); null while the booking is not cancelled there. */
+  cancellationAtSupplier(booking: OrderRef, currency: string): Promise<CancellationQuote | null>;
+}
+
 /** Indicative prices from the supplier's schedules and fares, without making offers (the fare calendar and destination ideas). */
 export interface LowestFares {
   /** The fares of the `limit` cheapest offers `search` would return for the same search, cheapest first. */
@@ -129,6 +138,7 @@ export interface Capabilities {
   orderChanges: OrderChanges;
   airlineChanges: AirlineChanges;
   reportedChanges: ReportedChanges;
+  cancelledElsewhere: CancelledElsewhere;
   lowestFares: LowestFares;
   availability: Availability;
 }

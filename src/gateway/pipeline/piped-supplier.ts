@@ -1,7 +1,7 @@
 import type { Airport } from "../../locations/airport";
 import type { Environment } from "../contract/air";
 import type { BookingAnswer, BookingRef, CancellationQuote, FlightChange, IssuedEmd, OrderRef, RefundOutcome, ReissuedTicket, ReportedChange, SeatChoice, ServiceSale, SupplierBooking, SupplierOrder, TicketingAnswer } from "../contract/bookings";
-import type { Availability, DeclaredCapabilities, LowestFares, OrderChanges, PricedHolds, ReportedChanges, SeatSelection, Services } from "../contract/capabilities";
+import type { Availability, CancelledElsewhere, DeclaredCapabilities, LowestFares, OrderChanges, PricedHolds, ReportedChanges, SeatSelection, Services } from "../contract/capabilities";
 import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierOfferRef, SupplierSearch } from "../contract/offers";
 import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "../contract/seat-maps";
 import type { Supplier } from "../contract/supplier";
@@ -22,6 +22,7 @@ export function pipedConnector(supplierId: string, supplier: Supplier, capabilit
       ...(capabilities.airlineChanges && { airlineChanges: capabilities.airlineChanges }),
       ...(capabilities.pricedHolds && { pricedHolds: new PipedPricedHolds(capabilities.pricedHolds, calls) }),
       ...(capabilities.reportedChanges && { reportedChanges: new PipedReportedChanges(capabilities.reportedChanges, calls) }),
+      ...(capabilities.cancelledElsewhere && { cancelledElsewhere: new PipedCancelledElsewhere(capabilities.cancelledElsewhere, calls) }),
       ...(capabilities.seatSelection && { seatSelection: new PipedSeatSelection(capabilities.seatSelection, calls) }),
       ...(capabilities.services && { services: new PipedServices(capabilities.services, calls) }),
       ...(capabilities.orderChanges && { orderChanges: new PipedOrderChanges(capabilities.orderChanges, calls) }),
@@ -110,6 +111,17 @@ class PipedReportedChanges implements ReportedChanges {
 
   acceptReportedChange(booking: BookingRef, supplierChangeId: string): Promise<void> {
     return this.calls.call("acceptReportedChange", "interactive", booking.environment, () => this.inner.acceptReportedChange(booking, supplierChangeId));
+  }
+}
+
+class PipedCancelledElsewhere implements CancelledElsewhere {
+  constructor(
+    private readonly inner: CancelledElsewhere,
+    private readonly calls: Calls,
+  ) {}
+
+  cancellationAtSupplier(booking: OrderRef, currency: string): Promise<CancellationQuote | null> {
+    return this.calls.call("cancellationAtSupplier", "job", booking.environment, () => this.inner.cancellationAtSupplier(booking, currency));
   }
 }
 
