@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   "wallet.settings_updated",
   "supplier_connection.created",
   "supplier_connection.deleted",
+  "supplier_connection.webhook_updated",
   "sandbox_clock.advanced",
   "sandbox_clock.reset",
 ] as const;

@@ -66,6 +66,7 @@ export const operations = {
   supplierConnections: { audience: "tenant", effect: "read", permission: "tenant:read" },
   createSupplierConnection: { audience: "tenant", effect: "write", permission: "tenant:write" },
   deleteSupplierConnection: { audience: "tenant", effect: "write", permission: "tenant:write" },
+  setSupplierConnectionWebhookSecret: { audience: "tenant", effect: "write", permission: "tenant:write" },
   locations: { audience: "anyone", effect: "read", permission: "search:read" },
   searchFlights: { audience: "tenant", effect: "write", permission: "search:read" },
   /** Batch offer requests (REST only; GraphQL streams a search with searchOffers): a search, read a batch at a time. */

@@ -11,5 +11,7 @@ export const supplierConnectionSchema = z
     created_at: timestamp,
     last_used_at: timestamp.nullable().meta({ description: "When the supplier last answered a call made with it" }),
     status: z.enum(["active", "invalid"]).meta({ description: "invalid once the supplier refused the token (401): connect again with a valid one" }),
+    webhook_path: z.string().meta({ description: "This connection's own webhook address on this host, /suppliers/<supplier>/webhooks/<id>: create the supplier's webhook with it" }),
+    webhook_secret_set: z.boolean().meta({ description: "Whether the secret the supplier signs this connection's webhooks with is set (PATCH webhook_secret); it is never shown" }),
   })
   .meta({ id: "SupplierConnection" });

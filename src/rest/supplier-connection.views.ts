@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { SupplierConnection } from "../gateway/connections/supplier-connections.service";
+import { supplierWebhookPath } from "../gateway/connections/supplier-connection.inputs";
 import type { supplierConnectionSchema } from "./supplier-connection.schemas";
 
 export function supplierConnectionView(connection: SupplierConnection): z.output<typeof supplierConnectionSchema> {
@@ -10,5 +11,7 @@ export function supplierConnectionView(connection: SupplierConnection): z.output
     created_at: connection.createdAt.toISOString(),
     last_used_at: connection.lastUsedAt?.toISOString() ?? null,
     status: connection.status,
+    webhook_path: supplierWebhookPath(connection),
+    webhook_secret_set: connection.webhookSecretSet,
   };
 }

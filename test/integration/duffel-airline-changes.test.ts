@@ -1,34 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, graphql } from "../helpers/client";
-import { deliverDuffelEvent, duffelEvent } from "../helpers/duffel-events";
+import { deliverDuffelEvent, duffelEvent, changingRouteOffer, ticketedOnChangingRoute } from "../helpers/duffel-events";
 import type { DuffelFake } from "../helpers/duffel-fake";
 import { closeDuffelSuite, duffelOrdersOf, duffelTenant, expectLedgerOf, openDuffelSuite } from "../helpers/duffel-gateway";
 import { eventually } from "../helpers/eventually";
 import { eventTypes } from "../helpers/job-leases";
-import { daysAhead } from "../helpers/offers";
-import { bookOffer, getOrder, ticketOrder, waitForStatus } from "../helpers/orders";
+import { bookOffer, getOrder } from "../helpers/orders";
 import type { TestServer } from "../helpers/test-server";
 
 const SECRET = randomBytes(24).toString("base64url");
-
-let searchDay = 40;
-
-/** A ticketed order of a Duffel offer on LHR→LTN (the route on which Duffel's test mode has the airline change the order), and Duffel's order id. */
-async function ticketedOnChangingRoute(server: TestServer, fake: DuffelFake, key: string): Promise<{ order: any; duffelOrderId: string }> {
-  searchDay += 1;
-  const search = await call(server, "POST", "/v1/air/search", {
-    key,
-    body: { slices: [{ origin: "LHR", destination: "LTN", departure_date: daysAhead(searchDay) }], passengers: [{ type: "adult", id: "p1" }], cabin_class: "economy" },
-  });
-  expect(search.status, JSON.stringify(search.body).slice(0, 300)).toBe(200);
-  const offer = search.body.data.offers.find((candidate: any) => candidate.supplier.id === "duffel" && candidate.owner.iata_code === "VS");
-  const booked = await bookOffer(server, key, offer);
-  expect((await ticketOrder(server, key, booked.id)).status).toBe(200);
-  const order = (await waitForStatus(server, key, booked.id, ["TICKETED"])).body.data;
-  const [atDuffel] = duffelOrdersOf(fake, order.id);
-  return { order, duffelOrderId: atDuffel!.id };
-}
 
 /** Duffel's signed `order.airline_initiated_change_detected` delivery of the change (a new event id each time, as Duffel's events have). */
 const deliverChange = (server: TestServer, change: Record<string, unknown>) => deliverDuffelEvent(server, SECRET, duffelEvent("order.airline_initiated_change_detected", change));
@@ -156,12 +137,7 @@ describe("Duffel's airline-initiated changes", { timeout: 120_000 }, () => {
     });
 
     it("the poll asks Duffel nothing about an order that is not ticketed", async () => {
-      searchDay += 1;
-      const search = await call(server, "POST", "/v1/air/search", {
-        key: tenant.key,
-        body: { slices: [{ origin: "LHR", destination: "LTN", departure_date: daysAhead(searchDay) }], passengers: [{ type: "adult", id: "p1" }], cabin_class: "economy" },
-      });
-      const held = await bookOffer(server, tenant.key, search.body.data.offers.find((candidate: any) => candidate.supplier.id === "duffel" && candidate.owner.iata_code === "VS"));
+      const held = await bookOffer(server, tenant.key, await changingRouteOffer(server, tenant.key));
       const [atDuffel] = duffelOrdersOf(fake, held.id);
       // Another order's reads show the poll went round since the hold was booked.
       const { duffelOrderId: ticketed } = await ticketedOnChangingRoute(server, fake, tenant.key);

@@ -48,7 +48,7 @@ export const duffelConnector: Connector<DuffelParts> = {
       answersKeepMs: 0,
       tenantTables: [{ table: "DuffelBooking", deleteFor: (tx, tenantId) => tx.duffelBooking.deleteMany({ where: { tenantId } }) }],
       retention: [duffelBookingRetention(parts.db, parts.config.OFFER_RETENTION_SECONDS * 1000), duffelWebhookEventRetention(parts.db)],
-      inbound: [new DuffelWebhooks(parts.db, parts.config.DUFFEL_WEBHOOK_SECRET, parts.orderSignals).route()],
+      inbound: new DuffelWebhooks(parts.db, parts.config.DUFFEL_WEBHOOK_SECRET, parts.orderSignals, (connectionId) => parts.connections.webhookSecret(DUFFEL.id, connectionId)).routes(),
       polls: parts.config.DUFFEL_CHANGES_POLL_MS > 0 ? [duffelChangesPoll(parts.db, parts.orderSignals, parts.config.DUFFEL_CHANGES_POLL_MS)] : [],
     };
   },

@@ -64,8 +64,10 @@ const webhookEvent = z.object({
 });
 
 /**
- * Receives Duffel's webhooks (docs/duffel.md#duffels-webhooks) at `/suppliers/duffel/webhooks`:
- * the signature checked against DUFFEL_WEBHOOK_SECRET before anything is read (a bad one is 401
+ * Receives Duffel's webhooks (docs/duffel.md#duffels-webhooks) at the platform's
+ * `/suppliers/duffel/webhooks` and at each connection's `/suppliers/duffel/webhooks/<connection
+ * id>`: the signature checked against DUFFEL_WEBHOOK_SECRET, or the connection's own secret, before
+ * anything is read (a bad one is 401
  * and changes nothing); each event acted on once by its id (a repeated delivery answers 200 and
  * does nothing); an order event names one of our bookings (by our order id in its metadata, or
  * Duffel's order id) and wakes the work waiting on it, which reads Duffel's order again as the
@@ -79,16 +81,30 @@ export class DuffelWebhooks {
     private readonly db: Database,
     private readonly secret: string | undefined,
     private readonly signals: SupplierOrderSignals,
+    /** A connection's own webhook secret, and whose connection it is (null: no such Duffel connection). */
+    private readonly connectionSecret: (connectionId: string) => Promise<{ tenantId: string; secret: string | null } | null>,
   ) {}
 
-  route(): SupplierInboundRoute {
-    return { path: "webhooks", handle: (request) => this.receive(request) };
+  /** The platform's address (DUFFEL_WEBHOOK_SECRET, any tenant's orders), and each connection's own (its secret, its tenant's orders only). */
+  routes(): SupplierInboundRoute[] {
+    return [
+      { path: "webhooks", handle: (request) => this.receive(request, this.secret, null) },
+      {
+        path: "webhooks/:connectionId",
+        handle: async (request) => {
+          const connection = await this.connectionSecret(request.params.connectionId ?? "");
+          if (!connection) throw appError("not_found", { reason: "No Duffel connection has this webhook address." });
+          return this.receive(request, connection.secret ?? undefined, connection.tenantId);
+        },
+      },
+    ];
   }
 
-  async receive({ headers, body }: Parameters<SupplierInboundRoute["handle"]>[0]): Promise<{ status: number; body: unknown }> {
-    if (!this.secret) throw appError("supplier_webhooks_unset");
+  /** A delivery signed with `secret`; `tenantId`: the one tenant whose orders it may name (a connection's address), null for any (the platform's). */
+  private async receive({ headers, body }: Parameters<SupplierInboundRoute["handle"]>[0], secret: string | undefined, tenantId: string | null): Promise<{ status: number; body: unknown }> {
+    if (!secret) throw appError("supplier_webhooks_unset");
     const header = headers["x-duffel-signature"];
-    if (!verifyDuffelSignature(typeof header === "string" ? header : undefined, body, this.secret, clock.now())) {
+    if (!verifyDuffelSignature(typeof header === "string" ? header : undefined, body, secret, clock.now())) {
       throw appError("webhook_signature_invalid", { field: "X-Duffel-Signature" });
     }
     const event = parseEvent(body);
@@ -97,7 +113,7 @@ export class DuffelWebhooks {
     const object = event.data.object;
     const duffelOrderId = object.order_id ?? (object.id?.startsWith("ord_") ? object.id : undefined) ?? null;
     const cancelled = event.type === CANCELLATION_CONFIRMED || (event.type === "order.updated" && typeof object.cancelled_at === "string");
-    const orderId = RECONCILED.has(event.type) || cancelled ? await this.ourOrderOf(object.metadata?.[ORDER_ID_METADATA], duffelOrderId) : null;
+    const orderId = RECONCILED.has(event.type) || cancelled ? await this.ourOrderOf(object.metadata?.[ORDER_ID_METADATA], duffelOrderId, tenantId) : null;
     if (orderId && RECONCILED.has(event.type)) await this.signals.changed(orderId);
     if (orderId && event.type === AIRLINE_CHANGE_DETECTED) await this.signals.airlineChanged(orderId);
     if (orderId && cancelled) await this.signals.cancelled(orderId);
@@ -110,11 +126,11 @@ export class DuffelWebhooks {
     return answer(orderId !== null);
   }
 
-  /** Our order id of the booking the event is about: named in the order's metadata, or found by Duffel's order id; null when it is none of ours. */
-  private async ourOrderOf(named: unknown, duffelOrderId: string | null): Promise<string | null> {
+  /** Our order id of the booking the event is about (of `tenantId`'s when given): named in the order's metadata, or found by Duffel's order id; null when it is none of ours. */
+  private async ourOrderOf(named: unknown, duffelOrderId: string | null, tenantId: string | null): Promise<string | null> {
     const candidates = [typeof named === "string" ? { id: named } : null, duffelOrderId ? { duffelOrderId } : null].filter((where) => where !== null);
     if (candidates.length === 0) return null;
-    const booking = await this.db.prisma.duffelBooking.findFirst({ where: { OR: candidates }, select: { id: true } });
+    const booking = await this.db.prisma.duffelBooking.findFirst({ where: { OR: candidates, ...(tenantId !== null && { tenantId }) }, select: { id: true } });
     return booking?.id ?? null;
   }
 }

@@ -63,9 +63,9 @@ export interface SupplierPoll {
  * catalogue's error.
  */
 export interface SupplierInboundRoute {
-  /** Under `/suppliers/<supplier id>/`, e.g. `webhooks`. */
+  /** Under `/suppliers/<supplier id>/`, e.g. `webhooks`, or `webhooks/:connectionId` (a `:name` part is handed over in `params`). */
   path: string;
-  handle(request: { headers: Readonly<Record<string, string | string[] | undefined>>; body: string }): Promise<{ status: number; body: unknown }>;
+  handle(request: { headers: Readonly<Record<string, string | string[] | undefined>>; body: string; params: Readonly<Record<string, string>> }): Promise<{ status: number; body: unknown }>;
 }
 
 /** What a connector may tell the domain about an order its supplier changed (a webhook said so). */
