@@ -65,7 +65,8 @@ export class ReportedChangeReader {
 
   /** Records what is new; false when the order changed meanwhile (read it again). */
   private async record(subject: ReportedOrder, reported: ReportedChange[]): Promise<boolean> {
-    const { order, now } = subject;
+    const { now } = subject;
+    let { order } = subject;
     const [known] = await airlineChangesOf(this.db.prisma, order.tenantId, [order.id]);
     const bySupplierId = new Map(known!.flatMap((change) => (change.supplierChangeId === null ? [] : [[change.supplierChangeId, change] as const])));
     for (const report of reported) {
@@ -97,7 +98,8 @@ export class ReportedChangeReader {
         if (error instanceof GuardFailed && error.guard === ORDER_GUARD) return false;
         throw error;
       }
-      return false;
+      // Touched by the commit, and otherwise as read: the next change is recorded against it.
+      order = { ...order, updatedAt: now };
     }
     return true;
   }

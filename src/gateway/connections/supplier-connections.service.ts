@@ -122,15 +122,15 @@ export class SupplierConnectionService {
   /**
    * Sets (or, with null, removes) the secret the supplier signs this connection's webhooks with
    * (the one it gave when the webhook was created there), encrypted as the token is; audited
-   * without it. 404 for another tenant's or an unknown id; 503 `supplier_secrets_unset` without a
-   * key to encrypt it with.
+   * without it. 404 for another tenant's or an unknown id; 503 `supplier_secrets_unset` when
+   * setting one without a key to encrypt it with.
    */
   async setWebhookSecret(scope: TenantScope, connectionId: string, secret: string | null, by: ChangeOrigin): Promise<SupplierConnection> {
-    if (!this.cipher) throw appError("supplier_secrets_unset");
-    const encryptedWebhookSecret = secret === null ? null : this.cipher.encrypt(secret, webhookAssociatedData(scope.tenantId, connectionId));
     return this.db.prisma.$transaction(async (tx) => {
       const before = await tx.supplierConnection.findFirst({ where: { id: connectionId, tenantId: scope.tenantId } });
       if (!before) throw appError("not_found");
+      if (!this.cipher && secret !== null) throw appError("supplier_secrets_unset");
+      const encryptedWebhookSecret = secret === null ? null : this.cipher!.encrypt(secret, webhookAssociatedData(scope.tenantId, connectionId));
       const row = await tx.supplierConnection.update({ where: { id: connectionId }, data: { encryptedWebhookSecret } });
       const state = (set: boolean) => (set ? "set" : "unset");
       await recordAudit(tx, this.db, by, {
