@@ -50,6 +50,8 @@ import { ChangeRequestService } from "./order-changes/change-requests.service";
 import { ChangeConfirmationService } from "./order-changes/change-confirmations.service";
 import { TicketReissue } from "./orders/jobs/ticket-reissue";
 import { AirlineChangeService } from "./airline-changes/airline-changes.service";
+import { ReportedChangeReader } from "./airline-changes/reported-changes";
+import { PollingLoop } from "./polling-loop";
 import { OrderHolds } from "./orders/payment/hold-deadline";
 import { HoldExpiry } from "./orders/payment/hold-expiry";
 import { IntentCalls } from "./orders/recovery/intent-calls";
@@ -93,6 +95,8 @@ const WEBHOOK_CONCURRENCY = 256;
 export interface Services {
   /** What suppliers send us (their webhooks), served at `/suppliers/<supplier>/<path>`. */
   supplierInbound: ReadonlyArray<{ supplier: string; route: SupplierInboundRoute }>;
+  /** Connectors' background reads of their suppliers (what webhooks that cannot reach us would tell). */
+  supplierPolls: PollingLoop[];
   config: Config;
   db: Database;
   pubsub: PubSub;
@@ -190,9 +194,12 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const supplierConnections = new SupplierConnectionService(db, tokenCipher, ACCOUNT_TOKENS);
   const platformAccounts = new PlatformAccountService(db, tokenCipher, ACCOUNT_TOKENS);
   const supplierAccounts = new SupplierAccounts(db, supplierConnections, platformAccounts);
-  // A supplier's webhook wakes the order's waiting ticketing (bound below, once the job queue exists).
+  // A supplier's webhook wakes the order's waiting ticketing, and has the airline changes it reports read (both bound below, once their services exist).
   let orderChanged: (orderId: string) => Promise<void> = async () => undefined;
-  const connectors = registeredConnectors({ config, db, airports, accounts: supplierAccounts, orderSignals: { changed: (orderId) => orderChanged(orderId) } });
+  let airlineChanged: (orderId: string) => Promise<void> = async () => undefined;
+  let orderCancelled: (orderId: string) => Promise<void> = async () => undefined;
+  const orderSignals = { changed: (orderId: string) => orderChanged(orderId), airlineChanged: (orderId: string) => airlineChanged(orderId), cancelled: (orderId: string) => orderCancelled(orderId) };
+  const connectors = registeredConnectors({ config, db, airports, accounts: supplierAccounts, connections: supplierConnections, orderSignals });
   const supplierInbound = connectors.flatMap((connector) => (connector.inbound ?? []).map((route) => ({ supplier: connector.ref.id, route })));
   // Connectors sharing tables (the simulated airline's two profiles) name them once each.
   const connectorTables = [...new Map(connectors.flatMap((connector) => connector.tenantTables ?? []).map((table) => [table.table, table])).values()];
@@ -261,7 +268,18 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     if (change.event) webhookDispatcher.wake(new Date(clock.nowMs() + orderCommits.firstDeliveryDelayMs));
   });
   walletNotices.onEvent(() => webhookDispatcher.wake(new Date(clock.nowMs() + walletNotices.firstDeliveryDelayMs)));
+  const airlineChanges = new AirlineChangeService(db, orders, wallets, suppliers, gateway.searches, calls, airports, orderCommits, pause);
+  const reportedChanges = new ReportedChangeReader(db, suppliers, orderCommits, (subject, change) => airlineChanges.applyAccepted(subject, change), log);
+  airlineChanged = (orderId) => reportedChanges.read(orderId);
+  const cancellations = new CancellationService(db, cursors, orders, airlineJobs, orderCommits, suppliers, pause);
+  orderCancelled = async (orderId) => {
+    // The supplier repeats its webhook until answered: a failure here is answered (logged), and a repeat reads again.
+    const outcome = await cancellations.cancelledAtSupplier(orderId).catch((error: unknown) => log.warn({ err: error, orderId }, "an order cancelled at its supplier could not be read; a repeat of the webhook reads it again"));
+    if (outcome === "not_ticketed") log.error({ orderId }, "the supplier cancelled an order that is not ticketed here (unpaid, or ticketing): an operator must reconcile it");
+  };
+  const supplierPolls = connectors.flatMap((connector) => connector.polls ?? []).map((poll) => new PollingLoop(poll.round, poll.everyMs, (error) => log.warn({ err: error, poll: poll.name }, "a supplier poll failed"), db.availability));
   return {
+    supplierPolls,
     supplierInbound,
     config,
     db,
@@ -290,11 +308,11 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     orders,
     ticketing: new TicketingService(db, orders, wallets, airlineJobs, orderCommits, suppliers),
     serviceAdditions: new ServiceAdditionService(db, orders, wallets, calls, suppliers, airlineJobs, orderCommits, pause),
-    cancellations: new CancellationService(db, cursors, orders, airlineJobs, orderCommits, suppliers, pause),
+    cancellations,
     orderHistory: new OrderHistory(db, cursors, orders),
     airlineCredits: new AirlineCreditService(db, cursors),
     orderChangeRequests,
-    airlineChanges: new AirlineChangeService(db, orders, wallets, suppliers, gateway.searches, calls, airports, orderCommits, pause),
+    airlineChanges,
     orderChangeConfirmations: new ChangeConfirmationService(db, orders, orderChangeRequests, wallets, calls, suppliers, airlineJobs, orderCommits, pause),
     jobQueue,
     jobWorker,

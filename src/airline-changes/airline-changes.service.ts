@@ -125,6 +125,7 @@ export class AirlineChangeService {
     const now = scope.clock.now();
     requireAllowed(order, "acceptAirlineChange", now);
     if (!change.removed.slices.every((removed) => order.offer.payload.slices.some((slice) => slice.id === removed.id))) throw changedSince(order);
+    if (change.supplierChangeId !== null) return this.acceptReported(scope, order, change, now);
     const accepted = acceptedChange(order, change);
     const changed: Order = { ...order, offer: accepted.offer, services: accepted.services, totalAmount: accepted.totalAmount, updatedAt: now };
     const exchange = await this.exchangeSeats(scope, order, change, { release: accepted.release, hold: accepted.hold, passengers: order.offer.payload.passengers });
@@ -158,6 +159,44 @@ export class AirlineChangeService {
     await this.pause("after_airline_change_commit", { orderId: order.id, airlineInitiatedChangeId: change.id });
     await this.calls.finish(exchange);
     return { ...change, actionTaken: "accepted", updatedAt: now };
+  }
+
+  /**
+   * A change the order's supplier reported, accepted: at the supplier first (a remote call, safe
+   * to repeat, outside any transaction), then here, once (`applyAccepted`). Racing acceptances
+   * all ask the supplier; one commits, the others find the change accepted. One whose commit was
+   * lost is accepted again by a repeat, or by the next reading of the supplier's changes.
+   */
+  private async acceptReported(scope: TenantScope, order: Order, change: AirlineInitiatedChange, now: Date): Promise<AirlineInitiatedChange> {
+    const reports = this.suppliers.require(order.offer.payload, "reportedChanges", "airline-initiated changes", "order");
+    await reports.acceptReportedChange({ id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment }, change.supplierChangeId!);
+    try {
+      await this.applyAccepted({ order, now }, change);
+    } catch (error) {
+      if (!(error instanceof GuardFailed)) throw error;
+      const settled = await this.get(scope, change.id);
+      if (settled.actionTaken === "accepted") return settled;
+      if (settled.actionTaken !== null) throw answered(settled);
+      const current = await this.orders.get(scope, order.id);
+      throw refusal(current, "acceptAirlineChange", now) ?? changedSince(current);
+    }
+    return { ...change, actionTaken: "accepted", updatedAt: now };
+  }
+
+  /**
+   * Commits a reported change's acceptance (made at the supplier): the order's slices become the
+   * added ones, `order.changed` emitted; nothing moves in the wallet (the supplier's change is
+   * not repriced, and a seat it dropped is its own to refund). Throws GuardFailed when the change
+   * was answered or the order changed meanwhile.
+   */
+  async applyAccepted({ order, now }: { order: Order; now: Date }, change: AirlineInitiatedChange): Promise<void> {
+    const accepted = acceptedChange(order, change);
+    const changed: Order = { ...order, offer: accepted.offer, services: accepted.services, updatedAt: now };
+    await this.commits.commit(
+      [order],
+      [acceptAirlineChange(this.db, change, now), replaceBooking(this.db, order, changed, now)],
+      [orderEvent(changed, now, { type: "order.changed", airlineChange: { id: change.id, refundAmount: 0, currency: order.currency } })],
+    );
   }
 
   /**
@@ -299,6 +338,7 @@ function newChange(order: Order, removed: StoredSlice, added: StoredSlice[], now
     removed: withSlices(order.offer.payload, [removed]),
     added: withSlices(order.offer.payload, added),
     actionTaken: null,
+    supplierChangeId: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   "supplier_connection.deleted",
   "platform_account.created",
   "platform_account.deleted",
+  "supplier_connection.webhook_updated",
   "sandbox_clock.advanced",
   "sandbox_clock.reset",
 ] as const;

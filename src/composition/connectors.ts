@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import type { Database } from "../db/database";
 import { supplierConnectionInput } from "../gateway/connections/supplier-connection.inputs";
 import type { SupplierAccounts } from "../gateway/connections/supplier-accounts";
+import type { SupplierConnectionService } from "../gateway/connections/supplier-connections.service";
 import type { Connector, RegisteredConnector, SupplierOrderSignals } from "../gateway/contract/connector";
 import type { AirportIndex } from "../locations/airport-index";
 import { simulatedLowCost, simulatedNetwork } from "../connectors/simulated/registration";
@@ -14,6 +15,7 @@ export interface ConnectorParts {
   db: Database;
   airports: AirportIndex;
   accounts: SupplierAccounts;
+  connections: SupplierConnectionService;
   orderSignals: SupplierOrderSignals;
 }
 

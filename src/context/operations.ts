@@ -70,6 +70,7 @@ export const operations = {
   platformAccounts: { audience: "owner", effect: "read", permission: null },
   createPlatformAccount: { audience: "owner", effect: "write", permission: null },
   deletePlatformAccount: { audience: "owner", effect: "write", permission: null },
+  setSupplierConnectionWebhookSecret: { audience: "tenant", effect: "write", permission: "tenant:write" },
   locations: { audience: "anyone", effect: "read", permission: "search:read" },
   searchFlights: { audience: "tenant", effect: "write", permission: "search:read" },
   /** Batch offer requests (REST only; GraphQL streams a search with searchOffers): a search, read a batch at a time. */

@@ -1,7 +1,8 @@
 import { tenantScope } from "../context/request-context";
 import type { Resolvers } from "../generated/graphql";
 import { SUPPLIER_CONNECTION_INPUT } from "../composition/connectors";
-import { parseCreateSupplierConnection } from "../gateway/connections/supplier-connection.inputs";
+import { parseCreateSupplierConnection, supplierConnectionWebhookInput, supplierWebhookPath } from "../gateway/connections/supplier-connection.inputs";
+import { parseInput } from "../validation/parse-input";
 import { toGraphQLEnum } from "./enum-case";
 
 export const supplierConnectionResolvers: Resolvers = {
@@ -12,8 +13,13 @@ export const supplierConnectionResolvers: Resolvers = {
     createSupplierConnection: (_parent, { input }, ctx) =>
       ctx.services.supplierConnections.create(tenantScope(ctx), parseCreateSupplierConnection(SUPPLIER_CONNECTION_INPUT, { supplier: input.supplier, access_token: input.accessToken }), ctx.origin),
     deleteSupplierConnection: (_parent, { id }, ctx) => ctx.services.supplierConnections.delete(tenantScope(ctx), id, ctx.origin),
+    setSupplierConnectionWebhookSecret: (_parent, { id, secret }, ctx) => {
+      const { webhook_secret } = parseInput(supplierConnectionWebhookInput, { webhook_secret: secret ?? null }, "invalid_field_value");
+      return ctx.services.supplierConnections.setWebhookSecret(tenantScope(ctx), id, webhook_secret, ctx.origin);
+    },
   },
   SupplierConnection: {
+    webhookPath: (connection) => supplierWebhookPath(connection),
     mode: (connection) => toGraphQLEnum(connection.mode),
     status: (connection) => toGraphQLEnum(connection.status),
   },

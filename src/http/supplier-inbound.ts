@@ -15,7 +15,7 @@ export async function registerSupplierInbound(app: FastifyInstance, routes: Read
     scope.addContentTypeParser("*", { parseAs: "string", bodyLimit: INBOUND_BODY_LIMIT }, (_request, body, done) => done(null, body));
     for (const { supplier, route } of routes) {
       scope.post(`/suppliers/${supplier}/${route.path}`, async (request, reply) => {
-        const answer = await route.handle({ headers: request.headers, body: typeof request.body === "string" ? request.body : "" });
+        const answer = await route.handle({ headers: request.headers, body: typeof request.body === "string" ? request.body : "", params: request.params as Record<string, string> });
         return reply.code(answer.status).send(answer.body);
       });
     }

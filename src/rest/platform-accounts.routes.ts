@@ -4,7 +4,7 @@ import { parseCreateSupplierConnection } from "../gateway/connections/supplier-c
 import { ok, okSchema } from "./envelope";
 import { restRoute } from "./route";
 import { platformAccountSchema } from "./supplier-connection.schemas";
-import { supplierConnectionView } from "./supplier-connection.views";
+import { platformAccountView } from "./supplier-connection.views";
 
 const tag = "Platform accounts (owner)";
 
@@ -22,7 +22,7 @@ export const platformAccountRoutes = [
     fingerprintBody: (raw, ctx) => ctx.services.platformAccounts.idempotencyInput(raw),
     response: okSchema(platformAccountSchema),
     errors: ["invalid_field_value", "platform_account_exists", "supplier_secrets_unset"],
-    handle: async ({ ctx, body }) => ok(supplierConnectionView(await ctx.services.platformAccounts.create(body, ctx.origin)), "Platform account connected"),
+    handle: async ({ ctx, body }) => ok(platformAccountView(await ctx.services.platformAccounts.create(body, ctx.origin)), "Platform account connected"),
   }),
   restRoute({
     method: "GET",
@@ -31,7 +31,7 @@ export const platformAccountRoutes = [
     summary: "List the platform's own supplier accounts, newest first",
     tag,
     response: okSchema(z.array(platformAccountSchema)),
-    handle: async ({ ctx }) => ok((await ctx.services.platformAccounts.list()).map(supplierConnectionView)),
+    handle: async ({ ctx }) => ok((await ctx.services.platformAccounts.list()).map(platformAccountView)),
   }),
   restRoute({
     method: "DELETE",
@@ -41,6 +41,6 @@ export const platformAccountRoutes = [
     tag,
     response: okSchema(platformAccountSchema),
     errors: ["not_found"],
-    handle: async ({ ctx, params }) => ok(supplierConnectionView(await ctx.services.platformAccounts.delete(params.id!, ctx.origin)), "Platform account deleted"),
+    handle: async ({ ctx, params }) => ok(platformAccountView(await ctx.services.platformAccounts.delete(params.id!, ctx.origin)), "Platform account deleted"),
   }),
 ];

@@ -1,14 +1,21 @@
 import type { z } from "zod";
 import type { SupplierConnection } from "../gateway/connections/supplier-connections.service";
-import type { supplierConnectionSchema } from "./supplier-connection.schemas";
+import { supplierWebhookPath } from "../gateway/connections/supplier-connection.inputs";
+import type { platformAccountSchema, supplierConnectionSchema } from "./supplier-connection.schemas";
 
-export function supplierConnectionView(connection: SupplierConnection): z.output<typeof supplierConnectionSchema> {
+/** The owner's platform account: an account's fields alone (its webhooks come to the platform's address). */
+export function platformAccountView(account: Omit<SupplierConnection, "webhookSecretSet">): z.output<typeof platformAccountSchema> {
   return {
-    id: connection.id,
-    supplier: connection.supplier,
-    mode: connection.mode,
-    created_at: connection.createdAt.toISOString(),
-    last_used_at: connection.lastUsedAt?.toISOString() ?? null,
-    status: connection.status,
+    id: account.id,
+    supplier: account.supplier,
+    mode: account.mode,
+    created_at: account.createdAt.toISOString(),
+    last_used_at: account.lastUsedAt?.toISOString() ?? null,
+    status: account.status,
   };
+}
+
+/** A tenant's connection: an account's fields, and its own webhook address. */
+export function supplierConnectionView(connection: SupplierConnection): z.output<typeof supplierConnectionSchema> {
+  return { ...platformAccountView(connection), webhook_path: supplierWebhookPath(connection), webhook_secret_set: connection.webhookSecretSet };
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { tenantScope } from "../context/request-context";
 import { SUPPLIER_CONNECTION_INPUT } from "../composition/connectors";
-import { parseCreateSupplierConnection } from "../gateway/connections/supplier-connection.inputs";
+import { parseCreateSupplierConnection, supplierConnectionWebhookInput } from "../gateway/connections/supplier-connection.inputs";
+import { parseInput } from "../validation/parse-input";
 import { ok, okSchema } from "./envelope";
 import { restRoute } from "./route";
 import { supplierConnectionSchema } from "./supplier-connection.schemas";
@@ -33,6 +34,18 @@ export const supplierConnectionRoutes = [
     tag,
     response: okSchema(z.array(supplierConnectionSchema)),
     handle: async ({ ctx }) => ok((await ctx.services.supplierConnections.list(tenantScope(ctx))).map(supplierConnectionView)),
+  }),
+  restRoute({
+    method: "PATCH",
+    url: "/v1/supplier_connections/:id",
+    operation: "setSupplierConnectionWebhookSecret",
+    summary: "Set (or, with null, remove) the secret the supplier gave for this connection's webhook: stored encrypted, never shown again",
+    tag,
+    body: supplierConnectionWebhookInput,
+    parseBody: (body) => parseInput(supplierConnectionWebhookInput, body, "invalid_field_value"),
+    response: okSchema(supplierConnectionSchema),
+    errors: ["not_found", "invalid_field_value", "supplier_secrets_unset"],
+    handle: async ({ ctx, params, body }) => ok(supplierConnectionView(await ctx.services.supplierConnections.setWebhookSecret(tenantScope(ctx), params.id!, body.webhook_secret, ctx.origin)), "Supplier connection updated"),
   }),
   restRoute({
     method: "DELETE",

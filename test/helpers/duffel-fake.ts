@@ -48,6 +48,10 @@ export interface DuffelFake {
    * as after Duffel's `order.creation_failed`).
    */
   acceptNextOrder(outcome: { readsPending: number; fails?: boolean }): void;
+  /** The airline's change of a paid LHR→LTN order (made when first asked, as Duffel's test mode makes one): Duffel's AIC object, what its webhook event carries; undefined for any other order. */
+  airlineChangeOf(duffelOrderId: string): Record<string, unknown> | undefined;
+  /** How often each airline change was asked to be accepted, by its id. */
+  readonly acceptsOfChange: Map<string, number>;
   /** While true, paid orders show no documents (the airline has not issued the e-tickets yet), as Duffel's do for a while after payment. */
   withholdTickets: boolean;
   close(): Promise<void>;
@@ -73,6 +77,8 @@ export interface FakeOrder {
   body: Record<string, unknown>;
   /** Accepted and not confirmed yet (answered 202): no booking reference. */
   pending?: { readsPending: number; fails: boolean };
+  /** Its flights once an airline's change was accepted (else the offer's). */
+  slices?: unknown[];
 }
 
 const RATE_LIMIT = 120;
@@ -117,6 +123,8 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     changePrice: (offerId: string, newTotal: string) => void priceChanges.set(offerId, newTotal),
     withdraw: (offerId: string) => void withdrawn.add(offerId),
     acceptNextOrder: (outcome: { readsPending: number; fails?: boolean }) => void (nextAccepted = { readsPending: outcome.readsPending, fails: outcome.fails ?? false }),
+    airlineChangeOf: (duffelOrderId: string) => airlineChangeOf(duffelOrderId),
+    acceptsOfChange: new Map<string, number>(),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   } satisfies Omit<DuffelFake, "close"> & { close(): Promise<void> };
 
@@ -324,21 +332,39 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     }
     if (route === "GET /air/airline_initiated_changes") {
       const orderId = query.get("order_id");
-      const order = orderId ? orders.get(orderId) : undefined;
-      if (order && ![...airlineChanges.values()].some((change) => change.order_id === order.id)) {
-        const change = { id: duffelId("aic"), order_id: order.id, action_taken: null, action_taken_at: null, available_actions: ["accept", "cancel", "change"], added: [], removed: [], created_at: new Date().toISOString(), updated_at: new Date().toISOString() };
-        airlineChanges.set(change.id, change);
-      }
+      if (orderId) airlineChangeOf(orderId);
       return sendPage(response, [...airlineChanges.values()].filter((change) => !orderId || change.order_id === orderId), query);
     }
     if ((match = /^POST \/air\/airline_initiated_changes\/([^/]+)\/actions\/accept$/.exec(route))) {
       const change = airlineChanges.get(match[1]!);
       if (!change) return notFound(response);
+      fake.acceptsOfChange.set(change.id as string, (fake.acceptsOfChange.get(change.id as string) ?? 0) + 1);
+      if (change.action_taken !== null && change.action_taken !== "accepted") return send(response, 422, errorBody(422, "invalid_state_error", "already_actioned", "Already actioned", "The airline-initiated change was already actioned"));
       change.action_taken ??= "accepted";
       change.action_taken_at ??= new Date().toISOString();
+      const order = orders.get(change.order_id as string);
+      if (order) order.slices = change.added as unknown[];
       return send(response, 200, { data: change });
     }
     return notFound(response);
+  }
+
+  /**
+   * The airline's change of the order, as Duffel's test mode makes one for a paid order on
+   * LHR→LTN: its flights retimed 2 h 05 min later (the same flights, new times); none for any
+   * other order.
+   */
+  function airlineChangeOf(orderId: string): Record<string, unknown> | undefined {
+    const existing = [...airlineChanges.values()].find((change) => change.order_id === orderId);
+    const order = orders.get(orderId);
+    if (existing || !order || !order.paid || order.cancelled || journeys.get(order.offerId) !== "airline_change") return existing;
+    const removed = (order.slices ?? offers.get(order.offerId)!.slices) as Array<Record<string, unknown> & { segments: Array<Record<string, unknown>> }>;
+    const later = (local: unknown) => new Date(Date.parse(`${String(local)}Z`) + 125 * 60_000).toISOString().slice(0, 19);
+    const added = removed.map((slice) => ({ ...slice, id: duffelId("sli"), segments: slice.segments.map((segment) => ({ ...segment, id: duffelId("seg"), departing_at: later(segment.departing_at), arriving_at: later(segment.arriving_at) })) }));
+    const now = new Date().toISOString();
+    const change = { id: duffelId("aic"), order_id: order.id, action_taken: null, action_taken_at: null, available_actions: ["accept", "cancel", "change", "update"], added, removed, created_at: now, updated_at: now };
+    airlineChanges.set(change.id, change);
+    return change;
   }
 
   function send(response: ServerResponse, status: number, body: unknown, limit: { remaining?: number; resetAt?: number } = {}): void {
@@ -435,14 +461,16 @@ const CARRIERS = [
 /**
  * Duffel's test-mode journeys, by a search's first origin and destination airports: as Duffel's
  * sandbox does, the offer is gone at booking, its price rises on every read, the airline is
- * unknown (502), the balance is short, the search times out (504), or a refund goes to airline credits.
+ * unknown (502), the balance is short, the search times out (504), the airline changes the paid
+ * order (an airline-initiated change), or a refund goes to airline credits.
  */
-const TEST_JOURNEYS: Record<string, "offer_gone" | "price_rises" | "airline_unknown" | "insufficient_balance" | "search_timeout" | "airline_credits"> = {
+const TEST_JOURNEYS: Record<string, "offer_gone" | "price_rises" | "airline_unknown" | "insufficient_balance" | "search_timeout" | "airline_change" | "airline_credits"> = {
   "LGW-LHR": "offer_gone",
   "LHR-STN": "price_rises",
   "LHR-LGW": "airline_unknown",
   "LGW-STN": "insufficient_balance",
   "STN-LHR": "search_timeout",
+  "LHR-LTN": "airline_change",
   "LTN-SYD": "airline_credits",
 };
 
@@ -554,7 +582,7 @@ function orderView(order: FakeOrder, offer: Record<string, unknown>, ticketsWith
     total_amount: order.totalAmount,
     total_currency: order.totalCurrency,
     owner: offer.owner,
-    slices: offer.slices,
+    slices: order.slices ?? offer.slices,
     passengers: given.map((passenger) => ({ id: passenger.id, given_name: passenger.given_name, family_name: passenger.family_name })),
     payment_status: { awaiting_payment: !order.paid, payment_required_by: order.paid ? null : (offer.payment_requirements as { payment_required_by: string | null }).payment_required_by, price_guarantee_expires_at: null },
     documents: order.paid && !order.pending && !ticketsWithheld ? given.map((passenger, index) => ({ type: "electronic_ticket", unique_identifier: `12500000000${index}`, passenger_ids: [passenger.id] })) : [],

@@ -230,9 +230,15 @@ describe("the Duffel connector", () => {
     const confirmed = await connector.confirmChange(change.id, { amount: change.change_total_amount, currency: change.change_total_currency });
     expect(confirmed.confirmed_at).not.toBeNull();
 
-    const [airlineChange] = await connector.listAirlineInitiatedChanges(orderId);
-    expect(airlineChange).toMatchObject({ order_id: orderId, action_taken: null, available_actions: expect.arrayContaining(["accept"]) });
+    // Only an order on LHR→LTN gets an airline's change, as in Duffel's test mode.
+    expect(await connector.listAirlineInitiatedChanges(orderId)).toEqual([]);
+    const changing = (await connector.createOfferRequest({ ...offerRequestBody(londonToNewYork(server)), slices: [{ origin: "LHR", destination: "LTN", departure_date: offer!.slices[0]!.segments[0]!.departing_at.slice(0, 10) }] }, { returnOffers: true, supplierTimeoutMs: 2500 })).offers![0]!;
+    const changed = await bookings().book(tenant.tenantId, { idempotencyKey: newKey("changing"), offerId: changing.id, type: "instant", passengers: travellers(changing.passengers.map((p) => p.id)), payment: { amount: changing.total_amount, currency: changing.total_currency } });
+    const [airlineChange] = await connector.listAirlineInitiatedChanges(changed.duffelOrderId!);
+    expect(airlineChange).toMatchObject({ order_id: changed.duffelOrderId, action_taken: null, available_actions: expect.arrayContaining(["accept"]) });
+    expect(airlineChange!.added[0]!.segments[0]!.departing_at).not.toBe(airlineChange!.removed[0]!.segments[0]!.departing_at);
     expect((await connector.acceptAirlineInitiatedChange(airlineChange!.id)).action_taken).toBe("accepted");
+    expect((await connector.getOrder(changed.duffelOrderId!)).slices[0]!.segments[0]!.departing_at).toBe(airlineChange!.added[0]!.segments[0]!.departing_at);
 
     const quote = await connector.quoteCancellation(orderId);
     expect(quote).toMatchObject({ order_id: orderId, refund_amount: offer!.total_amount, confirmed_at: null });

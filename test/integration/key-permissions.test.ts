@@ -48,6 +48,7 @@ const probes: Record<string, Probe> = {
   supplierConnections: { rest: "GET /v1/supplier_connections" },
   createSupplierConnection: { rest: "POST /v1/supplier_connections", body: {} },
   deleteSupplierConnection: { rest: "DELETE /v1/supplier_connections/:id" },
+  setSupplierConnectionWebhookSecret: { rest: "PATCH /v1/supplier_connections/:id", body: { webhook_secret: null } },
   // Events show orders' contents: orders:read on top of webhooks:read.
   events: { rest: "GET /v1/events", alsoNeeds: { orders: "read" } },
   event: { rest: "GET /v1/events/:id", alsoNeeds: { orders: "read" } },

@@ -268,6 +268,7 @@ describe("a sweep of guessed and foreign ids", () => {
     simulateAirlineInitiatedChange: { kind: "retime" },
     updateWebhookEndpoint: { enabled: false },
     updatePricingRule: { active: false },
+    setSupplierConnectionWebhookSecret: { webhook_secret: "whsec_sweep" },
   };
 
   beforeAll(async () => {

@@ -35,7 +35,16 @@ describe("supplier connections", () => {
     const token = testToken();
     const created = await call(server, "POST", "/v1/supplier_connections", { key: tenant.key, body: { supplier: "duffel", access_token: token } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body.data).toEqual({ id: expect.stringMatching(/^spc_/), supplier: "duffel", mode: "test", created_at: expect.any(String), last_used_at: null, status: "active" });
+    expect(created.body.data).toEqual({
+      id: expect.stringMatching(/^spc_/),
+      supplier: "duffel",
+      mode: "test",
+      created_at: expect.any(String),
+      last_used_at: null,
+      status: "active",
+      webhook_path: `/suppliers/duffel/webhooks/${created.body.data.id}`,
+      webhook_secret_set: false,
+    });
     const listed = await call(server, "GET", "/v1/supplier_connections", { key: tenant.key });
     expect(listed.body.data).toEqual([created.body.data]);
     expect(JSON.stringify([created.body, listed.body])).not.toContain(token);

@@ -22,11 +22,21 @@ export class DuffelCancellations {
   /** Duffel's quote for cancelling the order: its refund in minor units of `currency` (the static table's rate when Duffel's currency is another), until Duffel's expiry. */
   async quote(order: Pick<OrderRef, "id" | "tenantId">, currency: string): Promise<CancellationQuote> {
     const booked = await this.booked(order);
-    const quote = await this.on(booked, (connector) => connector.quoteCancellation(booked.duffelOrderId!));
-    // Credits are no cash refund; a cash refund Duffel does not price is unknown, never 0.
-    if (quote.refund_amount === null && !refundsToCredits(quote)) throw new AppError("supplier_error", { reason: "Duffel quoted the cancellation without a refund amount; ask for a quote again later." });
-    const refundAmount = refundsToCredits(quote) ? 0 : convertedAmount(quote.refund_amount!, quote.refund_currency ?? currency, currency).amountMinor;
-    return { reference: quote.id, refundAmount, expiresAt: quote.expires_at === null ? null : new Date(quote.expires_at) };
+    return quoteOf(await this.on(booked, (connector) => connector.quoteCancellation(booked.duffelOrderId!)), currency);
+  }
+
+  /**
+   * The cancellation made at Duffel outside our API (its dashboard, the airline), as a confirmed
+   * quote; null while Duffel's order is not cancelled, or for an order that is not Duffel's. An
+   * order Duffel shows cancelled with no confirmed cancellation refunds nothing.
+   */
+  async cancellationAtSupplier(order: Pick<OrderRef, "id" | "tenantId">, currency: string): Promise<CancellationQuote | null> {
+    const booked = await this.bookings.find(order.tenantId, order.id);
+    if (booked?.status !== "booked" || !booked.duffelOrderId) return null;
+    const duffelOrder = await this.on(booked, (connector) => connector.getOrder(booked.duffelOrderId!));
+    if (duffelOrder.cancelled_at === null) return null;
+    const confirmed = await this.on(booked, (connector) => connector.cancelOrder(booked.duffelOrderId!, null));
+    return confirmed ? quoteOf(confirmed, currency) : { reference: "", refundAmount: 0, expiresAt: null };
   }
 
   /**
@@ -106,4 +116,11 @@ export class DuffelCancellations {
 /** Duffel refunds the cancellation to credits with the airline (airline credits, a voucher), not to money. */
 function refundsToCredits(cancellation: Pick<DuffelOrderCancellation, "refund_to">): boolean {
   return cancellation.refund_to === "airline_credits" || cancellation.refund_to === "voucher";
+}
+
+/** Duffel's cancellation as our quote, its refund in minor units of `currency`: credits are no cash refund, and a cash refund Duffel does not price is unknown, never 0. */
+function quoteOf(cancellation: DuffelOrderCancellation, currency: string): CancellationQuote {
+  if (cancellation.refund_amount === null && !refundsToCredits(cancellation)) throw new AppError("supplier_error", { reason: "Duffel gave the cancellation no refund amount; ask again later." });
+  const refundAmount = refundsToCredits(cancellation) ? 0 : convertedAmount(cancellation.refund_amount!, cancellation.refund_currency ?? currency, currency).amountMinor;
+  return { reference: cancellation.id, refundAmount, expiresAt: cancellation.expires_at === null ? null : new Date(cancellation.expires_at) };
 }

@@ -3,7 +3,7 @@ import { wallTimeToInstant } from "../../time/local-time";
 import type { BaggageAllowance, CabinClass, PassengerType } from "../../gateway/contract/air";
 import type { PenaltyCondition, SupplierOffer, SupplierSearch, SupplierSegment, SupplierSlice } from "../../gateway/contract/offers";
 import { convertedAmount, type ConvertedAmount } from "./duffel-prices";
-import type { DuffelCondition, DuffelOffer, DuffelOfferRequestBody, DuffelSegment } from "./duffel-shapes";
+import type { DuffelCondition, DuffelOffer, DuffelOfferRequestBody, DuffelSegment, DuffelSlice } from "./duffel-shapes";
 
 /**
  * Seats a Duffel flight is taken to have for sale: Duffel keeps the inventory and refuses a
@@ -68,18 +68,7 @@ export function toSupplierOffer(offer: DuffelOffer, airportByIata: (code: string
     const total = usd(offer.total_amount, offer.total_currency);
     const tax = offer.tax_amount && offer.tax_currency ? Math.min(usd(offer.tax_amount, offer.tax_currency), total) : 0;
     const typeOf = new Map(offer.passengers.map((passenger) => [passenger.id, passenger.type]));
-    const slices = offer.slices.map((slice): SupplierSlice => {
-      const segments = slice.segments.map((segment) => toSupplierSegment(segment, typeOf, airportByIata));
-      const first = segments[0]!;
-      const last = segments[segments.length - 1]!;
-      return {
-        origin: first.origin,
-        destination: last.destination,
-        departureDate: first.departingAtLocal.slice(0, 10),
-        durationMinutes: isoDurationMinutes(slice.duration) ?? Math.round((Date.parse(last.arrivingAtUtc) - Date.parse(first.departingAtUtc)) / 60_000),
-        segments,
-      };
-    });
+    const slices = offer.slices.map((slice) => toSupplierSlice(slice, typeOf, airportByIata));
     return {
       owner: { iataCode: offer.owner.iata_code ?? "", name: offer.owner.name },
       fareBrandName: offer.slices[0]?.fare_brand_name ?? "Duffel",
@@ -111,7 +100,21 @@ export function toSupplierOffer(offer: DuffelOffer, airportByIata: (code: string
   }
 }
 
-class UnknownPlace extends Error {}
+export class UnknownPlace extends Error {}
+
+/** A Duffel slice (of an offer, an order or an airline's change) as the contract states it; throws UnknownPlace for an airport not in our index. */
+export function toSupplierSlice(slice: DuffelSlice, typeOf: Map<string, PassengerType>, airportByIata: (code: string) => Airport | undefined): SupplierSlice {
+  const segments = slice.segments.map((segment) => toSupplierSegment(segment, typeOf, airportByIata));
+  const first = segments[0]!;
+  const last = segments[segments.length - 1]!;
+  return {
+    origin: first.origin,
+    destination: last.destination,
+    departureDate: first.departingAtLocal.slice(0, 10),
+    durationMinutes: isoDurationMinutes(slice.duration) ?? Math.round((Date.parse(last.arrivingAtUtc) - Date.parse(first.departingAtUtc)) / 60_000),
+    segments,
+  };
+}
 
 function toSupplierSegment(segment: DuffelSegment, typeOf: Map<string, PassengerType>, airportByIata: (code: string) => Airport | undefined): SupplierSegment {
   const origin = airportByIata(segment.origin.iata_code);

@@ -3,7 +3,7 @@ import { appError, type AppError } from "../../errors/app-error";
 import type { Airport } from "../../locations/airport";
 import type { BookingAnswer, BookingRef, CancellationQuote, OrderRef, RefundOutcome, SupplierBooking, SupplierOrder, TicketingAnswer } from "../../gateway/contract/bookings";
 import { SupplierAccountRefused, SupplierFailed } from "../../gateway/contract/errors";
-import type { PricedHolds } from "../../gateway/contract/capabilities";
+import type { CancelledElsewhere, PricedHolds } from "../../gateway/contract/capabilities";
 import type { SupplierOffer, SupplierOfferRef, SupplierSearch } from "../../gateway/contract/offers";
 import type { Supplier } from "../../gateway/contract/supplier";
 import { onAccount, type DuffelAccounts } from "./duffel-accounts";
@@ -44,9 +44,10 @@ export interface DuffelSupplierParts {
  * Duffel cannot hold, nothing yet (`pay_now`: ticketing books it as an instant order). Each
  * booking is named by our order id (DuffelBookings), so a repeat finds its work done. Ticketing
  * pays the hold; a refund confirms Duffel's cancellation quote; giving a booking back cancels it
- * at Duffel. Its one capability: it prices its own holds, asked again before one is paid (PricedHolds).
+ * at Duffel. Its capabilities: it prices its own holds, asked again before one is paid
+ * (PricedHolds), and tells an order cancelled at Duffel outside our API (CancelledElsewhere).
  */
-export class DuffelSupplier implements Supplier, PricedHolds {
+export class DuffelSupplier implements Supplier, PricedHolds, CancelledElsewhere {
   readonly #ticketing: DuffelTicketing;
   readonly #cancellations: DuffelCancellations;
 
@@ -161,6 +162,11 @@ export class DuffelSupplier implements Supplier, PricedHolds {
   /** Duffel prices its own cancellations. */
   quoteCancellation(order: OrderRef, currency: string): Promise<CancellationQuote | null> {
     return this.#cancellations.quote(order, currency);
+  }
+
+  /** An order cancelled at Duffel outside our API (its dashboard, the airline): its confirmed cancellation. */
+  cancellationAtSupplier(order: OrderRef, currency: string): Promise<CancellationQuote | null> {
+    return this.#cancellations.cancellationAtSupplier(order, currency);
   }
 
   refundTickets(booking: SupplierBooking, quoteReference: string | null): Promise<RefundOutcome | void> {

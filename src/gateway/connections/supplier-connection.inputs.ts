@@ -35,3 +35,20 @@ export function withTokenFingerprint(body: unknown, fingerprint: ((token: string
   const { access_token: token, ...rest } = body as Record<string, unknown>;
   return typeof token === "string" && fingerprint ? { ...rest, access_token_hmac: fingerprint(token) } : rest;
 }
+
+/** The longest webhook secret accepted, with room to spare (suppliers give a few tens of characters). */
+const MAX_WEBHOOK_SECRET_LENGTH = 500;
+
+/** PATCH /v1/supplier_connections/:id and Mutation.setSupplierConnectionWebhookSecret: the secret the supplier gave for this connection's webhook, or null to remove it. */
+export const supplierConnectionWebhookInput = z.strictObject({
+  webhook_secret: z
+    .string({ message: "must be the webhook's secret, or null" })
+    .min(1, { message: "must not be empty (null removes it)" })
+    .max(MAX_WEBHOOK_SECRET_LENGTH, { message: "is longer than any webhook secret" })
+    .nullable(),
+});
+
+/** A connection's own webhook address on this host: where its supplier's webhook is created to deliver. */
+export function supplierWebhookPath(connection: { id: string; supplier: string }): string {
+  return `/suppliers/${connection.supplier}/webhooks/${connection.id}`;
+}

@@ -19,6 +19,8 @@ export interface SupplierConnection {
   status: "active" | "invalid";
   createdAt: Date;
   lastUsedAt: Date | null;
+  /** Whether the tenant set the secret the supplier signs this connection's webhooks with (never shown). */
+  webhookSecretSet: boolean;
 }
 
 /** What a connector needs to call the supplier for a tenant: the connection and its token, decrypted. */
@@ -36,6 +38,7 @@ interface ConnectionRow {
   mode: string;
   status: string;
   encryptedToken: string;
+  encryptedWebhookSecret: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
 }
@@ -114,6 +117,42 @@ export class SupplierConnectionService {
     return connectionFromRow(row);
   }
 
+  /**
+   * Sets (or, with null, removes) the secret the supplier signs this connection's webhooks with
+   * (the one it gave when the webhook was created there), encrypted as the token is; audited
+   * without it. 404 for another tenant's or an unknown id; 503 `supplier_secrets_unset` when
+   * setting one without a key to encrypt it with.
+   */
+  async setWebhookSecret(scope: TenantScope, connectionId: string, secret: string | null, by: ChangeOrigin): Promise<SupplierConnection> {
+    return this.db.prisma.$transaction(async (tx) => {
+      const before = await tx.supplierConnection.findFirst({ where: { id: connectionId, tenantId: scope.tenantId } });
+      if (!before) throw appError("not_found");
+      if (!this.cipher && secret !== null) throw appError("supplier_secrets_unset");
+      const encryptedWebhookSecret = secret === null ? null : this.cipher!.encrypt(secret, webhookAssociatedData(scope.tenantId, connectionId));
+      const row = await tx.supplierConnection.update({ where: { id: connectionId }, data: { encryptedWebhookSecret } });
+      const state = (set: boolean) => (set ? "set" : "unset");
+      await recordAudit(tx, this.db, by, {
+        action: "supplier_connection.webhook_updated",
+        tenantId: scope.tenantId,
+        target: { type: "supplier_connection", id: connectionId },
+        changes: { webhook_signing: { from: state(before.encryptedWebhookSecret !== null), to: state(secret !== null) } },
+      });
+      return connectionFromRow(row);
+    });
+  }
+
+  /**
+   * The connection a webhook address names, for `supplier`: whose it is and its webhook secret,
+   * decrypted (null when none is set); null for an unknown connection, another supplier's, or
+   * when connections are off.
+   */
+  async webhookSecret(supplier: string, connectionId: string): Promise<{ tenantId: string; secret: string | null } | null> {
+    if (!this.cipher) return null;
+    const row = await this.db.prisma.supplierConnection.findFirst({ where: { id: connectionId, supplier }, select: { tenantId: true, encryptedWebhookSecret: true } });
+    if (!row) return null;
+    return { tenantId: row.tenantId, secret: row.encryptedWebhookSecret === null ? null : this.cipher.decrypt(row.encryptedWebhookSecret, webhookAssociatedData(row.tenantId, connectionId)) };
+  }
+
   /** The tenant's credentials for `supplier`, or null when it has no connection (or connections are off). */
   async credentials(tenantId: string, supplier: string): Promise<SupplierCredentials | null> {
     if (!this.cipher) return null;
@@ -157,7 +196,13 @@ function associatedData(tenantId: string, connectionId: string): string {
   return `${tenantId}:${connectionId}`;
 }
 
-export function connectionFromRow(row: Omit<ConnectionRow, "tenantId">): SupplierConnection {
+/** A webhook secret's associated data: neither decrypts as the other (nor on another connection). */
+function webhookAssociatedData(tenantId: string, connectionId: string): string {
+  return `${tenantId}:${connectionId}:webhook`;
+}
+
+/** A stored connection as shown (a platform account's row too, which has no webhook secret). */
+export function connectionFromRow(row: Omit<ConnectionRow, "tenantId" | "encryptedWebhookSecret"> & { encryptedWebhookSecret?: string | null }): SupplierConnection {
   return {
     id: row.id,
     supplier: row.supplier,
@@ -165,5 +210,6 @@ export function connectionFromRow(row: Omit<ConnectionRow, "tenantId">): Supplie
     status: row.status === "invalid" ? "invalid" : "active",
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
+    webhookSecretSet: (row.encryptedWebhookSecret ?? null) !== null,
   };
 }

@@ -1,5 +1,5 @@
 import type { CabinClass, CarrierRef, Environment, PassengerType, Traveller } from "./air";
-import type { SupplierOfferRef } from "./offers";
+import type { SupplierOfferRef, SupplierSlice } from "./offers";
 
 /** How calls after booking name it: our order id, whose it is, and its environment (its inventory and its circuit). */
 export interface BookingRef {
@@ -135,4 +135,14 @@ export interface AirlineCreditIssued {
 /** What refunding tickets gave back besides (or instead of) cash: the airline's credits, when it refunded to them. */
 export interface RefundOutcome {
   airlineCredits: AirlineCreditIssued[];
+}
+
+/** A change of a booking's flights its supplier reports (the airline's doing): the slices it takes away, the ones it puts in their place, and the answer given so far. */
+export interface ReportedChange {
+  /** The supplier's own id of the change: one change of ours per id. */
+  supplierChangeId: string;
+  removed: SupplierSlice[];
+  added: SupplierSlice[];
+  /** Null until answered; `accepted` once accepted (here, or at the supplier directly). */
+  actionTaken: "accepted" | "cancelled" | "changed" | null;
 }

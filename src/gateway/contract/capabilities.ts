@@ -1,6 +1,6 @@
 import type { Airport } from "../../locations/airport";
 import type { CabinClass, Environment } from "./air";
-import type { BookedItinerary, BookingRef, FlightChange, OrderRef, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking } from "./bookings";
+import type { BookedItinerary, BookingRef, CancellationQuote, FlightChange, OrderRef, FlightTimes, IssuedEmd, ReissuedTicket, ReportedChange, SeatChoice, ServiceSale, SupplierBooking } from "./bookings";
 import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierOfferRef, SupplierSearch } from "./offers";
 import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "./seat-maps";
 
@@ -83,6 +83,27 @@ export interface AirlineChanges {
   retimeFlight(flightKey: string, itineraries: readonly BookedItinerary[], now: Date): FlightTimes | null;
 }
 
+/**
+ * Changes a remote airline made to a booking and its supplier reports (its webhooks, or a read of
+ * them): the domain records each once as the order's airline change, and accepting one accepts
+ * it at the supplier first.
+ */
+export interface ReportedChanges {
+  /** The changes the supplier reports for the booking, answered or not; none for a booking it does not hold. */
+  reportedChanges(booking: BookingRef): Promise<ReportedChange[]>;
+  /** Accepts the change at the supplier: the booking's flights become its `added`. Safe to repeat (a change accepted already answers so). */
+  acceptReportedChange(booking: BookingRef, supplierChangeId: string): Promise<void>;
+}
+
+/**
+ * Bookings the supplier may cancel on its own side (its dashboard, the airline): asked when it
+ * says so (a webhook), so that the order is refunded here as our own cancellation would.
+ */
+export interface CancelledElsewhere {
+  /** The booking's cancellation made at the supplier, as a confirmed quote in minor units of `currency` (its reference what a refund confirms again); null while the booking is not cancelled there. */
+  cancellationAtSupplier(booking: OrderRef, currency: string): Promise<CancellationQuote | null>;
+}
+
 /** Indicative prices from the supplier's schedules and fares, without making offers (the fare calendar and destination ideas). */
 export interface LowestFares {
   /** The fares of the `limit` cheapest offers `search` would return for the same search, cheapest first. */
@@ -116,6 +137,8 @@ export interface Capabilities {
   services: Services;
   orderChanges: OrderChanges;
   airlineChanges: AirlineChanges;
+  reportedChanges: ReportedChanges;
+  cancelledElsewhere: CancelledElsewhere;
   lowestFares: LowestFares;
   availability: Availability;
 }

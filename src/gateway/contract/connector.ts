@@ -49,6 +49,16 @@ export interface ConnectorRegistration {
   retention?: readonly RetentionRule[];
   /** What the supplier sends us (its webhooks), each served at `/suppliers/<supplier id>/<path>` without an API key. */
   inbound?: readonly SupplierInboundRoute[];
+  /** Reads of the supplier it repeats in the background (what its webhooks would tell, for accounts whose webhooks cannot reach us). */
+  polls?: readonly SupplierPoll[];
+}
+
+/** A background read a connector repeats every `everyMs` (each process runs its own). */
+export interface SupplierPoll {
+  name: string;
+  everyMs: number;
+  /** One bounded round; true when it left work behind (a full batch), so another runs at once. */
+  round(): Promise<boolean>;
 }
 
 /**
@@ -57,15 +67,19 @@ export interface ConnectorRegistration {
  * catalogue's error.
  */
 export interface SupplierInboundRoute {
-  /** Under `/suppliers/<supplier id>/`, e.g. `webhooks`. */
+  /** Under `/suppliers/<supplier id>/`, e.g. `webhooks`, or `webhooks/:connectionId` (a `:name` part is handed over in `params`). */
   path: string;
-  handle(request: { headers: Readonly<Record<string, string | string[] | undefined>>; body: string }): Promise<{ status: number; body: unknown }>;
+  handle(request: { headers: Readonly<Record<string, string | string[] | undefined>>; body: string; params: Readonly<Record<string, string>> }): Promise<{ status: number; body: unknown }>;
 }
 
 /** What a connector may tell the domain about an order its supplier changed (a webhook said so). */
 export interface SupplierOrderSignals {
   /** The supplier says our order `orderId` changed: the work waiting on it (a ticketing waiting for the supplier to issue tickets) runs now instead of at its next read. */
   changed(orderId: string): Promise<void>;
+  /** The supplier reports (or may report) an airline's change of our order `orderId`: its reported changes are read and recorded now. */
+  airlineChanged(orderId: string): Promise<void>;
+  /** The supplier says our order `orderId` was (or may have been) cancelled on its side: it is read, and a cancelled one is refunded here as our own cancellation would. */
+  cancelled(orderId: string): Promise<void>;
 }
 
 /** A connector made, as the gateway registers it. */

@@ -1,7 +1,7 @@
 import type { Airport } from "../../locations/airport";
 import type { Environment } from "../contract/air";
-import type { BookingAnswer, BookingRef, CancellationQuote, FlightChange, IssuedEmd, OrderRef, RefundOutcome, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking, SupplierOrder, TicketingAnswer } from "../contract/bookings";
-import type { Availability, DeclaredCapabilities, LowestFares, OrderChanges, PricedHolds, SeatSelection, Services } from "../contract/capabilities";
+import type { BookingAnswer, BookingRef, CancellationQuote, FlightChange, IssuedEmd, OrderRef, RefundOutcome, ReissuedTicket, ReportedChange, SeatChoice, ServiceSale, SupplierBooking, SupplierOrder, TicketingAnswer } from "../contract/bookings";
+import type { Availability, CancelledElsewhere, DeclaredCapabilities, LowestFares, OrderChanges, PricedHolds, ReportedChanges, SeatSelection, Services } from "../contract/capabilities";
 import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierOfferRef, SupplierSearch } from "../contract/offers";
 import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "../contract/seat-maps";
 import type { Supplier } from "../contract/supplier";
@@ -21,6 +21,8 @@ export function pipedConnector(supplierId: string, supplier: Supplier, capabilit
       ...(capabilities.holds && { holds: capabilities.holds }),
       ...(capabilities.airlineChanges && { airlineChanges: capabilities.airlineChanges }),
       ...(capabilities.pricedHolds && { pricedHolds: new PipedPricedHolds(capabilities.pricedHolds, calls) }),
+      ...(capabilities.reportedChanges && { reportedChanges: new PipedReportedChanges(capabilities.reportedChanges, calls) }),
+      ...(capabilities.cancelledElsewhere && { cancelledElsewhere: new PipedCancelledElsewhere(capabilities.cancelledElsewhere, calls) }),
       ...(capabilities.seatSelection && { seatSelection: new PipedSeatSelection(capabilities.seatSelection, calls) }),
       ...(capabilities.services && { services: new PipedServices(capabilities.services, calls) }),
       ...(capabilities.orderChanges && { orderChanges: new PipedOrderChanges(capabilities.orderChanges, calls) }),
@@ -94,6 +96,32 @@ class PipedPricedHolds implements PricedHolds {
 
   holdPriceChange(order: OrderRef & { supplierOffer?: SupplierOfferRef }, currency: string): Promise<number> {
     return this.calls.call("holdPriceChange", "interactive", order.environment, () => this.inner.holdPriceChange(order, currency));
+  }
+}
+
+class PipedReportedChanges implements ReportedChanges {
+  constructor(
+    private readonly inner: ReportedChanges,
+    private readonly calls: Calls,
+  ) {}
+
+  reportedChanges(booking: BookingRef): Promise<ReportedChange[]> {
+    return this.calls.call("reportedChanges", "job", booking.environment, () => this.inner.reportedChanges(booking));
+  }
+
+  acceptReportedChange(booking: BookingRef, supplierChangeId: string): Promise<void> {
+    return this.calls.call("acceptReportedChange", "interactive", booking.environment, () => this.inner.acceptReportedChange(booking, supplierChangeId));
+  }
+}
+
+class PipedCancelledElsewhere implements CancelledElsewhere {
+  constructor(
+    private readonly inner: CancelledElsewhere,
+    private readonly calls: Calls,
+  ) {}
+
+  cancellationAtSupplier(booking: OrderRef, currency: string): Promise<CancellationQuote | null> {
+    return this.calls.call("cancellationAtSupplier", "job", booking.environment, () => this.inner.cancellationAtSupplier(booking, currency));
   }
 }
 

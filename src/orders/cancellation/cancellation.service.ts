@@ -21,6 +21,7 @@ import type { AirlineJobs } from "../jobs/airline-jobs";
 import { awaitsPayment, isRefunding, isTicketed, refusal, requireAllowed, stateConflict } from "../core/order-actions";
 import { ORDER_GUARD, touchIn } from "../core/order-state-machine";
 import type { OrderService } from "../core/order.service";
+import { orderSubject } from "../core/order-subject";
 import { refundAmount, refundedFee } from "./refund-rules";
 import { offerSupplier } from "../../search/offer-payload";
 
@@ -135,6 +136,56 @@ export class CancellationService {
       }
       return this.orders.detail(scope, orderId);
     }
+  }
+
+  /**
+   * The order's supplier cancelled it on its own side (its dashboard, the airline), as its
+   * webhook says: a TICKETED order with no refund under way is refunded as a confirmed quote of
+   * ours would be. The supplier's cancellation becomes the confirmed quote (its refund, plus the
+   * platform's fee when refundable), with `order_cancellation.confirmed`, an open airline change
+   * answered `cancelled`, and the refund job, which confirms it at the supplier again (done
+   * already) and credits the wallet once, as the order's settlement says. The order's guard lets
+   * one refund start: racing our own cancellation (or another delivery), the other finds it under
+   * way and does nothing. What it did: `refunding`; `over` (no such order, or it is over here:
+   * refunded or being refunded, cancelled, failed); `not_cancelled` (the supplier shows no
+   * cancellation); `not_ticketed` (unpaid or ticketing here: an operator's to look at).
+   */
+  async cancelledAtSupplier(orderId: string): Promise<"refunding" | "over" | "not_cancelled" | "not_ticketed"> {
+    const subject = await orderSubject(this.db, orderId);
+    if (!subject || isRefunding(subject.order) || ["REFUNDED", "CANCELED", "FAILED"].includes(subject.order.status)) return "over";
+    const { order, environment, clock } = subject;
+    const elsewhere = this.suppliers.declared(order.offer.payload, "cancelledElsewhere");
+    if (!elsewhere) return "not_cancelled";
+    const cancelled = await elsewhere.cancellationAtSupplier({ id: order.id, tenantId: order.tenantId, environment, supplier: offerSupplier(order.offer.payload).id }, order.currency);
+    if (!cancelled) return "not_cancelled";
+    if (!isTicketed(order)) return "not_ticketed";
+    const now = clock.now();
+    const quote: OrderCancellation = {
+      id: newId("ore", now.getTime()),
+      orderId: order.id,
+      tenantId: order.tenantId,
+      refundAmount: cancelled.refundAmount + refundedFee(order),
+      currency: order.currency,
+      fullRefund: false,
+      supplierReference: cancelled.reference || null,
+      expiresAt: now,
+      confirmedAt: now,
+      createdAt: now,
+    };
+    const refund = this.jobs.schedule(order, "refund");
+    const requested = Sql.sql`, "refundRequestedAt" = ${sqlTimestamp(this.db.provider, now)}`;
+    try {
+      await this.commits.commit(
+        [order],
+        [insertCancellation(this.db, quote), answerAirlineChanges(this.db, order, "cancel", now), touchIn(this.db, order, "TICKETED", now, requested, Sql.sql`AND "refundRequestedAt" IS NULL`), refund.statement],
+        [orderEvent(order, now, { type: "order_cancellation.confirmed", cancellation: quote })],
+      );
+    } catch (error) {
+      if (error instanceof GuardFailed && error.guard === ORDER_GUARD) return "over";
+      throw error;
+    }
+    refund.wake();
+    return "refunding";
   }
 
   /** Whether the order is TICKETED with no refund under way (the refund action's guard failed because it changed otherwise). */

@@ -2,7 +2,7 @@ import type { Database } from "../../db/database";
 import type { Prisma } from "../../db/models";
 import { queryRows } from "../../db/query-rows";
 import { sqlJson, sqlTimestamp } from "../../db/sql-values";
-import { guarded, type GuardedStatement } from "../../db/write-batch";
+import { guarded, type BatchStatement, type GuardedStatement } from "../../db/write-batch";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { ACTIONS_TAKEN, airlineChangeFrom, type AirlineChangeActionTaken, type AirlineChangeRecord, type AirlineInitiatedChange } from "./airline-change";
 
@@ -16,11 +16,17 @@ const AIRLINE_CHANGE_GUARD = "airline_change";
 
 type Reader = Prisma.TransactionClient;
 
-export function insertAirlineChange(db: Database, change: AirlineInitiatedChange): Sql.Sql {
+/** Names the guard of a reported change's insertion in `GuardFailed`: the supplier's change was recorded already. */
+export const REPORTED_CHANGE_GUARD = "reported_change";
+
+/** Inserts the change; one the supplier reported is inserted once per its id (a second insertion fails `REPORTED_CHANGE_GUARD`, so its batch and event roll back). */
+export function insertAirlineChange(db: Database, change: AirlineInitiatedChange): BatchStatement {
   const { provider } = db;
   const at = sqlTimestamp(provider, change.createdAt);
-  return Sql.sql`INSERT INTO "AirlineInitiatedChange" ("id", "orderId", "tenantId", "removed", "added", "actionTaken", "createdAt", "updatedAt")
-    VALUES (${change.id}, ${change.orderId}, ${change.tenantId}, ${sqlJson(provider, change.removed)}, ${sqlJson(provider, change.added)}, NULL, ${at}, ${at})`;
+  const insert = Sql.sql`INSERT INTO "AirlineInitiatedChange" ("id", "orderId", "tenantId", "removed", "added", "actionTaken", "supplierChangeId", "createdAt", "updatedAt")
+    VALUES (${change.id}, ${change.orderId}, ${change.tenantId}, ${sqlJson(provider, change.removed)}, ${sqlJson(provider, change.added)}, NULL, ${change.supplierChangeId}, ${at}, ${at})`;
+  if (change.supplierChangeId === null) return insert;
+  return guarded(Sql.sql`${insert} ON CONFLICT ("orderId", "supplierChangeId") DO NOTHING`, REPORTED_CHANGE_GUARD);
 }
 
 /**

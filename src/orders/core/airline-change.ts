@@ -26,6 +26,8 @@ export interface AirlineInitiatedChange {
   added: OfferPayload;
   /** Null until the tenant answers it. */
   actionTaken: AirlineChangeActionTaken | null;
+  /** The supplier's own id of a change it reported (a remote airline's, reported-changes.ts); null for a change our own airline made. */
+  supplierChangeId: string | null;
   createdAt: Date;
   /** When it was answered, once answered (nothing else changes a change). */
   updatedAt: Date;
@@ -42,7 +44,7 @@ export function availableActions(change: Pick<AirlineInitiatedChange, "actionTak
 }
 
 /** A change's row as Prisma reads it, or as a raw read does (JSON and dates as text on SQLite). */
-export type AirlineChangeRecord = Record<"id" | "orderId" | "tenantId", string> & { actionTaken: string | null } & Record<"removed" | "added" | "createdAt" | "updatedAt", unknown>;
+export type AirlineChangeRecord = Record<"id" | "orderId" | "tenantId", string> & { actionTaken: string | null; supplierChangeId: string | null } & Record<"removed" | "added" | "createdAt" | "updatedAt", unknown>;
 
 export function airlineChangeFrom(row: AirlineChangeRecord): AirlineInitiatedChange {
   return {
@@ -52,6 +54,7 @@ export function airlineChangeFrom(row: AirlineChangeRecord): AirlineInitiatedCha
     removed: jsonFrom<OfferPayload>(row.removed),
     added: jsonFrom<OfferPayload>(row.added),
     actionTaken: row.actionTaken as AirlineChangeActionTaken | null,
+    supplierChangeId: row.supplierChangeId,
     createdAt: dateFrom(row.createdAt),
     updatedAt: dateFrom(row.updatedAt),
   };

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SupplierConnection" ADD COLUMN "encryptedWebhookSecret" TEXT;

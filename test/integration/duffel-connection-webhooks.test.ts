@@ -1,0 +1,89 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, graphql } from "../helpers/client";
+import { deliverDuffelEvent, duffelEvent, ticketedOnChangingRoute } from "../helpers/duffel-events";
+import type { DuffelFake } from "../helpers/duffel-fake";
+import { closeDuffelSuite, duffelTenant, openDuffelSuite } from "../helpers/duffel-gateway";
+import { expectError } from "../helpers/expect-error";
+import { getOrder } from "../helpers/orders";
+import type { TestServer } from "../helpers/test-server";
+
+const PLATFORM_SECRET = randomBytes(24).toString("base64url");
+
+/**
+ * Each Duffel connection's own webhook address and secret (docs/duffel.md#duffels-webhooks): the
+ * tenant sets the secret Duffel gave it (REST or GraphQL; stored encrypted, never shown), a
+ * delivery to the connection's address is verified with that secret alone and acts only on the
+ * connection's tenant's orders, and the platform's address keeps its own secret.
+ */
+describe("each Duffel connection's own webhook address", { timeout: 120_000 }, () => {
+  let fake: DuffelFake;
+  let server: TestServer;
+  let tenant: Awaited<ReturnType<typeof duffelTenant>>;
+  let other: Awaited<ReturnType<typeof duffelTenant>>;
+
+  beforeAll(async () => {
+    ({ fake, server, tenant } = await openDuffelSuite({ DUFFEL_WEBHOOK_SECRET: PLATFORM_SECRET, DUFFEL_CHANGES_POLL_MS: "0" }));
+    other = await duffelTenant(server, fake);
+  });
+  afterAll(() => closeDuffelSuite({ server, fake }));
+
+  const connectionOf = async (key: string) => (await call(server, "GET", "/v1/supplier_connections", { key })).body.data[0];
+  const changesOf = async (key: string, orderId: string): Promise<any[]> => (await getOrder(server, key, orderId)).body.data.airline_initiated_changes;
+
+  it("a connection shows its own address and whether its secret is set, never the secret; PATCH and the GraphQL mutation set and remove it; bad input is 422 and changes nothing", async () => {
+    const connection = await connectionOf(tenant.key);
+    expect(connection).toMatchObject({ webhook_path: `/suppliers/duffel/webhooks/${connection.id}`, webhook_secret_set: false });
+    const secret = randomBytes(16).toString("hex");
+    const set = await call(server, "PATCH", `/v1/supplier_connections/${connection.id}`, { key: tenant.key, body: { webhook_secret: secret } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.data).toMatchObject({ id: connection.id, webhook_secret_set: true });
+    expect(JSON.stringify(set.body)).not.toContain(secret);
+    expect(JSON.stringify(await server.db.prisma.supplierConnection.findUnique({ where: { id: connection.id } }))).not.toContain(secret);
+
+    for (const body of [{ webhook_secret: "" }, { webhook_secret: 7 }, { webhook_secret: secret, extra: true }, {}]) {
+      expectError(await call(server, "PATCH", `/v1/supplier_connections/${connection.id}`, { key: tenant.key, body }), 422, "invalid_field_value");
+    }
+    expectError(await call(server, "PATCH", `/v1/supplier_connections/${connection.id}`, { key: other.key, body: { webhook_secret: "theirs" } }), 404, "not_found");
+    expect((await connectionOf(tenant.key)).webhook_secret_set).toBe(true);
+
+    const mutation = "mutation ($id: ID!, $secret: String) { setSupplierConnectionWebhookSecret(id: $id, secret: $secret) { id webhookPath webhookSecretSet } }";
+    const removed = await graphql(server, mutation, { id: connection.id, secret: null }, { key: tenant.key });
+    expect(removed.body.data.setSupplierConnectionWebhookSecret).toEqual({ id: connection.id, webhookPath: connection.webhook_path, webhookSecretSet: false });
+    const again = await graphql(server, mutation, { id: connection.id, secret }, { key: tenant.key });
+    expect(again.body.data.setSupplierConnectionWebhookSecret.webhookSecretSet).toBe(true);
+    const audited = await server.db.prisma.auditEvent.findMany({ where: { action: "supplier_connection.webhook_updated", targetId: connection.id } });
+    expect(audited).toHaveLength(3);
+    expect(JSON.stringify(audited)).not.toContain(secret);
+  });
+
+  it("a delivery to the connection's address is verified with its own secret (the platform's or another connection's is 401) and acts on its tenant's orders only", async () => {
+    const mine = await connectionOf(tenant.key);
+    const theirs = await connectionOf(other.key);
+    const [secret, theirSecret] = [randomBytes(16).toString("hex"), randomBytes(16).toString("hex")];
+    expect((await call(server, "PATCH", `/v1/supplier_connections/${mine.id}`, { key: tenant.key, body: { webhook_secret: secret } })).status).toBe(200);
+    expect((await call(server, "PATCH", `/v1/supplier_connections/${theirs.id}`, { key: other.key, body: { webhook_secret: theirSecret } })).status).toBe(200);
+    const { order, duffelOrderId } = await ticketedOnChangingRoute(server, fake, tenant.key);
+    const change = fake.airlineChangeOf(duffelOrderId)!;
+    const body = duffelEvent("order.airline_initiated_change_detected", change);
+
+    for (const wrong of [PLATFORM_SECRET, theirSecret]) expectError(await deliverDuffelEvent(server, wrong, body, mine.webhook_path), 401, "webhook_signature_invalid");
+    // The other tenant's address, rightly signed, cannot reach this tenant's order.
+    const elsewhere = await deliverDuffelEvent(server, theirSecret, body, theirs.webhook_path);
+    expect(elsewhere.body.data).toMatchObject({ acted: false });
+    expect(await changesOf(tenant.key, order.id)).toEqual([]);
+
+    const delivered = await deliverDuffelEvent(server, secret, duffelEvent("order.airline_initiated_change_detected", change), mine.webhook_path);
+    expect(delivered.body.data).toMatchObject({ acted: true, duplicate: false });
+    expect(await changesOf(tenant.key, order.id)).toHaveLength(1);
+  });
+
+  it("an unknown connection's address is 404; one whose secret is not set is 503 supplier_webhooks_unset; the platform's address keeps its own secret", async () => {
+    const body = duffelEvent("order.created", { id: "ord_0000unknown" });
+    expectError(await deliverDuffelEvent(server, PLATFORM_SECRET, body, "/suppliers/duffel/webhooks/spc_unknown"), 404, "not_found");
+    const connection = await connectionOf(tenant.key);
+    expect((await call(server, "PATCH", `/v1/supplier_connections/${connection.id}`, { key: tenant.key, body: { webhook_secret: null } })).status).toBe(200);
+    expectError(await deliverDuffelEvent(server, PLATFORM_SECRET, body, connection.webhook_path), 503, "supplier_webhooks_unset");
+    expect((await deliverDuffelEvent(server, PLATFORM_SECRET, body)).status).toBe(200);
+  });
+});
