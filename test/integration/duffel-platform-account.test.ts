@@ -1,12 +1,14 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clock } from "../../src/clock";
 import { call, createTenant, graphql, type TenantFixture } from "../helpers/client";
 import { connectDuffel, fakeToken } from "../helpers/duffel";
+import { deliverDuffelEvent, duffelEvent, ticketedOnChangingRoute } from "../helpers/duffel-events";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
 import { duffelOffer, duffelOrdersOf, expectLedgerOf, searchLondonBarcelona, startDuffelServer, WITH_DUFFEL } from "../helpers/duffel-gateway";
 import { expectError } from "../helpers/expect-error";
 import { toMinor } from "../helpers/flight-checks";
-import { allTransactions, bookOffer, createOrderA, newKey, signedMinor, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
+import { allTransactions, bookOffer, createOrderA, getOrder, newKey, signedMinor, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
 import { whereStored } from "../helpers/stored-secrets";
 import type { TestServer } from "../helpers/test-server";
 import { getWallet } from "../helpers/wallet";
@@ -19,6 +21,8 @@ import { getWallet } from "../helpers/wallet";
  * back), and Duffel is paid by the platform's token; an order keeps the account it was booked
  * with. A tenant with its own connection stays `supplier`-settled; one not granted sees no Duffel.
  */
+
+const WEBHOOK_SECRET = randomBytes(24).toString("base64url");
 
 describe("the owner's platform Duffel account", { timeout: 90_000 }, () => {
   let fake: DuffelFake;
@@ -45,7 +49,7 @@ describe("the owner's platform Duffel account", { timeout: 90_000 }, () => {
 
   beforeAll(async () => {
     fake = await startDuffelFake();
-    server = await startDuffelServer(fake);
+    server = await startDuffelServer(fake, { DUFFEL_WEBHOOK_SECRET: WEBHOOK_SECRET });
     platformToken = fakeToken(fake);
     const created = await asOwner("POST", "/v1/platform_accounts", { supplier: "duffel", access_token: platformToken });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -226,6 +230,23 @@ describe("the owner's platform Duffel account", { timeout: 90_000 }, () => {
     expect((await ticketOrder(server, tenant.key, booked.id)).status).toBe(200);
     await waitForStatus(server, tenant.key, booked.id, ["TICKETED"]);
     expect(tokensOf("POST", "/air/payments", duffelOrdersOf(fake, booked.id)[0]!.id)).toEqual([`Bearer ${platformToken}`]);
+  });
+
+  it("reads and accepts the airline's change of a platform order with the platform's token, the wallet unmoved", async () => {
+    const tenant = await platformTenant();
+    const { order, duffelOrderId } = await ticketedOnChangingRoute(server, fake, tenant.key);
+    const balance = await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit"]);
+    const change = fake.airlineChangeOf(duffelOrderId)!;
+    expect((await deliverDuffelEvent(server, WEBHOOK_SECRET, duffelEvent("order.airline_initiated_change_detected", change))).status).toBe(200);
+    const [recorded] = (await getOrder(server, tenant.key, order.id)).body.data.airline_initiated_changes;
+    expect(recorded).toMatchObject({ order_id: order.id, action_taken: null });
+    const accepted = await call(server, "POST", `/v1/air/airline_initiated_changes/${recorded.id}/actions/accept`, { key: tenant.key });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(change.action_taken).toBe("accepted");
+    const changeCalls = fake.requests.filter((request) => request.path.startsWith("/air/airline_initiated_changes") && (request.path.includes(duffelOrderId) || request.path.includes(String(change.id))));
+    expect(changeCalls.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(changeCalls.map((request) => request.authorization))).toEqual(new Set([`Bearer ${platformToken}`]));
+    expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit"])).toBe(balance);
   });
 
   it("a live tenant granted the platform is not searched at Duffel while the platform has no live account", async () => {
