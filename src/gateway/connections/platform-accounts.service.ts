@@ -90,16 +90,6 @@ export class PlatformAccountService {
     if (!this.cipher) return false;
     return (await this.db.prisma.platformAccount.count({ where: { supplier, mode } })) > 0;
   }
-
-  /** The supplier answered the token: used now, and active again. */
-  async markUsed(accountId: string): Promise<void> {
-    await this.db.prisma.platformAccount.updateMany({ where: { id: accountId }, data: { lastUsedAt: clock.now(), status: "active" } });
-  }
-
-  /** The supplier refused the token (401): the account shows `invalid` until a call succeeds or it is replaced. */
-  async markInvalid(accountId: string): Promise<void> {
-    await this.db.prisma.platformAccount.updateMany({ where: { id: accountId }, data: { status: "invalid" } });
-  }
 }
 
 /** Binds a ciphertext to its row: a token copied onto another account (or a tenant's connection) does not decrypt. */

@@ -3,6 +3,7 @@ import { platformAccountsOf } from "../../tenants/tenant-suppliers";
 import type { SupplierAccountKind } from "../contract/offers";
 import type { PlatformAccountService } from "./platform-accounts.service";
 import { modeOf, type SupplierConnectionService, type SupplierCredentials } from "./supplier-connections.service";
+import { recordTokenAnswer } from "./token-status";
 
 /** Credentials of one account at a supplier, and whose it is. */
 export interface AccountCredentials extends SupplierCredentials {
@@ -53,12 +54,12 @@ export class SupplierAccounts {
 
   /** The supplier answered a call made with the account. */
   used(account: Pick<AccountCredentials, "kind" | "connectionId">): Promise<void> {
-    return account.kind === "platform" ? this.platform.markUsed(account.connectionId) : this.connections.markUsed(account.connectionId);
+    return recordTokenAnswer(this.db, account, true);
   }
 
   /** The supplier refused the account's token (401). */
   refused(account: Pick<AccountCredentials, "kind" | "connectionId">): Promise<void> {
-    return account.kind === "platform" ? this.platform.markInvalid(account.connectionId) : this.connections.markInvalid(account.connectionId);
+    return recordTokenAnswer(this.db, account, false);
   }
 
   /** The mode of the platform's accounts the tenant may use for `supplier` (its environment's), or null when the owner has not granted it that supplier's. */

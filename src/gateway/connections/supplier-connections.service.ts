@@ -4,7 +4,6 @@ import { createdFields, deletedFields, recordAudit } from "../../audit/audit-log
 import { isUniqueViolation } from "../../db/errors";
 import { appError } from "../../errors/app-error";
 import { newId } from "../../ids";
-import { clock } from "../../clock";
 import type { TenantScope } from "../../tenancy/tenant-scope";
 import type { AccountTokens } from "../contract/connector";
 import { withTokenFingerprint, type CreateSupplierConnectionInput } from "./supplier-connection.inputs";
@@ -166,16 +165,6 @@ export class SupplierConnectionService {
   async connected(tenantId: string, supplier: string): Promise<boolean> {
     if (!this.cipher) return false;
     return (await this.db.prisma.supplierConnection.count({ where: { tenantId, supplier } })) > 0;
-  }
-
-  /** The supplier answered the token: the connection was used now, and is active again. */
-  async markUsed(connectionId: string): Promise<void> {
-    await this.db.prisma.supplierConnection.updateMany({ where: { id: connectionId }, data: { lastUsedAt: clock.now(), status: "active" } });
-  }
-
-  /** The supplier refused the token (401): the connection shows `invalid` until a call succeeds or it is replaced. */
-  async markInvalid(connectionId: string): Promise<void> {
-    await this.db.prisma.supplierConnection.updateMany({ where: { id: connectionId }, data: { status: "invalid" } });
   }
 }
 
