@@ -55,10 +55,12 @@ export function PlatformAccountsSection() {
           <TableHead columns={["Supplier", "Mode", "Status", "Created", "Last used", ""]} />
           <tbody>
             {accounts.map((account) => (
-              <tr key={account.id}>
-                <td>
-                  {supplierName(account.supplier)} <code>{account.id}</code>
-                </td>
+              <tr key={account.id} aria-label={`${supplierName(account.supplier)} ${words(account.mode)} account`}>
+                <th scope="row">
+                  {supplierName(account.supplier)}
+                  <br />
+                  <code className="hint">{account.id}</code>
+                </th>
                 <td>
                   {words(account.mode)} <span className="hint">({SERVES[account.mode]})</span>
                 </td>
