@@ -15,6 +15,12 @@ import { useListsOf } from "../api/list-context";
 import { TableHead } from "../ui/TableHead";
 import { downloadDocument } from "../api/documents";
 
+/** Who pays the fare of an order of each settlement (docs/duffel.md#who-settles). */
+const SETTLED_BY = {
+  WALLET: "the wallet pays the total and gets its refunds",
+  SUPPLIER: "the tenant's own supplier account pays the fare; the wallet pays only the service fee",
+} as const;
+
 /** Of the order as read, as pushed live and as an action left it, the latest. */
 function latest(...candidates: Array<OrderDetailFragment | null | undefined>): OrderDetailFragment | null {
   return candidates.reduce<OrderDetailFragment | null>((best, candidate) => (candidate && (!best || candidate.updatedAt >= best.updatedAt) ? candidate : best), null);
@@ -66,6 +72,10 @@ export function OrderPage() {
           <dt>Total</dt>
           <dd>
             {money(order.totalAmount, order.totalCurrency)} <span className="hint">(fare {order.baseAmount}, taxes {order.taxAmount}, service fee {order.feeAmount})</span>
+          </dd>
+          <dt>Settlement</dt>
+          <dd>
+            {words(order.settlement)} <span className="hint">({SETTLED_BY[order.settlement]})</span>
           </dd>
           {paymentStatus.awaitingPayment ? (
             <>

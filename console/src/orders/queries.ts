@@ -71,6 +71,7 @@ export const OrderDetailFragment = graphql(`
     failureReason
     refundInProgress
     cancellationReason
+    settlement
     createdAt
     updatedAt
     paymentStatus {

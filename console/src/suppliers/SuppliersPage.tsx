@@ -1,10 +1,11 @@
 import { useQuery } from "urql";
 import { ErrorNote } from "../ui/ErrorNote";
 import { PageHeading } from "../ui/PageHeading";
+import { PlatformAccountsSection } from "./PlatformAccountsSection";
 import { SupplierHealthTable } from "./SupplierHealthTable";
 import { SuppliersQuery } from "./queries";
 
-/** The owner's view of the suppliers' health (GET /v1/suppliers' GraphQL twin), read again on demand. */
+/** The owner's view of the suppliers: their health (GET /v1/suppliers' GraphQL twin), read again on demand, and the platform's own accounts with them. */
 export function SuppliersPage() {
   const [{ data, error, fetching }, refetch] = useQuery({ query: SuppliersQuery, requestPolicy: "network-only" });
   return (
@@ -23,6 +24,7 @@ export function SuppliersPage() {
       ) : fetching ? (
         <p>Loading…</p>
       ) : null}
+      <PlatformAccountsSection />
     </>
   );
 }

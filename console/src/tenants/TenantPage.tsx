@@ -10,6 +10,7 @@ import { PageHeading } from "../ui/PageHeading";
 import { StatusBadge } from "../ui/StatusBadge";
 import { ApiKeysSection } from "./ApiKeysSection";
 import { DeleteTenantMutation, TenantQuery, UpdateTenantStatusMutation } from "./queries";
+import { PlatformGrantsSection } from "./PlatformGrantsSection";
 import { UsageSection } from "./UsageSection";
 import { WalletCreditSection } from "./WalletCreditSection";
 import { useListsOf } from "../api/list-context";
@@ -17,7 +18,7 @@ import { PricingRulesSection } from "../pricing/PricingRulesSection";
 import { StatementsSection } from "../statements/StatementsSection";
 import { AuditLog } from "../audit/AuditLog";
 
-/** Owner: one tenant, its status, keys, wallet, pricing rules, statements, usage and audit log; acting for it opens its own pages. */
+/** Owner: one tenant, its status, keys, wallet, platform accounts, pricing rules, statements, usage and audit log; acting for it opens its own pages. */
 export function TenantPage() {
   const { id } = useParams<{ id: string }>();
   const session = useSession();
@@ -103,6 +104,7 @@ export function TenantPage() {
         <>
           <ApiKeysSection tenantId={tenant.id} keys={tenant.apiKeys.nodes} />
           <WalletCreditSection tenantId={tenant.id} />
+          <PlatformGrantsSection tenantId={tenant.id} environment={tenant.environment} granted={tenant.platformAccounts} />
           <PricingRulesSection tenantId={tenant.id} />
           <StatementsSection tenantId={tenant.id} />
         </>

@@ -53,6 +53,7 @@ export const TenantQuery = graphql(`
       status
       createdAt
       deletedAt
+      platformAccounts
       apiKeys(first: 100) {
         totalCount
         nodes {
@@ -165,6 +166,15 @@ export const TenantUsageQuery = graphql(`
           }
         }
       }
+    }
+  }
+`);
+
+export const UpdateTenantPlatformAccountsMutation = graphql(`
+  mutation ConsoleUpdateTenantPlatformAccounts($id: ID!, $platformAccounts: [String!]!) {
+    updateTenant(id: $id, input: { platformAccounts: $platformAccounts }) {
+      id
+      platformAccounts
     }
   }
 `);
