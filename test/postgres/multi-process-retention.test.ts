@@ -26,6 +26,13 @@ async function removedBy(server: Endpoint, table: string): Promise<number> {
   return match ? Number(match[1]) : 0;
 }
 
+/** A process's count of retention batches run (its /metrics), whether they removed anything or not. */
+async function sweepsBy(server: Endpoint): Promise<number> {
+  const metrics = await call<string>(server, "GET", "/metrics");
+  const match = /aerogate_retention_batch_seconds_count (\d+)/.exec(metrics.body);
+  return match ? Number(match[1]) : 0;
+}
+
 describe("retention swept by two processes while both book and read", { timeout: 120_000 }, () => {
   let servers: TwoServers;
   let a: TestServer;
@@ -121,7 +128,9 @@ describe("retention swept by two processes while both book and read", { timeout:
 
     const [byA, byB] = [await removedBy(a, "OfferRequest"), await removedBy(b, "OfferRequest")];
     expect(byA + byB, `A removed ${byA}, B ${byB}`).toBe(SEARCHES);
-    expect(byA > 0 && byB > 0, `A removed ${byA}, B ${byB}`).toBe(true);
+    // Both swept all along; which of them found each search is the scheduler's to say (a loaded run
+    // has seen one process take all ten), so only the sweeps themselves are required of each.
+    expect([await sweepsBy(a), await sweepsBy(b)].every((sweeps) => sweeps > 0), "both processes swept").toBe(true);
   });
 });
 
