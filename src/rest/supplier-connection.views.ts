@@ -1,10 +1,10 @@
 import type { z } from "zod";
-import type { SupplierConnection } from "../gateway/connections/supplier-connections.service";
+import type { SupplierAccount, SupplierConnection } from "../gateway/connections/supplier-connections.service";
 import { supplierWebhookPath } from "../gateway/connections/supplier-connection.inputs";
 import type { platformAccountSchema, supplierConnectionSchema } from "./supplier-connection.schemas";
 
 /** The owner's platform account: an account's fields alone (its webhooks come to the platform's address). */
-export function platformAccountView(account: Omit<SupplierConnection, "webhookSecretSet">): z.output<typeof platformAccountSchema> {
+export function platformAccountView(account: SupplierAccount): z.output<typeof platformAccountSchema> {
   return {
     id: account.id,
     supplier: account.supplier,

@@ -7,11 +7,11 @@ import { newId } from "../../ids";
 import { clock } from "../../clock";
 import type { AccountTokens } from "../contract/connector";
 import { withTokenFingerprint, type CreateSupplierConnectionInput } from "./supplier-connection.inputs";
-import { connectionFromRow, tokenMode, type SupplierConnection, type SupplierCredentials } from "./supplier-connections.service";
+import { accountFromRow, tokenMode, type SupplierAccount, type SupplierCredentials } from "./supplier-connections.service";
 import type { TokenCipher } from "./token-cipher";
 
-/** The owner's account with a supplier, as it is shown: never its token (the fields of a tenant's connection). */
-export type PlatformAccount = SupplierConnection;
+/** The owner's account with a supplier, as it is shown: never its token. */
+export type PlatformAccount = SupplierAccount;
 
 /**
  * The owner's own accounts with suppliers that take one (docs/connectors.md#the-owners-platform-account):
@@ -36,7 +36,7 @@ export class PlatformAccountService {
   /** Every platform account, newest first. */
   async list(): Promise<PlatformAccount[]> {
     const rows = await this.db.prisma.platformAccount.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
-    return rows.map(connectionFromRow);
+    return rows.map(accountFromRow);
   }
 
   /**
@@ -53,7 +53,7 @@ export class PlatformAccountService {
       return await this.db.prisma.$transaction(async (tx) => {
         const row = await tx.platformAccount.create({ data: { id, supplier: input.supplier, mode, status: "active", encryptedToken, createdAt: clock.now() } });
         await recordAudit(tx, this.db, by, { action: "platform_account.created", tenantId: null, target: { type: "platform_account", id }, changes: createdFields({ supplier: input.supplier, mode }) });
-        return connectionFromRow(row);
+        return accountFromRow(row);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw appError("platform_account_exists", { field: "access_token", message: `The platform already has a ${mode} ${input.supplier} account.` });
@@ -74,7 +74,7 @@ export class PlatformAccountService {
       if (count === 0) throw appError("not_found");
       await recordAudit(tx, this.db, by, { action: "platform_account.deleted", tenantId: null, target: { type: "platform_account", id: accountId }, changes: deletedFields({ supplier: row.supplier, mode: row.mode }) });
     });
-    return connectionFromRow(row);
+    return accountFromRow(row);
   }
 
   /** The platform's credentials for `supplier` in `mode`, or null when it has no such account (or accounts are off). */
@@ -82,7 +82,7 @@ export class PlatformAccountService {
     if (!this.cipher) return null;
     const row = await this.db.prisma.platformAccount.findUnique({ where: { supplier_mode: { supplier, mode } } });
     if (!row) return null;
-    return { connectionId: row.id, mode, status: connectionFromRow(row).status, accessToken: this.cipher.decrypt(row.encryptedToken, associatedData(row.id)) };
+    return { connectionId: row.id, mode, status: accountFromRow(row).status, accessToken: this.cipher.decrypt(row.encryptedToken, associatedData(row.id)) };
   }
 
   /** Whether the platform has an account for `supplier` in `mode` that can be used (accounts are on). */

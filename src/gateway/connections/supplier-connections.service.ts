@@ -10,7 +10,8 @@ import { withTokenFingerprint, type CreateSupplierConnectionInput } from "./supp
 import type { TokenCipher } from "./token-cipher";
 
 /** A tenant's connection to a supplier, as it is shown: never its token. */
-export interface SupplierConnection {
+/** An account at a supplier as it is shown (a tenant's connection, the owner's platform account): never its token. */
+export interface SupplierAccount {
   id: string;
   supplier: string;
   mode: "test" | "live";
@@ -18,6 +19,10 @@ export interface SupplierConnection {
   status: "active" | "invalid";
   createdAt: Date;
   lastUsedAt: Date | null;
+}
+
+/** A tenant's connection to a supplier, as it is shown: never its token. */
+export interface SupplierConnection extends SupplierAccount {
   /** Whether the tenant set the secret the supplier signs this connection's webhooks with (never shown). */
   webhookSecretSet: boolean;
 }
@@ -190,8 +195,8 @@ function webhookAssociatedData(tenantId: string, connectionId: string): string {
   return `${tenantId}:${connectionId}:webhook`;
 }
 
-/** A stored connection as shown (a platform account's row too, which has no webhook secret). */
-export function connectionFromRow(row: Omit<ConnectionRow, "tenantId" | "encryptedWebhookSecret"> & { encryptedWebhookSecret?: string | null }): SupplierConnection {
+/** A stored account as shown (a tenant's connection's row, or a platform account's). */
+export function accountFromRow(row: Omit<ConnectionRow, "tenantId" | "encryptedWebhookSecret">): SupplierAccount {
   return {
     id: row.id,
     supplier: row.supplier,
@@ -199,6 +204,9 @@ export function connectionFromRow(row: Omit<ConnectionRow, "tenantId" | "encrypt
     status: row.status === "invalid" ? "invalid" : "active",
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
-    webhookSecretSet: (row.encryptedWebhookSecret ?? null) !== null,
   };
+}
+
+function connectionFromRow(row: ConnectionRow): SupplierConnection {
+  return { ...accountFromRow(row), webhookSecretSet: row.encryptedWebhookSecret !== null };
 }
