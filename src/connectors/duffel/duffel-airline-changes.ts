@@ -4,7 +4,7 @@ import type { Airport } from "../../locations/airport";
 import type { BookingRef, ReportedChange } from "../../gateway/contract/bookings";
 import type { ReportedChanges } from "../../gateway/contract/capabilities";
 import type { SupplierOrderSignals, SupplierPoll } from "../../gateway/contract/connector";
-import { onAccount, type DuffelAccounts } from "./duffel-accounts";
+import { onAccount, type DuffelAccount, type DuffelAccounts } from "./duffel-accounts";
 import type { DuffelBookingRecord, DuffelBookings } from "./duffel-bookings";
 import { toSupplierSlice, UnknownPlace } from "./duffel-offers";
 import type { DuffelAirlineInitiatedChange } from "./duffel-shapes";
@@ -27,13 +27,7 @@ export class DuffelReportedChanges implements ReportedChanges {
 
   async reportedChanges(booking: BookingRef): Promise<ReportedChange[]> {
     const recorded = await this.recorded(booking);
-    if (!recorded?.duffelOrderId) return [];
-    const duffelOrderId = recorded.duffelOrderId;
-    const changes = await onAccount(this.accounts, await this.bookings.account(recorded.tenantId, recorded.account), (connector) => connector.listAirlineInitiatedChanges(duffelOrderId));
-    return changes.flatMap((change) => {
-      const reported = this.reported(change);
-      return reported ? [reported] : [];
-    });
+    return recorded?.duffelOrderId ? this.changesAt(recorded, await this.bookings.account(recorded.tenantId, recorded.account)) : [];
   }
 
   /** Accepts at Duffel; a change Duffel refuses to accept because it was accepted already is done. */
@@ -45,9 +39,20 @@ export class DuffelReportedChanges implements ReportedChanges {
       await onAccount(this.accounts, account, (connector) => connector.acceptAirlineInitiatedChange(supplierChangeId));
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
-      const now = await this.reportedChanges(booking);
+      const now = recorded ? await this.changesAt(recorded, account) : [];
       if (now.find((change) => change.supplierChangeId === supplierChangeId)?.actionTaken !== "accepted") throw error;
     }
+  }
+
+  /** The changes Duffel reports for the recorded booking's order, read with `account`. */
+  private async changesAt(recorded: DuffelBookingRecord, account: DuffelAccount): Promise<ReportedChange[]> {
+    const duffelOrderId = recorded.duffelOrderId;
+    if (!duffelOrderId) return [];
+    const changes = await onAccount(this.accounts, account, (connector) => connector.listAirlineInitiatedChanges(duffelOrderId));
+    return changes.flatMap((change) => {
+      const reported = this.reported(change);
+      return reported ? [reported] : [];
+    });
   }
 
   /** Our record of the booking, when it is the tenant's and Duffel made or may have made it. */
