@@ -4,7 +4,7 @@ import { call, graphql } from "../helpers/client";
 import { deliverDuffelEvent, duffelEvent, ticketedOnChangingRoute } from "../helpers/duffel-events";
 import type { DuffelFake } from "../helpers/duffel-fake";
 import { closeDuffelSuite, duffelTenant, openDuffelSuite } from "../helpers/duffel-gateway";
-import { expectError } from "../helpers/expect-error";
+import { expectError, expectGraphQLError } from "../helpers/expect-error";
 import { getOrder } from "../helpers/orders";
 import type { TestServer } from "../helpers/test-server";
 
@@ -52,6 +52,7 @@ describe("each Duffel connection's own webhook address", { timeout: 120_000 }, (
     expect(removed.body.data.setSupplierConnectionWebhookSecret).toEqual({ id: connection.id, webhookPath: connection.webhook_path, webhookSecretSet: false });
     const again = await graphql(server, mutation, { id: connection.id, secret }, { key: tenant.key });
     expect(again.body.data.setSupplierConnectionWebhookSecret.webhookSecretSet).toBe(true);
+    expectGraphQLError(await graphql(server, mutation, { id: connection.id, secret: "" }, { key: tenant.key }), "invalid_field_value", { field: "secret" });
     const audited = await server.db.prisma.auditEvent.findMany({ where: { action: "supplier_connection.webhook_updated", targetId: connection.id } });
     expect(audited).toHaveLength(3);
     expect(JSON.stringify(audited)).not.toContain(secret);

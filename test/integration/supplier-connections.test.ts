@@ -123,7 +123,8 @@ describe("supplier connections", () => {
     const listed = await graphql(server, "{ supplierConnections { id mode } }", {}, { key: tenant.key });
     expect(listed.body.data.supplierConnections).toEqual([{ id: connection.id, mode: "TEST" }]);
     const wrongMode = await graphql(server, `mutation { createSupplierConnection(input: { supplier: "duffel", accessToken: "${testToken()}" }) { id } }`, {}, { key: live.key });
-    expectGraphQLError(wrongMode, "invalid_field_value");
+    expectGraphQLError(wrongMode, "invalid_field_value", { field: "accessToken" });
+    expect(wrongMode.body.errors?.[0]?.message).toContain("accessToken:");
     const deleted = await graphql(server, "mutation ($id: ID!) { deleteSupplierConnection(id: $id) { id } }", { id: connection.id }, { key: tenant.key });
     expect(deleted.body.data.deleteSupplierConnection.id).toBe(connection.id);
     expect(await whereStored(server, token)).toEqual([]);
