@@ -17,7 +17,8 @@ export const supplierConnectionResolvers: Resolvers = {
   },
   Mutation: {
     createSupplierConnection: (_parent, { input }, ctx) => supplierAccountInput(input, (parsed) => ctx.services.supplierConnections.create(tenantScope(ctx), parsed, ctx.origin)),
-    deleteSupplierConnection: (_parent, { id }, ctx) => ctx.services.supplierConnections.delete(tenantScope(ctx), id, ctx.origin),
+    deleteSupplierConnection: (_parent, { id }, ctx) => ctx.services.connectionWebhooks.deleteConnection(tenantScope(ctx), id, ctx.origin),
+    registerSupplierConnectionWebhook: (_parent, { id }, ctx) => ctx.services.connectionWebhooks.register(tenantScope(ctx), id, ctx.origin),
     setSupplierConnectionWebhookSecret: (_parent, { id, secret }, ctx) =>
       inGraphQLFieldNames({ webhook_secret: "secret" }, async () => {
         const { webhook_secret } = parseInput(supplierConnectionWebhookInput, { webhook_secret: secret ?? null }, "invalid_field_value");

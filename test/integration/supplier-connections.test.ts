@@ -114,6 +114,14 @@ describe("supplier connections", () => {
     await call(server, "DELETE", `/v1/supplier_connections/${first.body.data.id}`, { key: tenant.key });
   });
 
+  it("creating a connection's webhook at its supplier without PUBLIC_URL is 503 public_url_unset, and nothing changes", async () => {
+    const own = await createTenant(server);
+    const connected = await call(server, "POST", "/v1/supplier_connections", { key: own.key, body: { supplier: "duffel", access_token: testToken() } });
+    expect(connected.status, JSON.stringify(connected.body)).toBe(201);
+    expectError(await call(server, "POST", `/v1/supplier_connections/${connected.body.data.id}/actions/register_webhook`, { key: own.key }), 503, "public_url_unset");
+    expect((await call(server, "GET", "/v1/supplier_connections", { key: own.key })).body.data[0].webhook_secret_set).toBe(false);
+  });
+
   it("has GraphQL twins: createSupplierConnection, supplierConnections and deleteSupplierConnection", async () => {
     const token = testToken();
     const created = await graphql(server, `mutation ($input: CreateSupplierConnectionInput!) { createSupplierConnection(input: $input) { id supplier mode status createdAt lastUsedAt } }`, { input: { supplier: "duffel", accessToken: token } }, { key: tenant.key });
