@@ -96,8 +96,8 @@ export class SimulatedAirline implements Supplier, Holds, Services, OrderChanges
     return fareRisePercent(hold.bookingReference, hold.firstDepartureUtc, now);
   }
 
-  availableServices(offer: OfferView): AvailableService[] {
-    return availableExtras(offer, this.#extras);
+  availableServices(offer: OfferView): Promise<AvailableService[]> {
+    return Promise.resolve(availableExtras(offer, this.#extras));
   }
 
   sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void> {

@@ -121,7 +121,10 @@ export class OrderService {
     requireAllowedSupplier(scope.tenant, offerSupplier(offer.payload).id, field);
     requireGrantedAccount(scope.tenant, offer.payload, offerSupplier(offer.payload).id, field);
     const passengers = checkPassengers(request.passengers, offer, now.toISOString().slice(0, 10));
-    const extras = request.services.length > 0 ? offerExtras(this.suppliers, this.suppliers.require(offer.payload, "services", "services chosen at booking", "offer"), offer) : undefined;
+    const extras =
+      request.services.length > 0
+        ? await offerExtras(this.suppliers, this.suppliers.require(offer.payload, "services", "services chosen at booking", "offer"), offer, request.services.map((service) => service.id))
+        : undefined;
     const { services, amount } = extras ? selectServices(request.services, offer, extras) : { services: [], amount: 0 };
     const totalAmount = offer.totalAmount + amount;
     if (request.payment) checkPayment(request.payment, totalAmount, offer.currency, "payments[0].amount");

@@ -71,7 +71,7 @@ export class ServiceAdditionService {
    */
   async available(scope: TenantScope, orderId: string): Promise<AvailableService[]> {
     const order = await this.orders.get(scope, orderId);
-    return !allows(order, "addServices", scope.clock.now()) ? [] : servicesLeft(offerServices(this.suppliers, order.offer), order.services);
+    return !allows(order, "addServices", scope.clock.now()) ? [] : servicesLeft(await offerServices(this.suppliers, order.offer, order.id), order.services);
   }
 
   /**
@@ -90,9 +90,9 @@ export class ServiceAdditionService {
       const order = await this.orders.get(scope, orderId);
       const now = scope.clock.now();
       const supplier = this.suppliers.require(order.offer.payload, "services", "services after booking", "order");
-      const extras = offerExtras(this.suppliers, supplier, order.offer, order.id);
       const refused = refusal(order, "addServices", now);
       if (refused) throw refused;
+      const extras = await offerExtras(this.suppliers, supplier, order.offer, request.services.map((service) => service.id), order.id);
       const { services, amount } = selectServices(request.services, order.offer, extras, {
         field: FIELD,
         subject: "order",
