@@ -176,6 +176,8 @@ export interface DuffelOrder {
   documents: Array<{ type: string; unique_identifier: string; passenger_ids?: string[] }>;
   cancelled_at: string | null;
   metadata: Record<string, string> | null;
+  /** The services booked with the order and added since. */
+  services?: DuffelOrderService[];
   airline_initiated_changes?: DuffelAirlineInitiatedChange[];
 }
 
@@ -258,8 +260,9 @@ export interface DuffelAirlineInitiatedChange {
   updated_at: string;
 }
 
+/** A seat (an empty `available_services`: not for sale) or another place of a row; `restricted_seat_general` is a seat too. */
 export interface DuffelSeatElement {
-  type: "seat" | "bassinet" | "empty" | "exit_row" | "lavatory" | "galley" | "closet" | "stairs";
+  type: "seat" | "restricted_seat_general" | "bassinet" | "empty" | "exit_row" | "lavatory" | "galley" | "closet" | "stairs";
   designator?: string;
   name?: string;
   disclosures?: string[];
@@ -270,7 +273,30 @@ export interface DuffelSeatMap {
   id: string;
   segment_id: string;
   slice_id: string;
-  cabins: Array<{ cabin_class: string; deck: number; aisles: number; rows: Array<{ sections: Array<{ elements: DuffelSeatElement[] }> }> }>;
+  cabins: Array<{
+    cabin_class: string;
+    deck: number;
+    aisles: number;
+    wings: { first_row_index: number; last_row_index: number } | null;
+    rows: Array<{ sections: Array<{ elements: DuffelSeatElement[] }> }>;
+  }>;
+}
+
+/** A service booked on an order (a bag, a seat). */
+export interface DuffelOrderService {
+  id: string;
+  type: "baggage" | "seat";
+  quantity: number;
+  total_amount: string;
+  total_currency: string;
+  passenger_ids: string[];
+  segment_ids: string[];
+}
+
+/** The body of POST /air/orders/:id/services: the services added and their payment (their total exactly). */
+export interface DuffelAddServicesBody {
+  add_services: Array<{ id: string; quantity: number }>;
+  payment: { type: "balance"; amount: string; currency: string };
 }
 
 /** Every Duffel error answer: one or more errors, and the request's id. */

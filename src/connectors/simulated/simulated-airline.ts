@@ -44,6 +44,8 @@ export interface SimulatedAirlineOptions {
  */
 export class SimulatedAirline implements Supplier, Holds, Services, OrderChanges, AirlineChanges, LowestFares {
   readonly seatSelection: SeatCatalogue;
+  /** Bags and seats are sold after booking too. */
+  readonly afterBooking = true;
   readonly availability: SimulatedAvailability;
   readonly #timetable: SimulatedTimetable;
   readonly #bookings: SimulatedBookings;

@@ -51,6 +51,8 @@ export interface SeatSelection {
 
 /** Extras sold with an offer and after booking: their prices, the seats sold after booking, and their EMDs. */
 export interface Services {
+  /** Whether a booked order can be given extras through us (and has seat maps): false for a supplier that sells them only with the booking. */
+  readonly afterBooking: boolean;
   /**
    * The extras the offer can be booked with (bags, seat selections), or, with `orderId`, those the
    * order booking it can be given now, at the supplier's prices in the offer's currency; a remote

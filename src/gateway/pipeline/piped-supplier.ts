@@ -142,10 +142,14 @@ class PipedSeatSelection implements SeatSelection {
 }
 
 class PipedServices implements Services {
+  readonly afterBooking: boolean;
+
   constructor(
     private readonly inner: Services,
     private readonly calls: Calls,
-  ) {}
+  ) {
+    this.afterBooking = inner.afterBooking;
+  }
 
   availableServices(offer: OfferView, orderId?: string): Promise<AvailableService[]> {
     return this.inner.availableServices(offer, orderId);
