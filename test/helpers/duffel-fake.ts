@@ -79,10 +79,8 @@ export interface FakeOrder {
   pending?: { readsPending: number; fails: boolean };
   /** Its flights once an airline's change was accepted (else the offer's). */
   slices?: unknown[];
-  /** The services booked with it and added since, priced (`total_amount` for their quantity). */
+  /** The services booked with it, priced (`total_amount` for their quantity). */
   services: FakeService[];
-  /** Each payment of services added after booking (POST /air/orders/:id/services), its amount. */
-  servicePayments: string[];
 }
 
 export interface FakeService {
@@ -285,7 +283,6 @@ export async function startDuffelFake(): Promise<DuffelFake> {
         cancelled: false,
         body: data,
         services: services.priced!,
-        servicePayments: [],
         ...(nextAccepted && { pending: nextAccepted }),
       };
       nextAccepted = null;
@@ -309,29 +306,6 @@ export async function startDuffelFake(): Promise<DuffelFake> {
         } else delete order.pending;
       }
       return order ? send(response, 200, { data: orderView(order, offers.get(order.offerId)!, fake.withholdTickets) }) : notFound(response);
-    }
-    if ((match = /^GET \/air\/orders\/([^/]+)\/available_services$/.exec(route))) {
-      const order = orders.get(match[1]!);
-      if (!order) return notFound(response);
-      // After booking, Duffel sells bags (no seats), to a paid order only.
-      return send(response, 200, { data: order.paid && !order.cancelled ? extrasOf(offers.get(order.offerId)!).bags : [] });
-    }
-    if ((match = /^POST \/air\/orders\/([^/]+)\/services$/.exec(route))) {
-      const order = orders.get(match[1]!);
-      if (!order) return notFound(response);
-      if (!order.paid || order.cancelled) return send(response, 422, errorBody(422, "invalid_state_error", "unsupported_action", "Unsupported action", "Services can be added only to a paid order"));
-      const asked = (data.add_services as Array<{ id: string; quantity: number }> | undefined) ?? [];
-      const services = pricedServices(offers.get(order.offerId)!, asked);
-      if (services.unknown || services.priced!.some((service) => service.type !== "baggage")) return invalidService(response, services.unknown ?? asked[0]!.id);
-      const total = services.priced!.reduce((sum, service) => addAmounts(sum, service.total_amount), "0.00");
-      const payment = data.payment as { amount?: string; currency?: string; type?: string } | undefined;
-      if (payment?.type !== "balance" || payment.amount !== total || payment.currency !== order.totalCurrency) {
-        return send(response, 422, errorBody(422, "validation_error", "invalid_payment_amount", "Invalid payment amount", `The payment must equal the services' total_amount, ${total} ${order.totalCurrency}`));
-      }
-      order.services.push(...services.priced!);
-      order.totalAmount = addAmounts(order.totalAmount, total);
-      order.servicePayments.push(total);
-      return send(response, 201, { data: orderView(order, offers.get(order.offerId)!, fake.withholdTickets) });
     }
     if (route === "POST /air/payments") {
       const order = orders.get(String(data.order_id));

@@ -1,9 +1,7 @@
 import { clock } from "../../clock";
 import { DuffelApiError, DuffelTimeout, sleep, type DuffelCallOptions, type DuffelClient } from "./duffel-client";
 import type {
-  DuffelAddServicesBody,
   DuffelAirlineInitiatedChange,
-  DuffelAvailableService,
   DuffelCreateOrderBody,
   DuffelOffer,
   DuffelOfferRequest,
@@ -58,16 +56,6 @@ export class DuffelConnector {
   /** A seat map per segment of the offer. */
   seatMaps(offerId: string, options: Deadline = {}): Promise<DuffelSeatMap[]> {
     return this.client.get("/air/seat_maps", { query: { offer_id: offerId }, deadlineMs: options.deadlineMs });
-  }
-
-  /** The services a paid order can be given now (bags). */
-  orderAvailableServices(orderId: string, options: Deadline = {}): Promise<DuffelAvailableService[]> {
-    return this.client.get(`/air/orders/${encodeURIComponent(orderId)}/available_services`, { deadlineMs: options.deadlineMs });
-  }
-
-  /** Adds services to a paid order, paid from the Duffel balance: exactly their total, in the order's currency. Never repeated on its own. */
-  addOrderServices(orderId: string, body: DuffelAddServicesBody, options: Deadline = {}): Promise<DuffelOrder> {
-    return this.client.post(`/air/orders/${encodeURIComponent(orderId)}/services`, { body, deadlineMs: options.deadlineMs });
   }
 
   /**

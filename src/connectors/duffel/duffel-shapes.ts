@@ -176,8 +176,6 @@ export interface DuffelOrder {
   documents: Array<{ type: string; unique_identifier: string; passenger_ids?: string[] }>;
   cancelled_at: string | null;
   metadata: Record<string, string> | null;
-  /** The services booked with the order and added since. */
-  services?: DuffelOrderService[];
   airline_initiated_changes?: DuffelAirlineInitiatedChange[];
 }
 
@@ -282,22 +280,7 @@ export interface DuffelSeatMap {
   }>;
 }
 
-/** A service booked on an order (a bag, a seat). */
-export interface DuffelOrderService {
-  id: string;
-  type: "baggage" | "seat";
-  quantity: number;
-  total_amount: string;
-  total_currency: string;
-  passenger_ids: string[];
-  segment_ids: string[];
-}
 
-/** The body of POST /air/orders/:id/services: the services added and their payment (their total exactly). */
-export interface DuffelAddServicesBody {
-  add_services: Array<{ id: string; quantity: number }>;
-  payment: { type: "balance"; amount: string; currency: string };
-}
 
 /** Every Duffel error answer: one or more errors, and the request's id. */
 export interface DuffelErrorBody {
