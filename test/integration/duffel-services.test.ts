@@ -117,7 +117,7 @@ describe("seats and bags of Duffel offers", { timeout: 90_000 }, () => {
     expect(await expectLedgerOf(server, own.key, order.id, ["ticketing_debit"])).toBe(before);
   });
 
-  it("through the owner's platform account, the wallet pays the fare and the services' price at ticketing, once", async () => {
+  it("through the owner's platform account, the wallet pays the fare and the services' price at ticketing, once, however many ticketing requests race", async () => {
     await credit(server, platform.tenantId, "5000.00");
     const offer = await duffelOffer(server, platform.key, "VS");
     const [bag] = await bagsOf(platform.key, offer);
@@ -127,11 +127,15 @@ describe("seats and bags of Duffel offers", { timeout: 90_000 }, () => {
     const order = created.body.data;
     expect(order.settlement).toBe("wallet");
     const before = (await walletBalance(server, platform.key)).minor;
-    const ticketed = await ticketOrder(server, platform.key, order.id);
-    expect(ticketed.status, JSON.stringify(ticketed.body)).toBe(200);
+    // Six ticketing requests racing, each with its own Idempotency-Key: one ticketing, one Duffel order, one debit.
+    const answers = await Promise.all(Array.from({ length: 6 }, () => ticketOrder(server, platform.key, order.id)));
+    expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(1);
+    for (const answer of answers) expect([200, 409], JSON.stringify(answer.body)).toContain(answer.status);
     await waitForStatus(server, platform.key, order.id, ["TICKETED"]);
-    const [booked] = duffelOrdersOf(fake, order.id);
+    const [booked, ...more] = duffelOrdersOf(fake, order.id);
+    expect(more).toEqual([]);
     expect(booked).toMatchObject({ type: "instant", paid: true });
+    expect(fake.requests.filter((request) => request.method === "POST" && request.path === "/air/orders" && JSON.stringify(request.body).includes(order.id))).toHaveLength(1);
     expect(booked!.body.services).toEqual([{ id: bag.id, quantity: 1 }]);
     expect(await expectLedgerOf(server, platform.key, order.id, ["ticketing_debit"])).toBe(before - total);
   });
