@@ -110,7 +110,7 @@ export class DuffelExtras implements SeatSelection, Services {
   }
 
   /** The offer's seat maps under our ids (a map of a segment Duffel names otherwise than the offer is left out), and Duffel's ids mapped. */
-  private async duffelMaps(subject: Omit<OfferSubject, "id"> & { id: string }): Promise<{ maps: SeatMap[]; ids: OurIds }> {
+  private async duffelMaps(subject: Omit<OfferSubject, "id">): Promise<{ maps: SeatMap[]; ids: OurIds }> {
     return this.onOfferAccount(subject, async (connector) => {
       const [offer, maps] = await Promise.all([connector.getOffer(subject.supplierOffer.id), connector.seatMaps(subject.supplierOffer.id)]);
       const ids = ourIds(subject, offer);
