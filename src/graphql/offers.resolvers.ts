@@ -110,7 +110,7 @@ export const offerResolvers: Resolvers = {
       refundBeforeDeparture: penalty(offer.payload.conditions.refundBeforeDeparture, offer.currency),
     }),
     paymentRequirements: (offer) => ({ requiresInstantPayment: offer.payload.supplierOffer?.requiresInstantPayment ?? false, priceGuaranteeExpiresAt: offer.expiresAt }),
-    availableServices: (offer, _args, ctx) => offerServices(ctx.services.gateway.orders, offer).map(availableServiceFields),
+    availableServices: async (offer, _args, ctx) => (await offerServices(ctx.services.gateway.orders, offer)).map(availableServiceFields),
   },
   Slice: {
     id: ({ slice }) => slice.id,

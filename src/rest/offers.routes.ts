@@ -24,7 +24,8 @@ export const offerRoutes = [
       // The tenant check is the service's; the body of an immutable offer is then always the same.
       const offer = await ctx.services.offers.get(tenantScope(ctx), params.id!);
       const withServices = query.return_available_services === "true";
-      return renderedOffers.get(`${offer.id} ${withServices}`, () => ok(offerDetailView(offer, withServices ? offerServices(ctx.services.gateway.orders, offer) : null)));
+      const services = withServices ? await offerServices(ctx.services.gateway.orders, offer) : null;
+      return renderedOffers.get(`${offer.id} ${withServices}`, () => ok(offerDetailView(offer, services)));
     },
   }),
 ];

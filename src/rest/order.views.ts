@@ -61,7 +61,7 @@ export function documentView(document: OrderDocument): z.output<typeof documentS
  * the booked itinerary, passengers, services and, once ticketed, the e-tickets; what the order
  * allows (`available_actions`) as of `now`, the tenant's time.
  */
-export function orderViewA(order: OrderDetail, now: Date, suppliers: Pick<OrderSuppliers, "does">): z.output<typeof orderASchema> {
+export function orderViewA(order: OrderDetail, now: Date, suppliers: Pick<OrderSuppliers, "does" | "declared">): z.output<typeof orderASchema> {
   const { currency } = order;
   return {
     id: order.id,
@@ -121,7 +121,7 @@ export function createdOrderViewB(order: OrderDetail): z.output<typeof createdOr
  * GET /v1/air/orders/:id serves both variants at once (docs/rest-api.md#two-interface-variants): `data` is the Variant A
  * order with the offer as booked at `data.offer`; `order` and `offer` are Variant B's view.
  */
-export function orderDetailView(order: OrderDetail, now: Date, suppliers: Pick<OrderSuppliers, "does">): z.output<typeof orderDetailSchema> {
+export function orderDetailView(order: OrderDetail, now: Date, suppliers: Pick<OrderSuppliers, "does" | "declared">): z.output<typeof orderDetailSchema> {
   const offer = offerViewA(order.offer);
   return {
     success: true as const,

@@ -31,9 +31,20 @@ export class SeatMapService {
    * seat maps through us.
    */
   async get(scope: TenantScope, query: SeatMapQuery): Promise<SeatMaps> {
+    const kind = query.offer_id !== undefined ? "offer" : "order";
     const { id, offer, onSale } = query.offer_id !== undefined ? await this.offerSubject(scope, query.offer_id) : await this.orderSubject(scope, query.order_id!);
-    const seats = this.suppliers.require(offer.payload, "seatSelection", "seat maps", query.offer_id !== undefined ? "offer" : "order");
-    const subject: SeatMapSubject = { id, currency: offer.currency, slices: offer.payload.slices, passengers: offer.payload.passengers, onSale, environment: scope.tenant.environment };
+    const seats = this.suppliers.require(offer.payload, "seatSelection", "seat maps", kind);
+    const subject: SeatMapSubject = {
+      id,
+      kind,
+      tenantId: scope.tenantId,
+      ...(offer.payload.supplierOffer && { supplierOffer: offer.payload.supplierOffer }),
+      currency: offer.currency,
+      slices: offer.payload.slices,
+      passengers: offer.payload.passengers,
+      onSale,
+      environment: scope.tenant.environment,
+    };
     return { subject, maps: await seats.seatMaps(subject) };
   }
 

@@ -91,6 +91,18 @@ export interface FakeOrder {
   pending?: { readsPending: number; fails: boolean };
   /** Its flights once an airline's change was accepted (else the offer's). */
   slices?: unknown[];
+  /** The services booked with it, priced (`total_amount` for their quantity). */
+  services: FakeService[];
+}
+
+export interface FakeService {
+  id: string;
+  type: string;
+  quantity: number;
+  total_amount: string;
+  passenger_ids: string[];
+  segment_ids: string[];
+  designator?: string;
 }
 
 const RATE_LIMIT = 120;
@@ -109,6 +121,38 @@ export async function startDuffelFake(): Promise<DuffelFake> {
   const airlineChanges = new Map<string, Record<string, unknown>>();
   const priceChanges = new Map<string, string>();
   const withdrawn = new Set<string>();
+  /** Each offer's bags and seat maps, made when first asked: Duffel names the same services the same way on every read. */
+  const extrasByOffer = new Map<string, { bags: Array<Record<string, unknown>>; maps: Array<Record<string, unknown>> }>();
+  const extrasOf = (offer: Record<string, unknown>) => {
+    let extras = extrasByOffer.get(offer.id as string);
+    if (!extras) extrasByOffer.set(offer.id as string, (extras = { bags: availableServices(offer), maps: seatMaps(offer) }));
+    return extras;
+  };
+  /** A service id of the offer's (a bag or a seat for sale), with its price and what it is. */
+  const serviceOf = (offer: Record<string, unknown>, id: string) => {
+    const { bags, maps } = extrasOf(offer);
+    const bag = bags.find((service) => service.id === id);
+    if (bag) return { type: "baggage", total_amount: bag.total_amount as string, passenger_ids: bag.passenger_ids as string[], segment_ids: bag.segment_ids as string[], maximum_quantity: bag.maximum_quantity as number };
+    for (const map of maps) {
+      for (const seat of seatElementsOf(map)) {
+        const service = seat.available_services.find((candidate) => candidate.id === id);
+        if (service) return { type: "seat", total_amount: service.total_amount, passenger_ids: [service.passenger_id], segment_ids: [map.segment_id as string], maximum_quantity: 1, designator: seat.designator };
+      }
+    }
+    return undefined;
+  };
+  /** The services asked for, priced: undefined names the first id the offer does not sell (Duffel's 422). */
+  const pricedServices = (offer: Record<string, unknown>, asked: Array<{ id: string; quantity: number }>) => {
+    const priced: FakeService[] = [];
+    for (const { id, quantity } of asked) {
+      const service = serviceOf(offer, id);
+      if (!service || !Number.isInteger(quantity) || quantity < 1 || quantity > service.maximum_quantity) return { unknown: id };
+      priced.push({ id, quantity, ...service, total_amount: ((Math.round(Number(service.total_amount) * 100) * quantity) / 100).toFixed(2) });
+    }
+    return { priced };
+  };
+  const invalidService = (response: ServerResponse, id: string) =>
+    send(response, 422, errorBody(422, "validation_error", "invalid_service", "Invalid service", `The service ${id} is not available for this offer, or not in that quantity`));
   let nextAccepted: { readsPending: number; fails: boolean } | null = null;
   /** The test-mode journey of each offer searched on one of TEST_JOURNEYS' routes. */
   const journeys = new Map<string, (typeof TEST_JOURNEYS)[string]>();
@@ -212,12 +256,12 @@ export async function startDuffelFake(): Promise<DuffelFake> {
       if (withdrawn.has(match[1]!) || journeys.get(match[1]!) === "offer_gone") return gone(response);
       if (journeys.get(match[1]!) === "price_rises") priceChanges.set(match[1]!, addAmounts(priceChanges.get(match[1]!) ?? (offer.total_amount as string), "1.00"));
       const priced = priceChanges.has(offer.id as string) ? { ...offer, total_amount: priceChanges.get(offer.id as string) } : offer;
-      return send(response, 200, { data: query.get("return_available_services") === "true" ? { ...priced, available_services: availableServices(offer) } : priced });
+      return send(response, 200, { data: query.get("return_available_services") === "true" ? { ...priced, available_services: extrasOf(offer).bags } : priced });
     }
     if (route === "GET /air/seat_maps") {
       const offer = offers.get(query.get("offer_id") ?? "");
       if (!offer) return notFound(response);
-      return send(response, 200, { data: seatMaps(offer) });
+      return send(response, 200, { data: extrasOf(offer).maps });
     }
     if (route === "POST /air/orders") {
       const offerId = (data.selected_offers as string[] | undefined)?.[0] ?? "";
@@ -228,7 +272,14 @@ export async function startDuffelFake(): Promise<DuffelFake> {
       if (journeys.get(offerId) === "airline_unknown") return send(response, 502, errorBody(502, "airline_error", "airline_unknown", "Airline unknown", "The airline answered with an unknown error"));
       if (journeys.get(offerId) === "insufficient_balance" && data.type !== "hold") return send(response, 422, errorBody(422, "invalid_state_error", "insufficient_balance", "Insufficient balance", "Your Duffel balance is too low"));
       const type = data.type === "hold" || data.type === "pay_later" ? "hold" : "instant";
-      const total = priceChanges.get(offerId) ?? (offer.total_amount as string);
+      const askedServices = (data.services as Array<{ id: string; quantity: number }> | undefined) ?? [];
+      // Duffel holds no services: a hold order is made without them.
+      if (type === "hold" && askedServices.length > 0) return send(response, 422, errorBody(422, "validation_error", "invalid_order_type", "Invalid order type", "Services cannot be booked with a hold order"));
+      const services = pricedServices(offer, askedServices);
+      if (services.unknown) return invalidService(response, services.unknown);
+      const fare = priceChanges.get(offerId) ?? (offer.total_amount as string);
+      // The order's total is its fare's and its services'; an instant order's payment must be exactly that.
+      const total = services.priced!.reduce((sum, service) => addAmounts(sum, service.total_amount), fare);
       const payment = (data.payments as Array<{ amount: string; currency: string }> | undefined)?.[0];
       if (type === "instant" && (!payment || payment.amount !== total || payment.currency !== offer.total_currency)) {
         if (priceChanges.has(offerId)) return send(response, 422, errorBody(422, "airline_error", "price_changed", "Price changed", `The offer's price changed to ${total} ${String(offer.total_currency)}`));
@@ -244,6 +295,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
         paid: type === "instant",
         cancelled: false,
         body: data,
+        services: services.priced!,
         ...(nextAccepted && { pending: nextAccepted }),
       };
       nextAccepted = null;
@@ -597,15 +649,30 @@ function seatMaps(offer: Record<string, unknown>) {
           cabin_class: "economy",
           deck: 0,
           aisles: 1,
+          wings: { first_row_index: 0, last_row_index: 1 },
           rows: [10, 11].map((row) => ({
             sections: [
-              { elements: ["A", "B", "C"].map((letter) => ({ type: "seat", designator: `${row}${letter}`, name: "Standard seat", disclosures: [], available_services: passengers.map((passenger) => ({ id: duffelId("ase"), passenger_id: passenger.id, total_amount: "12.00", total_currency: offer.total_currency })) })) },
+              {
+                // 10A is taken (no services); row 11 costs more.
+                elements: ["A", "B", "C"].map((letter) => ({
+                  type: "seat",
+                  designator: `${row}${letter}`,
+                  name: row === 11 ? "Extra legroom seat" : "Standard seat",
+                  disclosures: [],
+                  available_services: row === 10 && letter === "A" ? [] : passengers.map((passenger) => ({ id: duffelId("ase"), passenger_id: passenger.id, total_amount: row === 11 ? "25.00" : "12.00", total_currency: offer.total_currency })),
+                })),
+              },
             ],
           })),
         },
       ],
     })),
   );
+}
+
+function seatElementsOf(map: Record<string, unknown>) {
+  const cabins = map.cabins as Array<{ rows: Array<{ sections: Array<{ elements: Array<{ type: string; designator: string; available_services: Array<{ id: string; passenger_id: string; total_amount: string }> }> }> }> }>;
+  return cabins.flatMap((cabin) => cabin.rows.flatMap((row) => row.sections.flatMap((section) => section.elements.filter((element) => element.type === "seat"))));
 }
 
 function orderView(order: FakeOrder, offer: Record<string, unknown>, ticketsWithheld: boolean) {
@@ -624,5 +691,15 @@ function orderView(order: FakeOrder, offer: Record<string, unknown>, ticketsWith
     documents: order.paid && !order.pending && !ticketsWithheld ? given.map((passenger, index) => ({ type: "electronic_ticket", unique_identifier: `12500000000${index}`, passenger_ids: [passenger.id] })) : [],
     cancelled_at: order.cancelled ? new Date().toISOString() : null,
     metadata: order.metadata,
+    services: order.services.map((service) => ({
+      id: duffelId("ser"),
+      type: service.type,
+      quantity: service.quantity,
+      total_amount: service.total_amount,
+      total_currency: order.totalCurrency,
+      passenger_ids: service.passenger_ids,
+      segment_ids: service.segment_ids,
+      ...(service.designator && { metadata: { designator: service.designator, name: "Seat", disclosures: [] } }),
+    })),
   };
 }

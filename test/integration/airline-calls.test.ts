@@ -37,7 +37,7 @@ function flight(seatsForSale = 9): SupplierBooking["segments"][number] {
 }
 
 function booking(id: string, segments: SupplierBooking["segments"], seats: SupplierBooking["seats"] = []): SupplierBooking {
-  return { id, tenantId: "ten_airline", environment: "sandbox", supplier: "simulated", segments, passengers: [{ id: "p1", type: "adult", familyName: "Lovelace" }], seats };
+  return { id, tenantId: "ten_airline", environment: "sandbox", supplier: "simulated", segments, passengers: [{ id: "p1", type: "adult", familyName: "Lovelace" }], seats, services: [] };
 }
 
 /** How calls after booking name a booking of the suite's tenant. */

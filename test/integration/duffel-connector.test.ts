@@ -4,6 +4,7 @@ import { AppError } from "../../src/errors/app-error";
 import { onAccount } from "../../src/connectors/duffel/duffel-accounts";
 import { ORDER_ID_METADATA } from "../../src/connectors/duffel/duffel-bookings";
 import { DuffelBookings } from "../../src/connectors/duffel/duffel-bookings";
+import { DuffelExtras } from "../../src/connectors/duffel/duffel-extras";
 import { DuffelSupplier } from "../../src/connectors/duffel/duffel-supplier";
 import { offerRequestBody, pricedOffer } from "../../src/connectors/duffel/duffel-offers";
 import type { DuffelOffer } from "../../src/connectors/duffel/duffel-shapes";
@@ -58,7 +59,10 @@ describe("the Duffel connector", () => {
   /** Duffel's bookings as the connector keeps them, over the server's database. */
   const bookings = () => new DuffelBookings(server.db, accounts());
   /** The Duffel supplier as the connector makes it: every call with the tenant's own account. */
-  const duffelSupplier = () => new DuffelSupplier({ accounts: accounts(), bookings: bookings(), airportByIata: (code) => server.app.services.airports.getByIata(code) });
+  const duffelSupplier = () => {
+    const [theAccounts, theBookings] = [accounts(), bookings()];
+    return new DuffelSupplier({ accounts: theAccounts, bookings: theBookings, airportByIata: (code) => server.app.services.airports.getByIata(code), extras: new DuffelExtras(theAccounts, theBookings) });
+  };
   const connection = async () => (await call(server, "GET", "/v1/supplier_connections", { key: tenant.key })).body.data.find((c: { id: string }) => c.id === connectionId);
   /** A fresh offer request's offers, through the tenant's account. */
   const searchOffers = async (deadlineMs?: number): Promise<DuffelOffer[]> => {

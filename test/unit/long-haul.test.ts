@@ -15,6 +15,7 @@ import type { OfferView } from "../../src/gateway/contract/offers";
 function offerFlying(...distancesKm: number[]): OfferView {
   return {
     id: "off_long_haul",
+    tenantId: "ten_long_haul",
     currency: "USD",
     payload: {
       passengers: [{ id: "p1", type: "adult" }],

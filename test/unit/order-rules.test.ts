@@ -168,7 +168,7 @@ function refusedField(work: () => unknown, code: "validation_failed" | "invalid_
 }
 
 /** The offer's extras at the network's prices, and no seat of a map: these tests choose bags and seats without a designator. */
-const extrasOf = (offer: StoredOffer) => ({ available: availableExtras(offer, NETWORK_EXTRAS), seatOption: () => undefined });
+const extrasOf = (offer: StoredOffer) => ({ available: availableExtras(offer, NETWORK_EXTRAS), seats: new Map() });
 
 // ─── Passengers ────────────────────────────────────────────────────────────
 
@@ -471,31 +471,32 @@ describe("seat services from their ids", () => {
   /** The airline's seat catalogue, no seat of which any booking holds. */
   const catalogue = new SeatCatalogue({ seatsAssigned: async () => new Map() } as unknown as SimulatedBookings);
   const mapsOf = async (offer: StoredOffer, id = offer.id) =>
-    (await catalogue.seatMaps({ id, currency: offer.currency, slices: offer.payload.slices, passengers: offer.payload.passengers, onSale: true, environment: "sandbox" })).draw();
+    (await catalogue.seatMaps({ id, kind: "offer", tenantId: offer.tenantId, currency: offer.currency, slices: offer.payload.slices, passengers: offer.payload.passengers, onSale: true, environment: "sandbox" })).draw();
+  const seatOption = async (offer: StoredOffer, id: string, subjectId?: string) => (await catalogue.seatOptions(offer, [id], subjectId)).get(id);
   const seatsOf = (map: SeatMap) =>
     map.cabins.flatMap((cabin) => cabin.rows.flatMap((row) => row.sections.flatMap((section) => section.elements.filter((element): element is SeatElement => element.type === "seat"))));
 
   it.each(["USD", "GBP"])("resolves every seat a map offers (%s) to its passenger, segment and price, and no other seat's id", async (currency) => {
     const offer = roundTrip({ currency });
     const offered = new Set<string>();
-    (await mapsOf(offer)).forEach((map, segmentIndex) => {
+    for (const [segmentIndex, map] of (await mapsOf(offer)).entries()) {
       const segment = offer.payload.slices.flatMap((slice) => slice.segments)[segmentIndex]!;
       for (const seat of seatsOf(map)) {
         for (const service of seat.availableServices) {
           offered.add(service.id);
-          expect(catalogue.seatOption(offer, service.id)).toEqual({ id: service.id, passengerId: service.passengerId, segmentId: map.segmentId, flightKey: segment.flightKey, designator: seat.designator, totalAmount: service.totalAmount });
+          expect(await seatOption(offer, service.id)).toEqual({ id: service.id, passengerId: service.passengerId, segmentId: map.segmentId, flightKey: segment.flightKey, designator: seat.designator, totalAmount: service.totalAmount });
           // The same id is another subject's (an order that booked the offer) only if made for it.
-          expect(catalogue.seatOption(offer, service.id, "ord_other")).toBeUndefined();
+          expect(await seatOption(offer, service.id, "ord_other")).toBeUndefined();
         }
         // Seats in other cabins, sold by the airline, or not for this passenger (a lap infant): never resolved.
-        offer.payload.passengers.forEach((passenger, passengerIndex) => {
+        for (const [passengerIndex, passenger] of offer.payload.passengers.entries()) {
           const id = seatServiceId(offer.id, { index: segmentIndex, id: segment.id }, { index: passengerIndex, id: passenger.id }, seat.designator);
-          if (!offered.has(id)) expect(catalogue.seatOption(offer, id), `${seat.designator} for ${passenger.id}`).toBeUndefined();
-        });
+          if (!offered.has(id)) expect(await seatOption(offer, id), `${seat.designator} for ${passenger.id}`).toBeUndefined();
+        }
       }
-    });
+    }
     expect(offered.size).toBeGreaterThan(0);
-    expect(catalogue.seatOption(offer, "ase_unknown")).toBeUndefined();
+    expect(await seatOption(offer, "ase_unknown")).toBeUndefined();
   });
 });
 

@@ -18,7 +18,7 @@ import { type SupplierBooking } from "../../src/gateway/contract/bookings";
 
 const POLICY: CallPolicy = { timeoutMs: 30, jobTimeoutMs: 1000, retries: 2, backoffMs: 1 };
 
-const booking: SupplierBooking = { id: "ord_1", tenantId: "ten_1", environment: "sandbox", supplier: "scripted", segments: [], passengers: [], seats: [] };
+const booking: SupplierBooking = { id: "ord_1", tenantId: "ten_1", environment: "sandbox", supplier: "scripted", segments: [], passengers: [], seats: [], services: [] };
 
 /** A supplier whose `book` and `issueTickets` answer as `answer` says for each attempt (1-based), counting them. */
 function scripted(answer: (attempt: number) => Promise<void>): { supplier: Supplier; attempts: () => number } {

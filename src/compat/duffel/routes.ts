@@ -82,7 +82,7 @@ const routes: Route[] = [
     operation: "offer",
     handle: async ({ ctx, params, query }) => {
       const offer = await ctx.services.offers.get(tenantScope(ctx), params.id!);
-      return { data: offerDetailView(offer, query.return_available_services === "true" ? offerServices(ctx.services.gateway.orders, offer) : null) };
+      return { data: offerDetailView(offer, query.return_available_services === "true" ? await offerServices(ctx.services.gateway.orders, offer) : null) };
     },
   },
   {

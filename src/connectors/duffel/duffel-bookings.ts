@@ -29,6 +29,8 @@ export interface DuffelBookingRequest {
   /** `instant` pays from the Duffel balance now; `hold` keeps the seats until Duffel's `payment_required_by`. */
   type: "instant" | "hold";
   passengers: DuffelOrderPassenger[];
+  /** Extras booked with an instant order, by Duffel's ids (a hold takes none). */
+  services?: ReadonlyArray<{ id: string; quantity: number }>;
   /**
    * What the tenant agreed to pay, in Duffel's amount and currency: an instant order pays
    * exactly this, so a price Duffel changed meanwhile is refused (`price_changed`), never paid.
@@ -252,6 +254,7 @@ function orderBody(orderId: string, request: DuffelBookingRequest) {
     selected_offers: [request.offerId] as [string],
     passengers: request.passengers,
     ...(request.type === "instant" && request.payment && { payments: [{ type: "balance" as const, amount: request.payment.amount, currency: request.payment.currency }] }),
+    ...(request.type === "instant" && request.services?.length && { services: request.services.map((service) => ({ id: service.id, quantity: service.quantity })) }),
     metadata: { [ORDER_ID_METADATA]: orderId },
   };
 }

@@ -8,6 +8,7 @@ import { duffelAccounts } from "./connected-accounts";
 import { DuffelReportedChanges, duffelChangesPoll } from "./duffel-airline-changes";
 import { duffelBookingRetention } from "./duffel-booking-retention";
 import { DuffelBookings } from "./duffel-bookings";
+import { DuffelExtras } from "./duffel-extras";
 import { DUFFEL, DUFFEL_TOKENS } from "./duffel-ref";
 import { DuffelSupplier } from "./duffel-supplier";
 import { duffelAccountWebhooks } from "./duffel-webhook-registration";
@@ -31,8 +32,8 @@ export interface DuffelParts {
  * tenant with a Duffel connection, with that account, and never by default; living on real time
  * (a sandbox clock moved ahead cannot reach it); its answers never given again (they are the
  * tenant's own, and its offers are booked once). Its capabilities: a hold is priced again before
- * it is paid, an order cancelled at Duffel outside our API is told, and the airline's changes
- * Duffel reports are read and accepted.
+ * it is paid, an order cancelled at Duffel outside our API is told, the airline's changes Duffel
+ * reports are read and accepted, and an offer's bags and seats are Duffel's.
  */
 export const duffelConnector: Connector<DuffelParts> = {
   ref: DUFFEL,
@@ -42,10 +43,17 @@ export const duffelConnector: Connector<DuffelParts> = {
     const accounts = duffelAccounts(parts.accounts, settings);
     const bookings = new DuffelBookings(parts.db, accounts);
     const airportByIata = (code: string) => parts.airports.getByIata(code);
-    const supplier = new DuffelSupplier({ accounts, bookings, airportByIata });
+    const extras = new DuffelExtras(accounts, bookings);
+    const supplier = new DuffelSupplier({ accounts, bookings, airportByIata, extras });
     return {
       supplier,
-      capabilities: { pricedHolds: supplier, cancelledElsewhere: supplier, reportedChanges: new DuffelReportedChanges(accounts, bookings, airportByIata) },
+      capabilities: {
+        pricedHolds: supplier,
+        cancelledElsewhere: supplier,
+        reportedChanges: new DuffelReportedChanges(accounts, bookings, airportByIata),
+        seatSelection: extras,
+        services: extras,
+      },
       runsOnMovedClock: false,
       // The tenant's own Duffel account pays the fare from its Duffel balance; an offer of the owner's platform account is the wallet's (docs/duffel.md#who-settles).
       settlement: "supplier",

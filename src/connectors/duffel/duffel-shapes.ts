@@ -258,8 +258,9 @@ export interface DuffelAirlineInitiatedChange {
   updated_at: string;
 }
 
+/** A seat (an empty `available_services`: not for sale) or another place of a row; `restricted_seat_general` is a seat too. */
 export interface DuffelSeatElement {
-  type: "seat" | "bassinet" | "empty" | "exit_row" | "lavatory" | "galley" | "closet" | "stairs";
+  type: "seat" | "restricted_seat_general" | "bassinet" | "empty" | "exit_row" | "lavatory" | "galley" | "closet" | "stairs";
   designator?: string;
   name?: string;
   disclosures?: string[];
@@ -270,8 +271,16 @@ export interface DuffelSeatMap {
   id: string;
   segment_id: string;
   slice_id: string;
-  cabins: Array<{ cabin_class: string; deck: number; aisles: number; rows: Array<{ sections: Array<{ elements: DuffelSeatElement[] }> }> }>;
+  cabins: Array<{
+    cabin_class: string;
+    deck: number;
+    aisles: number;
+    wings: { first_row_index: number; last_row_index: number } | null;
+    rows: Array<{ sections: Array<{ elements: DuffelSeatElement[] }> }>;
+  }>;
 }
+
+
 
 /** Every Duffel error answer: one or more errors, and the request's id. */
 export interface DuffelErrorBody {

@@ -9,6 +9,7 @@ import type { Supplier } from "../../gateway/contract/supplier";
 import { onAccount, type DuffelAccounts } from "./duffel-accounts";
 import type { DuffelBookings } from "./duffel-bookings";
 import { DuffelCancellations } from "./duffel-cancellations";
+import type { DuffelExtras } from "./duffel-extras";
 import { offerRequestBody, toSupplierOffer } from "./duffel-offers";
 import type { DuffelOrder } from "./duffel-shapes";
 import { DuffelTicketing } from "./duffel-ticketing";
@@ -35,6 +36,8 @@ export interface DuffelSupplierParts {
   accounts: DuffelAccounts;
   bookings: DuffelBookings;
   airportByIata: (code: string) => Airport | undefined;
+  /** The offers' bags and seats: what the services booked with an order cost at Duffel. */
+  extras: Pick<DuffelExtras, "servicesTotal">;
 }
 
 /**
@@ -53,7 +56,7 @@ export class DuffelSupplier implements Supplier, PricedHolds, CancelledElsewhere
 
   constructor(private readonly parts: DuffelSupplierParts) {
     this.#cancellations = new DuffelCancellations(parts.accounts, parts.bookings);
-    this.#ticketing = new DuffelTicketing(parts.accounts, parts.bookings, (orderIds) => this.#cancellations.cancelAll(orderIds));
+    this.#ticketing = new DuffelTicketing(parts.accounts, parts.bookings, parts.extras, (orderIds) => this.#cancellations.cancelAll(orderIds));
   }
 
   /**
@@ -94,7 +97,7 @@ export class DuffelSupplier implements Supplier, PricedHolds, CancelledElsewhere
 
   /**
    * Reads the offer as Duffel prices it now (422 `offer_no_longer_available`, `price_changed`);
-   * one Duffel cannot hold is `pay_now`; any other becomes a Duffel hold order carrying our order
+   * one Duffel cannot hold, or booked with services (Duffel holds none with extras), is `pay_now`; any other becomes a Duffel hold order carrying our order
    * id, with the passengers by name. Asked again for the same order (a retry), it finds the
    * hold and answers it, without reading the offer again. A hold Duffel priced otherwise than the
    * offer is cancelled at Duffel and refused (`price_changed`). A hold Duffel accepted (202) and did
@@ -107,7 +110,8 @@ export class DuffelSupplier implements Supplier, PricedHolds, CancelledElsewhere
     const recorded = await bookings.find(booking.tenantId, booking.id);
     if (!recorded || recorded.status === "failed") {
       const current = await bookings.currentOffer(booking.tenantId, offer.account ?? "tenant", offer.id, { amount: offer.totalAmount, currency: offer.totalCurrency });
-      if (current.payment_requirements.requires_instant_payment) return { outcome: "pay_now" };
+      // Duffel takes services only with an order paid at once: one booked with extras is booked and paid at ticketing.
+      if (current.payment_requirements.requires_instant_payment || booking.services.length > 0) return { outcome: "pay_now" };
     }
     const placed = await bookings.place(booking.tenantId, {
       idempotencyKey: booking.id,

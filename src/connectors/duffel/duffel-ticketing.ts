@@ -4,7 +4,9 @@ import type { OrderRef, SupplierBooking, TicketingAnswer } from "../../gateway/c
 import type { SupplierOfferRef } from "../../gateway/contract/offers";
 import { convertedAmount } from "./duffel-prices";
 import { onAccount, type DuffelAccounts } from "./duffel-accounts";
-import type { DuffelBookings } from "./duffel-bookings";
+import type { DuffelBookingRecord, DuffelBookings } from "./duffel-bookings";
+import type { DuffelExtras } from "./duffel-extras";
+import { formatMinor, parseMinor } from "../../money/format";
 import type { DuffelOrder } from "./duffel-shapes";
 import { duffelPassengers, ourPassengerIds } from "./duffel-travellers";
 
@@ -13,8 +15,9 @@ import { duffelPassengers, ourPassengerIds } from "./duffel-travellers";
  * that a job run again after a crash finds its work done:
  * - a hold booked at Duffel is paid (POST /air/payments, Duffel's booked total from the Duffel
  *   balance) unless Duffel has it paid already;
- * - an offer that could not be held is booked now as an instant order paying the offer's total
- *   (DuffelBookings, found again by our order id);
+ * - an offer that could not be held, or booked with services, is booked now as an instant order
+ *   with its services, paying the offer's total and theirs (DuffelBookings, found again by our
+ *   order id);
  * then the e-tickets are Duffel's order's documents. Until Duffel has confirmed the order (a 202)
  * and issued them, the ticketing is `pending` and asked again later (the job's backoff), paying
  * nothing twice: a paid order is not paid again, an order booked is found by our order id. A refusal (the price changed, the offer is
@@ -26,6 +29,8 @@ export class DuffelTicketing {
   constructor(
     private readonly accounts: DuffelAccounts,
     private readonly bookings: DuffelBookings,
+    /** What the services booked with an order cost at Duffel: an instant order pays them with the fare. */
+    private readonly extras: Pick<DuffelExtras, "servicesTotal">,
     /** Cancels a hold at Duffel (the rejection gives its seats back), as the order's release does. */
     private readonly cancelHolds: (orderIds: string[]) => Promise<void>,
   ) {}
@@ -73,18 +78,7 @@ export class DuffelTicketing {
   private async paidOrder(booking: SupplierBooking): Promise<DuffelOrder> {
     const offer = booking.supplierOffer!;
     const found = await this.bookings.find(booking.tenantId, booking.id);
-    const held =
-      found?.status === "booked"
-        ? found
-        : await this.bookings.book(booking.tenantId, {
-        idempotencyKey: booking.id,
-        orderId: booking.id,
-        offerId: offer.id,
-        account: offer.account ?? "tenant",
-        type: "instant",
-        passengers: duffelPassengers(booking.passengers, offer),
-            payment: { amount: offer.totalAmount, currency: offer.totalCurrency },
-          });
+    const held = found?.status === "booked" ? found : await this.bookInstant(booking, offer);
     const duffelOrderId = held.duffelOrderId!;
     const account = await this.bookings.account(booking.tenantId, held.account);
     return onAccount(this.accounts, account, async (connector) => {
@@ -92,6 +86,22 @@ export class DuffelTicketing {
       if (!order.payment_status.awaiting_payment) return order;
       await connector.createPayment(duffelOrderId, { amount: held.totalAmount!, currency: held.totalCurrency! });
       return connector.getOrder(duffelOrderId);
+    });
+  }
+
+  /** The booking as an instant order paying the offer's total and its services' (Duffel's prices now): Duffel refuses a payment that is not the order's total. */
+  private async bookInstant(booking: SupplierBooking, offer: SupplierOfferRef): Promise<DuffelBookingRecord> {
+    const servicesTotal = await this.extras.servicesTotal({ ...booking, supplierOffer: offer });
+    const amount = formatMinor(parseMinor(offer.totalAmount, offer.totalCurrency)! + parseMinor(servicesTotal, offer.totalCurrency)!, offer.totalCurrency);
+    return this.bookings.book(booking.tenantId, {
+      idempotencyKey: booking.id,
+      orderId: booking.id,
+      offerId: offer.id,
+      account: offer.account ?? "tenant",
+      type: "instant",
+      passengers: duffelPassengers(booking.passengers, offer),
+      services: booking.services,
+      payment: { amount, currency: offer.totalCurrency },
     });
   }
 }

@@ -44,6 +44,8 @@ export interface SimulatedAirlineOptions {
  */
 export class SimulatedAirline implements Supplier, Holds, Services, OrderChanges, AirlineChanges, LowestFares {
   readonly seatSelection: SeatCatalogue;
+  /** Bags and seats are sold after booking too. */
+  readonly afterBooking = true;
   readonly availability: SimulatedAvailability;
   readonly #timetable: SimulatedTimetable;
   readonly #bookings: SimulatedBookings;
@@ -96,8 +98,8 @@ export class SimulatedAirline implements Supplier, Holds, Services, OrderChanges
     return fareRisePercent(hold.bookingReference, hold.firstDepartureUtc, now);
   }
 
-  availableServices(offer: OfferView): AvailableService[] {
-    return availableExtras(offer, this.#extras);
+  availableServices(offer: OfferView): Promise<AvailableService[]> {
+    return Promise.resolve(availableExtras(offer, this.#extras));
   }
 
   sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void> {

@@ -22,6 +22,18 @@ export interface SupplierBooking extends OrderRef {
   passengers: SupplierPassenger[];
   /** Seats chosen by designator (seat maps): each held for this booking alone, or none is. */
   seats: SeatChoice[];
+  /**
+   * Every extra chosen at booking (bags and seats), by the id the supplier gave it
+   * (`availableServices`, its seat maps), with how many: a supplier that books extras by its own
+   * ids sends them, and pays their price with the fare.
+   */
+  services: BookedService[];
+}
+
+/** An extra booked, as its supplier named it, and how many. */
+export interface BookedService {
+  id: string;
+  quantity: number;
 }
 
 export interface BookedSegment {

@@ -8,8 +8,8 @@ import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from
  * What only some suppliers do, one interface each. A connector implements those it has and
  * declares them in its own folder (its registration's `capabilities`); the gateway refuses the
  * others in one place (router.ts: 422 `unsupported_by_supplier`, and `available_actions` leaves
- * them out). Synchronous members are the supplier's declarations (its prices, its seats, its
- * routes), read in memory; asynchronous ones are calls, made through the gateway's pipeline.
+ * them out). Synchronous members are the supplier's declarations (its prices, its routes), read in
+ * memory; asynchronous ones may ask the supplier (a remote one's extras and seats are its answers).
  */
 
 /**
@@ -41,17 +41,24 @@ export interface SeatSelection {
   /** The subject's seat maps; seats bookings of its environment hold are not for sale. */
   seatMaps(subject: SeatMapSubject): Promise<SeatMapAnswer>;
   /**
-   * The seat service `id` names, if the maps of `offer` (or of the order `subjectId` booking it)
-   * offer or would offer it, taken seats included: whether the seat is still free is the booking's
-   * to find out. Undefined for an id of another subject or passenger, or a seat not sold.
+   * The seat services among `ids` that the maps of `offer` (or of the order `subjectId` booking it)
+   * offer or would offer, by id, taken seats included: whether the seat is still free is the
+   * booking's to find out. An id of another subject or passenger, or of a seat not sold, is left
+   * out. Asked once for all the ids of a request: a remote supplier reads its maps once.
    */
-  seatOption(offer: OfferView, id: string, subjectId?: string): SeatOption | undefined;
+  seatOptions(offer: OfferView, ids: readonly string[], subjectId?: string): Promise<Map<string, SeatOption>>;
 }
 
 /** Extras sold with an offer and after booking: their prices, the seats sold after booking, and their EMDs. */
 export interface Services {
-  /** The extras the offer can be booked with (bags, seat selections), at the supplier's prices in the offer's currency. */
-  availableServices(offer: OfferView): AvailableService[];
+  /** Whether a booked order can be given extras through us (and has seat maps): false for a supplier that sells them only with the booking. */
+  readonly afterBooking: boolean;
+  /**
+   * The extras the offer can be booked with (bags, seat selections), or, with `orderId`, those the
+   * order booking it can be given now, at the supplier's prices in the offer's currency; a remote
+   * supplier is asked.
+   */
+  availableServices(offer: OfferView, orderId?: string): Promise<AvailableService[]>;
   /** Sells seats chosen after booking on a booking it holds, as one sale named by `saleId` (our addition's id): all of them or none. @throws SeatTaken */
   sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void>;
   /** Undoes the sale `saleId` (it never became part of the order): its seats go back on sale. Nothing happens for a sale it does not know. */

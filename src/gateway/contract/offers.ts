@@ -177,15 +177,18 @@ export interface DatedFare {
 
 /**
  * A stored offer as a supplier reads it after the search (its extras, its seat maps): our ids for
- * the offer, its passengers, slices and segments, and the tenant's currency it is priced in. The
- * offers Aerogate stores satisfy it.
+ * the offer, its passengers, slices and segments, the tenant's currency it is priced in, whose it
+ * is, and the supplier's own names for it (a remote supplier asks about its offer by them, with
+ * the account that found it). The offers Aerogate stores satisfy it.
  */
 export interface OfferView {
   id: string;
+  tenantId: string;
   currency: string;
   payload: {
     passengers: ReadonlyArray<{ id: string; type: PassengerType }>;
     slices: readonly SliceView[];
+    supplierOffer?: SupplierOfferRef;
   };
 }
 

@@ -1,5 +1,5 @@
 import type { CabinClass, Environment, PassengerType } from "./air";
-import type { SliceView } from "./offers";
+import type { SliceView, SupplierOfferRef } from "./offers";
 
 /** What fills a place of a seat map's row that is not a seat. */
 export type FacilityType = "empty" | "exit_row" | "lavatory" | "galley" | "closet" | "stairs" | "bassinet";
@@ -46,6 +46,11 @@ export interface SeatMap {
 export interface SeatMapSubject {
   /** The offer's or the order's id: service ids are derived from it. */
   id: string;
+  kind: "offer" | "order";
+  /** Whose offer or order: a remote supplier asks with the account that found it. */
+  tenantId: string;
+  /** The supplier's own names for the offer (as booked), when it gave them (a remote supplier's). */
+  supplierOffer?: SupplierOfferRef;
   currency: string;
   slices: readonly SliceView[];
   passengers: ReadonlyArray<{ id: string; type: PassengerType }>;

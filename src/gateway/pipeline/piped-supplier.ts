@@ -10,8 +10,9 @@ import type { CallKind, RunCall, SupplierCall } from "./supplier-call";
 /**
  * A connector with the pipeline (pipeline.ts) around every call it takes: explicit wrappers, one
  * method each, each naming its call and what bounds it. What a capability merely declares (its
- * prices, a seat's option, the airports it flies to, a retimed flight) is read in memory and
- * passed through.
+ * prices, the airports it flies to, a retimed flight) is read in memory and passed through, and
+ * so are an offer's extras and seat options: a remote supplier bounds those reads itself, and a
+ * booking asks them before anything moves.
  */
 export function pipedConnector(supplierId: string, supplier: Supplier, capabilities: DeclaredCapabilities, run: RunCall, cachesAnswers: boolean): { supplier: Supplier; capabilities: DeclaredCapabilities } {
   const calls = new Calls(supplierId, run);
@@ -135,19 +136,23 @@ class PipedSeatSelection implements SeatSelection {
     return this.calls.call("seatMaps", "interactive", subject.environment, () => this.inner.seatMaps(subject));
   }
 
-  seatOption(offer: OfferView, id: string, subjectId?: string): SeatOption | undefined {
-    return this.inner.seatOption(offer, id, subjectId);
+  seatOptions(offer: OfferView, ids: readonly string[], subjectId?: string): Promise<Map<string, SeatOption>> {
+    return this.inner.seatOptions(offer, ids, subjectId);
   }
 }
 
 class PipedServices implements Services {
+  readonly afterBooking: boolean;
+
   constructor(
     private readonly inner: Services,
     private readonly calls: Calls,
-  ) {}
+  ) {
+    this.afterBooking = inner.afterBooking;
+  }
 
-  availableServices(offer: OfferView): AvailableService[] {
-    return this.inner.availableServices(offer);
+  availableServices(offer: OfferView, orderId?: string): Promise<AvailableService[]> {
+    return this.inner.availableServices(offer, orderId);
   }
 
   sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void> {

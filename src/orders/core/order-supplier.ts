@@ -11,18 +11,19 @@ export type AvailableAction = "cancel" | "change" | "add_services" | "pay" | "se
 /**
  * What the order can be asked now: what its state and fare allow (order-actions.ts) and its
  * supplier declares (its capabilities: a low-cost carrier changes no booking; a supplier with the
- * core alone is paid and cancelled). A capability asked of a supplier without it is refused by the
+ * core alone is paid and cancelled; one selling extras only with the booking takes none after). A capability asked of a supplier without it is refused by the
  * same declaration (OrderSuppliers.require).
  */
-export function availableActions(order: Order, now: Date, suppliers: Pick<OrderSuppliers, "does">): AvailableAction[] {
+export function availableActions(order: Order, now: Date, suppliers: Pick<OrderSuppliers, "does" | "declared">): AvailableAction[] {
   const does = (capability: Parameters<OrderSuppliers["does"]>[1]) => suppliers.does(order.offer.payload, capability);
   const allowed = (action: OrderAction) => allows(order, action, now);
   const actions: AvailableAction[] = [];
   if (allowed("cancel") || allowed("cancelWithQuote")) actions.push("cancel");
   if (does("orderChanges") && allowed("change")) actions.push("change");
-  if (does("services") && allowed("addServices")) actions.push("add_services");
+  const afterBooking = suppliers.declared(order.offer.payload, "services")?.afterBooking === true;
+  if (afterBooking && allowed("addServices")) actions.push("add_services");
   if (allowed("pay")) actions.push("pay");
-  if (does("seatSelection") && allowed("addServices")) actions.push("select_seats");
+  if (afterBooking && does("seatSelection") && allowed("addServices")) actions.push("select_seats");
   return actions;
 }
 

@@ -121,7 +121,10 @@ export class OrderService {
     requireAllowedSupplier(scope.tenant, offerSupplier(offer.payload).id, field);
     requireGrantedAccount(scope.tenant, offer.payload, offerSupplier(offer.payload).id, field);
     const passengers = checkPassengers(request.passengers, offer, now.toISOString().slice(0, 10));
-    const extras = request.services.length > 0 ? offerExtras(this.suppliers, this.suppliers.require(offer.payload, "services", "services chosen at booking", "offer"), offer) : undefined;
+    const extras =
+      request.services.length > 0
+        ? await offerExtras(this.suppliers, this.suppliers.require(offer.payload, "services", "services chosen at booking", "offer"), offer, request.services.map((service) => service.id))
+        : undefined;
     const { services, amount } = extras ? selectServices(request.services, offer, extras) : { services: [], amount: 0 };
     const totalAmount = offer.totalAmount + amount;
     if (request.payment) checkPayment(request.payment, totalAmount, offer.currency, "payments[0].amount");
@@ -386,13 +389,18 @@ export class OrderService {
   /**
    * What the supplier's answer makes of the pending order: a hold has the supplier's booking
    * reference and our payment deadline, never later than the supplier's own (in real time: on the
-   * tenant's clock it is as far ahead as that clock is); an offer it cannot hold (`pay_now`) is
-   * ours alone until it is paid, for 15 minutes; a booking taken and not yet confirmed (`accepted`)
+   * tenant's clock it is as far ahead as that clock is); an offer it cannot hold (`pay_now`: its
+   * own, or this booking of it) is ours alone until it is paid, for 15 minutes; a booking taken and not yet confirmed (`accepted`)
    * has no reference until it is, and our own deadline (the confirmation may bring an earlier one).
    */
-  private bookedTerms(pending: Order, answer: BookingAnswer, scope: TenantScope): Pick<Order, "bookingReference" | "paymentRequiredBy"> {
+  private bookedTerms(pending: Order, answer: BookingAnswer, scope: TenantScope): Pick<Order, "bookingReference" | "paymentRequiredBy"> & Partial<Pick<Order, "offer">> {
     const firstDeparture = itineraryDates(pending.offer).firstDepartureUtc;
-    if (answer.outcome === "pay_now") return { bookingReference: "", paymentRequiredBy: this.holds.paymentDeadline(pending.createdAt, firstDeparture, { requiresInstantPayment: true }) };
+    if (answer.outcome === "pay_now") {
+      // The order's copy of the offer says so even when the offer could be held (one booked with extras a supplier holds none with): it is not a booking awaiting confirmation.
+      const { supplierOffer } = pending.offer.payload;
+      const offer = supplierOffer && !supplierOffer.requiresInstantPayment ? { ...pending.offer, payload: { ...pending.offer.payload, supplierOffer: { ...supplierOffer, requiresInstantPayment: true } } } : undefined;
+      return { bookingReference: "", paymentRequiredBy: this.holds.paymentDeadline(pending.createdAt, firstDeparture, { requiresInstantPayment: true }), ...(offer && { offer }) };
+    }
     if (answer.outcome === "accepted") return { bookingReference: "", paymentRequiredBy: this.holds.paymentDeadline(pending.createdAt, firstDeparture) };
     const supplierDeadline = answer.paymentRequiredBy === null ? null : new Date(answer.paymentRequiredBy.getTime() + scope.clock.offsetMs);
     return { bookingReference: answer.bookingReference, paymentRequiredBy: this.holds.paymentDeadline(pending.createdAt, firstDeparture, { supplierDeadline }) };

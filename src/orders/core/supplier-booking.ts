@@ -9,7 +9,7 @@ export type BookingPassenger = { id: string; type: PassengerType; familyName: st
 /**
  * An order as the airline sees it: its supplier (every call goes to it), its flights and cabins as
  * offered, the supplier's own names for the offer, who travels (in the offer's passenger order),
- * and the seats chosen by designator.
+ * the seats chosen by designator, and every extra by the supplier's id for it.
  */
 export function supplierBooking(order: Order, passengers: readonly BookingPassenger[], environment: "sandbox" | "live"): SupplierBooking {
   const segments = order.offer.payload.slices.flatMap((slice) => slice.segments);
@@ -33,6 +33,7 @@ export function supplierBooking(order: Order, passengers: readonly BookingPassen
     seats: order.services.flatMap((service) =>
       service.designator === undefined ? [] : [{ flightKey: flightKeys.get(service.segmentIds[0]!)!, designator: service.designator }],
     ),
+    services: order.services.map((service) => ({ id: service.id, quantity: service.quantity })),
   };
 }
 

@@ -4,6 +4,7 @@ import { sqlJson, sqlTimestamp } from "../../db/sql-values";
 import { GuardFailed } from "../../db/write-batch";
 import { orderEvent } from "../presentation/order-event-payload";
 import { appError } from "../../errors/app-error";
+import { offerSupplier } from "../../search/offer-payload";
 import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
 import { newId } from "../../ids";
 import { convertMinor } from "../../money/exchange-rates";
@@ -71,7 +72,8 @@ export class ServiceAdditionService {
    */
   async available(scope: TenantScope, orderId: string): Promise<AvailableService[]> {
     const order = await this.orders.get(scope, orderId);
-    return !allows(order, "addServices", scope.clock.now()) ? [] : servicesLeft(offerServices(this.suppliers, order.offer), order.services);
+    const sellsAfterBooking = this.suppliers.declared(order.offer.payload, "services")?.afterBooking === true;
+    return !sellsAfterBooking || !allows(order, "addServices", scope.clock.now()) ? [] : servicesLeft(await offerServices(this.suppliers, order.offer, order.id), order.services);
   }
 
   /**
@@ -90,9 +92,13 @@ export class ServiceAdditionService {
       const order = await this.orders.get(scope, orderId);
       const now = scope.clock.now();
       const supplier = this.suppliers.require(order.offer.payload, "services", "services after booking", "order");
-      const extras = offerExtras(this.suppliers, supplier, order.offer, order.id);
+      if (!supplier.afterBooking) {
+        const { id, name } = offerSupplier(order.offer.payload);
+        throw appError("unsupported_by_supplier", { message: `The order's supplier ${id} (${name}) sells extras only with the booking, not after it.` });
+      }
       const refused = refusal(order, "addServices", now);
       if (refused) throw refused;
+      const extras = await offerExtras(this.suppliers, supplier, order.offer, request.services.map((service) => service.id), order.id);
       const { services, amount } = selectServices(request.services, order.offer, extras, {
         field: FIELD,
         subject: "order",

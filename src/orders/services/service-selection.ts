@@ -6,24 +6,29 @@ import type { AvailableService, SeatOption } from "../../gateway/contract/seat-m
 import type { StoredOffer } from "../../search/offer-payload";
 import type { SelectedService } from "../core/order";
 
-/** What an offer (or the order booking it) can be given, at its supplier's prices: its extras, and the seats of its maps by service id. */
+/** What an offer (or the order booking it) can be given, at its supplier's prices: its extras, and the seats of its maps among the ids a request names. */
 export interface OfferExtras {
   available: readonly AvailableService[];
-  seatOption(id: string): SeatOption | undefined;
+  seats: ReadonlyMap<string, SeatOption>;
 }
 
-/** The extras the offer can be booked with (`return_available_services=true`), at its supplier's prices; none from a supplier that sells none through us. */
-export function offerServices(suppliers: Pick<OrderSuppliers, "declared">, offer: StoredOffer): AvailableService[] {
-  return suppliers.declared(offer.payload, "services")?.availableServices(offer) ?? [];
+/** The extras the offer can be booked with (`return_available_services=true`), or the order `orderId` booking it given, at its supplier's prices; none from a supplier that sells none through us. */
+export async function offerServices(suppliers: Pick<OrderSuppliers, "declared">, offer: StoredOffer, orderId?: string): Promise<AvailableService[]> {
+  return (await suppliers.declared(offer.payload, "services")?.availableServices(offer, orderId)) ?? [];
 }
 
 /**
- * The offer's extras at its supplier (`services`: its capability), and the seats of its maps when
- * it has them. `subjectId`: the order booking the offer, whose maps name their seats by it.
+ * The offer's extras at its supplier (`services`: its capability), and the seats of its maps
+ * among the `ids` asked that are not among them, when it has maps. `subjectId`: the order booking
+ * the offer, whose maps name their seats by it.
  */
-export function offerExtras(suppliers: Pick<OrderSuppliers, "declared">, services: Services, offer: StoredOffer, subjectId = offer.id): OfferExtras {
-  const seats = suppliers.declared(offer.payload, "seatSelection");
-  return { available: services.availableServices(offer), seatOption: (id) => seats?.seatOption(offer, id, subjectId) };
+export async function offerExtras(suppliers: Pick<OrderSuppliers, "declared">, services: Services, offer: StoredOffer, ids: readonly string[], subjectId = offer.id): Promise<OfferExtras> {
+  const available = await services.availableServices(offer, subjectId === offer.id ? undefined : subjectId);
+  const offered = new Set(available.map((service) => service.id));
+  const seatIds = ids.filter((id) => !offered.has(id));
+  const seatSelection = suppliers.declared(offer.payload, "seatSelection");
+  const seats = seatIds.length > 0 && seatSelection ? await seatSelection.seatOptions(offer, seatIds, subjectId) : new Map<string, SeatOption>();
+  return { available, seats };
 }
 
 /** What services are chosen for, and how the request names them. */
@@ -44,7 +49,7 @@ const BOOKING: SelectionContext = { field: "services", subject: "offer", booked:
 /**
  * The services a client asked for, checked and priced: each must be one of the offer's
  * available services (GET /v1/air/offers/:id?return_available_services=true, or an order's
- * `available_services`) or a seat of its seat maps (`seatOption` resolves such an id), at most
+ * `available_services`) or a seat of its seat maps (`extras.seats`), at most
  * once, within what is left of its maximum quantity (1 for a seat) after `context.booked`, with
  * at most one seat per passenger and segment, counting those booked. An id that is not offered
  * (unknown, another offer's or order's, or for a passenger who may not have it) is 422
@@ -68,7 +73,7 @@ export function selectServices(
     const field = named("id");
     const fail = (name: string, message: string) => appError(context.refusal, { field: named(name), message: `${named(name)}: ${message}` });
     const service = offered.get(selection.id);
-    const seat = service ? undefined : extras.seatOption(selection.id);
+    const seat = service ? undefined : extras.seats.get(selection.id);
     if (!service && !seat) throw appError("invalid_field_value", { field, message: `${field}: ${selection.id} is not a service of this ${context.subject} for its passengers` });
     if (seat && chosenSeats.has(`${seat.segmentId} ${seat.designator}`)) {
       throw appError("seat_unavailable", { field, reason: `Seat ${seat.designator} is chosen twice in this request.` });

@@ -29,13 +29,22 @@ export class SeatCatalogue implements SeatSelection {
   }
 
   /**
-   * The seat service `id` names, if the maps of `offer` (or of the order `subjectId` that booked
-   * it) offer or would offer it: the same seat, passenger, segment and price, taken seats
+   * The seat services the ids name (read from the ids, without a map), if the maps of `offer` (or
+   * of the order `subjectId` that booked it) offer or would offer them: the same seat, passenger, segment and price, taken seats
    * included, since whether a seat is still free is the database's to decide when the booking
-   * holds it (SeatAssignment). Undefined for an id of another offer, order or passenger, a seat
-   * the airline does not sell, or one the passenger may not sit in.
+   * holds it (SeatAssignment). An id of another offer, order or passenger, a seat the airline
+   * does not sell, or one the passenger may not sit in is left out.
    */
-  seatOption(offer: OfferView, id: string, subjectId = offer.id): SeatOption | undefined {
+  seatOptions(offer: OfferView, ids: readonly string[], subjectId = offer.id): Promise<Map<string, SeatOption>> {
+    const options = new Map<string, SeatOption>();
+    for (const id of ids) {
+      const option = this.seatOption(offer, id, subjectId);
+      if (option) options.set(id, option);
+    }
+    return Promise.resolve(options);
+  }
+
+  private seatOption(offer: OfferView, id: string, subjectId: string): SeatOption | undefined {
     const named = readSeatServiceId(id);
     if (!named) return undefined;
     const place = segmentsOf({ slices: offer.payload.slices })[named.segmentIndex];
