@@ -42,6 +42,8 @@ export interface DuffelFake {
   changePrice(offerId: string, newTotal: string): void;
   /** Booking the offer is refused with 422 offer_no_longer_available. */
   withdraw(offerId: string): void;
+  /** The bag or seat service `serviceId` of an offer read already costs `newAmount` from now on. */
+  changeServicePrice(serviceId: string, newAmount: string): void;
   /**
    * The next order made is answered 202 (accepted, not confirmed: no booking reference), and reads
    * of it stay so for `readsPending` reads; then it is confirmed, or, with `fails`, it is gone (404,
@@ -178,6 +180,12 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     rateLimitNext: (count: number, resetInMs: number) => void (rateLimited = { count, resetAt: Date.now() + resetInMs }),
     changePrice: (offerId: string, newTotal: string) => void priceChanges.set(offerId, newTotal),
     withdraw: (offerId: string) => void withdrawn.add(offerId),
+    changeServicePrice: (serviceId: string, newAmount: string) => {
+      for (const { bags, maps } of extrasByOffer.values()) {
+        for (const bag of bags) if (bag.id === serviceId) bag.total_amount = newAmount;
+        for (const map of maps) for (const seat of seatElementsOf(map)) for (const service of seat.available_services) if (service.id === serviceId) service.total_amount = newAmount;
+      }
+    },
     acceptNextOrder: (outcome: { readsPending: number; fails?: boolean }) => void (nextAccepted = { readsPending: outcome.readsPending, fails: outcome.fails ?? false }),
     airlineChangeOf: (duffelOrderId: string) => airlineChangeOf(duffelOrderId),
     acceptsOfChange: new Map<string, number>(),

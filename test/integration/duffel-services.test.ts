@@ -140,6 +140,23 @@ describe("seats and bags of Duffel offers", { timeout: 90_000 }, () => {
     expect(await expectLedgerOf(server, platform.key, order.id, ["ticketing_debit"])).toBe(before - total);
   });
 
+  it("a service Duffel prices otherwise at ticketing is not paid at its new price: the ticketing fails as airline_rejected, nothing is booked at Duffel, and the wallet gets its debit back", async () => {
+    await credit(server, platform.tenantId, "5000.00");
+    const offer = await duffelOffer(server, platform.key, "VS");
+    const [bag] = await bagsOf(platform.key, offer);
+    const total = toMinor(offer.total_amount, offer.total_currency) + toMinor(bag.total_amount, bag.total_currency);
+    const created = await createOrderA(server, platform.key, offer, { body: { services: [{ id: bag.id, quantity: 1 }], payments: [{ type: "balance", currency: offer.total_currency, amount: (total / 100).toFixed(2) }] } });
+    expect(created.status, JSON.stringify(created.body).slice(0, 500)).toBe(201);
+    const order = created.body.data;
+    const before = (await walletBalance(server, platform.key)).minor;
+    fake.changeServicePrice(bag.id, "99.00");
+    expect((await ticketOrder(server, platform.key, order.id)).status).toBeLessThan(500);
+    const failed = await waitForStatus(server, platform.key, order.id, ["FAILED"]);
+    expect(failed.body.data.failure_reason).toBe("airline_rejected");
+    expect(duffelOrdersOf(fake, order.id)).toEqual([]);
+    expect((await walletBalance(server, platform.key)).minor).toBe(before);
+  });
+
   it("refuses a service Duffel does not offer with 422 naming it, and books nothing: another offer's bag or seat, an unknown id, a bag beyond its maximum", async () => {
     const offer = await duffelOffer(server, own.key, "AA");
     const [bag] = await bagsOf(own.key, offer);

@@ -212,6 +212,10 @@ function sumMinor(services: readonly BookedService[], prices: ReadonlyMap<string
     const price = prices.get(service.id);
     const minor = price === undefined ? null : parseMinor(price, currency);
     if (minor === null) throw appError("invalid_field_value", { field: "services", message: `services: Duffel no longer offers ${service.id}` });
+    // Priced as the offer showed it (in the order's currency): Duffel paid another price would not be what the order charged.
+    if (convertedAmount(price!, currency, service.currency).amountMinor !== service.unitAmount) {
+      throw appError("price_changed", { message: "Duffel prices a service booked with the order otherwise now.", reason: `Duffel: ${service.id} now costs ${price} ${currency}` });
+    }
     return sum + minor * service.quantity;
   }, 0);
 }

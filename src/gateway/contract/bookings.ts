@@ -30,10 +30,13 @@ export interface SupplierBooking extends OrderRef {
   services: BookedService[];
 }
 
-/** An extra booked, as its supplier named it, and how many. */
+/** An extra booked, as its supplier named it, how many, and the price it was sold at. */
 export interface BookedService {
   id: string;
   quantity: number;
+  /** Minor units of `currency` (the order's), per unit: what the order charges for it, so a supplier pricing it otherwise now refuses rather than charge another price. */
+  unitAmount: number;
+  currency: string;
 }
 
 export interface BookedSegment {

@@ -33,7 +33,7 @@ export function supplierBooking(order: Order, passengers: readonly BookingPassen
     seats: order.services.flatMap((service) =>
       service.designator === undefined ? [] : [{ flightKey: flightKeys.get(service.segmentIds[0]!)!, designator: service.designator }],
     ),
-    services: order.services.map((service) => ({ id: service.id, quantity: service.quantity })),
+    services: order.services.map((service) => ({ id: service.id, quantity: service.quantity, unitAmount: service.unitAmount, currency: order.currency })),
   };
 }
 
