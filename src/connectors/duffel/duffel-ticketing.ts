@@ -18,7 +18,7 @@ import { duffelPassengers, ourPassengerIds } from "./duffel-travellers";
  * then the e-tickets are Duffel's order's documents. Until Duffel has confirmed the order (a 202)
  * and issued them, the ticketing is `pending` and asked again later (the job's backoff), paying
  * nothing twice: a paid order is not paid again, an order booked is found by our order id. A refusal (the price changed, the offer is
- * gone, the token was revoked, the tenant's connection is gone) is the airline's rejection: the
+ * gone, the token was revoked, the tenant's connection is gone, the order was cancelled at Duffel) is the airline's rejection: the
  * order fails and the wallet gets its debit back, and a hold left unpaid is cancelled at Duffel.
  * A timeout or a 5xx is thrown: the job is run again.
  */
@@ -89,6 +89,8 @@ export class DuffelTicketing {
     const account = await this.bookings.account(booking.tenantId, held.account);
     return onAccount(this.accounts, account, async (connector) => {
       const order = await connector.getOrder(duffelOrderId);
+      // Cancelled at Duffel (its dashboard, the airline) before we paid: nothing to pay, the ticketing is refused.
+      if (order.cancelled_at !== null) throw new AppError("order_state_conflict", { reason: `Duffel's order ${duffelOrderId} was cancelled at Duffel.` });
       if (!order.payment_status.awaiting_payment) return order;
       await connector.createPayment(duffelOrderId, { amount: held.totalAmount!, currency: held.totalCurrency! });
       return connector.getOrder(duffelOrderId);
