@@ -58,7 +58,7 @@ describe("the Duffel connector", () => {
   /** Duffel's bookings as the connector keeps them, over the server's database. */
   const bookings = () => new DuffelBookings(server.db, accounts());
   /** The Duffel supplier as the connector makes it: every call with the tenant's own account. */
-  const duffelSupplier = () => new DuffelSupplier({ accounts: accounts(), bookings: bookings(), airportByIata: (code) => server.app.services.airports.getByIata(code) });
+  const duffelSupplier = () => new DuffelSupplier({ accounts: accounts(), bookings: bookings(), airportByIata: (code) => server.app.services.airports.getByIata(code), cancelledAtDuffel: async () => undefined });
   const connection = async () => (await call(server, "GET", "/v1/supplier_connections", { key: tenant.key })).body.data.find((c: { id: string }) => c.id === connectionId);
   /** A fresh offer request's offers, through the tenant's account. */
   const searchOffers = async (deadlineMs?: number): Promise<DuffelOffer[]> => {

@@ -103,17 +103,44 @@ describe("Duffel holds cancelled at Duffel", { timeout: 120_000 }, () => {
       expect(await expectLedgerOf(server, tenant.key, order.id, [])).toBe(before);
     });
 
-    it("a hold Duffel cancelled unseen and then paid here ends FAILED at ticketing: Duffel is not paid, the fee's debit is given back", async () => {
+    it("paying a hold Duffel cancelled unseen (no webhook yet) is 409 before any money moves, and cancels it here", async () => {
       const { order, duffelOrderId, cancellation, before } = await cancelledHold();
+      expectError(await ticketOrder(server, tenant.key, order.id), 409, "order_state_conflict");
+      const read = (await waitForStatus(server, tenant.key, order.id, ["CANCELED"])).body.data;
+      expect(read.cancellation_reason).toBe("airline_cancelled");
+      expect(await expectLedgerOf(server, tenant.key, order.id, [])).toBe(before);
+      expect(fake.requests.filter((request) => request.method === "POST" && request.path === "/air/payments" && JSON.stringify(request.body).includes(duffelOrderId))).toHaveLength(0);
+      // Duffel's webhook arriving late changes nothing.
+      expect((await deliverDuffelEvent(server, SECRET, duffelEvent("order_cancellation.confirmed", cancellation))).status).toBe(200);
+      expect((await eventTypes(server, order.id)).filter((type) => type === "order.cancelled")).toHaveLength(1);
+    });
+  });
+
+  describe("while the hold's ticketing is under way", () => {
+    let fake: DuffelFake;
+    let server: TestServer;
+    let tenant: Awaited<ReturnType<typeof duffelTenant>>;
+
+    // The airline's work waits 10 minutes: the ticketing job runs only when Duffel's webhook wakes it.
+    beforeAll(async () => {
+      ({ fake, server, tenant } = await openDuffelSuite({ DUFFEL_WEBHOOK_SECRET: SECRET, DUFFEL_CHANGES_POLL_MS: "0", TICKETING_DELAY_MS: "600000" }));
+    });
+    afterAll(() => closeDuffelSuite({ server, fake }));
+
+    it("a hold paid here before Duffel's cancellation is read is left to its ticketing, which pays Duffel nothing and fails it: the debit given back, no order.cancelled", async () => {
+      const before = (await walletBalance(server, tenant.key)).minor;
+      const order = await bookOffer(server, tenant.key, await duffelOffer(server, tenant.key, "AA"));
+      const duffelOrderId = duffelOrdersOf(fake, order.id)[0]!.id;
       expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
+      expect((await getOrder(server, tenant.key, order.id)).body.order.status).toBe("PROCESSING");
+      await cancelAtDuffel(fake, tenant.token, duffelOrderId);
+
+      const delivered = await deliverDuffelEvent(server, SECRET, duffelEvent("order.updated", { id: duffelOrderId, cancelled_at: clock.now().toISOString(), metadata: { aerogate_order_id: order.id } }));
+      expect(delivered.status).toBe(200);
       await waitForStatus(server, tenant.key, order.id, ["FAILED"]);
       expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "ticketing_reversal"])).toBe(before);
       expect(fake.requests.filter((request) => request.method === "POST" && request.path === "/air/payments" && JSON.stringify(request.body).includes(duffelOrderId))).toHaveLength(0);
-      // Duffel's webhook arriving late leaves the failed order as it is.
-      expect((await deliverDuffelEvent(server, SECRET, duffelEvent("order_cancellation.confirmed", cancellation))).status).toBe(200);
-      expect((await getOrder(server, tenant.key, order.id)).body.order.status).toBe("FAILED");
       expect(await eventTypes(server, order.id)).not.toContain("order.cancelled");
-      expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit", "ticketing_reversal"])).toBe(before);
     });
   });
 

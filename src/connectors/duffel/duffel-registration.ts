@@ -40,7 +40,7 @@ export const duffelConnector: Connector<DuffelParts> = {
     const accounts = duffelAccounts(parts.accounts, { baseUrl: parts.config.DUFFEL_API_URL, timeoutMs: parts.config.DUFFEL_TIMEOUT_MS });
     const bookings = new DuffelBookings(parts.db, accounts);
     const airportByIata = (code: string) => parts.airports.getByIata(code);
-    const supplier = new DuffelSupplier({ accounts, bookings, airportByIata });
+    const supplier = new DuffelSupplier({ accounts, bookings, airportByIata, cancelledAtDuffel: (orderId) => parts.orderSignals.cancelled(orderId) });
     return {
       supplier,
       capabilities: { pricedHolds: supplier, cancelledElsewhere: supplier, reportedChanges: new DuffelReportedChanges(accounts, bookings, airportByIata) },

@@ -35,6 +35,8 @@ export interface DuffelSupplierParts {
   accounts: DuffelAccounts;
   bookings: DuffelBookings;
   airportByIata: (code: string) => Airport | undefined;
+  /** Tells the domain Duffel cancelled our order `orderId` on its side (SupplierOrderSignals.cancelled): it is read, and cancelled or refunded here. */
+  cancelledAtDuffel: (orderId: string) => Promise<void>;
 }
 
 /**
@@ -53,7 +55,7 @@ export class DuffelSupplier implements Supplier, PricedHolds, CancelledElsewhere
 
   constructor(private readonly parts: DuffelSupplierParts) {
     this.#cancellations = new DuffelCancellations(parts.accounts, parts.bookings);
-    this.#ticketing = new DuffelTicketing(parts.accounts, parts.bookings, (orderIds) => this.#cancellations.cancelAll(orderIds));
+    this.#ticketing = new DuffelTicketing(parts.accounts, parts.bookings, (orderIds) => this.#cancellations.cancelAll(orderIds), parts.cancelledAtDuffel);
   }
 
   /**
