@@ -122,7 +122,7 @@ const configSchema = z.object({
   DUFFEL_TIMEOUT_MS: z.coerce.number().int().min(100).default(30000),
   /** The secret Duffel signs its webhooks with (given when the webhook is created at Duffel); unset: /suppliers/duffel/webhooks answers 503. */
   DUFFEL_WEBHOOK_SECRET: z.string().min(1).optional(),
-  /** How often (ms) a batch of Duffel's ticketed orders is asked for airline-initiated changes, for connections whose webhooks do not reach us; 0: never. */
+  /** How often (ms) a batch of Duffel's open, undeparted orders is asked whether Duffel cancelled them and (ticketed ones) for airline-initiated changes, for connections whose webhooks do not reach us; 0: never. */
   DUFFEL_CHANGES_POLL_MS: z.coerce.number().int().min(0).default(600_000),
   /**
    * TEST ONLY, unset in production: stops every request that reaches the named point (a crash

@@ -47,6 +47,7 @@ import { CancellationService } from "./orders/cancellation/cancellation.service"
 import { OrderHistory } from "./orders/history/order-history";
 import { AirlineCreditService } from "./orders/credits/airline-credits";
 import { OrderCommits } from "./orders/core/order-commits";
+import { openBeforeDeparture } from "./orders/core/order-subject";
 import { ChangeRequestService } from "./order-changes/change-requests.service";
 import { ChangeConfirmationService } from "./order-changes/change-confirmations.service";
 import { TicketReissue } from "./orders/jobs/ticket-reissue";
@@ -201,7 +202,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   let orderChanged: (orderId: string) => Promise<void> = async () => undefined;
   let airlineChanged: (orderId: string) => Promise<void> = async () => undefined;
   let orderCancelled: (orderId: string) => Promise<void> = async () => undefined;
-  const orderSignals = { changed: (orderId: string) => orderChanged(orderId), airlineChanged: (orderId: string) => airlineChanged(orderId), cancelled: (orderId: string) => orderCancelled(orderId) };
+  const orderSignals = { changed: (orderId: string) => orderChanged(orderId), airlineChanged: (orderId: string) => airlineChanged(orderId), cancelled: (orderId: string) => orderCancelled(orderId), open: (orderIds: readonly string[]) => openBeforeDeparture(db, orderIds) };
   const connectors = registeredConnectors({ config, db, airports, accounts: supplierAccounts, connections: supplierConnections, orderSignals });
   const supplierInbound = connectors.flatMap((connector) => (connector.inbound ?? []).map((route) => ({ supplier: connector.ref.id, route })));
   // Connectors sharing tables (the simulated airline's two profiles) name them once each.
@@ -278,7 +279,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   orderCancelled = async (orderId) => {
     // The supplier repeats its webhook until answered: a failure here is answered (logged), and a repeat reads again.
     const outcome = await cancellations.cancelledAtSupplier(orderId).catch((error: unknown) => log.warn({ err: error, orderId }, "an order cancelled at its supplier could not be read; a repeat of the webhook reads it again"));
-    if (outcome === "not_ticketed") log.error({ orderId }, "the supplier cancelled an order that is not ticketed here (unpaid, or ticketing): an operator must reconcile it");
+    if (outcome === "ticketing") log.info({ orderId }, "the supplier cancelled an order being ticketed here: its ticketing finds it cancelled and fails it");
   };
   const supplierPolls = connectors.flatMap((connector) => connector.polls ?? []).map((poll) => new PollingLoop(poll.round, poll.everyMs, (error) => log.warn({ err: error, poll: poll.name }, "a supplier poll failed"), db.availability));
   return {

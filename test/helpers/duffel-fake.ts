@@ -333,6 +333,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
       if (!order) return notFound(response);
       const payment = data.payment as { amount: string; currency: string; type: string };
       if (order.paid) return send(response, 422, errorBody(422, "invalid_state_error", "already_paid", "Order already paid", "The order has been paid for"));
+      if (order.cancelled) return send(response, 422, errorBody(422, "invalid_state_error", "already_cancelled", "Order already cancelled", "The order has been cancelled"));
       if (journeys.get(order.offerId) === "insufficient_balance") return send(response, 422, errorBody(422, "invalid_state_error", "insufficient_balance", "Insufficient balance", "Your Duffel balance is too low"));
       if (payment.amount !== order.totalAmount || payment.currency !== order.totalCurrency) {
         return send(response, 422, errorBody(422, "airline_error", "price_changed", "Price changed", `The order's total is ${order.totalAmount} ${order.totalCurrency}`));

@@ -136,7 +136,7 @@ describe("Duffel's airline-initiated changes", { timeout: 120_000 }, () => {
       expect((await eventTypes(server, order.id)).filter((type) => type === "order.changed")).toHaveLength(1);
     });
 
-    it("the poll asks Duffel nothing about an order that is not ticketed", async () => {
+    it("the poll asks Duffel no airline changes of an order that is not ticketed (only whether it was cancelled)", async () => {
       const held = await bookOffer(server, tenant.key, await changingRouteOffer(server, tenant.key));
       const [atDuffel] = duffelOrdersOf(fake, held.id);
       // Another order's reads show the poll went round since the hold was booked.

@@ -61,7 +61,7 @@ describe("the Duffel connector", () => {
   /** The Duffel supplier as the connector makes it: every call with the tenant's own account. */
   const duffelSupplier = () => {
     const [theAccounts, theBookings] = [accounts(), bookings()];
-    return new DuffelSupplier({ accounts: theAccounts, bookings: theBookings, airportByIata: (code) => server.app.services.airports.getByIata(code), extras: new DuffelExtras(theAccounts, theBookings) });
+    return new DuffelSupplier({ accounts: theAccounts, bookings: theBookings, airportByIata: (code) => server.app.services.airports.getByIata(code), extras: new DuffelExtras(theAccounts, theBookings), cancelledAtDuffel: async () => undefined });
   };
   const connection = async () => (await call(server, "GET", "/v1/supplier_connections", { key: tenant.key })).body.data.find((c: { id: string }) => c.id === connectionId);
   /** A fresh offer request's offers, through the tenant's account. */

@@ -9,7 +9,7 @@ import type { DuffelBookingRecord, DuffelBookings } from "./duffel-bookings";
 import { toSupplierSlice, UnknownPlace } from "./duffel-offers";
 import type { DuffelAirlineInitiatedChange } from "./duffel-shapes";
 
-/** How many booked Duffel orders one round of the poll asks about: each is at most one call to Duffel. */
+/** How many booked Duffel orders one round of the poll asks about: each is at most two calls to Duffel (is it cancelled, its airline changes). */
 export const CHANGES_POLL_BATCH = 20;
 
 /**
@@ -76,13 +76,14 @@ export class DuffelReportedChanges implements ReportedChanges {
 /**
  * The poll for connections whose webhooks cannot reach us: every `everyMs`, the next
  * CHANGES_POLL_BATCH booked Duffel orders (in id order, wrapping around; each process keeps its
- * own place) are handed to the domain to read their airline changes. The domain asks Duffel only
- * about ticketed ones, so a round is at most CHANGES_POLL_BATCH calls.
+ * own place), of which the domain keeps those still open here and not yet departed; each is
+ * handed to the domain to read whether Duffel cancelled it, then its airline changes (asked of
+ * Duffel for ticketed ones only). A round is at most two calls per order of the batch.
  */
 export function duffelChangesPoll(db: Database, signals: SupplierOrderSignals, everyMs: number): SupplierPoll {
   let after = "";
   return {
-    name: "duffel_airline_changes",
+    name: "duffel_orders",
     everyMs,
     round: async () => {
       const rows = await db.prisma.duffelBooking.findMany({
@@ -92,7 +93,10 @@ export function duffelChangesPoll(db: Database, signals: SupplierOrderSignals, e
         take: CHANGES_POLL_BATCH,
       });
       after = rows.length === CHANGES_POLL_BATCH ? rows.at(-1)!.id : "";
-      for (const row of rows) await signals.airlineChanged(row.id);
+      for (const orderId of await signals.open(rows.map((row) => row.id))) {
+        await signals.cancelled(orderId);
+        await signals.airlineChanged(orderId);
+      }
       return false;
     },
   };

@@ -44,7 +44,7 @@ export const duffelConnector: Connector<DuffelParts> = {
     const bookings = new DuffelBookings(parts.db, accounts);
     const airportByIata = (code: string) => parts.airports.getByIata(code);
     const extras = new DuffelExtras(accounts, bookings);
-    const supplier = new DuffelSupplier({ accounts, bookings, airportByIata, extras });
+    const supplier = new DuffelSupplier({ accounts, bookings, airportByIata, extras, cancelledAtDuffel: (orderId) => parts.orderSignals.cancelled(orderId) });
     return {
       supplier,
       capabilities: {

@@ -38,6 +38,8 @@ export interface DuffelSupplierParts {
   airportByIata: (code: string) => Airport | undefined;
   /** The offers' bags and seats: what the services booked with an order cost at Duffel. */
   extras: Pick<DuffelExtras, "servicesTotal">;
+  /** Tells the domain Duffel cancelled our order `orderId` on its side (SupplierOrderSignals.cancelled): it is read, and cancelled or refunded here. */
+  cancelledAtDuffel: (orderId: string) => Promise<void>;
 }
 
 /**
@@ -56,7 +58,7 @@ export class DuffelSupplier implements Supplier, PricedHolds, CancelledElsewhere
 
   constructor(private readonly parts: DuffelSupplierParts) {
     this.#cancellations = new DuffelCancellations(parts.accounts, parts.bookings);
-    this.#ticketing = new DuffelTicketing(parts.accounts, parts.bookings, parts.extras, (orderIds) => this.#cancellations.cancelAll(orderIds));
+    this.#ticketing = new DuffelTicketing(parts.accounts, parts.bookings, parts.extras, (orderIds) => this.#cancellations.cancelAll(orderIds), parts.cancelledAtDuffel);
   }
 
   /**

@@ -21,7 +21,7 @@ import { duffelPassengers, ourPassengerIds } from "./duffel-travellers";
  * then the e-tickets are Duffel's order's documents. Until Duffel has confirmed the order (a 202)
  * and issued them, the ticketing is `pending` and asked again later (the job's backoff), paying
  * nothing twice: a paid order is not paid again, an order booked is found by our order id. A refusal (the price changed, the offer is
- * gone, the token was revoked, the tenant's connection is gone) is the airline's rejection: the
+ * gone, the token was revoked, the tenant's connection is gone, the order was cancelled at Duffel) is the airline's rejection: the
  * order fails and the wallet gets its debit back, and a hold left unpaid is cancelled at Duffel.
  * A timeout or a 5xx is thrown: the job is run again.
  */
@@ -33,19 +33,27 @@ export class DuffelTicketing {
     private readonly extras: Pick<DuffelExtras, "servicesTotal">,
     /** Cancels a hold at Duffel (the rejection gives its seats back), as the order's release does. */
     private readonly cancelHolds: (orderIds: string[]) => Promise<void>,
+    /** Tells the domain Duffel cancelled the order on its side, for it to be cancelled here. */
+    private readonly cancelledAtDuffel: (orderId: string) => Promise<void>,
   ) {}
 
   /**
    * Duffel's hold priced again before it is paid (PricedHolds): the change of Duffel's total now
    * against the offer's as booked, in minor units of `currency`; Duffel's total now is recorded as
    * the one the hold is paid at. 0 for a booking Duffel holds nothing for yet (an instant order is
-   * booked at ticketing at the offer's total) or has paid.
+   * booked at ticketing at the offer's total) or has paid. A hold Duffel cancelled on its side (no
+   * webhook told us yet) is refused with 409 `order_state_conflict` before anything is paid, and
+   * the domain is told, which cancels it here.
    */
   async holdPriceChange(order: OrderRef & { supplierOffer?: SupplierOfferRef }, currency: string): Promise<number> {
     const booked = await this.bookings.find(order.tenantId, order.id);
     const offer = order.supplierOffer;
     if (booked?.status !== "booked" || !booked.duffelOrderId || !offer) return 0;
     const current = await onAccount(this.accounts, await this.bookings.account(order.tenantId, booked.account), (connector) => connector.getOrder(booked.duffelOrderId!));
+    if (current.cancelled_at !== null) {
+      await this.cancelledAtDuffel(order.id);
+      throw cancelledAtDuffel(booked.duffelOrderId);
+    }
     if (!current.payment_status.awaiting_payment) return 0;
     if (current.total_amount !== booked.totalAmount || current.total_currency !== booked.totalCurrency) await this.bookings.payableAt(order.id, current);
     return convertedAmount(current.total_amount, current.total_currency, currency).amountMinor - convertedAmount(offer.totalAmount, offer.totalCurrency, currency).amountMinor;
@@ -83,6 +91,8 @@ export class DuffelTicketing {
     const account = await this.bookings.account(booking.tenantId, held.account);
     return onAccount(this.accounts, account, async (connector) => {
       const order = await connector.getOrder(duffelOrderId);
+      // Cancelled at Duffel (its dashboard, the airline) before we paid: nothing to pay, the ticketing is refused.
+      if (order.cancelled_at !== null) throw cancelledAtDuffel(duffelOrderId);
       if (!order.payment_status.awaiting_payment) return order;
       await connector.createPayment(duffelOrderId, { amount: held.totalAmount!, currency: held.totalCurrency! });
       return connector.getOrder(duffelOrderId);
@@ -104,4 +114,9 @@ export class DuffelTicketing {
       payment: { amount, currency: offer.totalCurrency },
     });
   }
+}
+
+/** The refusal to pay a Duffel order Duffel cancelled on its side (its dashboard, the airline). */
+function cancelledAtDuffel(duffelOrderId: string): AppError {
+  return new AppError("order_state_conflict", { reason: `Duffel's order ${duffelOrderId} was cancelled at Duffel: it can no longer be paid.` });
 }

@@ -76,7 +76,7 @@ const webhookEvent = z.object({
  * Duffel's order id) and wakes the work waiting on it, which reads Duffel's order again as the
  * background poll does; `order.airline_initiated_change_detected` has the order's airline changes
  * read and recorded as ours; `order_cancellation.confirmed` (or `order.updated` showing the order
- * cancelled) has an order cancelled at Duffel refunded here. An event about an order we did not
+ * cancelled) has an order cancelled at Duffel cancelled (unpaid) or refunded (ticketed) here. An event about an order we did not
  * book is recorded and ignored.
  */
 export class DuffelWebhooks {

@@ -97,8 +97,10 @@ export interface SupplierOrderSignals {
   changed(orderId: string): Promise<void>;
   /** The supplier reports (or may report) an airline's change of our order `orderId`: its reported changes are read and recorded now. */
   airlineChanged(orderId: string): Promise<void>;
-  /** The supplier says our order `orderId` was (or may have been) cancelled on its side: it is read, and a cancelled one is refunded here as our own cancellation would. */
+  /** The supplier says our order `orderId` was (or may have been) cancelled on its side: it is read, and a cancelled one is cancelled (unpaid) or refunded (ticketed) here as our own cancellation would. */
   cancelled(orderId: string): Promise<void>;
+  /** Which of `orderIds` a poll still reads at the supplier: those not over here (cancelled, failed, refunded or being refunded) nor departed. */
+  open(orderIds: readonly string[]): Promise<string[]>;
 }
 
 /** A connector made, as the gateway registers it. */

@@ -146,11 +146,14 @@ export class CancellationService {
    * answered `cancelled`, and the refund job, which confirms it at the supplier again (done
    * already) and credits the wallet once, as the order's settlement says. The order's guard lets
    * one refund start: racing our own cancellation (or another delivery), the other finds it under
-   * way and does nothing. What it did: `refunding`; `over` (no such order, or it is over here:
-   * refunded or being refunded, cancelled, failed); `not_cancelled` (the supplier shows no
-   * cancellation); `not_ticketed` (unpaid or ticketing here: an operator's to look at).
+   * way and does nothing. An unpaid hold (PENDING) is cancelled here as the cancel action does
+   * (OrderService.cancelledAtSupplier): nothing to refund. What it did: `refunding`; `cancelled`
+   * (the hold); `over` (no such order, or it is over here: refunded or being refunded, cancelled,
+   * failed, or it moved on meanwhile); `not_cancelled` (the supplier shows no cancellation);
+   * `ticketing` (paid and being ticketed here: the ticketing finds the supplier's order cancelled
+   * and fails it, the debit given back).
    */
-  async cancelledAtSupplier(orderId: string): Promise<"refunding" | "over" | "not_cancelled" | "not_ticketed"> {
+  async cancelledAtSupplier(orderId: string): Promise<"refunding" | "cancelled" | "over" | "not_cancelled" | "ticketing"> {
     const subject = await orderSubject(this.db, orderId);
     if (!subject || isRefunding(subject.order) || ["REFUNDED", "CANCELED", "FAILED"].includes(subject.order.status)) return "over";
     const { order, environment, clock } = subject;
@@ -158,7 +161,8 @@ export class CancellationService {
     if (!elsewhere) return "not_cancelled";
     const cancelled = await elsewhere.cancellationAtSupplier({ id: order.id, tenantId: order.tenantId, environment, supplier: offerSupplier(order.offer.payload).id }, order.currency);
     if (!cancelled) return "not_cancelled";
-    if (!isTicketed(order)) return "not_ticketed";
+    if (awaitsPayment(order)) return (await this.orders.cancelledAtSupplier(subject)) ? "cancelled" : "over";
+    if (!isTicketed(order)) return "ticketing";
     const now = clock.now();
     const quote: OrderCancellation = {
       id: newId("ore", now.getTime()),

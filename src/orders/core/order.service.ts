@@ -16,6 +16,8 @@ import { paginate, type Page, type PageRequest } from "../../pagination/paginate
 import type { OfferService } from "../../search/offer.service";
 import { SeatsUnavailable, SeatTaken } from "../../gateway/contract/errors";
 import type { BookingAnswer } from "../../gateway/contract/bookings";
+import type { Environment } from "../../gateway/contract/air";
+import type { OrderSubject } from "./order-subject";
 import type { OrderSuppliers } from "../../gateway/contract/gateway";
 import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
@@ -54,6 +56,9 @@ const E_TICKET: OrderDocument["type"] = "electronic_ticket";
 
 /** A cancellation the tenant asked for (the deadline job cancels with `payment_deadline_passed`). */
 const REQUESTED: CancellationReason = "requested";
+
+/** A hold its supplier cancelled on its own side. */
+const AT_SUPPLIER: CancellationReason = "airline_cancelled";
 
 const detailKey = (tenantId: string, orderId: string) => `${tenantId} ${orderId}`;
 
@@ -315,16 +320,43 @@ export class OrderService {
     const now = scope.clock.now();
     requireAllowed(order, "cancel", now);
     try {
-      const cancelled = transition(this.db, order, "cancel", now, Sql.sql`, "cancellationReason" = ${REQUESTED}`);
-      const events = [orderEvent(order, now, { type: "order.cancelled", cancellationReason: REQUESTED }), ...(confirmingEvent ? [confirmingEvent(order, now)] : [])];
-      await this.commits.commit([order], [...confirming, cancelled, this.calls.intents.releaseOwed(order)], events);
+      await this.cancelPending(order, now, scope.tenant.environment, REQUESTED, confirming, confirmingEvent);
     } catch (error) {
       if (error instanceof GuardFailed && error.guard === ORDER_GUARD) throw stateConflict(await this.get(scope, orderId), "cancel");
       throw error;
     }
-    await this.pause("after_cancel_commit", { orderId });
-    await this.calls.release({ id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment });
     return this.detail(scope, orderId);
+  }
+
+  /**
+   * The supplier cancelled the unpaid hold on its own side (its dashboard, the airline): it is
+   * cancelled here as the cancel action cancels it, with `airline_cancelled`. No money moves (an
+   * unpaid order was never debited; what it reserved of the wallet is free once it is not
+   * PENDING). False, changing nothing, when it is no longer PENDING (paid, or cancelled, meanwhile):
+   * the guard lets one cancellation or payment win.
+   */
+  async cancelledAtSupplier({ order, clock, environment }: OrderSubject): Promise<boolean> {
+    try {
+      await this.cancelPending(order, clock.now(), environment, AT_SUPPLIER);
+      return true;
+    } catch (error) {
+      if (error instanceof GuardFailed && error.guard === ORDER_GUARD) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * PENDING → CANCELED for `reason` with `order.cancelled`, `confirming` committed first; the
+   * booking's release is owed from this commit on (an intent in the same transaction), so a
+   * process dying before the supplier has it back leaves it to the reconciler. Throws
+   * `GuardFailed` when the order is no longer PENDING.
+   */
+  private async cancelPending(order: Order, now: Date, environment: Environment, reason: CancellationReason, confirming: BatchStatement[] = [], confirmingEvent?: (order: Order, at: Date) => OrderEvent): Promise<void> {
+    const cancelled = transition(this.db, order, "cancel", now, Sql.sql`, "cancellationReason" = ${reason}`);
+    const events = [orderEvent(order, now, { type: "order.cancelled", cancellationReason: reason }), ...(confirmingEvent ? [confirmingEvent(order, now)] : [])];
+    await this.commits.commit([order], [...confirming, cancelled, this.calls.intents.releaseOwed(order)], events);
+    await this.pause("after_cancel_commit", { orderId: order.id });
+    await this.calls.release({ id: order.id, tenantId: order.tenantId, environment });
   }
 
   /** Orders by status: the tenant's, or every tenant's (metrics). */

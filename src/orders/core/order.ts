@@ -11,7 +11,7 @@ export type { OrderStatus };
 export const ORDER_STATUSES: readonly OrderStatus[] = ["PENDING", "PROCESSING", "TICKETED", "FAILED", "CANCELED", "REFUNDED"];
 
 /** Why an order was cancelled, as `cancellation_reason` shows it. */
-export const CANCELLATION_REASONS = ["requested", "payment_deadline_passed"] as const;
+export const CANCELLATION_REASONS = ["requested", "payment_deadline_passed", "airline_cancelled"] as const;
 export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
 
 /** A service booked with the order, priced when it was booked. */
@@ -51,7 +51,7 @@ export interface Order {
   paymentRequiredBy: Date | null;
   /** When the wallet paid for it (the ticket action or a payment). */
   paidAt: Date | null;
-  /** Why it was cancelled: `requested` or `payment_deadline_passed`. */
+  /** Why it was cancelled: `requested`, `payment_deadline_passed`, or `airline_cancelled` (its supplier cancelled the hold on its own side). */
   cancellationReason: CancellationReason | null;
   /** Who settles its fare (walletShare): the wallet, or the tenant's own account at the supplier. */
   settlement: Settlement;
