@@ -8,6 +8,7 @@ import { duffelAccounts } from "./connected-accounts";
 import { DuffelReportedChanges, duffelChangesPoll } from "./duffel-airline-changes";
 import { duffelBookingRetention } from "./duffel-booking-retention";
 import { DuffelBookings } from "./duffel-bookings";
+import { DuffelQuotedChanges } from "./duffel-order-changes";
 import { DUFFEL, DUFFEL_TOKENS } from "./duffel-ref";
 import { DuffelSupplier } from "./duffel-supplier";
 import { DuffelWebhooks, duffelWebhookEventRetention } from "./duffel-webhooks";
@@ -31,7 +32,7 @@ export interface DuffelParts {
  * (a sandbox clock moved ahead cannot reach it); its answers never given again (they are the
  * tenant's own, and its offers are booked once). Its capabilities: a hold is priced again before
  * it is paid, an order cancelled at Duffel outside our API is told, and the airline's changes
- * Duffel reports are read and accepted.
+ * Duffel reports are read and accepted, and order changes are quoted and confirmed by Duffel.
  */
 export const duffelConnector: Connector<DuffelParts> = {
   ref: DUFFEL,
@@ -43,7 +44,12 @@ export const duffelConnector: Connector<DuffelParts> = {
     const supplier = new DuffelSupplier({ accounts, bookings, airportByIata });
     return {
       supplier,
-      capabilities: { pricedHolds: supplier, cancelledElsewhere: supplier, reportedChanges: new DuffelReportedChanges(accounts, bookings, airportByIata) },
+      capabilities: {
+        pricedHolds: supplier,
+        cancelledElsewhere: supplier,
+        reportedChanges: new DuffelReportedChanges(accounts, bookings, airportByIata),
+        quotedChanges: new DuffelQuotedChanges(bookings, airportByIata),
+      },
       runsOnMovedClock: false,
       // The tenant's own Duffel account pays the fare from its Duffel balance; an offer of the owner's platform account is the wallet's (docs/duffel.md#who-settles).
       settlement: "supplier",
