@@ -110,6 +110,12 @@ const configSchema = z.object({
     .string()
     .refine((value) => /^[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value, "base64").length === 32, "must be 32 bytes in base64 (e.g. openssl rand -base64 32)")
     .optional(),
+  /**
+   * Where suppliers reach this service (https://api.example.com): the address a connection's
+   * webhook is created with at its supplier (POST /v1/supplier_connections/:id/actions/register_webhook).
+   * Unset: webhooks are created at the supplier by hand (503 `public_url_unset`).
+   */
+  PUBLIC_URL: z.string().url().optional(),
   /** Duffel's API address; tests point it at a local fake. */
   DUFFEL_API_URL: z.string().url().default("https://api.duffel.com"),
   /** The longest one call to Duffel may take (a search is bounded by its own supplier_timeout instead). */

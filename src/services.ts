@@ -23,7 +23,8 @@ import { SeatMapService } from "./seat-maps/seat-map.service";
 import { SearchService } from "./search/search.service";
 import { createGateway, type Gateway } from "./gateway/gateway";
 import { SupplierHealth, supplierStatRetention } from "./gateway/health";
-import { ACCOUNT_TOKENS, registeredConnectors } from "./composition/connectors";
+import { ACCOUNT_TOKENS, accountWebhooksOf, registeredConnectors } from "./composition/connectors";
+import { ConnectionWebhookService } from "./gateway/connections/connection-webhooks.service";
 import type { SupplierInboundRoute } from "./gateway/contract/connector";
 import { FareCalendarService } from "./search/fare-calendar.service";
 import { OfferCache } from "./search/offer-cache";
@@ -160,6 +161,8 @@ export interface Services {
   events: EventService;
   /** Tenants' own accounts with suppliers that take one, their tokens encrypted. */
   supplierConnections: SupplierConnectionService;
+  /** Tenants' connections' webhooks created at their suppliers, and removed with them. */
+  connectionWebhooks: ConnectionWebhookService;
   platformAccounts: PlatformAccountService;
   supplierAccounts: SupplierAccounts;
   orderFeed: OrderFeed;
@@ -326,6 +329,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     webhookEndpoints: new WebhookEndpointService(db, cursors, tenantConfig, config.WEBHOOK_ALLOW_PRIVATE_NETWORKS),
     events: new EventService(db, cursors, config.WEBHOOK_LOG_RETENTION_DAYS),
     supplierConnections,
+    connectionWebhooks: new ConnectionWebhookService(supplierConnections, accountWebhooksOf(connectors), config.PUBLIC_URL, log),
     platformAccounts,
     supplierAccounts,
     orderFeed: new OrderFeed(orderCommits, orders, log, db),

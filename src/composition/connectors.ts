@@ -3,7 +3,7 @@ import type { Database } from "../db/database";
 import { supplierConnectionInput } from "../gateway/connections/supplier-connection.inputs";
 import type { SupplierAccounts } from "../gateway/connections/supplier-accounts";
 import type { SupplierConnectionService } from "../gateway/connections/supplier-connections.service";
-import type { Connector, RegisteredConnector, SupplierOrderSignals } from "../gateway/contract/connector";
+import type { AccountWebhooks, Connector, RegisteredConnector, SupplierOrderSignals } from "../gateway/contract/connector";
 import type { AirportIndex } from "../locations/airport-index";
 import { simulatedLowCost, simulatedNetwork } from "../connectors/simulated/registration";
 import { duffelConnector } from "../connectors/duffel/duffel-registration";
@@ -41,6 +41,11 @@ export const SUPPLIER_CONNECTION_INPUT = supplierConnectionInput(CONNECTABLE_SUP
 
 /** How each connectable supplier's tokens look, by supplier id. */
 export const ACCOUNT_TOKENS = new Map(CONNECTORS.flatMap((connector) => (connector.account ? [[connector.ref.id, connector.account] as const] : [])));
+
+/** The registered connectors' account webhooks (those whose webhooks an account creates itself), by supplier id. */
+export function accountWebhooksOf(connectors: readonly RegisteredConnector[]): ReadonlyMap<string, AccountWebhooks> {
+  return new Map(connectors.flatMap((connector) => (connector.accountWebhooks ? [[connector.ref.id, connector.accountWebhooks] as const] : [])));
+}
 
 /**
  * The connectors this process registers: the product's, and those written for the tests only

@@ -71,6 +71,7 @@ export const operations = {
   createPlatformAccount: { audience: "owner", effect: "write", permission: null },
   deletePlatformAccount: { audience: "owner", effect: "write", permission: null },
   setSupplierConnectionWebhookSecret: { audience: "tenant", effect: "write", permission: "tenant:write" },
+  registerSupplierConnectionWebhook: { audience: "tenant", effect: "write", permission: "tenant:write" },
   locations: { audience: "anyone", effect: "read", permission: "search:read" },
   searchFlights: { audience: "tenant", effect: "write", permission: "search:read" },
   /** Batch offer requests (REST only; GraphQL streams a search with searchOffers): a search, read a batch at a time. */

@@ -34,6 +34,7 @@ export const errorCatalogue = {
   webhooks_disabled: { status: 409, message: "Webhooks are disabled for this tenant.", action: "Set webhook_url and webhook_enabled: true (PATCH /v1/tenant), then redeliver." },
   webhook_endpoint_disabled: { status: 409, message: "The webhook endpoint is disabled or was deleted.", action: "Enable the endpoint (PATCH /v1/webhook_endpoints/:id with enabled: true), then try again." },
   platform_account_exists: { status: 409, message: "The platform already has an account with this supplier in this mode.", action: "Delete it (DELETE /v1/platform_accounts/:id), then connect again with the new token." },
+  supplier_webhook_changed: { status: 409, message: "The connection's webhook changed while this request registered one.", action: "Read the connection (GET /v1/supplier_connections): the other change stands; register again if you still need to." },
   supplier_connection_exists: { status: 409, message: "The tenant is already connected to this supplier.", action: "Delete the connection (DELETE /v1/supplier_connections/:id), then connect again with the new token." },
   clock_reset_refused: { status: 409, message: "The sandbox clock cannot go back to real time while the tenant has pending orders.", action: "Pay, ticket or cancel the pending orders (or advance the clock past their payment deadlines), then reset the clock." },
   tenant_deleted: { status: 409, message: "The tenant has been deleted.", action: "A deleted tenant cannot be changed; create a new one." },
@@ -68,6 +69,7 @@ export const errorCatalogue = {
   service_unavailable: { status: 503, message: "The service is temporarily unavailable.", action: "Retry shortly, after the seconds the Retry-After header names when it is there; reuse the Idempotency-Key." },
   webhook_signature_invalid: { status: 401, message: "The webhook's signature does not verify.", action: "Sign the exact body with the webhook's secret, as the supplier documents its signature, within five minutes of sending it." },
   supplier_webhooks_unset: { status: 503, message: "Supplier webhooks are off: the service has no secret to verify them with.", action: "Ask the operator to set the supplier's webhook secret, the one the supplier gave for the webhook (README, configuration)." },
+  public_url_unset: { status: 503, message: "The service does not know the public address suppliers reach it at (PUBLIC_URL).", action: "Ask the operator to set PUBLIC_URL, or create the webhook at the supplier yourself and set its secret (PATCH /v1/supplier_connections/:id)." },
   supplier_secrets_unset: { status: 503, message: "Supplier connections are off: the service has no SUPPLIER_SECRETS_KEY to encrypt their tokens with.", action: "Ask the operator to set SUPPLIER_SECRETS_KEY (32 bytes in base64), then connect again." },
   storage_full: { status: 507, message: "The service has no room to store this change.", action: "Retry after the seconds the Retry-After header names; reads still work. Reuse the Idempotency-Key." },
 } as const satisfies Record<string, { status: number; message: string; action: string; retryable?: boolean }>;

@@ -1,7 +1,6 @@
 import type { Resolvers } from "../generated/graphql";
-import { SUPPLIER_CONNECTION_INPUT } from "../composition/connectors";
-import { parseCreateSupplierConnection } from "../gateway/connections/supplier-connection.inputs";
 import { toGraphQLEnum } from "./enum-case";
+import { supplierAccountInput } from "./supplier-connections.resolvers";
 
 /** The owner's platform accounts (docs/connectors.md#the-owners-platform-account); owner-only (context/operations.ts). */
 export const platformAccountResolvers: Resolvers = {
@@ -9,8 +8,7 @@ export const platformAccountResolvers: Resolvers = {
     platformAccounts: (_parent, _args, ctx) => ctx.services.platformAccounts.list(),
   },
   Mutation: {
-    createPlatformAccount: (_parent, { input }, ctx) =>
-      ctx.services.platformAccounts.create(parseCreateSupplierConnection(SUPPLIER_CONNECTION_INPUT, { supplier: input.supplier, access_token: input.accessToken }), ctx.origin),
+    createPlatformAccount: (_parent, { input }, ctx) => supplierAccountInput(input, (parsed) => ctx.services.platformAccounts.create(parsed, ctx.origin)),
     deletePlatformAccount: (_parent, { id }, ctx) => ctx.services.platformAccounts.delete(id, ctx.origin),
   },
   PlatformAccount: {

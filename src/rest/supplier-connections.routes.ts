@@ -55,6 +55,16 @@ export const supplierConnectionRoutes = [
     tag,
     response: okSchema(supplierConnectionSchema),
     errors: ["not_found"],
-    handle: async ({ ctx, params }) => ok(supplierConnectionView(await ctx.services.supplierConnections.delete(tenantScope(ctx), params.id!, ctx.origin)), "Supplier connection deleted"),
+    handle: async ({ ctx, params }) => ok(supplierConnectionView(await ctx.services.connectionWebhooks.deleteConnection(tenantScope(ctx), params.id!, ctx.origin)), "Supplier connection deleted"),
+  }),
+  restRoute({
+    method: "POST",
+    url: "/v1/supplier_connections/:id/actions/register_webhook",
+    operation: "registerSupplierConnectionWebhook",
+    summary: "Create this connection's webhook at its supplier (to PUBLIC_URL + webhook_path) and keep the secret it gives; again replaces it",
+    tag,
+    response: okSchema(supplierConnectionSchema),
+    errors: ["not_found", "unsupported_by_supplier", "supplier_webhook_changed", "supplier_error", "supplier_timeout", "public_url_unset", "supplier_secrets_unset"],
+    handle: async ({ ctx, params }) => ok(supplierConnectionView(await ctx.services.connectionWebhooks.register(tenantScope(ctx), params.id!, ctx.origin)), "Supplier webhook registered"),
   }),
 ];

@@ -62,6 +62,8 @@ export interface DuffelFake {
   lastChangeOfferIds: string[];
   /** Each order change confirmed, with the amount paid from the Duffel balance. */
   readonly confirmedChanges: Array<{ id: string; amount: string; currency: string }>;
+  /** The webhooks each token created (`/air/webhooks`), with the secret Duffel showed when it was created, by webhook id. */
+  readonly webhooks: Map<string, FakeWebhook>;
   /** While true, paid orders show no documents (the airline has not issued the e-tickets yet), as Duffel's do for a while after payment. */
   withholdTickets: boolean;
   close(): Promise<void>;
@@ -73,6 +75,16 @@ export interface FakeRequest {
   authorization: string | undefined;
   body: unknown;
   answerBytes?: number;
+}
+
+export interface FakeWebhook {
+  id: string;
+  url: string;
+  events: string[];
+  secret: string;
+  createdAt: string;
+  /** The token that created it: only that account sees and removes it. */
+  token: string;
 }
 
 export interface FakeOrder {
@@ -145,6 +157,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     acceptNextOrder: (outcome: { readsPending: number; fails?: boolean }) => void (nextAccepted = { readsPending: outcome.readsPending, fails: outcome.fails ?? false }),
     airlineChangeOf: (duffelOrderId: string) => airlineChangeOf(duffelOrderId),
     acceptsOfChange: new Map<string, number>(),
+    webhooks: new Map<string, FakeWebhook>(),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   } satisfies Omit<DuffelFake, "close"> & { close(): Promise<void> };
 
@@ -414,12 +427,35 @@ export async function startDuffelFake(): Promise<DuffelFake> {
       if (order) order.slices = change.added as unknown[];
       return send(response, 200, { data: change });
     }
+    if (route === "POST /air/webhooks") {
+      if (typeof data.url !== "string" || !Array.isArray(data.events) || data.events.length === 0) {
+        return send(response, 422, errorBody(422, "validation_error", "validation_required", "Field required", "url and events are required"));
+      }
+      const webhook: FakeWebhook = { id: duffelId("sev"), url: data.url, events: data.events as string[], secret: randomBytes(16).toString("base64url"), createdAt: new Date().toISOString(), token };
+      fake.webhooks.set(webhook.id, webhook);
+      return send(response, 201, { data: { ...webhookView(webhook), secret: webhook.secret } });
+    }
+    if (route === "GET /air/webhooks") {
+      return sendPage(response, [...fake.webhooks.values()].filter((webhook) => webhook.token === token).map(webhookView), query);
+    }
+    if ((match = /^DELETE \/air\/webhooks\/([^/]+)$/.exec(route))) {
+      const webhook = fake.webhooks.get(match[1]!);
+      if (!webhook || webhook.token !== token) return notFound(response);
+      fake.webhooks.delete(webhook.id);
+      response.writeHead(204).end();
+      return;
+    }
     return notFound(response);
   }
 
   /** The order's slices as Duffel has them now (its offer's until a change). */
   function orderSlices(order: FakeOrder): Array<{ id: string } & Record<string, unknown>> {
     return (order.slices ?? offers.get(order.offerId)!.slices) as Array<{ id: string } & Record<string, unknown>>;
+  }
+
+  /** A webhook as Duffel shows it: never its secret after it was created. */
+  function webhookView(webhook: FakeWebhook): Record<string, unknown> {
+    return { id: webhook.id, url: webhook.url, events: webhook.events, active: true, live_mode: false, created_at: webhook.createdAt, updated_at: webhook.createdAt };
   }
 
   /**

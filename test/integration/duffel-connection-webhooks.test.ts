@@ -4,11 +4,12 @@ import { call, graphql } from "../helpers/client";
 import { deliverDuffelEvent, duffelEvent, ticketedOnChangingRoute } from "../helpers/duffel-events";
 import type { DuffelFake } from "../helpers/duffel-fake";
 import { closeDuffelSuite, duffelTenant, openDuffelSuite } from "../helpers/duffel-gateway";
-import { expectError } from "../helpers/expect-error";
+import { expectError, expectGraphQLError } from "../helpers/expect-error";
 import { getOrder } from "../helpers/orders";
 import type { TestServer } from "../helpers/test-server";
 
 const PLATFORM_SECRET = randomBytes(24).toString("base64url");
+const PUBLIC_URL = "https://aerogate.example";
 
 /**
  * Each Duffel connection's own webhook address and secret (docs/duffel.md#duffels-webhooks): the
@@ -23,7 +24,7 @@ describe("each Duffel connection's own webhook address", { timeout: 120_000 }, (
   let other: Awaited<ReturnType<typeof duffelTenant>>;
 
   beforeAll(async () => {
-    ({ fake, server, tenant } = await openDuffelSuite({ DUFFEL_WEBHOOK_SECRET: PLATFORM_SECRET, DUFFEL_CHANGES_POLL_MS: "0" }));
+    ({ fake, server, tenant } = await openDuffelSuite({ DUFFEL_WEBHOOK_SECRET: PLATFORM_SECRET, DUFFEL_CHANGES_POLL_MS: "0", PUBLIC_URL }));
     other = await duffelTenant(server, fake);
   });
   afterAll(() => closeDuffelSuite({ server, fake }));
@@ -52,6 +53,7 @@ describe("each Duffel connection's own webhook address", { timeout: 120_000 }, (
     expect(removed.body.data.setSupplierConnectionWebhookSecret).toEqual({ id: connection.id, webhookPath: connection.webhook_path, webhookSecretSet: false });
     const again = await graphql(server, mutation, { id: connection.id, secret }, { key: tenant.key });
     expect(again.body.data.setSupplierConnectionWebhookSecret.webhookSecretSet).toBe(true);
+    expectGraphQLError(await graphql(server, mutation, { id: connection.id, secret: "" }, { key: tenant.key }), "invalid_field_value", { field: "secret" });
     const audited = await server.db.prisma.auditEvent.findMany({ where: { action: "supplier_connection.webhook_updated", targetId: connection.id } });
     expect(audited).toHaveLength(3);
     expect(JSON.stringify(audited)).not.toContain(secret);
@@ -85,5 +87,77 @@ describe("each Duffel connection's own webhook address", { timeout: 120_000 }, (
     expect((await call(server, "PATCH", `/v1/supplier_connections/${connection.id}`, { key: tenant.key, body: { webhook_secret: null } })).status).toBe(200);
     expectError(await deliverDuffelEvent(server, PLATFORM_SECRET, body, connection.webhook_path), 503, "supplier_webhooks_unset");
     expect((await deliverDuffelEvent(server, PLATFORM_SECRET, body)).status).toBe(200);
+  });
+
+  describe("created at Duffel by Aerogate (register_webhook)", () => {
+    const register = (key: string, id: string) => call(server, "POST", `/v1/supplier_connections/${id}/actions/register_webhook`, { key });
+    const webhooksOf = (token: string) => [...fake.webhooks.values()].filter((webhook) => webhook.token === token);
+    const ping = duffelEvent("order.created", { id: "ord_0000notours" });
+
+    it("creates the connection's webhook at Duffel to PUBLIC_URL + webhook_path, for the events Aerogate reads, and keeps its secret: deliveries signed with it are verified", async () => {
+      const owner = await duffelTenant(server, fake);
+      const connection = await connectionOf(owner.key);
+      const registered = await register(owner.key, connection.id);
+      expect(registered.status, JSON.stringify(registered.body)).toBe(200);
+      expect(registered.body.data).toMatchObject({ id: connection.id, webhook_secret_set: true });
+      const [webhook, ...more] = webhooksOf(owner.token);
+      expect(more).toEqual([]);
+      expect(webhook!.url).toBe(PUBLIC_URL + connection.webhook_path);
+      expect(webhook!.events).toEqual(expect.arrayContaining(["order.created", "order.creation_failed", "order.updated", "order.airline_initiated_change_detected", "order_cancellation.confirmed"]));
+      expect(JSON.stringify(registered.body)).not.toContain(webhook!.secret);
+      expect(JSON.stringify(await server.db.prisma.supplierConnection.findUnique({ where: { id: connection.id } }))).not.toContain(webhook!.secret);
+      expect((await deliverDuffelEvent(server, webhook!.secret, ping, connection.webhook_path)).status).toBe(200);
+      const audited = await server.db.prisma.auditEvent.findMany({ where: { action: "supplier_connection.webhook_updated", targetId: connection.id } });
+      expect(audited).toHaveLength(1);
+    });
+
+    it("registering again (GraphQL too) replaces the webhook: one left at the address, the old secret refused; a webhook an interrupted call left is removed", async () => {
+      const owner = await duffelTenant(server, fake);
+      const connection = await connectionOf(owner.key);
+      expect((await register(owner.key, connection.id)).status).toBe(200);
+      const [first] = webhooksOf(owner.token);
+      // What a crash after Duffel created a webhook, before its secret was stored, leaves behind.
+      const leftover = await fetch(`${fake.url}/air/webhooks`, { method: "POST", headers: { authorization: `Bearer ${owner.token}`, "duffel-version": "v2", "content-type": "application/json" }, body: JSON.stringify({ data: { url: first!.url, events: first!.events } }) });
+      expect(leftover.status).toBe(201);
+      expect(webhooksOf(owner.token)).toHaveLength(2);
+
+      const again = await graphql(server, "mutation ($id: ID!) { registerSupplierConnectionWebhook(id: $id) { id webhookSecretSet } }", { id: connection.id }, { key: owner.key });
+      expect(again.body.data.registerSupplierConnectionWebhook).toEqual({ id: connection.id, webhookSecretSet: true });
+      const [second, ...more] = webhooksOf(owner.token);
+      expect(more).toEqual([]);
+      expect(second!.id).not.toBe(first!.id);
+      expectError(await deliverDuffelEvent(server, first!.secret, ping, connection.webhook_path), 401, "webhook_signature_invalid");
+      expect((await deliverDuffelEvent(server, second!.secret, ping, connection.webhook_path)).status).toBe(200);
+    });
+
+    it("racing registrations leave one webhook at Duffel whose secret is the one kept; the others answer 409 supplier_webhook_changed", async () => {
+      const owner = await duffelTenant(server, fake);
+      const connection = await connectionOf(owner.key);
+      const answers = await Promise.all(Array.from({ length: 4 }, () => register(owner.key, connection.id)));
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses).toContain(200);
+      for (const answer of answers) if (answer.status !== 200) expectError(answer, 409, "supplier_webhook_changed");
+      const [kept, ...more] = webhooksOf(owner.token);
+      expect(more).toEqual([]);
+      expect((await deliverDuffelEvent(server, kept!.secret, ping, connection.webhook_path)).status).toBe(200);
+    });
+
+    it("another tenant's connection is 404 and a token Duffel refuses is 502 supplier_error, both creating and changing nothing; deleting the connection removes its webhook at Duffel", async () => {
+      const owner = await duffelTenant(server, fake);
+      const connection = await connectionOf(owner.key);
+      expectError(await register(other.key, connection.id), 404, "not_found");
+      expectError(await register(owner.key, "spc_unknown"), 404, "not_found");
+      fake.revoke(owner.token);
+      expectError(await register(owner.key, connection.id), 502, "supplier_error");
+      fake.allow(owner.token);
+      expect(webhooksOf(owner.token)).toEqual([]);
+      expect((await connectionOf(owner.key)).webhook_secret_set).toBe(false);
+
+      expect((await register(owner.key, connection.id)).status).toBe(200);
+      expect(webhooksOf(owner.token)).toHaveLength(1);
+      const deleted = await call(server, "DELETE", `/v1/supplier_connections/${connection.id}`, { key: owner.key });
+      expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+      expect(webhooksOf(owner.token)).toEqual([]);
+    });
   });
 });

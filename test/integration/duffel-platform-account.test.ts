@@ -103,6 +103,8 @@ describe("the owner's platform Duffel account", { timeout: 90_000 }, () => {
     expectError(await asOwner("DELETE", "/v1/platform_accounts/spa_unknown"), 404, "not_found");
     const mutation = await graphql(server, `mutation($input: CreateSupplierConnectionInput!) { createPlatformAccount(input: $input) { id } }`, { input: { supplier: "duffel", accessToken: fakeToken(fake) } }, { key: tenant.key });
     expect(mutation.body.errors?.[0]?.extensions?.code).toBe("forbidden");
+    const badToken = await graphql(server, `mutation($input: CreateSupplierConnectionInput!) { createPlatformAccount(input: $input) { id } }`, { input: { supplier: "duffel", accessToken: "sk_test_notduffel123456" } }, { key: server.ownerKey });
+    expect(badToken.body.errors?.[0]?.extensions).toMatchObject({ code: "invalid_field_value", field: "accessToken" });
     expect(await server.db.prisma.platformAccount.count()).toBe(before);
   });
 

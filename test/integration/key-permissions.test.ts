@@ -49,6 +49,7 @@ const probes: Record<string, Probe> = {
   createSupplierConnection: { rest: "POST /v1/supplier_connections", body: {} },
   deleteSupplierConnection: { rest: "DELETE /v1/supplier_connections/:id" },
   setSupplierConnectionWebhookSecret: { rest: "PATCH /v1/supplier_connections/:id", body: { webhook_secret: null } },
+  registerSupplierConnectionWebhook: { rest: "POST /v1/supplier_connections/:id/actions/register_webhook" },
   // Events show orders' contents: orders:read on top of webhooks:read.
   events: { rest: "GET /v1/events", alsoNeeds: { orders: "read" } },
   event: { rest: "GET /v1/events/:id", alsoNeeds: { orders: "read" } },

@@ -114,6 +114,14 @@ describe("supplier connections", () => {
     await call(server, "DELETE", `/v1/supplier_connections/${first.body.data.id}`, { key: tenant.key });
   });
 
+  it("creating a connection's webhook at its supplier without PUBLIC_URL is 503 public_url_unset, and nothing changes", async () => {
+    const own = await createTenant(server);
+    const connected = await call(server, "POST", "/v1/supplier_connections", { key: own.key, body: { supplier: "duffel", access_token: testToken() } });
+    expect(connected.status, JSON.stringify(connected.body)).toBe(201);
+    expectError(await call(server, "POST", `/v1/supplier_connections/${connected.body.data.id}/actions/register_webhook`, { key: own.key }), 503, "public_url_unset");
+    expect((await call(server, "GET", "/v1/supplier_connections", { key: own.key })).body.data[0].webhook_secret_set).toBe(false);
+  });
+
   it("has GraphQL twins: createSupplierConnection, supplierConnections and deleteSupplierConnection", async () => {
     const token = testToken();
     const created = await graphql(server, `mutation ($input: CreateSupplierConnectionInput!) { createSupplierConnection(input: $input) { id supplier mode status createdAt lastUsedAt } }`, { input: { supplier: "duffel", accessToken: token } }, { key: tenant.key });
@@ -123,7 +131,8 @@ describe("supplier connections", () => {
     const listed = await graphql(server, "{ supplierConnections { id mode } }", {}, { key: tenant.key });
     expect(listed.body.data.supplierConnections).toEqual([{ id: connection.id, mode: "TEST" }]);
     const wrongMode = await graphql(server, `mutation { createSupplierConnection(input: { supplier: "duffel", accessToken: "${testToken()}" }) { id } }`, {}, { key: live.key });
-    expectGraphQLError(wrongMode, "invalid_field_value");
+    expectGraphQLError(wrongMode, "invalid_field_value", { field: "accessToken" });
+    expect(wrongMode.body.errors?.[0]?.message).toContain("accessToken:");
     const deleted = await graphql(server, "mutation ($id: ID!) { deleteSupplierConnection(id: $id) { id } }", { id: connection.id }, { key: tenant.key });
     expect(deleted.body.data.deleteSupplierConnection.id).toBe(connection.id);
     expect(await whereStored(server, token)).toEqual([]);

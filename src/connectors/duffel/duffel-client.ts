@@ -72,12 +72,17 @@ export class DuffelClient {
     return this.call<{ data: T }, { status: number; data: T }>("POST", path, options, (status, answer) => ({ status, data: answer.data }));
   }
 
+  /** A DELETE: Duffel answers 204 with no body. */
+  delete(path: string, options: DuffelCallOptions = {}): Promise<void> {
+    return this.call<undefined, void>("DELETE", path, options, () => undefined);
+  }
+
   /** One page of a list, and the cursor of the next. */
   page<T>(path: string, options: DuffelCallOptions = {}): Promise<DuffelPage<T>> {
     return this.call<DuffelPage<T>>("GET", path, options);
   }
 
-  private async call<T, R = T>(method: "GET" | "POST", path: string, options: DuffelCallOptions, read: (status: number, body: T) => R = (_status, body) => body as unknown as R): Promise<R> {
+  private async call<T, R = T>(method: "GET" | "POST" | "DELETE", path: string, options: DuffelCallOptions, read: (status: number, body: T) => R = (_status, body) => body as unknown as R): Promise<R> {
     const deadlineMs = Math.min(options.deadlineMs ?? Infinity, clock.nowMs() + this.options.timeoutMs);
     // Joined, not resolved: `new URL("/air/…", base)` would drop a path prefix of DUFFEL_API_URL (a proxy's).
     const url = new URL(this.options.baseUrl.replace(/\/+$/, "") + path);
@@ -85,7 +90,7 @@ export class DuffelClient {
     const body = options.body === undefined ? undefined : JSON.stringify({ data: options.body });
     for (let attempt = 0; ; attempt++) {
       const answer = await this.attempt(method, url, body, deadlineMs).catch((error: unknown) => error as Error);
-      const retryIn = method === "GET" && isTransient(answer) ? RETRY_BACKOFF_MS[attempt] : undefined;
+      const retryIn = method !== "POST" && isTransient(answer) ? RETRY_BACKOFF_MS[attempt] : undefined;
       if (answer instanceof RateLimited) {
         await waitUntil(answer.resetAtMs, deadlineMs);
         continue;
@@ -97,7 +102,7 @@ export class DuffelClient {
       if (answer instanceof Error) throw answer;
       // Only a 2xx is Duffel's answer carried out (a redirect or an informational status is not).
       if (!answer.ok) throw await apiError(answer);
-      return read(answer.status, (await answer.json()) as T);
+      return read(answer.status, (answer.status === 204 ? undefined : await answer.json()) as T);
     }
   }
 

@@ -11,6 +11,7 @@ import { DuffelBookings } from "./duffel-bookings";
 import { DuffelQuotedChanges } from "./duffel-order-changes";
 import { DUFFEL, DUFFEL_TOKENS } from "./duffel-ref";
 import { DuffelSupplier } from "./duffel-supplier";
+import { duffelAccountWebhooks } from "./duffel-webhook-registration";
 import { DuffelWebhooks, duffelWebhookEventRetention } from "./duffel-webhooks";
 
 /** What the Duffel connector takes from the composition root. */
@@ -38,7 +39,8 @@ export const duffelConnector: Connector<DuffelParts> = {
   ref: DUFFEL,
   account: DUFFEL_TOKENS,
   create: (parts) => {
-    const accounts = duffelAccounts(parts.accounts, { baseUrl: parts.config.DUFFEL_API_URL, timeoutMs: parts.config.DUFFEL_TIMEOUT_MS });
+    const settings = { baseUrl: parts.config.DUFFEL_API_URL, timeoutMs: parts.config.DUFFEL_TIMEOUT_MS };
+    const accounts = duffelAccounts(parts.accounts, settings);
     const bookings = new DuffelBookings(parts.db, accounts);
     const airportByIata = (code: string) => parts.airports.getByIata(code);
     const supplier = new DuffelSupplier({ accounts, bookings, airportByIata });
@@ -58,6 +60,7 @@ export const duffelConnector: Connector<DuffelParts> = {
       tenantTables: [{ table: "DuffelBooking", deleteFor: (tx, tenantId) => tx.duffelBooking.deleteMany({ where: { tenantId } }) }],
       retention: [duffelBookingRetention(parts.db, parts.config.OFFER_RETENTION_SECONDS * 1000), duffelWebhookEventRetention(parts.db)],
       inbound: new DuffelWebhooks(parts.db, parts.config.DUFFEL_WEBHOOK_SECRET, parts.orderSignals, (connectionId) => parts.connections.webhookSecret(DUFFEL.id, connectionId)).routes(),
+      accountWebhooks: duffelAccountWebhooks(settings),
       polls: parts.config.DUFFEL_CHANGES_POLL_MS > 0 ? [duffelChangesPoll(parts.db, parts.orderSignals, parts.config.DUFFEL_CHANGES_POLL_MS)] : [],
     };
   },

@@ -25,6 +25,9 @@ const CANCELLATION_CONFIRMED = "order_cancellation.confirmed";
 /** The events that make us read Duffel's order again: it was confirmed, failed, or changed by the airline. */
 const RECONCILED = new Set(["order.created", "order.creation_failed", "order.updated", AIRLINE_CHANGE_DETECTED]);
 
+/** Every event this address acts on: what a webhook created for it subscribes to. */
+export const DUFFEL_WEBHOOK_EVENTS: readonly string[] = [...RECONCILED, CANCELLATION_CONFIRMED];
+
 /**
  * Duffel's `X-Duffel-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under the
  * webhook's secret>` (Duffel's webhook documentation): true when one `v1` matches and `t` is

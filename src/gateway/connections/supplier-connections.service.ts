@@ -27,6 +27,13 @@ export interface SupplierConnection extends SupplierAccount {
   webhookSecretSet: boolean;
 }
 
+/** A connection whose webhook is being created at its supplier: its token, and its webhook secret's version (the stored ciphertext, compared and never shown). */
+export interface WebhookTarget {
+  connection: SupplierConnection;
+  accessToken: string;
+  secretVersion: string | null;
+}
+
 /** What a connector needs to call the supplier for a tenant: the connection and its token, decrypted. */
 export interface SupplierCredentials {
   connectionId: string;
@@ -125,15 +132,18 @@ export class SupplierConnectionService {
    * Sets (or, with null, removes) the secret the supplier signs this connection's webhooks with
    * (the one it gave when the webhook was created there), encrypted as the token is; audited
    * without it. 404 for another tenant's or an unknown id; 503 `supplier_secrets_unset` when
-   * setting one without a key to encrypt it with.
+   * setting one without a key to encrypt it with. With `ifUnchanged` (a WebhookTarget's
+   * `secretVersion`): 409 `supplier_webhook_changed` when the secret changed since it was read.
    */
-  async setWebhookSecret(scope: TenantScope, connectionId: string, secret: string | null, by: ChangeOrigin): Promise<SupplierConnection> {
+  async setWebhookSecret(scope: TenantScope, connectionId: string, secret: string | null, by: ChangeOrigin, ifUnchanged?: { secretVersion: string | null }): Promise<SupplierConnection> {
     return this.db.prisma.$transaction(async (tx) => {
       const before = await tx.supplierConnection.findFirst({ where: { id: connectionId, tenantId: scope.tenantId } });
       if (!before) throw appError("not_found");
       if (!this.cipher && secret !== null) throw appError("supplier_secrets_unset");
       const encryptedWebhookSecret = secret === null ? null : this.cipher!.encrypt(secret, webhookAssociatedData(scope.tenantId, connectionId));
-      const row = await tx.supplierConnection.update({ where: { id: connectionId }, data: { encryptedWebhookSecret } });
+      const expected = ifUnchanged ? { encryptedWebhookSecret: ifUnchanged.secretVersion } : {};
+      const { count } = await tx.supplierConnection.updateMany({ where: { id: connectionId, ...expected }, data: { encryptedWebhookSecret } });
+      if (count === 0) throw appError("supplier_webhook_changed");
       const state = (set: boolean) => (set ? "set" : "unset");
       await recordAudit(tx, this.db, by, {
         action: "supplier_connection.webhook_updated",
@@ -141,8 +151,21 @@ export class SupplierConnectionService {
         target: { type: "supplier_connection", id: connectionId },
         changes: { webhook_signing: { from: state(before.encryptedWebhookSecret !== null), to: state(secret !== null) } },
       });
-      return connectionFromRow(row);
+      return connectionFromRow({ ...before, encryptedWebhookSecret });
     });
+  }
+
+  /**
+   * The tenant's connection `connectionId` with what creating its webhook at the supplier takes:
+   * its token, decrypted, and the version of its webhook secret now (what `setWebhookSecret`'s
+   * `ifUnchanged` compares). 404 for another tenant's or an unknown id; 503
+   * `supplier_secrets_unset` when connections are off.
+   */
+  async webhookTarget(scope: TenantScope, connectionId: string): Promise<WebhookTarget> {
+    const row = await this.db.prisma.supplierConnection.findFirst({ where: { id: connectionId, tenantId: scope.tenantId } });
+    if (!row) throw appError("not_found");
+    if (!this.cipher) throw appError("supplier_secrets_unset");
+    return { connection: connectionFromRow(row), accessToken: this.cipher.decrypt(row.encryptedToken, associatedData(scope.tenantId, row.id)), secretVersion: row.encryptedWebhookSecret };
   }
 
   /**

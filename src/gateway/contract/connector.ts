@@ -51,6 +51,25 @@ export interface ConnectorRegistration {
   inbound?: readonly SupplierInboundRoute[];
   /** Reads of the supplier it repeats in the background (what its webhooks would tell, for accounts whose webhooks cannot reach us). */
   polls?: readonly SupplierPoll[];
+  /** How a webhook is created at the supplier for an account's own address, for a supplier whose webhooks an account creates itself. */
+  accountWebhooks?: AccountWebhooks;
+}
+
+/**
+ * The supplier's webhooks of one account (its token), each sending what we read to one address of
+ * ours. Called outside any transaction of ours; a refusal is thrown as the catalogue's error
+ * (`supplier_error` naming a refused token).
+ */
+export interface AccountWebhooks {
+  /** Creates a webhook to `url` for the events we read: its id, and the secret it signs with (the supplier shows it only now). */
+  create(token: string, url: string): Promise<{ id: string; secret: string }>;
+  /**
+   * Removes the account's webhooks to `url`; with `keep`, only those created before it (an
+   * earlier registration's, or one an interrupted call left), never a later one. None is no error.
+   */
+  removeAt(token: string, url: string, keep?: string): Promise<void>;
+  /** Removes the webhook `id`; one already gone is no error. */
+  remove(token: string, id: string): Promise<void>;
 }
 
 /** A background read a connector repeats every `everyMs` (each process runs its own). */
