@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTenant, type Endpoint, type TenantFixture } from "../helpers/client";
+import type { Endpoint, TenantFixture } from "../helpers/client";
 import { crashHarness } from "../helpers/crash-harness";
-import { fakeToken, secretsKey } from "../helpers/duffel";
+import { secretsKey } from "../helpers/duffel";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOffer, duffelOrdersOf, WITH_DUFFEL } from "../helpers/duffel-gateway";
+import { duffelOffer, duffelOrdersOf, platformDuffelTenant } from "../helpers/duffel-gateway";
 import { pollUntil, waitUntilHealthy } from "../helpers/main-process";
 import { confirmChange, createChange, laterDate, requestChange } from "../helpers/order-changes";
 import { allTransactions, bookOffer, getOrder, signedMinor, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
@@ -31,10 +31,7 @@ describe("a Duffel order change confirmation across a SIGKILL", { timeout: 240_0
     env.DUFFEL_API_URL = fake.url;
     const setup = await startTestServer({ database: crash.database, env });
     try {
-      expect((await call(setup, "POST", "/v1/platform_accounts", { key: setup.ownerKey, body: { supplier: "duffel", access_token: fakeToken(fake) } })).status).toBe(201);
-      tenant = await createTenant(setup);
-      expect((await call(setup, "PATCH", "/v1/tenant", { key: tenant.key, body: { suppliers: WITH_DUFFEL } })).status).toBe(200);
-      expect((await call(setup, "PATCH", `/v1/tenants/${tenant.tenantId}`, { key: setup.ownerKey, body: { platform_accounts: ["duffel"] } })).status).toBe(200);
+      ({ tenant } = await platformDuffelTenant(setup, fake));
     } finally {
       await setup.close();
     }

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { convertMinor } from "../../src/money/exchange-rates";
-import { call, createTenant, type TenantFixture } from "../helpers/client";
-import { fakeToken } from "../helpers/duffel";
+import { call, type TenantFixture } from "../helpers/client";
 import type { DuffelFake } from "../helpers/duffel-fake";
-import { closeDuffelSuite, duffelOffer, duffelOrdersOf, duffelTenant, expectLedgerOf, openDuffelSuite, WITH_DUFFEL } from "../helpers/duffel-gateway";
+import { closeDuffelSuite, duffelOffer, duffelOrdersOf, expectLedgerOf, openDuffelSuite, platformDuffelTenant } from "../helpers/duffel-gateway";
 import { eventually } from "../helpers/eventually";
 import { expectError } from "../helpers/expect-error";
 import { toMinor } from "../helpers/flight-checks";
@@ -29,11 +28,7 @@ describe("order changes of Duffel orders", { timeout: 120_000 }, () => {
 
   beforeAll(async () => {
     ({ fake, server, tenant } = await openDuffelSuite());
-    const created = await call(server, "POST", "/v1/platform_accounts", { key: server.ownerKey, body: { supplier: "duffel", access_token: fakeToken(fake) } });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    platformTenant = await createTenant(server);
-    expect((await call(server, "PATCH", "/v1/tenant", { key: platformTenant.key, body: { suppliers: WITH_DUFFEL } })).status).toBe(200);
-    expect((await call(server, "PATCH", `/v1/tenants/${platformTenant.tenantId}`, { key: server.ownerKey, body: { platform_accounts: ["duffel"] } })).status).toBe(200);
+    ({ tenant: platformTenant } = await platformDuffelTenant(server, fake));
   });
   afterAll(() => closeDuffelSuite({ server, fake }));
 
