@@ -236,7 +236,7 @@ export class AirlineChangeService {
     const booking = { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment };
     const changes = this.suppliers.require(order.offer.payload, "orderChanges", "airline-initiated changes", "order");
     try {
-      return await this.calls.change(changes, booking, change.id, exchange, async () => (await this.get(scope, change.id)).actionTaken === "accepted");
+      return await this.calls.change(booking, change.id, exchange.release, () => changes.changeFlights(booking, change.id, exchange), async () => (await this.get(scope, change.id)).actionTaken === "accepted");
     } catch (error) {
       if (error instanceof SeatsUnavailable) throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.flightKey} has too few seats left: cancel or change the order instead.` });
       throw error;

@@ -28,6 +28,7 @@ import { noPause, type TestPause } from "../test-pause";
 import { changedBooking } from "./change-pricing";
 import type { ChangeRequestService } from "./change-requests.service";
 import { CHANGE_GUARD, confirmChange, keepChangeRequest, replaceBooking } from "./change-rows";
+import { changePath } from "../orders/core/order-supplier";
 import { flightKeysOf, orderChangeFrom, type OrderChange, type OrderChangeOffer } from "./order-change";
 
 /**
@@ -51,7 +52,7 @@ export class ChangeConfirmationService {
     private readonly wallets: WalletService,
     /** The order's supplier changes its flights under a durable intent (recovery/intent-calls.ts). */
     private readonly calls: IntentCalls,
-    private readonly suppliers: Pick<OrderSuppliers, "require">,
+    private readonly suppliers: Pick<OrderSuppliers, "declared" | "require">,
     /** Queues the reissue job with the confirmation, due after the airline's delay. */
     private readonly jobs: AirlineJobs,
     private readonly commits: OrderCommits,
@@ -162,9 +163,11 @@ export class ChangeConfirmationService {
    */
   private async exchangeSeats(scope: TenantScope, order: Order, change: OrderChange, exchange: FlightChange) {
     const booking = { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment };
-    const changes = this.suppliers.require(order.offer.payload, "orderChanges", "order changes", "order");
+    const path = changePath(order.offer.payload, this.suppliers, "order changes");
+    // A supplier that quoted the change makes and pays it in one step; any other holds the new flights.
+    const ask = "quoted" in path ? () => path.quoted.confirmQuotedChange(booking, change.offer.supplierOfferId ?? change.offer.id) : () => path.searched.changeFlights(booking, change.id, exchange);
     try {
-      return await this.calls.change(changes, booking, change.id, exchange, async () => (await this.get(scope, change.id)).confirmedAt !== null);
+      return await this.calls.change(booking, change.id, exchange.release, ask, async () => (await this.get(scope, change.id)).confirmedAt !== null);
     } catch (error) {
       if (error instanceof SeatsUnavailable) throw appError("offer_no_longer_available", { field: "id", reason: `Flight ${error.flightKey} has too few seats left; request the change again.` });
       throw error;
@@ -190,7 +193,8 @@ export class ChangeConfirmationService {
    */
   private async money(scope: TenantScope, order: Order, change: OrderChange): Promise<{ statements: (at: Date) => BatchStatement[]; refused: () => Error }> {
     const wallet = await this.wallets.get(scope.tenantId);
-    const amount = convertMinor(-change.offer.changeTotalAmount, order.currency, wallet.currency);
+    // A change is the fare's: the wallet pays it for a wallet-settled order; the supplier's balance for one it settles.
+    const amount = order.settlement === "wallet" ? convertMinor(-change.offer.changeTotalAmount, order.currency, wallet.currency) : 0;
     const refused = () => insufficientBalance(scope, "The change costs", -amount, wallet, " (or its currency changed meanwhile)");
     if (spendable(wallet) + amount < 0) throw refused();
     const statements = (at: Date) =>

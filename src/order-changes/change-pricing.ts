@@ -27,6 +27,25 @@ export function removedPart(payload: OfferPayload, removedSliceIds: ReadonlySet<
   };
 }
 
+/**
+ * The new part of a change a supplier priced itself: its slices, with the removed part's fares
+ * raised (or lowered) by `fareDifference` (its change total less its penalty), shared evenly
+ * across the passengers, so that `priceChange` answers the supplier's own amounts. Taxes keep the
+ * removed part's share (the supplier does not split them).
+ */
+export function quotedPart(removed: OfferPayload, slices: StoredSlice[], fareDifference: number): OfferPayload {
+  const count = removed.passengers.length;
+  const shares = removed.passengers.map((_, index) => Math.trunc(fareDifference / count) + (index < Math.abs(fareDifference % count) ? Math.sign(fareDifference) : 0));
+  return {
+    ...removed,
+    slices,
+    passengers: removed.passengers.map((passenger, index) => {
+      const fareAmount = Math.max(passenger.fareAmount + shares[index]!, 0);
+      return { ...passenger, fareAmount, taxAmount: Math.min(passenger.taxAmount ?? 0, fareAmount) };
+    }),
+  };
+}
+
 /** Services tied to a removed segment: seats on its flight, bags of its slice. They go with it. */
 function dropsWith(service: SelectedService, removedSegmentIds: ReadonlySet<string>): boolean {
   return service.segmentIds.some((id) => removedSegmentIds.has(id));
@@ -86,6 +105,9 @@ export function changedBooking(order: Pick<Order, "offer" | "services">, removed
     passengerIdentityDocumentsRequired: order.offer.payload.passengerIdentityDocumentsRequired || added.passengerIdentityDocumentsRequired,
     // The platform's fee was paid for the booking, and stays with it (and its refund rule).
     ...(order.offer.payload.fee && { fee: order.offer.payload.fee }),
+    // The booking stays its supplier's, under the supplier's names for it (a remote supplier's order and passengers).
+    ...(order.offer.payload.supplier && { supplier: order.offer.payload.supplier }),
+    ...(order.offer.payload.supplierOffer && { supplierOffer: order.offer.payload.supplierOffer }),
   };
   const removedSegments = segmentIdsOf(removed);
   return {

@@ -8,12 +8,15 @@ import type { AirportIndex } from "../locations/airport-index";
 import type { Order } from "../orders/core/order";
 import { isTicketed, requireAllowed } from "../orders/core/order-actions";
 import type { OrderService } from "../orders/core/order.service";
-import { priceOffer } from "../search/price-offer";
+import { priceOffer, storedSlice } from "../search/price-offer";
+import { offerSupplier, type OfferPayload } from "../search/offer-payload";
+import { changePath } from "../orders/core/order-supplier";
+import type { QuotedChanges } from "../gateway/contract/capabilities";
 import { resolveSearch, type ResolvedSearch } from "../search/search-rules";
 import type { OrderSuppliers, SupplierSearches } from "../gateway/contract/gateway";
 import type { SupplierSearch } from "../gateway/contract/offers";
 import { canReplace, checkChangeSlices } from "./change-rules";
-import { priceChange, removedPart } from "./change-pricing";
+import { priceChange, quotedPart, removedPart, type ChangePrice } from "./change-pricing";
 import { CHANGE_TENANT_GUARD, insertChangeRequest } from "./change-rows";
 import type { ChangeRequestInput } from "./order-change.inputs";
 import { CHANGE_OFFER_LIFETIME_MS, changeOfferFrom, changeRequestFrom, type OrderChangeOffer, type OrderChangeRequest } from "./order-change";
@@ -21,13 +24,19 @@ import { CHANGE_OFFER_LIFETIME_MS, changeOfferFrom, changeRequestFrom, type Orde
 /** Change offers one request keeps at most: the airline's cheapest that fit. */
 const MAX_CHANGE_OFFERS = 20;
 
+/** A change offer's own part: the new slices and fares, what it costs, until when, and the supplier's id of it when the supplier quoted it. */
+type PricedChange = ChangePrice & Pick<OrderChangeOffer, "added" | "expiresAt" | "supplierOfferId">;
+
 /** Connections allowed on an added slice, as a search allows by default. */
 const CHANGE_MAX_CONNECTIONS = 1;
 
 /**
- * Asking to change a ticketed order (docs/rest-api.md#order-changes): the airline searches the added slices for the
- * order's passengers, and each of its offers that can replace the removed slices becomes a change
- * offer (`oco_`), priced as new fare − old fare + the fare's change penalty, valid 15 minutes.
+ * Asking to change a ticketed order (docs/rest-api.md#order-changes). Which way is the order's
+ * supplier's (order-supplier.ts `changePath`): a supplier that quotes its own changes answers its
+ * change offers, each becoming ours at the supplier's amounts; any other airline searches the
+ * added slices for the order's passengers, and each of its offers that can replace the removed
+ * slices becomes a change offer (`oco_`), priced as new fare − old fare + the fare's change
+ * penalty. Either is valid 15 minutes (or less, as the supplier says).
  * Nothing about the order changes until a change made from an offer is confirmed
  * (change-confirmations.service.ts).
  */
@@ -37,7 +46,7 @@ export class ChangeRequestService {
     private readonly orders: OrderService,
     /** An order's own supplier, searched for the new flights. */
     private readonly searches: Pick<SupplierSearches, "searchedAt">,
-    private readonly suppliers: Pick<OrderSuppliers, "require">,
+    private readonly suppliers: Pick<OrderSuppliers, "declared" | "require">,
     private readonly airports: AirportIndex,
   ) {}
 
@@ -57,37 +66,32 @@ export class ChangeRequestService {
     if (!order) throw appError("not_found", { field: "order_id", message: "order_id: no such order" });
     const now = scope.clock.now();
     const noPenalty = await this.answersAirlineChange(order, input);
-    this.suppliers.require(order.offer.payload, "orderChanges", "order changes", "order");
+    const path = changePath(order.offer.payload, this.suppliers, "order changes");
     requireAllowed(order, "change", now, { noPenalty });
     const { removed: removedIds, cabinClass } = checkChangeSlices(order, input.slices);
     const search = this.searchFor(order, input, cabinClass, now);
-    // An order change asks only the order's own supplier.
-    const found = await this.searches.searchedAt(order.offer.payload).search({ ...search, tenantId: scope.tenantId, environment: scope.tenant.environment });
-
     const removed = removedPart(order.offer.payload, removedIds);
-    const penalty = noPenalty ? 0 : (order.offer.payload.conditions.changeBeforeDeparture.penaltyAmount ?? 0);
     const requestId = newId("ocr", now.getTime());
     const expiresAt = new Date(now.getTime() + CHANGE_OFFER_LIFETIME_MS);
-    const offers = found
-      .filter((candidate) => canReplace(candidate, order, removedIds))
-      .slice(0, MAX_CHANGE_OFFERS)
-      .map((candidate): OrderChangeOffer => {
-        const { payload: added } = priceOffer(candidate, order.currency);
-        return {
+    const priced =
+      "quoted" in path
+        ? await this.quoted(scope, order, path.quoted, removed, input, cabinClass, expiresAt)
+        : await this.searched(scope, order, search, removed, removedIds, noPenalty ? 0 : (order.offer.payload.conditions.changeBeforeDeparture.penaltyAmount ?? 0), expiresAt);
+    const offers = priced
+      .map(
+        (offer): OrderChangeOffer => ({
           id: newId("oco", now.getTime()),
           changeRequestId: requestId,
           orderId: order.id,
           tenantId: order.tenantId,
-          added,
           removed,
           orderVersion: order.updatedAt,
           noPenalty,
-          ...priceChange(order, removed, added, penalty),
           currency: order.currency,
-          expiresAt,
           createdAt: now,
-        };
-      })
+          ...offer,
+        }),
+      )
       .sort((a, b) => a.changeTotalAmount - b.changeTotalAmount);
     const request: OrderChangeRequest = { id: requestId, orderId: order.id, tenantId: order.tenantId, slices: input.slices, noPenalty, createdAt: now, offers };
     try {
@@ -97,6 +101,44 @@ export class ChangeRequestService {
       throw error;
     }
     return request;
+  }
+
+  /** The order's own supplier searched for the added slices: each offer that can replace the removed slices, priced here (new fare − old fare + the fare's penalty). */
+  private async searched(scope: TenantScope, order: Order, search: ResolvedSearch, removed: OfferPayload, removedIds: ReadonlySet<string>, penalty: number, expiresAt: Date): Promise<PricedChange[]> {
+    // An order change asks only the order's own supplier.
+    const found = await this.searches.searchedAt(order.offer.payload).search({ ...search, tenantId: scope.tenantId, environment: scope.tenant.environment });
+    return found
+      .filter((candidate) => canReplace(candidate, order, removedIds))
+      .slice(0, MAX_CHANGE_OFFERS)
+      .map((candidate) => {
+        const { payload: added } = priceOffer(candidate, order.currency);
+        return { added, ...priceChange(order, removed, added, penalty), expiresAt };
+      });
+  }
+
+  /**
+   * The supplier's own change offers (QuotedChanges): each costs what the supplier asks (its change
+   * total and penalty, in the order's currency), keeps the supplier's id for the confirmation, and
+   * expires at the supplier's expiry if that comes first.
+   */
+  private async quoted(scope: TenantScope, order: Order, quoting: QuotedChanges, removed: OfferPayload, input: ChangeRequestInput, cabinClass: SupplierSearch["cabinClass"], expiresAt: Date): Promise<PricedChange[]> {
+    const booking = { id: order.id, tenantId: order.tenantId, environment: scope.tenant.environment, supplier: offerSupplier(order.offer.payload).id };
+    const request = {
+      remove: removed.slices.map((slice) => ({ flightKeys: slice.segments.map((segment) => segment.flightKey) })),
+      add: input.slices.add.map((slice) => ({ origin: slice.origin, destination: slice.destination, departureDate: slice.departureDate })),
+      cabinClass,
+    };
+    const quotes = await quoting.quoteChanges(booking, request, order.currency);
+    return quotes.slice(0, MAX_CHANGE_OFFERS).map((quote) => {
+      const added = quotedPart(removed, quote.added.map(storedSlice), quote.changeTotalAmount - quote.penaltyAmount);
+      return {
+        added,
+        ...priceChange(order, removed, added, quote.penaltyAmount),
+        changeTotalAmount: quote.changeTotalAmount,
+        supplierOfferId: quote.supplierOfferId,
+        expiresAt: quote.expiresAt < expiresAt ? quote.expiresAt : expiresAt,
+      };
+    });
   }
 
   /** Whether the request removes every slice of the order's open airline-initiated change (none open: false). */

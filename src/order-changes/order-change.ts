@@ -48,6 +48,8 @@ export interface OrderChangeOffer {
   currency: string;
   expiresAt: Date;
   createdAt: Date;
+  /** The supplier's own id of the offer, when the supplier quoted it (QuotedChanges): what its confirmation names. */
+  supplierOfferId?: string;
 }
 
 /** A change chosen from an offer (`oce_`): confirming it changes the order once. */
@@ -66,10 +68,11 @@ interface StoredChangeOffer {
   removed: OfferPayload;
   orderVersion: string;
   noPenalty: boolean;
+  supplierOfferId?: string;
 }
 
 export function storedChangeOffer(offer: OrderChangeOffer): StoredChangeOffer {
-  return { added: offer.added, removed: offer.removed, orderVersion: offer.orderVersion.toISOString(), noPenalty: offer.noPenalty };
+  return { added: offer.added, removed: offer.removed, orderVersion: offer.orderVersion.toISOString(), noPenalty: offer.noPenalty, ...(offer.supplierOfferId && { supplierOfferId: offer.supplierOfferId }) };
 }
 
 export function changeRequestFrom(row: RequestRow, offers: OrderChangeOffer[]): OrderChangeRequest {
@@ -93,6 +96,7 @@ export function changeOfferFrom(row: OfferRow): OrderChangeOffer {
     currency: row.currency,
     expiresAt: row.expiresAt,
     createdAt: row.createdAt,
+    ...(stored.supplierOfferId && { supplierOfferId: stored.supplierOfferId }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { newId } from "../ids";
 import { convertFromUsdMinor } from "../money/exchange-rates";
-import type { OfferPayload, StoredSegment } from "./offer-payload";
-import type { OfferConditions, PenaltyCondition, SupplierOffer, SupplierSegment } from "../gateway/contract/offers";
+import type { OfferPayload, StoredSegment, StoredSlice } from "./offer-payload";
+import type { OfferConditions, PenaltyCondition, SupplierOffer, SupplierSegment, SupplierSlice } from "../gateway/contract/offers";
 
 /**
  * Each passenger's fare and the taxes inside it, converted one by one into the tenant's currency
@@ -43,16 +43,21 @@ export function priceOffer(offer: SupplierOffer, currency: string): { payload: O
     passengers,
     conditions: priceConditions(offer.conditions, currency),
     passengerIdentityDocumentsRequired: offer.passengerIdentityDocumentsRequired,
-    slices: offer.slices.map((slice) => ({
-      id: newId("sli"),
-      origin: slice.origin.iataCode,
-      destination: slice.destination.iataCode,
-      departureDate: slice.departureDate,
-      durationMinutes: slice.durationMinutes,
-      segments: slice.segments.map((segment) => ({ id: newId("seg"), ...sharedSegment(segment) })),
-    })),
+    slices: offer.slices.map(storedSlice),
   };
   return { payload, totalAmount: passengers.reduce((sum, passenger) => sum + passenger.fareAmount, 0) };
+}
+
+/** A supplier slice as stored on its own, its slice and segments given new ids. */
+export function storedSlice(slice: SupplierSlice): StoredSlice {
+  return {
+    id: newId("sli"),
+    origin: slice.origin.iataCode,
+    destination: slice.destination.iataCode,
+    departureDate: slice.departureDate,
+    durationMinutes: slice.durationMinutes,
+    segments: slice.segments.map((segment) => ({ id: newId("seg"), ...sharedSegment(segment) })),
+  };
 }
 
 /** A supplier segment as stored, but for its id: airports as IATA codes, local times named as Variant A names them. */

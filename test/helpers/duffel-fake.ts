@@ -54,6 +54,16 @@ export interface DuffelFake {
   airlineChangeOf(duffelOrderId: string): Record<string, unknown> | undefined;
   /** How often each airline change was asked to be accepted, by its id. */
   readonly acceptsOfChange: Map<string, number>;
+  /** What the cheapest change offer of a change request costs, in the order's currency (each further airline's 20.00 more; default 25.00). */
+  changeTotalBase: number;
+  /** How long a change offer (and the change made from it) can be confirmed (default 15 minutes). */
+  changeOfferLifetimeMs: number;
+  /** Duffel no longer honours the change offer (it expired at Duffel): making or confirming a change of it is refused with 422 offer_no_longer_available. */
+  expireChangeOffer(changeOfferId: string): void;
+  /** The ids of the latest change request's offers, cheapest first. */
+  lastChangeOfferIds: string[];
+  /** Each order change confirmed, with the amount paid from the Duffel balance. */
+  readonly confirmedChanges: Array<{ id: string; amount: string; currency: string }>;
   /** The webhooks each token created (`/air/webhooks`), with the secret Duffel showed when it was created, by webhook id. */
   readonly webhooks: Map<string, FakeWebhook>;
   /** While true, paid orders show no documents (the airline has not issued the e-tickets yet), as Duffel's do for a while after payment. */
@@ -91,10 +101,12 @@ export interface FakeOrder {
   body: Record<string, unknown>;
   /** Accepted and not confirmed yet (answered 202): no booking reference. */
   pending?: { readsPending: number; fails: boolean };
-  /** Its flights once an airline's change was accepted (else the offer's). */
+  /** Its flights once an airline's change was accepted or an order change confirmed (else the offer's). */
   slices?: unknown[];
   /** The services booked with it, priced (`total_amount` for their quantity). */
   services: FakeService[];
+  /** How many confirmed order changes reissued its e-tickets (new numbers each time). */
+  reissues?: number;
 }
 
 export interface FakeService {
@@ -174,6 +186,14 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     offersPerSearch: 3,
     withholdTickets: false,
     creditAmountKnown: true,
+    changeTotalBase: 25,
+    changeOfferLifetimeMs: 15 * 60_000,
+    confirmedChanges: [] as Array<{ id: string; amount: string; currency: string }>,
+    lastChangeOfferIds: [] as string[],
+    expireChangeOffer: (changeOfferId: string) => {
+      const changeOffer = changeOffers.get(changeOfferId);
+      if (changeOffer) changeOffer.expires_at = new Date(Date.now() - 1000).toISOString();
+    },
     allow: (token: string) => void tokens.add(token),
     revoke: (token: string) => void tokens.delete(token),
     failNext: (count: number, status = 500, route?: string) => void (failures = { count, status, route }),
@@ -381,9 +401,38 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     if (route === "POST /air/order_change_requests") {
       const order = orders.get(String(data.order_id));
       if (!order) return notFound(response);
-      const changeOffer = { id: duffelId("oco"), order_change_id: null, change_total_amount: "25.00", change_total_currency: order.totalCurrency, new_total_amount: addAmounts(order.totalAmount, "25.00"), new_total_currency: order.totalCurrency, penalty_total_amount: "10.00", penalty_total_currency: order.totalCurrency, expires_at: new Date(Date.now() + 15 * 60_000).toISOString(), slices: { add: [], remove: [] }, order_id: order.id };
-      changeOffers.set(changeOffer.id, changeOffer);
-      return send(response, 201, { data: { id: duffelId("ocr"), order_id: order.id, created_at: new Date().toISOString(), slices: data.slices, order_change_offers: [changeOffer] } });
+      if (!order.paid || order.cancelled) return send(response, 422, errorBody(422, "invalid_state_error", "order_not_changeable", "Order not changeable", "Only a paid order that is not cancelled can be changed"));
+      const requested = data.slices as { add?: Array<{ origin: string; destination: string; departure_date: string; cabin_class?: string }>; remove?: Array<{ slice_id: string }> } | undefined;
+      const current = orderSlices(order);
+      const removed = (requested?.remove ?? []).map((slice) => current.find((booked) => booked.id === slice.slice_id));
+      if (removed.length === 0 || removed.some((slice) => slice === undefined)) return send(response, 422, errorBody(422, "validation_error", "invalid_data", "Invalid data", "slices.remove must name slices of the order"));
+      const add = requested?.add ?? [];
+      const offerPassengers = (offers.get(order.offerId)!.passengers as Array<{ type: string; age?: number }>).map(({ type, age }) => ({ type, ...(age !== undefined && { age }) }));
+      const answer = makeOfferRequest(add, offerPassengers, add[0]?.cabin_class ?? "economy", order.totalCurrency, CARRIERS.length);
+      // Each airline's flights as a change offer: a change total of 20.00 more per airline, its penalty included.
+      const offered = answer.offers.map((offer, index) => {
+        const changeTotal = (fake.changeTotalBase + index * 20).toFixed(2);
+        const changeOffer = {
+          id: duffelId("oco"),
+          order_change_id: null as string | null,
+          change_total_amount: changeTotal,
+          change_total_currency: order.totalCurrency,
+          new_total_amount: addAmounts(order.totalAmount, changeTotal),
+          new_total_currency: order.totalCurrency,
+          penalty_total_amount: "10.00",
+          penalty_total_currency: order.totalCurrency,
+          refund_to: "balance",
+          expires_at: new Date(Date.now() + fake.changeOfferLifetimeMs).toISOString(),
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+          slices: { add: offer.slices.map((slice) => ({ ...slice, segments: slice.segments.map(({ passengers: _passengers, ...segment }) => segment) })), remove: removed },
+          order_id: order.id,
+        };
+        changeOffers.set(changeOffer.id, changeOffer);
+        return changeOffer;
+      });
+      fake.lastChangeOfferIds = offered.map((offer) => offer.id);
+      return send(response, 201, { data: { id: duffelId("ocr"), order_id: order.id, live_mode: false, created_at: new Date().toISOString(), slices: data.slices, order_change_offers: offered } });
     }
     if ((match = /^GET \/air\/order_change_offers\/([^/]+)$/.exec(route))) {
       const changeOffer = changeOffers.get(match[1]!);
@@ -392,16 +441,35 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     if (route === "POST /air/order_changes") {
       const changeOffer = changeOffers.get(String(data.selected_order_change_offer));
       if (!changeOffer) return notFound(response);
-      const change = { id: duffelId("oce"), order_id: changeOffer.order_id, change_total_amount: changeOffer.change_total_amount, change_total_currency: changeOffer.change_total_currency, new_total_amount: changeOffer.new_total_amount, new_total_currency: changeOffer.new_total_currency, confirmed_at: null, expires_at: changeOffer.expires_at, slices: changeOffer.slices };
+      if (Date.parse(String(changeOffer.expires_at)) <= Date.now()) return gone(response);
+      const change = { id: duffelId("oce"), order_id: changeOffer.order_id, change_total_amount: changeOffer.change_total_amount, change_total_currency: changeOffer.change_total_currency, new_total_amount: changeOffer.new_total_amount, new_total_currency: changeOffer.new_total_currency, penalty_total_amount: changeOffer.penalty_total_amount, penalty_total_currency: changeOffer.penalty_total_currency, refund_to: "balance", confirmed_at: null as string | null, expires_at: changeOffer.expires_at, created_at: new Date().toISOString(), live_mode: false, slices: changeOffer.slices };
       changes.set(change.id, change);
+      changeOffer.order_change_id = change.id;
       return send(response, 201, { data: change });
+    }
+    if ((match = /^GET \/air\/order_changes\/([^/]+)$/.exec(route))) {
+      const change = changes.get(match[1]!);
+      return change ? send(response, 200, { data: change }) : notFound(response);
     }
     if ((match = /^POST \/air\/order_changes\/([^/]+)\/actions\/confirm$/.exec(route))) {
       const change = changes.get(match[1]!);
       if (!change) return notFound(response);
-      const payment = data.payment as { amount: string; currency: string } | undefined;
-      if (payment?.amount !== change.change_total_amount) return send(response, 422, errorBody(422, "airline_error", "price_changed", "Price changed", `The change costs ${String(change.change_total_amount)}`));
-      change.confirmed_at ??= new Date().toISOString();
+      // Duffel confirms a change once, before it expires, paid exactly its change total.
+      if (change.confirmed_at !== null) return send(response, 422, errorBody(422, "invalid_state_error", "already_confirmed", "Order change already confirmed", "The order change has already been confirmed"));
+      if (Date.parse(String(change.expires_at)) <= Date.now()) return gone(response);
+      const payment = data.payment as { type?: string; amount?: string; currency?: string } | undefined;
+      const owed = Number(change.change_total_amount) > 0;
+      if (owed && (payment?.type !== "balance" || payment.amount !== change.change_total_amount || payment.currency !== change.change_total_currency)) {
+        return send(response, 422, errorBody(422, "validation_error", "payment_amount_does_not_match_order_amount", "Payment amount does not match", `The change costs ${String(change.change_total_amount)} ${String(change.change_total_currency)}`));
+      }
+      const order = orders.get(change.order_id as string)!;
+      const slices = change.slices as { add: unknown[]; remove: Array<{ id: string }> };
+      const removedIds = new Set(slices.remove.map((slice) => slice.id));
+      order.slices = [...orderSlices(order).filter((slice) => !removedIds.has(slice.id)), ...slices.add];
+      order.totalAmount = String(change.new_total_amount);
+      order.reissues = (order.reissues ?? 0) + 1;
+      change.confirmed_at = new Date().toISOString();
+      fake.confirmedChanges.push({ id: change.id as string, amount: owed ? String(change.change_total_amount) : "0.00", currency: String(change.change_total_currency) });
       return send(response, 200, { data: change });
     }
     if (route === "GET /air/airline_initiated_changes") {
@@ -439,6 +507,11 @@ export async function startDuffelFake(): Promise<DuffelFake> {
       return;
     }
     return notFound(response);
+  }
+
+  /** The order's slices as Duffel has them now (its offer's until a change). */
+  function orderSlices(order: FakeOrder): Array<{ id: string } & Record<string, unknown>> {
+    return (order.slices ?? offers.get(order.offerId)!.slices) as Array<{ id: string } & Record<string, unknown>>;
   }
 
   /** A webhook as Duffel shows it: never its secret after it was created. */
@@ -697,7 +770,7 @@ function orderView(order: FakeOrder, offer: Record<string, unknown>, ticketsWith
     slices: order.slices ?? offer.slices,
     passengers: given.map((passenger) => ({ id: passenger.id, given_name: passenger.given_name, family_name: passenger.family_name })),
     payment_status: { awaiting_payment: !order.paid, payment_required_by: order.paid ? null : (offer.payment_requirements as { payment_required_by: string | null }).payment_required_by, price_guarantee_expires_at: null },
-    documents: order.paid && !order.pending && !ticketsWithheld ? given.map((passenger, index) => ({ type: "electronic_ticket", unique_identifier: `12500000000${index}`, passenger_ids: [passenger.id] })) : [],
+    documents: order.paid && !order.pending && !ticketsWithheld ? given.map((passenger, index) => ({ type: "electronic_ticket", unique_identifier: order.reissues ? `126${String(order.reissues).padStart(9, "0")}${index}` : `12500000000${index}`, passenger_ids: [passenger.id] })) : [],
     cancelled_at: order.cancelled ? new Date().toISOString() : null,
     metadata: order.metadata,
     services: order.services.map((service) => ({

@@ -26,6 +26,21 @@ export async function duffelTenant(server: Pick<TestServer, "url" | "ownerKey">,
   return { ...tenant, token };
 }
 
+/**
+ * The owner's platform Duffel account (a fresh token of the fake) and a tenant searching Duffel
+ * too that is granted it: its Duffel orders are the wallet's to settle. Answers the tenant and the
+ * platform's token.
+ */
+export async function platformDuffelTenant(server: Pick<TestServer, "url" | "ownerKey">, fake: DuffelFake): Promise<{ tenant: TenantFixture; platformToken: string }> {
+  const platformToken = fakeToken(fake);
+  const created = await call(server, "POST", "/v1/platform_accounts", { key: server.ownerKey, body: { supplier: "duffel", access_token: platformToken } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const tenant = await createTenant(server);
+  expect((await call(server, "PATCH", "/v1/tenant", { key: tenant.key, body: { suppliers: WITH_DUFFEL } })).status).toBe(200);
+  expect((await call(server, "PATCH", `/v1/tenants/${tenant.tenantId}`, { key: server.ownerKey, body: { platform_accounts: ["duffel"] } })).status).toBe(200);
+  return { tenant, platformToken };
+}
+
 /** What most Duffel suites start with: the fake, a server pointed at it, and a tenant connected to it. */
 export async function openDuffelSuite(env: Record<string, string> = {}): Promise<{ fake: DuffelFake; server: TestServer; tenant: TenantFixture & { token: string } }> {
   const fake = await startDuffelFake();

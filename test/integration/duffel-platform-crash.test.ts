@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTenant, type TenantFixture } from "../helpers/client";
+import type { TenantFixture } from "../helpers/client";
 import { crashHarness } from "../helpers/crash-harness";
-import { fakeToken, secretsKey } from "../helpers/duffel";
+import { secretsKey } from "../helpers/duffel";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
 import { ticketAndRefundAcrossKills } from "../helpers/duffel-crash";
-import { WITH_DUFFEL } from "../helpers/duffel-gateway";
+import { platformDuffelTenant } from "../helpers/duffel-gateway";
 import { toMinor } from "../helpers/flight-checks";
 import { startTestServer } from "../helpers/test-server";
 
@@ -28,11 +28,7 @@ describe("a platform-account order's money across a SIGKILL after Duffel answere
     env.DUFFEL_API_URL = fake.url;
     const setup = await startTestServer({ database: harness.database, env });
     try {
-      platformToken = fakeToken(fake);
-      expect((await call(setup, "POST", "/v1/platform_accounts", { key: setup.ownerKey, body: { supplier: "duffel", access_token: platformToken } })).status).toBe(201);
-      tenant = await createTenant(setup);
-      expect((await call(setup, "PATCH", "/v1/tenant", { key: tenant.key, body: { suppliers: WITH_DUFFEL } })).status).toBe(200);
-      expect((await call(setup, "PATCH", `/v1/tenants/${tenant.tenantId}`, { key: setup.ownerKey, body: { platform_accounts: ["duffel"] } })).status).toBe(200);
+      ({ tenant, platformToken } = await platformDuffelTenant(setup, fake));
     } finally {
       await setup.close();
     }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { changedBooking, priceChange, removedPart } from "../../src/order-changes/change-pricing";
+import { changedBooking, priceChange, quotedPart, removedPart } from "../../src/order-changes/change-pricing";
 import { checkChangeSlices } from "../../src/order-changes/change-rules";
 import { refusal } from "../../src/orders/core/order-actions";
 import type { Order, SelectedService } from "../../src/orders/core/order";
@@ -184,5 +184,24 @@ describe("when a change is refused", () => {
     expect(fieldOf(() => checkChangeSlices(ticketed(), { remove: [{ sliceId: "nope" }], add: [add] }))).toBe("invalid_field_value slices.remove[0].slice_id");
     expect(fieldOf(() => checkChangeSlices(ticketed(), { remove: [{ sliceId: "out" }, { sliceId: "out" }], add: [add] }))).toBe("invalid_field_value slices.remove[1].slice_id");
     expect(fieldOf(() => checkChangeSlices(ticketed(), { remove: [{ sliceId: "out" }], add: [add, { ...add, cabinClass: "first" }] }))).toBe("invalid_field_value slices.add[1].cabin_class");
+  });
+});
+
+describe("a change the supplier quoted", () => {
+  it("prices at the supplier's change total: the removed fare raised by it less the penalty, shared across passengers; the order stays the supplier's", () => {
+    const booked = order();
+    booked.offer.payload = { ...booked.offer.payload, supplier: { id: "duffel", name: "Duffel" }, supplierOffer: { id: "off_duffel", passengerIds: ["pas_1", "pas_2"], totalAmount: "1751.01", totalCurrency: "USD", requiresInstantPayment: false } };
+    const removed = removedPart(booked.offer.payload, new Set(["out"]));
+    const [slice2] = newOutbound(1, 1).slices;
+    for (const [changeTotal, penalty] of [[2_501, 1_000], [-3_001, 500], [0, 0]] as const) {
+      const added = quotedPart(removed, [slice2!], changeTotal - penalty);
+      expect(priceChange(booked, removed, added, penalty).changeTotalAmount).toBe(changeTotal);
+      expect(added.slices).toEqual([slice2]);
+      const changed = changedBooking(booked, removed, added);
+      expect(changed.offer.payload.supplier).toEqual({ id: "duffel", name: "Duffel" });
+      expect(changed.offer.payload.supplierOffer?.id).toBe("off_duffel");
+      const split = splitTotal(changed.offer.totalAmount, changed.offer.payload);
+      expect(split.baseAmount + split.taxAmount).toBe(changed.offer.totalAmount);
+    }
   });
 });

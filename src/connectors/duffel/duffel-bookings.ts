@@ -195,6 +195,18 @@ export class DuffelBookings {
     throw appError("invalid_field_value", { field: "supplier", message });
   }
 
+  /** The tenant's booking Duffel holds an order for; 404 `not_found` when it has none. */
+  async bookedOrder(order: { id: string; tenantId: string }): Promise<DuffelBookingRecord & { duffelOrderId: string }> {
+    const booked = await this.find(order.tenantId, order.id);
+    if (booked?.status !== "booked" || !booked.duffelOrderId) throw new AppError("not_found", { reason: `order ${order.id} has no order at Duffel` });
+    return { ...booked, duffelOrderId: booked.duffelOrderId };
+  }
+
+  /** Runs `call` with the account that made the booking (the tenant's own, or the owner's platform account). */
+  async on<T>(booked: DuffelBookingRecord, call: (connector: DuffelConnector) => Promise<T>): Promise<T> {
+    return onAccount(this.accounts, await this.account(booked.tenantId, booked.account), call);
+  }
+
   /** Duffel made nothing for the booking (it refused, or has no order under its id): failed, unless settled otherwise meanwhile. */
   async fail(id: string): Promise<void> {
     await this.db.prisma.duffelBooking.updateMany({ where: { id, status: "requested" }, data: { status: "failed", updatedAt: clock.now() } });

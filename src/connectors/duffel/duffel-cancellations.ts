@@ -2,10 +2,9 @@ import { AppError } from "../../errors/app-error";
 import type { CancellationQuote, OrderRef, RefundOutcome, SupplierBooking } from "../../gateway/contract/bookings";
 import type { DuffelOrderCancellation } from "./duffel-shapes";
 import { ourPassengerIds } from "./duffel-travellers";
-import { onAccount, type DuffelAccounts } from "./duffel-accounts";
+import type { DuffelAccounts } from "./duffel-accounts";
 import type { DuffelBookingRecord, DuffelBookings } from "./duffel-bookings";
 import { convertedAmount } from "./duffel-prices";
-import type { DuffelConnector } from "./duffel-connector";
 
 /**
  * Cancelling Duffel orders through Duffel's order cancellations (a quote, then its confirmation):
@@ -21,8 +20,8 @@ export class DuffelCancellations {
 
   /** Duffel's quote for cancelling the order: its refund in minor units of `currency` (the static table's rate when Duffel's currency is another), until Duffel's expiry. */
   async quote(order: Pick<OrderRef, "id" | "tenantId">, currency: string): Promise<CancellationQuote> {
-    const booked = await this.booked(order);
-    return quoteOf(await this.on(booked, (connector) => connector.quoteCancellation(booked.duffelOrderId!)), currency);
+    const booked = await this.bookings.bookedOrder(order);
+    return quoteOf(await this.bookings.on(booked, (connector) => connector.quoteCancellation(booked.duffelOrderId!)), currency);
   }
 
   /**
@@ -33,9 +32,9 @@ export class DuffelCancellations {
   async cancellationAtSupplier(order: Pick<OrderRef, "id" | "tenantId">, currency: string): Promise<CancellationQuote | null> {
     const booked = await this.bookings.find(order.tenantId, order.id);
     if (booked?.status !== "booked" || !booked.duffelOrderId) return null;
-    const duffelOrder = await this.on(booked, (connector) => connector.getOrder(booked.duffelOrderId!));
+    const duffelOrder = await this.bookings.on(booked, (connector) => connector.getOrder(booked.duffelOrderId!));
     if (duffelOrder.cancelled_at === null) return null;
-    const confirmed = await this.on(booked, (connector) => connector.cancelOrder(booked.duffelOrderId!, null));
+    const confirmed = await this.bookings.on(booked, (connector) => connector.cancelOrder(booked.duffelOrderId!, null));
     return confirmed ? quoteOf(confirmed, currency) : { reference: "", refundAmount: 0, expiresAt: null };
   }
 
@@ -45,8 +44,8 @@ export class DuffelCancellations {
    * cancelled at Duffel otherwise, it is done: safe to repeat.
    */
   async refund(order: Pick<OrderRef, "id" | "tenantId">, reference: string | null | undefined): Promise<DuffelOrderCancellation | null> {
-    const booked = await this.booked(order);
-    return this.on(booked, (connector) => connector.cancelOrder(booked.duffelOrderId!, reference));
+    const booked = await this.bookings.bookedOrder(order);
+    return this.bookings.on(booked, (connector) => connector.cancelOrder(booked.duffelOrderId!, reference));
   }
 
   /**
@@ -99,17 +98,7 @@ export class DuffelCancellations {
   /** A booking recorded but never settled: Duffel's order under our order id cancelled, if it has one. */
   private async cancelUnsettled(booking: DuffelBookingRecord): Promise<void> {
     const order = await this.bookings.duffelOrderOf(booking);
-    if (order) await this.on(booking, (connector) => connector.cancelOrder(order.id, null));
-  }
-
-  private async booked(order: Pick<OrderRef, "id" | "tenantId">): Promise<DuffelBookingRecord> {
-    const booked = await this.bookings.find(order.tenantId, order.id);
-    if (booked?.status !== "booked" || !booked.duffelOrderId) throw new AppError("not_found", { reason: `order ${order.id} has no order at Duffel` });
-    return booked;
-  }
-
-  private async on<T>(booked: DuffelBookingRecord, call: (connector: DuffelConnector) => Promise<T>): Promise<T> {
-    return onAccount(this.accounts, await this.bookings.account(booked.tenantId, booked.account), call);
+    if (order) await this.bookings.on(booking, (connector) => connector.cancelOrder(order.id, null));
   }
 }
 

@@ -148,8 +148,13 @@ export class DuffelConnector {
     return this.client.post("/air/order_changes", { body: { selected_order_change_offer: changeOfferId }, deadlineMs: options.deadlineMs });
   }
 
-  confirmChange(changeId: string, payment: { amount: string; currency: string }, options: Deadline = {}): Promise<DuffelOrderChange> {
-    return this.client.post(`/air/order_changes/${encodeURIComponent(changeId)}/actions/confirm`, { body: { payment: { type: "balance", ...payment } }, deadlineMs: options.deadlineMs });
+  getChange(changeId: string, options: Deadline = {}): Promise<DuffelOrderChange> {
+    return this.client.get(`/air/order_changes/${encodeURIComponent(changeId)}`, { deadlineMs: options.deadlineMs });
+  }
+
+  /** Confirms the pending change, paying its change total from the Duffel balance (no payment for one that costs nothing). */
+  confirmChange(changeId: string, payment: { amount: string; currency: string } | null, options: Deadline = {}): Promise<DuffelOrderChange> {
+    return this.client.post(`/air/order_changes/${encodeURIComponent(changeId)}/actions/confirm`, { body: payment ? { payment: { type: "balance", ...payment } } : {}, deadlineMs: options.deadlineMs });
   }
 
   /** The airline's changes to the order's flights (every page). */

@@ -9,6 +9,7 @@ import { DuffelReportedChanges, duffelChangesPoll } from "./duffel-airline-chang
 import { duffelBookingRetention } from "./duffel-booking-retention";
 import { DuffelBookings } from "./duffel-bookings";
 import { DuffelExtras } from "./duffel-extras";
+import { DuffelQuotedChanges } from "./duffel-order-changes";
 import { DUFFEL, DUFFEL_TOKENS } from "./duffel-ref";
 import { DuffelSupplier } from "./duffel-supplier";
 import { duffelAccountWebhooks } from "./duffel-webhook-registration";
@@ -33,7 +34,8 @@ export interface DuffelParts {
  * (a sandbox clock moved ahead cannot reach it); its answers never given again (they are the
  * tenant's own, and its offers are booked once). Its capabilities: a hold is priced again before
  * it is paid, an order cancelled at Duffel outside our API is told, the airline's changes Duffel
- * reports are read and accepted, and an offer's bags and seats are Duffel's.
+ * reports are read and accepted, an offer's bags and seats are Duffel's, and order changes are
+ * quoted and confirmed by Duffel.
  */
 export const duffelConnector: Connector<DuffelParts> = {
   ref: DUFFEL,
@@ -53,6 +55,7 @@ export const duffelConnector: Connector<DuffelParts> = {
         reportedChanges: new DuffelReportedChanges(accounts, bookings, airportByIata),
         seatSelection: extras,
         services: extras,
+        quotedChanges: new DuffelQuotedChanges(bookings, airportByIata),
       },
       runsOnMovedClock: false,
       // The tenant's own Duffel account pays the fare from its Duffel balance; an offer of the owner's platform account is the wallet's (docs/duffel.md#who-settles).

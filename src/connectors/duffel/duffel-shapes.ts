@@ -216,12 +216,15 @@ export interface DuffelAirlineCredit {
 export interface DuffelOrderChangeOffer {
   id: string;
   order_change_id: string | null;
-  change_total_amount: string;
-  change_total_currency: string;
-  new_total_amount: string;
+  change_total_amount: string | null;
+  change_total_currency: string | null;
+  new_total_amount: string | null;
   new_total_currency: string;
-  penalty_total_amount: string | null;
-  penalty_total_currency: string | null;
+  /** The airline's penalty: `penalty_total_*` in Duffel's API reference, `penalty_*` in its JavaScript client's types. */
+  penalty_total_amount?: string | null;
+  penalty_total_currency?: string | null;
+  penalty_amount?: string | null;
+  penalty_currency?: string | null;
   expires_at: string;
   slices: { add: DuffelSlice[]; remove: DuffelSlice[] };
 }
@@ -237,9 +240,9 @@ export interface DuffelOrderChangeRequest {
 export interface DuffelOrderChange {
   id: string;
   order_id: string;
-  change_total_amount: string;
-  change_total_currency: string;
-  new_total_amount: string;
+  change_total_amount: string | null;
+  change_total_currency: string | null;
+  new_total_amount: string | null;
   new_total_currency: string;
   confirmed_at: string | null;
   expires_at: string;

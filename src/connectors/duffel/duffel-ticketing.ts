@@ -73,12 +73,9 @@ export class DuffelTicketing {
       return { outcome: "rejected", reason: "airline_rejected" };
     }
     if (!order.booking_reference) return { outcome: "pending", reason: "Duffel has not confirmed the order yet" };
-    const eTickets = order.documents.filter((document) => document.type === "electronic_ticket");
+    const tickets = ticketsOf(order, booking, offer);
     // Paid, its tickets not issued yet: Duffel's order is read again until they are.
-    if (eTickets.length === 0) return { outcome: "pending", reason: "Duffel has not issued the order's e-tickets yet" };
-    const passengerIds = ourPassengerIds(booking, offer);
-    const tickets = eTickets
-      .map((document, index) => ({ passengerId: passengerIds.get(document.passenger_ids?.[0] ?? "") ?? booking.passengers[index]?.id ?? booking.passengers[0]!.id, number: document.unique_identifier }));
+    if (tickets.length === 0) return { outcome: "pending", reason: "Duffel has not issued the order's e-tickets yet" };
     return { outcome: "ticketed", tickets, bookingReference: order.booking_reference };
   }
 
@@ -119,4 +116,12 @@ export class DuffelTicketing {
 /** The refusal to pay a Duffel order Duffel cancelled on its side (its dashboard, the airline). */
 function cancelledAtDuffel(duffelOrderId: string): AppError {
   return new AppError("order_state_conflict", { reason: `Duffel's order ${duffelOrderId} was cancelled at Duffel: it can no longer be paid.` });
+}
+
+/** The e-tickets among Duffel's order documents, each for our passenger (by Duffel's passenger id, else in order). */
+export function ticketsOf(order: Pick<DuffelOrder, "documents">, booking: Pick<SupplierBooking, "passengers">, offer: SupplierOfferRef): Array<{ passengerId: string; number: string }> {
+  const passengerIds = ourPassengerIds(booking, offer);
+  return order.documents
+    .filter((document) => document.type === "electronic_ticket")
+    .map((document, index) => ({ passengerId: passengerIds.get(document.passenger_ids?.[0] ?? "") ?? booking.passengers[index]?.id ?? booking.passengers[0]!.id, number: document.unique_identifier }));
 }

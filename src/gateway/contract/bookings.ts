@@ -121,6 +121,24 @@ export interface FlightChange {
   passengers: ReadonlyArray<{ type: PassengerType }>;
 }
 
+/** A change a supplier is asked to quote (QuotedChanges): the booked slices it leaves, named by their flights (keys), and the slices to search in their place. */
+export interface ChangeQuoteRequest {
+  remove: ReadonlyArray<{ flightKeys: readonly string[] }>;
+  add: ReadonlyArray<{ origin: string; destination: string; departureDate: string }>;
+  cabinClass: CabinClass;
+}
+
+/** A change offer a supplier quoted: its own id (what confirming names), the new slices, and its prices in minor units of the currency asked. */
+export interface SupplierChangeOffer {
+  supplierOfferId: string;
+  added: SupplierSlice[];
+  /** What the change costs, penalty included; negative when money comes back. */
+  changeTotalAmount: number;
+  penaltyAmount: number;
+  /** When the supplier stops honouring it (real time). */
+  expiresAt: Date;
+}
+
 /** A booking's slices as the airline reads them to retime a flight: each flight's key, route, carrier and times. */
 export type BookedItinerary = ReadonlyArray<{
   segments: ReadonlyArray<{ flightKey: string; origin: string; destination: string; marketingCarrier: { iataCode: string }; departingAtUtc: string; arrivingAtUtc: string }>;

@@ -1,6 +1,6 @@
 import type { Airport } from "../../locations/airport";
 import type { CabinClass, Environment } from "./air";
-import type { BookedItinerary, BookingRef, CancellationQuote, FlightChange, OrderRef, FlightTimes, IssuedEmd, ReissuedTicket, ReportedChange, SeatChoice, ServiceSale, SupplierBooking } from "./bookings";
+import type { BookedItinerary, BookingRef, CancellationQuote, ChangeQuoteRequest, FlightChange, OrderRef, FlightTimes, IssuedEmd, ReissuedTicket, ReportedChange, SeatChoice, ServiceSale, SupplierBooking, SupplierChangeOffer } from "./bookings";
 import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierOfferRef, SupplierSearch } from "./offers";
 import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "./seat-maps";
 
@@ -67,21 +67,43 @@ export interface Services {
   issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]>;
 }
 
+/** The e-tickets of a ticketed booking after a change of its flights. */
+export interface TicketReissues {
+  /** Reissues the ticketed booking's e-tickets after a change (`reissue` names it): the same numbers for the same booking and reissue. */
+  reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]>;
+}
+
 /**
- * Changes of a ticketed booking's flights, in three steps named by the change's id: the new
- * flights held while the booking keeps the old (`changeFlights`), then either the old released
- * (`completeChange`: the change is the order's) or the new given back (`cancelChange`); and the
- * e-tickets reissued after it.
+ * Changes of a ticketed booking's flights that we price (searched and priced by the domain), in
+ * three steps named by the change's id: the new flights held while the booking keeps the old
+ * (`changeFlights`), then either the old released (`completeChange`: the change is the order's)
+ * or the new given back (`cancelChange`); and the e-tickets reissued after it.
  */
-export interface OrderChanges {
+export interface OrderChanges extends TicketReissues {
   /** Holds the new flights, all or none. Repeating it gives the same answer. @throws SeatsUnavailable */
   changeFlights(booking: BookingRef, changeId: string, change: FlightChange): Promise<void>;
   /** The change is the order's: the flights it leaves (`release`) go back on sale. Safe to repeat. */
   completeChange(booking: BookingRef, changeId: string, release: readonly string[]): Promise<void>;
   /** The change never became the order's: what it held goes back on sale, the booking keeps its flights. Safe to repeat. */
   cancelChange(booking: BookingRef, changeId: string): Promise<void>;
-  /** Reissues the ticketed booking's e-tickets after a change (`reissue` names it): the same numbers for the same booking and reissue. */
-  reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]>;
+}
+
+/**
+ * Changes of a ticketed booking's flights that the supplier quotes itself (a remote supplier's):
+ * it answers its own change offers, priced by it, and confirming one makes and pays the change
+ * at the supplier in one step, which cannot be taken back. A supplier with it is never searched
+ * for a change (order-changes/change-paths.ts). The e-tickets are reissued after it.
+ */
+export interface QuotedChanges extends TicketReissues {
+  /** The supplier's change offers for the request, its amounts in minor units of `currency` (the order's); none when it has nothing that fits. */
+  quoteChanges(booking: OrderRef, request: ChangeQuoteRequest, currency: string): Promise<SupplierChangeOffer[]>;
+  /**
+   * Makes the change the supplier's offer `supplierOfferId` quotes and pays its cost at the
+   * supplier (from the account that booked it). Safe to repeat: a change of that offer already
+   * confirmed is done. Refused (a 4xx in the catalogue's words, nothing done) for an offer the
+   * supplier no longer honours (expired, or priced otherwise).
+   */
+  confirmQuotedChange(booking: BookingRef, supplierOfferId: string): Promise<void>;
 }
 
 /** The airline's own changes to booked flights: the sandbox's trigger proposes them; accepting one is an order change's steps (`OrderChanges`). */
@@ -143,6 +165,7 @@ export interface Capabilities {
   seatSelection: SeatSelection;
   services: Services;
   orderChanges: OrderChanges;
+  quotedChanges: QuotedChanges;
   airlineChanges: AirlineChanges;
   reportedChanges: ReportedChanges;
   cancelledElsewhere: CancelledElsewhere;

@@ -1,7 +1,7 @@
 import type { Airport } from "../../locations/airport";
 import type { Environment } from "../contract/air";
-import type { BookingAnswer, BookingRef, CancellationQuote, FlightChange, IssuedEmd, OrderRef, RefundOutcome, ReissuedTicket, ReportedChange, SeatChoice, ServiceSale, SupplierBooking, SupplierOrder, TicketingAnswer } from "../contract/bookings";
-import type { Availability, CancelledElsewhere, DeclaredCapabilities, LowestFares, OrderChanges, PricedHolds, ReportedChanges, SeatSelection, Services } from "../contract/capabilities";
+import type { BookingAnswer, BookingRef, CancellationQuote, ChangeQuoteRequest, FlightChange, IssuedEmd, OrderRef, RefundOutcome, ReissuedTicket, ReportedChange, SeatChoice, ServiceSale, SupplierBooking, SupplierChangeOffer, SupplierOrder, TicketingAnswer } from "../contract/bookings";
+import type { Availability, CancelledElsewhere, DeclaredCapabilities, LowestFares, OrderChanges, PricedHolds, QuotedChanges, ReportedChanges, SeatSelection, Services } from "../contract/capabilities";
 import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierOfferRef, SupplierSearch } from "../contract/offers";
 import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "../contract/seat-maps";
 import type { Supplier } from "../contract/supplier";
@@ -27,6 +27,7 @@ export function pipedConnector(supplierId: string, supplier: Supplier, capabilit
       ...(capabilities.seatSelection && { seatSelection: new PipedSeatSelection(capabilities.seatSelection, calls) }),
       ...(capabilities.services && { services: new PipedServices(capabilities.services, calls) }),
       ...(capabilities.orderChanges && { orderChanges: new PipedOrderChanges(capabilities.orderChanges, calls) }),
+      ...(capabilities.quotedChanges && { quotedChanges: new PipedQuotedChanges(capabilities.quotedChanges, calls) }),
       ...(capabilities.lowestFares && { lowestFares: new PipedLowestFares(capabilities.lowestFares, calls, cachesAnswers) }),
       ...(capabilities.availability && { availability: new PipedAvailability(capabilities.availability, calls) }),
     },
@@ -184,6 +185,25 @@ class PipedOrderChanges implements OrderChanges {
 
   cancelChange(booking: BookingRef, changeId: string): Promise<void> {
     return this.calls.call("cancelChange", "interactive", booking.environment, () => this.inner.cancelChange(booking, changeId));
+  }
+
+  reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]> {
+    return this.calls.call("reissueTickets", "job", booking.environment, () => this.inner.reissueTickets(booking, reissue));
+  }
+}
+
+class PipedQuotedChanges implements QuotedChanges {
+  constructor(
+    private readonly inner: QuotedChanges,
+    private readonly calls: Calls,
+  ) {}
+
+  quoteChanges(booking: OrderRef, request: ChangeQuoteRequest, currency: string): Promise<SupplierChangeOffer[]> {
+    return this.calls.call("quoteChanges", "interactive", booking.environment, () => this.inner.quoteChanges(booking, request, currency));
+  }
+
+  confirmQuotedChange(booking: BookingRef, supplierOfferId: string): Promise<void> {
+    return this.calls.call("confirmQuotedChange", "interactive", booking.environment, () => this.inner.confirmQuotedChange(booking, supplierOfferId));
   }
 
   reissueTickets(booking: SupplierBooking, reissue: string): Promise<ReissuedTicket[]> {

@@ -1,4 +1,5 @@
 import { appError } from "../../errors/app-error";
+import type { OrderChanges, QuotedChanges, TicketReissues } from "../../gateway/contract/capabilities";
 import type { OrderSuppliers, SupplierSubject } from "../../gateway/contract/gateway";
 import { offerSupplier } from "../../search/offer-payload";
 import type { TenantClock } from "../../tenancy/tenant-clock";
@@ -19,7 +20,7 @@ export function availableActions(order: Order, now: Date, suppliers: Pick<OrderS
   const allowed = (action: OrderAction) => allows(order, action, now);
   const actions: AvailableAction[] = [];
   if (allowed("cancel") || allowed("cancelWithQuote")) actions.push("cancel");
-  if (does("orderChanges") && allowed("change")) actions.push("change");
+  if ((does("quotedChanges") || does("orderChanges")) && allowed("change")) actions.push("change");
   const afterBooking = suppliers.declared(order.offer.payload, "services")?.afterBooking === true;
   if (afterBooking && allowed("addServices")) actions.push("add_services");
   if (allowed("pay")) actions.push("pay");
@@ -35,4 +36,21 @@ export function requireSupplierClock(subject: SupplierSubject, clock: TenantCloc
   if (clock.offsetMs === 0 || suppliers.runsOnMovedClock(subject)) return;
   const supplier = offerSupplier(subject);
   throw appError("clock_advanced", { reason: `The tenant's sandbox clock runs ${Math.round(clock.offsetMs / 1000)} s ahead of real time, and ${supplier.name} (${supplier.id}) runs on real time: reset the clock to use it.` });
+}
+
+/**
+ * How the order's supplier changes a booking, the one rule: a supplier that quotes its own changes
+ * (`quotedChanges`, a remote supplier's) is asked for its change offers and confirms them itself;
+ * any other is searched for the added slices, its offers priced by us and its new flights held
+ * (`orderChanges`). 422 `unsupported_by_supplier` (naming `what`) for a supplier with neither.
+ */
+export function changePath(subject: SupplierSubject, suppliers: Pick<OrderSuppliers, "declared" | "require">, what: string): { quoted: QuotedChanges } | { searched: OrderChanges } {
+  const quoted = suppliers.declared(subject, "quotedChanges");
+  return quoted ? { quoted } : { searched: suppliers.require(subject, "orderChanges", what, "order") };
+}
+
+/** Whoever changed the order's booking reissues its e-tickets (`changePath`). */
+export function ticketReissues(subject: SupplierSubject, suppliers: Pick<OrderSuppliers, "declared" | "require">): TicketReissues {
+  const path = changePath(subject, suppliers, "reissued e-tickets");
+  return "quoted" in path ? path.quoted : path.searched;
 }

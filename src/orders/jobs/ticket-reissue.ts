@@ -5,6 +5,7 @@ import { newId } from "../../ids";
 import type { Order, OrderDocument, OrderPassenger } from "../core/order";
 import { insertDocument } from "../core/order-rows";
 import { touchIn } from "../core/order-state-machine";
+import { ticketReissues } from "../core/order-supplier";
 import { supplierBooking } from "../core/supplier-booking";
 import type { OrderSuppliers } from "../../gateway/contract/gateway";
 
@@ -29,8 +30,7 @@ export class TicketReissue {
       select: { id: true },
     });
     if (!latest) return [];
-    const changes = this.suppliers.require(order.offer.payload, "orderChanges", "reissued e-tickets", "order");
-    const tickets = await changes.reissueTickets(supplierBooking(order, passengers, environment), latest.id);
+    const tickets = await ticketReissues(order.offer.payload, this.suppliers).reissueTickets(supplierBooking(order, passengers, environment), latest.id);
     const documents = tickets.map(
       (ticket): OrderDocument => ({ id: newId("doc", at.getTime()), orderId: order.id, passengerId: ticket.passengerId, type: "electronic_ticket", uniqueIdentifier: ticket.number, createdAt: at }),
     );

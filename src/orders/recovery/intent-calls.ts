@@ -1,6 +1,6 @@
 import { appError } from "../../errors/app-error";
-import type { BookingRef, FlightChange, SeatChoice, SupplierBooking } from "../../gateway/contract/bookings";
-import type { OrderChanges, Services } from "../../gateway/contract/capabilities";
+import type { BookingRef, SeatChoice, SupplierBooking } from "../../gateway/contract/bookings";
+import type { Services } from "../../gateway/contract/capabilities";
 import { inCatalogueWords, isRefusal } from "../../gateway/contract/errors";
 import type { EverySupplier } from "../../gateway/contract/gateway";
 import type { Supplier } from "../../gateway/contract/supplier";
@@ -55,17 +55,18 @@ export class IntentCalls {
   }
 
   /**
-   * `changeFlights` of the order's supplier, under an `exchange` intent keyed by the change's id:
-   * the call, for the commit. "raced" when a racing request's change of the same id was under way
+   * The order's supplier's change call (`ask`: its `changeFlights`, or its confirmation of a change
+   * it quoted), under an `exchange` intent keyed by the change's id, leaving `release` once
+   * committed: the call, for the commit. "raced" when a racing request's change of the same id was under way
    * (it is settled now: read the change again); "committed" when, once the intent is this
    * request's, `committed()` says a racing request committed the change before (the supplier's
    * change is that commit's, neither to be made again nor undone). 409 `order_state_conflict`
    * when the racing request's intent is not settled within two leases. @throws SeatsUnavailable
    */
-  async change(changes: OrderChanges, booking: BookingRef, changeId: string, change: FlightChange, committed: () => Promise<boolean>): Promise<IntentCall | "raced" | "committed"> {
-    const made = await this.make("exchange", { id: changeId, booking, release: change.release }, async () => {
+  async change(booking: BookingRef, changeId: string, release: readonly string[], ask: () => Promise<void>, committed: () => Promise<boolean>): Promise<IntentCall | "raced" | "committed"> {
+    const made = await this.make("exchange", { id: changeId, booking, release }, async () => {
       if (await committed()) return "committed";
-      await changes.changeFlights(booking, changeId, change);
+      await ask();
       return "made";
     });
     if (made === null) {
