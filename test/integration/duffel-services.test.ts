@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTenant, type TenantFixture } from "../helpers/client";
 import { connectDuffel, fakeToken } from "../helpers/duffel";
 import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOffer, duffelOrdersOf, expectLedgerOf, startDuffelServer, WITH_DUFFEL } from "../helpers/duffel-gateway";
+import { duffelOffer, duffelOrdersOf, expectLedgerOf, platformDuffelTenant, startDuffelServer, WITH_DUFFEL } from "../helpers/duffel-gateway";
 import { expectError } from "../helpers/expect-error";
 import { toMinor } from "../helpers/flight-checks";
 import { createOrderA, getOrder, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
@@ -30,10 +30,7 @@ describe("seats and bags of Duffel offers", { timeout: 90_000 }, () => {
     own = await createTenant(server);
     await connectDuffel(server, own, fakeToken(fake));
     expect((await call(server, "PATCH", "/v1/tenant", { key: own.key, body: { suppliers: WITH_DUFFEL } })).status).toBe(200);
-    expect((await call(server, "POST", "/v1/platform_accounts", { key: server.ownerKey, body: { supplier: "duffel", access_token: fakeToken(fake) } })).status).toBe(201);
-    platform = await createTenant(server);
-    expect((await call(server, "PATCH", "/v1/tenant", { key: platform.key, body: { suppliers: WITH_DUFFEL } })).status).toBe(200);
-    expect((await call(server, "PATCH", `/v1/tenants/${platform.tenantId}`, { key: server.ownerKey, body: { platform_accounts: ["duffel"] } })).status).toBe(200);
+    ({ tenant: platform } = await platformDuffelTenant(server, fake));
   });
   afterAll(async () => {
     await server?.close();
@@ -117,14 +114,19 @@ describe("seats and bags of Duffel offers", { timeout: 90_000 }, () => {
     expect(await expectLedgerOf(server, own.key, order.id, ["ticketing_debit"])).toBe(before);
   });
 
-  it("through the owner's platform account, the wallet pays the fare and the services' price at ticketing, once, however many ticketing requests race", async () => {
+  /** A platform-account tenant's order of a Duffel offer booked with its first bag (the wallet credited to pay it): the order, the bag, and the total with it. */
+  async function platformOrderWithBag(): Promise<{ order: any; bag: any; total: number }> {
     await credit(server, platform.tenantId, "5000.00");
     const offer = await duffelOffer(server, platform.key, "VS");
     const [bag] = await bagsOf(platform.key, offer);
     const total = toMinor(offer.total_amount, offer.total_currency) + toMinor(bag.total_amount, bag.total_currency);
     const created = await createOrderA(server, platform.key, offer, { body: { services: [{ id: bag.id, quantity: 1 }], payments: [{ type: "balance", currency: offer.total_currency, amount: (total / 100).toFixed(2) }] } });
     expect(created.status, JSON.stringify(created.body).slice(0, 500)).toBe(201);
-    const order = created.body.data;
+    return { order: created.body.data, bag, total };
+  }
+
+  it("through the owner's platform account, the wallet pays the fare and the services' price at ticketing, once, however many ticketing requests race", async () => {
+    const { order, bag, total } = await platformOrderWithBag();
     expect(order.settlement).toBe("wallet");
     const before = (await walletBalance(server, platform.key)).minor;
     // Six ticketing requests racing, each with its own Idempotency-Key: one ticketing, one Duffel order, one debit.
@@ -141,13 +143,7 @@ describe("seats and bags of Duffel offers", { timeout: 90_000 }, () => {
   });
 
   it("a service Duffel prices otherwise at ticketing is not paid at its new price: the ticketing fails as airline_rejected, nothing is booked at Duffel, and the wallet gets its debit back", async () => {
-    await credit(server, platform.tenantId, "5000.00");
-    const offer = await duffelOffer(server, platform.key, "VS");
-    const [bag] = await bagsOf(platform.key, offer);
-    const total = toMinor(offer.total_amount, offer.total_currency) + toMinor(bag.total_amount, bag.total_currency);
-    const created = await createOrderA(server, platform.key, offer, { body: { services: [{ id: bag.id, quantity: 1 }], payments: [{ type: "balance", currency: offer.total_currency, amount: (total / 100).toFixed(2) }] } });
-    expect(created.status, JSON.stringify(created.body).slice(0, 500)).toBe(201);
-    const order = created.body.data;
+    const { order, bag, total } = await platformOrderWithBag();
     const before = (await walletBalance(server, platform.key)).minor;
     fake.changeServicePrice(bag.id, "99.00");
     expect((await ticketOrder(server, platform.key, order.id)).status).toBeLessThan(500);
