@@ -43,6 +43,7 @@ import { JobWorker } from "./orders/jobs/job-worker";
 import { AirlineJobs } from "./orders/jobs/airline-jobs";
 import { TicketingService } from "./orders/payment/ticketing.service";
 import { ServiceAdditionService } from "./orders/services/service-addition.service";
+import { PaidServiceAdditions } from "./orders/services/paid-service-additions";
 import { CancellationService } from "./orders/cancellation/cancellation.service";
 import { OrderHistory } from "./orders/history/order-history";
 import { AirlineCreditService } from "./orders/credits/airline-credits";
@@ -232,6 +233,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
   const tenantDirectory = new TenantDirectory(db, pubsub);
   const callIntents = new CallIntents(db, config.JOB_LEASE_SECONDS * 1000);
   const calls = new IntentCalls(callIntents, suppliers.everySupplier);
+  const paidAdditions = new PaidServiceAdditions(db, wallets, calls, suppliers, orderCommits, pause);
   const jobQueue = new OrderJobQueue(db, config.JOB_LEASE_SECONDS * 1000);
   const holds = new OrderHolds(jobQueue, config.ORDER_HOLD_SECONDS);
   const unpaidHolds = new UnpaidHolds(db);
@@ -311,7 +313,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     wallets,
     orders,
     ticketing: new TicketingService(db, orders, wallets, airlineJobs, orderCommits, suppliers),
-    serviceAdditions: new ServiceAdditionService(db, orders, wallets, calls, suppliers, airlineJobs, orderCommits, pause),
+    serviceAdditions: new ServiceAdditionService(db, orders, wallets, calls, suppliers, airlineJobs, orderCommits, paidAdditions, pause),
     cancellations,
     orderHistory: new OrderHistory(db, cursors, orders),
     airlineCredits: new AirlineCreditService(db, cursors),
@@ -322,7 +324,7 @@ export async function createServices(config: Config, db: Database, pubsub: PubSu
     jobWorker,
     holdExpiry,
     callIntents,
-    intentReconciler: new IntentReconciler(db, callIntents, suppliers.everySupplier, log, { pollMs: config.JOB_POLL_MS }),
+    intentReconciler: new IntentReconciler(db, callIntents, suppliers.everySupplier, log, { pollMs: config.JOB_POLL_MS }, (intent, environment) => paidAdditions.rollForward(intent, environment)),
     webhookQueue,
     webhookDispatcher,
     webhookFormats,

@@ -8,6 +8,7 @@ import { createInterface } from "node:readline";
  * - `after_refund_commit`: a refund (a confirmed cancellation quote, or the refund action) is
  *   committed with its job, the job not yet woken;
  * - `after_supplier_seat_sale`: the airline sold the seats of a services addition, the addition not yet committed;
+ * - `after_supplier_service_sale`: the supplier sold and was paid the services of an addition, the addition not yet committed;
  * - `after_services_commit`: services added to an order are committed (paid, with their EMD job), the job not yet woken;
  * - `after_airline_ticketing`: the airline answered a `ticket` job (tickets, or a rejection that gave the seats back), the outcome not yet committed;
  * - `after_airline_refund`: the airline refunded a `refund` job's booking (its seats back on sale), the refund not yet committed;
@@ -18,7 +19,7 @@ import { createInterface } from "node:readline";
  * - `before_airline_change_commit`: an airline-initiated change's acceptance is checked, the airline holds the new flights' seats, the acceptance is about to commit;
  * - `after_airline_change_commit`: it is committed (order, a seat's credit), the airline not yet told to release the old flights, not yet answered.
  */
-export const PAUSE_POINTS = ["after_supplier_hold", "after_cancel_commit", "after_refund_commit", "after_supplier_seat_sale", "after_services_commit", "after_airline_ticketing", "after_airline_refund", "after_emd_issue", "after_airline_reissue", "before_change_commit", "after_change_commit", "before_airline_change_commit", "after_airline_change_commit"] as const;
+export const PAUSE_POINTS = ["after_supplier_hold", "after_cancel_commit", "after_refund_commit", "after_supplier_seat_sale", "after_supplier_service_sale", "after_services_commit", "after_airline_ticketing", "after_airline_refund", "after_emd_issue", "after_airline_reissue", "before_change_commit", "after_change_commit", "before_airline_change_commit", "after_airline_change_commit"] as const;
 export type PausePoint = (typeof PAUSE_POINTS)[number];
 
 /** Resolves at once, or, at the configured point, once the test lets the request go on. */

@@ -19,7 +19,8 @@ export const orderServiceRoutes = [
     summary: "The bags and seats the order's passengers can still add (as an offer's available_services); seats by designator come from the order's seat maps",
     tag,
     response: okSchema(z.array(availableServiceSchema)),
-    errors: ["not_found"],
+    // 502 supplier_error, 504 supplier_timeout: a supplier selling bags after booking itself is asked for the order's.
+    errors: ["not_found", "supplier_error", "supplier_timeout"],
     handle: async ({ ctx, params }) => ok((await ctx.services.serviceAdditions.available(tenantScope(ctx), params.id!)).map(availableServiceView)),
   }),
   restRoute({
@@ -32,8 +33,10 @@ export const orderServiceRoutes = [
     status: 201,
     idempotencyKeyRequired: true,
     response: okSchema(orderASchema),
-    // 503 service_unavailable: the addition stalled past its seat sale's lease and was not made (a retry adds it).
-    errors: ["not_found", "order_state_conflict", "invalid_field_value", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "service_unavailable", "unsupported_by_supplier"],
+    // 503 service_unavailable: the addition stalled past its sale's lease (a seat sale was undone: a retry adds it; a sale
+    // paid at the supplier is completed by the reconciler). 422 price_changed, 502 supplier_error, 504 supplier_timeout:
+    // the supplier selling the services (a seat sale, or bags paid at the supplier) priced them otherwise or failed.
+    errors: ["not_found", "order_state_conflict", "invalid_field_value", "seat_unavailable", "payment_amount_mismatch", "insufficient_balance", "price_changed", "service_unavailable", "supplier_error", "supplier_timeout", "unsupported_by_supplier"],
     handle: async ({ ctx, params, body }) => ok(orderViewA(await ctx.services.serviceAdditions.add(tenantScope(ctx), params.id!, fromAddServicesInput(body)), tenantScope(ctx).clock.now(), ctx.services.gateway.orders), "Services added"),
   }),
 ];

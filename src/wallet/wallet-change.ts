@@ -26,6 +26,8 @@ export interface WalletChange {
    * what was debited, so they have no ceiling.
    */
   capped?: boolean;
+  /** A debit of what a supplier was paid already (it cannot be taken back): it lands even past the credit limit. */
+  owed?: boolean;
   at: Date;
 }
 
@@ -47,7 +49,7 @@ export function walletChange(db: Database, change: WalletChange): { entryId: str
   const amount = BigInt(change.amount);
   const ceiling = change.capped ? Prisma.sql`AND "balance" + ${amount} <= ${BigInt(MAX_MINOR)}` : Prisma.empty;
   // Only a debit needs the money: money coming in lands even on a wallet a lowered credit limit left below its floor.
-  const floor = change.amount < 0 ? Prisma.sql`AND "balance" + ${amount} >= -"creditLimit"` : Prisma.empty;
+  const floor = change.amount < 0 && !change.owed ? Prisma.sql`AND "balance" + ${amount} >= -"creditLimit"` : Prisma.empty;
   return {
     entryId,
     statements: [

@@ -1,11 +1,39 @@
-import { expect } from "vitest";
-import { call, type Endpoint } from "./client";
-import type { CrashHarness } from "./crash-harness";
-import type { DuffelFake } from "./duffel-fake";
-import { duffelOffer, duffelOrdersOf } from "./duffel-gateway";
+import { afterAll, beforeAll, expect } from "vitest";
+import { call, type Endpoint, type TenantFixture } from "./client";
+import { crashHarness, type CrashHarness } from "./crash-harness";
+import { secretsKey } from "./duffel";
+import { startDuffelFake, type DuffelFake } from "./duffel-fake";
+import { duffelOffer, duffelOrdersOf, platformDuffelTenant } from "./duffel-gateway";
 import { waitUntilHealthy, type Launched } from "./main-process";
 import { allTransactions, bookOffer, signedMinor, ticketOrder, waitForStatus, walletBalance } from "./orders";
 import { waitForPause } from "./seat-accounting";
+import { startTestServer, type TestServer } from "./test-server";
+
+/**
+ * A crash suite's Duffel side, set up in its hooks: the fake, a crash harness whose processes
+ * call it (a lease of 2 s, ticketing at once), and a tenant granted the owner's platform Duffel
+ * account (its orders `wallet`-settled), made by a server of its own on the harness's database
+ * (`prepare` runs there too). Read `fake` and `tenant` inside tests.
+ */
+export function platformDuffelCrashSuite(prepare: (server: TestServer, tenant: TenantFixture) => Promise<void> = async () => undefined) {
+  const env: Record<string, string> = { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_TIMEOUT_MS: "2000", JOB_LEASE_SECONDS: "2", TICKETING_DELAY_MS: "0" };
+  const suite = { crash: crashHarness(env), fake: undefined as unknown as DuffelFake, tenant: undefined as unknown as TenantFixture };
+  beforeAll(async () => {
+    suite.fake = await startDuffelFake();
+    env.DUFFEL_API_URL = suite.fake.url;
+    const setup = await startTestServer({ database: suite.crash.database, env });
+    try {
+      ({ tenant: suite.tenant } = await platformDuffelTenant(setup, suite.fake));
+      await prepare(setup, suite.tenant);
+    } finally {
+      await setup.close();
+    }
+  });
+  afterAll(async () => {
+    await suite.fake?.close();
+  });
+  return suite;
+}
 
 /**
  * A Duffel order (a holdable `AA` offer) whose ticketing is killed after Duffel was paid, then

@@ -64,6 +64,8 @@ export interface DuffelFake {
   lastChangeOfferIds: string[];
   /** Each order change confirmed, with the amount paid from the Duffel balance. */
   readonly confirmedChanges: Array<{ id: string; amount: string; currency: string }>;
+  /** Each payment for services added to a paid order (`POST /air/orders/:id/services`), from the Duffel balance. */
+  readonly servicePayments: Array<{ orderId: string; amount: string; currency: string }>;
   /** The webhooks each token created (`/air/webhooks`), with the secret Duffel showed when it was created, by webhook id. */
   readonly webhooks: Map<string, FakeWebhook>;
   /** While true, paid orders show no documents (the airline has not issued the e-tickets yet), as Duffel's do for a while after payment. */
@@ -167,6 +169,13 @@ export async function startDuffelFake(): Promise<DuffelFake> {
   };
   const invalidService = (response: ServerResponse, id: string) =>
     send(response, 422, errorBody(422, "validation_error", "invalid_service", "Invalid service", `The service ${id} is not available for this offer, or not in that quantity`));
+  /** The bags the order can still be given after booking: its offer's, as many as are left of their maximum. */
+  const bagsLeft = (order: FakeOrder): Array<Record<string, unknown>> =>
+    extrasOf(offers.get(order.offerId)!).bags.flatMap((bag) => {
+      const booked = order.services.filter((service) => service.id === bag.id).reduce((sum, service) => sum + service.quantity, 0);
+      const left = (bag.maximum_quantity as number) - booked;
+      return left > 0 ? [{ ...bag, maximum_quantity: left }] : [];
+    });
   let nextAccepted: { readsPending: number; fails: boolean } | null = null;
   /** The test-mode journey of each offer searched on one of TEST_JOURNEYS' routes. */
   const journeys = new Map<string, (typeof TEST_JOURNEYS)[string]>();
@@ -189,6 +198,7 @@ export async function startDuffelFake(): Promise<DuffelFake> {
     changeTotalBase: 25,
     changeOfferLifetimeMs: 15 * 60_000,
     confirmedChanges: [] as Array<{ id: string; amount: string; currency: string }>,
+    servicePayments: [] as Array<{ orderId: string; amount: string; currency: string }>,
     lastChangeOfferIds: [] as string[],
     expireChangeOffer: (changeOfferId: string) => {
       const changeOffer = changeOffers.get(changeOfferId);
@@ -347,6 +357,35 @@ export async function startDuffelFake(): Promise<DuffelFake> {
         } else delete order.pending;
       }
       return order ? send(response, 200, { data: orderView(order, offers.get(order.offerId)!, fake.withholdTickets) }) : notFound(response);
+    }
+    if ((match = /^GET \/air\/orders\/([^/]+)\/available_services$/.exec(route))) {
+      const order = orders.get(match[1]!);
+      if (!order) return notFound(response);
+      return send(response, 200, { data: bagsLeft(order) });
+    }
+    if ((match = /^POST \/air\/orders\/([^/]+)\/services$/.exec(route))) {
+      const order = orders.get(match[1]!);
+      if (!order) return notFound(response);
+      // Duffel sells services after booking on a paid order only.
+      if (!order.paid || order.cancelled) return send(response, 422, errorBody(422, "invalid_state_error", "order_not_paid", "Order not paid", "Services can be added to a paid order that is not cancelled"));
+      const left = new Map(bagsLeft(order).map((bag) => [bag.id as string, bag]));
+      const asked = (data.add_services as Array<{ id: string; quantity: number }> | undefined) ?? [];
+      const added: FakeService[] = [];
+      for (const { id, quantity } of asked) {
+        const bag = left.get(id);
+        if (!bag || !Number.isInteger(quantity) || quantity < 1 || quantity > (bag.maximum_quantity as number)) return invalidService(response, id);
+        added.push({ id, type: "baggage", quantity, total_amount: ((Math.round(Number(bag.total_amount) * 100) * quantity) / 100).toFixed(2), passenger_ids: bag.passenger_ids as string[], segment_ids: bag.segment_ids as string[] });
+      }
+      if (added.length === 0) return send(response, 422, errorBody(422, "validation_error", "validation_required", "Required field", "add_services must be given"));
+      const total = added.reduce((sum, service) => addAmounts(sum, service.total_amount), "0.00");
+      const payment = data.payment as { type?: string; amount?: string; currency?: string } | undefined;
+      if (payment?.type !== "balance" || payment.amount !== total || payment.currency !== order.totalCurrency) {
+        return send(response, 422, errorBody(422, "validation_error", "invalid_payment_amount", "Invalid payment amount", `The payment must equal the services' total_amount ${total} ${order.totalCurrency}`));
+      }
+      order.services.push(...added);
+      order.totalAmount = addAmounts(order.totalAmount, total);
+      fake.servicePayments.push({ orderId: order.id, amount: total, currency: order.totalCurrency });
+      return send(response, 201, { data: orderView(order, offers.get(order.offerId)!, fake.withholdTickets) });
     }
     if (route === "POST /air/payments") {
       const order = orders.get(String(data.order_id));

@@ -1,12 +1,13 @@
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { call, createTenant, type Endpoint, type TenantFixture } from "./client";
 import { connectDuffel, fakeToken, secretsKey } from "./duffel";
-import { startDuffelFake, type DuffelFake } from "./duffel-fake";
+import { startDuffelFake, type DuffelFake, type FakeOrder } from "./duffel-fake";
 import { clock } from "../../src/clock";
 import { eventually } from "./eventually";
 import { daysAhead } from "./offers";
-import { allTransactions, signedMinor, walletBalance } from "./orders";
+import { allTransactions, bookOffer, signedMinor, ticketOrder, waitForStatus, walletBalance } from "./orders";
 import { startTestServer, type TestServer } from "./test-server";
+import { credit } from "./wallet";
 
 /** A test server whose Duffel is the fake, ticketing at once. */
 export function startDuffelServer(fake: DuffelFake, env: Record<string, string> = {}): Promise<TestServer> {
@@ -48,6 +49,25 @@ export async function openDuffelSuite(env: Record<string, string> = {}): Promise
   return { fake, server, tenant: await duffelTenant(server, fake) };
 }
 
+/**
+ * A suite's Duffel side, set up in its hooks: the fake, a server on it, a tenant with its own
+ * Duffel connection (`own`: its orders `supplier`-settled) and one granted the owner's platform
+ * account (`platform`: `wallet`-settled, its wallet credited `platformCredit` USD when given).
+ * Read the fields inside tests.
+ */
+export function ownAndPlatformSuite(platformCredit?: string) {
+  const suite = { fake: undefined as unknown as DuffelFake, server: undefined as unknown as TestServer, own: undefined as unknown as TenantFixture, platform: undefined as unknown as TenantFixture };
+  beforeAll(async () => {
+    suite.fake = await startDuffelFake();
+    suite.server = await startDuffelServer(suite.fake);
+    suite.own = await duffelTenant(suite.server, suite.fake);
+    ({ tenant: suite.platform } = await platformDuffelTenant(suite.server, suite.fake));
+    if (platformCredit) await credit(suite.server, suite.platform.tenantId, platformCredit);
+  });
+  afterAll(() => closeDuffelSuite(suite));
+  return suite;
+}
+
 /** Closes what openDuffelSuite started (either part may be missing when its start failed). */
 export async function closeDuffelSuite(suite: { server?: TestServer; fake?: DuffelFake }): Promise<void> {
   await suite.server?.close();
@@ -75,6 +95,16 @@ export async function duffelOffer(server: Endpoint, key: string, owner: "BA" | "
   const offer = search.body.data.offers.find((candidate: any) => candidate.supplier.id === "duffel" && candidate.owner.iata_code === owner);
   expect(offer, `a Duffel offer of ${owner}`).toBeDefined();
   return offer;
+}
+
+/** A ticketed order of a fresh holdable Duffel offer (`VS`: booked as a Duffel hold, paid at ticketing), and the fake's order for it. */
+export async function ticketedDuffelOrder(server: Endpoint, key: string, fake: DuffelFake): Promise<{ order: any; atDuffel: FakeOrder }> {
+  const booked = await bookOffer(server, key, await duffelOffer(server, key, "VS"));
+  expect((await ticketOrder(server, key, booked.id)).status).toBe(200);
+  const order = (await waitForStatus(server, key, booked.id, ["TICKETED"], 30_000)).body.data;
+  const [atDuffel, ...more] = duffelOrdersOf(fake, order.id);
+  expect(more).toEqual([]);
+  return { order, atDuffel: atDuffel! };
 }
 
 /** The fake's orders carrying our order id. */

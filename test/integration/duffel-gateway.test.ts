@@ -198,7 +198,8 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       const ticketed = (await waitForStatus(server, tenant.key, order.id, ["TICKETED"])).body.data;
       expect(held!.paid).toBe(true);
       expect(ticketed.documents).toEqual([expect.objectContaining({ type: "electronic_ticket", unique_identifier: "125000000000", passenger_id: "p1" })]);
-      expect(ticketed.available_actions).toEqual(["cancel", "change"]);
+      // Bags after booking are Duffel's to sell a ticketed order (duffel-services-after-booking.test.ts).
+      expect(ticketed.available_actions).toEqual(["cancel", "change", "add_services"]);
       const total = toMinor(ticketed.total_amount, ticketed.total_currency);
       expect(ticketed.settlement).toBe("supplier");
       expect(await expectLedgerOf(server, tenant.key, order.id, ["ticketing_debit"])).toBe(balanceBefore);
@@ -412,12 +413,18 @@ describe("Duffel in the gateway", { timeout: 60_000 }, () => {
       expectError(renamed, 422, "unsupported_by_supplier");
       expect((await ticketOrder(server, tenant.key, order.id)).status).toBe(200);
       const ticketed = (await waitForStatus(server, tenant.key, order.id, ["TICKETED"])).body.data;
-      // Order changes are Duffel's to quote (duffel-order-changes.test.ts).
-      expect(ticketed.available_actions).toEqual(["cancel", "change"]);
+      // Order changes are Duffel's to quote (duffel-order-changes.test.ts), bags after booking Duffel's to sell (duffel-services-after-booking.test.ts).
+      expect(ticketed.available_actions).toEqual(["cancel", "change", "add_services"]);
+      // A service Duffel does not sell the order is refused as any unknown service.
+      expectError(
+        await call(server, "POST", `/v1/air/orders/${order.id}/services`, { key: tenant.key, headers: { "idempotency-key": newKey("services") }, body: { add_services: [{ id: "ase_anything", quantity: 1 }] } }),
+        422,
+        "invalid_field_value",
+        "add_services[0].id",
+      );
 
       const refusals = [
         await call(server, "GET", `/v1/air/seat_maps?order_id=${order.id}`, { key: tenant.key }),
-        await call(server, "POST", `/v1/air/orders/${order.id}/services`, { key: tenant.key, headers: { "idempotency-key": newKey("services") }, body: { add_services: [{ id: "ase_anything", quantity: 1 }] } }),
         await call(server, "POST", `/v1/sandbox/orders/${order.id}/airline_initiated_change`, { key: tenant.key, body: { kind: "retime" } }),
       ];
       for (const refused of refusals) {

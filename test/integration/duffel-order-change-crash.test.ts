@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Endpoint, TenantFixture } from "../helpers/client";
-import { crashHarness } from "../helpers/crash-harness";
-import { secretsKey } from "../helpers/duffel";
-import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOffer, duffelOrdersOf, platformDuffelTenant } from "../helpers/duffel-gateway";
+import { describe, expect, it } from "vitest";
+import type { Endpoint } from "../helpers/client";
+import { platformDuffelCrashSuite } from "../helpers/duffel-crash";
+import { ticketedDuffelOrder } from "../helpers/duffel-gateway";
 import { pollUntil, waitUntilHealthy } from "../helpers/main-process";
 import { confirmChange, createChange, laterDate, requestChange } from "../helpers/order-changes";
-import { allTransactions, bookOffer, getOrder, signedMinor, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
-import { startTestServer } from "../helpers/test-server";
+import { allTransactions, getOrder, signedMinor, walletBalance } from "../helpers/orders";
 
 /**
  * A Duffel order change whose confirmation dies on either side of our commit
@@ -19,34 +16,14 @@ import { startTestServer } from "../helpers/test-server";
  * PostgreSQL under TEST_DATABASE_URL.
  */
 
-const env: Record<string, string> = { SUPPLIER_SECRETS_KEY: secretsKey(), DUFFEL_TIMEOUT_MS: "2000", JOB_LEASE_SECONDS: "2", TICKETING_DELAY_MS: "0" };
-
 describe("a Duffel order change confirmation across a SIGKILL", { timeout: 240_000 }, () => {
-  const crash = crashHarness(env);
-  let fake: DuffelFake;
-  let tenant: TenantFixture;
-
-  beforeAll(async () => {
-    fake = await startDuffelFake();
-    env.DUFFEL_API_URL = fake.url;
-    const setup = await startTestServer({ database: crash.database, env });
-    try {
-      ({ tenant } = await platformDuffelTenant(setup, fake));
-    } finally {
-      await setup.close();
-    }
-  });
-  afterAll(async () => {
-    await fake?.close();
-  });
+  const suite = platformDuffelCrashSuite();
 
   it("killed before and then after the commit: Duffel confirmed and paid once, the order changed once, the wallet debited the change total once", async () => {
+    const { crash, fake, tenant } = suite;
     const first = crash.launch("before_change_commit");
     await waitUntilHealthy(first.running);
-    const booked = await bookOffer(first.api, tenant.key, await duffelOffer(first.api, tenant.key, "VS"));
-    expect((await ticketOrder(first.api, tenant.key, booked.id)).status).toBe(200);
-    const order = (await waitForStatus(first.api, tenant.key, booked.id, ["TICKETED"], 30_000)).body.data;
-    const [atDuffel] = duffelOrdersOf(fake, order.id);
+    const { order, atDuffel } = await ticketedDuffelOrder(first.api, tenant.key, fake);
     const requested = await requestChange(first.api, tenant.key, order, laterDate(order.slices[0].departure_date, 2));
     expect(requested.status, JSON.stringify(requested.body).slice(0, 300)).toBe(201);
     const [offer] = requested.body.data.order_change_offers;

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTenant, type TenantFixture } from "../helpers/client";
-import { connectDuffel, fakeToken } from "../helpers/duffel";
-import { startDuffelFake, type DuffelFake } from "../helpers/duffel-fake";
-import { duffelOffer, duffelOrdersOf, expectLedgerOf, platformDuffelTenant, startDuffelServer, WITH_DUFFEL } from "../helpers/duffel-gateway";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, type TenantFixture } from "../helpers/client";
+import type { DuffelFake } from "../helpers/duffel-fake";
+import { duffelOffer, duffelOrdersOf, expectLedgerOf, ownAndPlatformSuite } from "../helpers/duffel-gateway";
 import { expectError } from "../helpers/expect-error";
 import { toMinor } from "../helpers/flight-checks";
 import { createOrderA, getOrder, ticketOrder, waitForStatus, walletBalance } from "../helpers/orders";
@@ -18,24 +17,13 @@ import { credit } from "../helpers/wallet";
  * platform-account order, nothing of them for a tenant's own account.
  */
 describe("seats and bags of Duffel offers", { timeout: 90_000 }, () => {
+  const suite = ownAndPlatformSuite();
   let fake: DuffelFake;
   let server: TestServer;
   /** A tenant with its own Duffel connection (`supplier`-settled), and one booking through the owner's platform account (`wallet`-settled). */
   let own: TenantFixture;
   let platform: TenantFixture;
-
-  beforeAll(async () => {
-    fake = await startDuffelFake();
-    server = await startDuffelServer(fake);
-    own = await createTenant(server);
-    await connectDuffel(server, own, fakeToken(fake));
-    expect((await call(server, "PATCH", "/v1/tenant", { key: own.key, body: { suppliers: WITH_DUFFEL } })).status).toBe(200);
-    ({ tenant: platform } = await platformDuffelTenant(server, fake));
-  });
-  afterAll(async () => {
-    await server?.close();
-    await fake?.close();
-  });
+  beforeAll(() => void ({ fake, server, own, platform } = suite));
 
   /** The offer's bags (REST, `return_available_services`). */
   async function bagsOf(key: string, offer: any): Promise<any[]> {
@@ -167,27 +155,36 @@ describe("seats and bags of Duffel offers", { timeout: 90_000 }, () => {
     expect({ ours: await server.db.prisma.order.count({ where: { tenantId: own.tenantId } }), duffel: fake.orders.size }).toEqual(ordersBefore);
   });
 
-  it("a booked Duffel order takes no extras through us: no seat maps, no available services, not in its available_actions, and an addition is 422 unsupported_by_supplier that changes nothing, held or ticketed", async () => {
+  it("a booked Duffel order has no seat maps and is sold no seat; a hold takes no bags (409, nothing asked of Duffel), a ticketed order only Duffel's bags", async () => {
     const offer = await duffelOffer(server, own.key, "AA");
     const [bag] = await bagsOf(own.key, offer);
+    const seat = seatsOf((await seatMapsOf(own.key, offer))[0]).find((candidate) => candidate.designator === "11B").available_services[0];
     const created = await createOrderA(server, own.key, offer);
     expect(created.status).toBe(201);
     const order = created.body.data;
-    const refusesExtras = async () => {
+    const addition = async (id: string, status: string) => {
       const read = (await getOrder(server, own.key, order.id)).body.data;
-      expect(read.available_actions).not.toContain("add_services");
-      expect(read.available_actions).not.toContain("select_seats");
-      expectError(await call(server, "GET", `/v1/air/seat_maps?order_id=${order.id}`, { key: own.key }), 422, "unsupported_by_supplier");
-      expect((await call(server, "GET", `/v1/air/orders/${order.id}/available_services`, { key: own.key })).body.data).toEqual([]);
-      const refused = await call(server, "POST", `/v1/air/orders/${order.id}/services`, { key: own.key, headers: { "idempotency-key": `bags-${order.id}-${read.status}` }, body: { add_services: [{ id: bag.id, quantity: 1 }] } });
-      expectError(refused, 422, "unsupported_by_supplier");
+      const answer = await call(server, "POST", `/v1/air/orders/${order.id}/services`, { key: own.key, headers: { "idempotency-key": `extras-${order.id}-${status}-${id}` }, body: { add_services: [{ id, quantity: 1 }] } });
       const after = (await getOrder(server, own.key, order.id)).body.data;
       expect({ total: after.total_amount, services: after.services }).toEqual({ total: read.total_amount, services: read.services });
+      return answer;
     };
-    await refusesExtras();
+    const held = (await getOrder(server, own.key, order.id)).body.data;
+    expect(held.available_actions).not.toContain("add_services");
+    expect(held.available_actions).not.toContain("select_seats");
+    expectError(await call(server, "GET", `/v1/air/seat_maps?order_id=${order.id}`, { key: own.key }), 422, "unsupported_by_supplier");
+    expect((await call(server, "GET", `/v1/air/orders/${order.id}/available_services`, { key: own.key })).body.data).toEqual([]);
+    expectError(await addition(bag.id, "held"), 409, "order_state_conflict");
+    expect(fake.requests.filter((request) => request.path.includes("/services") || request.path.includes("/available_services"))).toEqual([]);
+
     expect((await ticketOrder(server, own.key, order.id)).status).toBe(200);
     await waitForStatus(server, own.key, order.id, ["TICKETED"]);
-    await refusesExtras();
-    expect(fake.requests.filter((request) => request.path.includes("/services") || request.path.includes("/available_services"))).toEqual([]);
+    const ticketed = (await getOrder(server, own.key, order.id)).body.data;
+    expect(ticketed.available_actions).toContain("add_services");
+    expect(ticketed.available_actions).not.toContain("select_seats");
+    expectError(await call(server, "GET", `/v1/air/seat_maps?order_id=${order.id}`, { key: own.key }), 422, "unsupported_by_supplier");
+    // Duffel sells seats only with the booking: a seat of the offer's maps is no service of the booked order.
+    expectError(await addition(seat.id, "ticketed"), 422, "invalid_field_value", "add_services[0].id");
+    expect(fake.requests.filter((request) => request.method === "POST" && request.path.endsWith("/services"))).toEqual([]);
   });
 });

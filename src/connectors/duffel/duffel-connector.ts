@@ -2,6 +2,7 @@ import { clock } from "../../clock";
 import { DuffelApiError, DuffelTimeout, sleep, type DuffelCallOptions, type DuffelClient } from "./duffel-client";
 import type {
   DuffelAirlineInitiatedChange,
+  DuffelAvailableService,
   DuffelCreateOrderBody,
   DuffelOffer,
   DuffelOfferRequest,
@@ -106,6 +107,16 @@ export class DuffelConnector {
       after = page.meta.after ?? undefined;
     } while (after);
     return null;
+  }
+
+  /** The services a booked order can still be given (bags), at Duffel's prices now. */
+  orderAvailableServices(orderId: string, options: Deadline = {}): Promise<DuffelAvailableService[]> {
+    return this.client.get(`/air/orders/${encodeURIComponent(orderId)}/available_services`, { deadlineMs: options.deadlineMs });
+  }
+
+  /** Adds services to a paid order and pays them from the Duffel balance (exactly their total, in the order's currency); the order as it is then. */
+  addOrderServices(orderId: string, services: ReadonlyArray<{ id: string; quantity: number }>, payment: { amount: string; currency: string }, options: Deadline = {}): Promise<DuffelOrder> {
+    return this.client.post(`/air/orders/${encodeURIComponent(orderId)}/services`, { body: { add_services: services, payment: { type: "balance", ...payment } }, deadlineMs: options.deadlineMs });
   }
 
   /** Pays a held order from the Duffel balance: exactly its total, in its currency. */

@@ -11,7 +11,7 @@ import type { DuffelBookings } from "./duffel-bookings";
 import type { DuffelConnector } from "./duffel-connector";
 import { convertedAmount } from "./duffel-prices";
 import { DUFFEL } from "./duffel-ref";
-import type { DuffelAvailableService, DuffelOffer, DuffelSeatElement, DuffelSeatMap } from "./duffel-shapes";
+import type { DuffelAvailableService, DuffelOffer, DuffelOrder, DuffelSeatElement, DuffelSeatMap } from "./duffel-shapes";
 
 const CABIN_CLASSES: readonly CabinClass[] = ["economy", "premium_economy", "business", "first"];
 
@@ -26,29 +26,58 @@ interface OurIds {
 }
 
 /**
- * Extras of Duffel offers (docs/duffel.md#seats-and-bags): the offer's bags (GET
+ * Extras of Duffel offers and orders (docs/duffel.md#seats-and-bags): the offer's bags (GET
  * /air/offers/:id?return_available_services=true) and its seat maps (GET /air/seat_maps), read
  * with the account that found the offer and shown under our ids, at Duffel's prices converted to
  * the offer's currency; the services keep Duffel's own ids, which a booking sends back. Duffel
  * takes services only with an order it is paid for at once (a hold takes none), and sells no
- * seat after booking; its bags after booking (POST /air/orders/:id/services) are not sold
- * through us yet, so a booked order takes no extras.
+ * seat after booking. A paid order's bags (GET /air/orders/:id/available_services) are sold and
+ * paid from the Duffel balance at once (POST /air/orders/:id/services) with the account that
+ * booked it.
  */
 export class DuffelExtras implements SeatSelection, Services {
-  /** Duffel sells seats only with the booking; its bags after booking are not sold through us (docs/duffel.md#seats-and-bags). */
-  readonly afterBooking = false;
+  /** Duffel sells seats only with the booking, and bags after it on a paid order, paid at once (docs/duffel.md#seats-and-bags). */
+  readonly afterBooking = "paid_bags";
 
   constructor(
     private readonly accounts: DuffelAccounts,
     private readonly bookings: DuffelBookings,
   ) {}
 
-  /** The offer's bags; none for a booked order (`afterBooking` is false: nothing is asked of Duffel for one). */
+  /** The offer's bags, or, with `orderId`, the bags Duffel sells its booked order now (under the order's ids, which Duffel names by position as the offer's). */
   async availableServices(offer: OfferView, orderId?: string): Promise<AvailableService[]> {
     const subject = offerSubject(offer);
-    if (!subject || orderId !== undefined) return [];
+    if (!subject) return [];
+    if (orderId !== undefined) {
+      return this.onBookedOrder({ id: orderId, tenantId: offer.tenantId }, async (connector, duffelOrderId) => {
+        const [order, bags] = await Promise.all([connector.getOrder(duffelOrderId), connector.orderAvailableServices(duffelOrderId)]);
+        return bagsOf(bags, ourIds(subject, order), subject.currency);
+      });
+    }
     const duffelOffer = await this.onOfferAccount(subject, (connector) => connector.getOffer(subject.supplierOffer.id, { returnAvailableServices: true }));
     return bagsOf(duffelOffer.available_services ?? [], ourIds(subject, duffelOffer), subject.currency);
+  }
+
+  /**
+   * Adds the bags to the paid Duffel order and pays their total at Duffel's prices now from the
+   * balance, after checking that Duffel prices each as the order charges it (422 `price_changed`
+   * otherwise, and `invalid_field_value` for one Duffel no longer offers: nothing sold). Duffel
+   * takes no idempotency key: the sale is found again by Duffel's order holding more services
+   * than ours (`booking.services`: one sale of an order is under way at a time), and then not
+   * made again.
+   */
+  async sellServices(booking: SupplierBooking, _saleId: string, services: readonly BookedService[]): Promise<void> {
+    await this.onBookedOrder(booking, async (connector, duffelOrderId) => {
+      const order = await connector.getOrder(duffelOrderId);
+      if (saleMade(order, booking)) return;
+      const prices = new Map((await connector.orderAvailableServices(duffelOrderId)).map((service) => [service.id, service.total_amount]));
+      const total = formatMinor(sumMinor(services, prices, order.total_currency), order.total_currency);
+      await connector.addOrderServices(duffelOrderId, services.map(({ id, quantity }) => ({ id, quantity })), { amount: total, currency: order.total_currency });
+    });
+  }
+
+  async serviceSaleMade(booking: SupplierBooking): Promise<boolean> {
+    return this.onBookedOrder(booking, async (connector, duffelOrderId) => saleMade(await connector.getOrder(duffelOrderId), booking));
   }
 
   /** An offer's maps; Duffel has none for a booked order (it sells seats only with the booking). */
@@ -118,9 +147,21 @@ export class DuffelExtras implements SeatSelection, Services {
     });
   }
 
+  /** Runs `call` on the order's booking at Duffel, with the account that made it. */
+  private async onBookedOrder<T>(order: { id: string; tenantId: string }, call: (connector: DuffelConnector, duffelOrderId: string) => Promise<T>): Promise<T> {
+    const booked = await this.bookings.bookedOrder(order);
+    return this.bookings.on(booked, (connector) => call(connector, booked.duffelOrderId));
+  }
+
   private async onOfferAccount<T>(subject: { tenantId: string; supplierOffer: SupplierOfferRef }, call: (connector: DuffelConnector) => Promise<T>): Promise<T> {
     return onAccount(this.accounts, await this.bookings.account(subject.tenantId, subject.supplierOffer.account ?? "tenant"), call);
   }
+}
+
+/** Whether Duffel's order holds more services than ours (every one of ours is Duffel's): a sale after booking not committed here was made. */
+function saleMade(order: DuffelOrder, booking: SupplierBooking): boolean {
+  const quantity = (services: ReadonlyArray<{ quantity: number }>) => services.reduce((sum, service) => sum + service.quantity, 0);
+  return quantity(order.services ?? []) > quantity(booking.services);
 }
 
 function offerSubject(offer: OfferView): OfferSubject | null {

@@ -176,6 +176,8 @@ export interface DuffelOrder {
   documents: Array<{ type: string; unique_identifier: string; passenger_ids?: string[] }>;
   cancelled_at: string | null;
   metadata: Record<string, string> | null;
+  /** The services booked with the order and added after (each under an id of the order's, not the offer's). */
+  services?: Array<{ id: string; type: string; quantity: number; total_amount: string; total_currency: string }>;
   airline_initiated_changes?: DuffelAirlineInitiatedChange[];
 }
 

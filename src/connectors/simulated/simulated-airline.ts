@@ -1,4 +1,5 @@
 import type { Database } from "../../db/database";
+import { appError } from "../../errors/app-error";
 import type { Airport } from "../../locations/airport";
 import type { BookedItinerary, BookingAnswer, BookingRef, CancellationQuote, FlightChange, FlightTimes, IssuedEmd, ReissuedTicket, SeatChoice, ServiceSale, SupplierBooking, SupplierOrder, TicketingAnswer } from "../../gateway/contract/bookings";
 import type { AirlineChanges, Holds, LowestFares, OrderChanges, Services } from "../../gateway/contract/capabilities";
@@ -44,8 +45,8 @@ export interface SimulatedAirlineOptions {
  */
 export class SimulatedAirline implements Supplier, Holds, Services, OrderChanges, AirlineChanges, LowestFares {
   readonly seatSelection: SeatCatalogue;
-  /** Bags and seats are sold after booking too. */
-  readonly afterBooking = true;
+  /** Bags and seats are sold after booking too, as ours (the wallet pays them; EMDs are numbered after). */
+  readonly afterBooking = "extras";
   readonly availability: SimulatedAvailability;
   readonly #timetable: SimulatedTimetable;
   readonly #bookings: SimulatedBookings;
@@ -108,6 +109,16 @@ export class SimulatedAirline implements Supplier, Holds, Services, OrderChanges
 
   cancelSeatSale(booking: BookingRef, saleId: string): Promise<void> {
     return this.#bookings.cancelSeatSale(booking, saleId);
+  }
+
+  /** Never asked (its `afterBooking` is `extras`): its bags after booking are ours to sell. */
+  sellServices(): Promise<void> {
+    return Promise.reject(appError("unsupported_by_supplier", { message: "The simulated airline sells no services paid at the airline after booking." }));
+  }
+
+  /** It makes no sale paid at the airline: none was made. */
+  serviceSaleMade(): Promise<boolean> {
+    return Promise.resolve(false);
   }
 
   issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]> {

@@ -1,6 +1,6 @@
 import type { Airport } from "../../locations/airport";
 import type { CabinClass, Environment } from "./air";
-import type { BookedItinerary, BookingRef, CancellationQuote, ChangeQuoteRequest, FlightChange, OrderRef, FlightTimes, IssuedEmd, ReissuedTicket, ReportedChange, SeatChoice, ServiceSale, SupplierBooking, SupplierChangeOffer } from "./bookings";
+import type { BookedItinerary, BookedService, BookingRef, CancellationQuote, ChangeQuoteRequest, FlightChange, OrderRef, FlightTimes, IssuedEmd, ReissuedTicket, ReportedChange, SeatChoice, ServiceSale, SupplierBooking, SupplierChangeOffer } from "./bookings";
 import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierOfferRef, SupplierSearch } from "./offers";
 import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "./seat-maps";
 
@@ -49,20 +49,41 @@ export interface SeatSelection {
   seatOptions(offer: OfferView, ids: readonly string[], subjectId?: string): Promise<Map<string, SeatOption>>;
 }
 
-/** Extras sold with an offer and after booking: their prices, the seats sold after booking, and their EMDs. */
+/**
+ * What a booked order can be given through the supplier:
+ * - `none`: nothing (it sells extras only with the booking, and has no seat maps of orders);
+ * - `extras`: bags and seats, on a hold (paid with it) or a ticketed order (the wallet pays them
+ *   at once; seats are sold by `sellSeats`, and the supplier numbers an EMD per service after);
+ * - `paid_bags`: bags on a ticketed order only, sold and paid at the supplier at once
+ *   (`sellServices`), which issues their documents itself (no EMD of ours).
+ */
+export type AfterBooking = "none" | "extras" | "paid_bags";
+
+/** Extras sold with an offer and after booking: their prices, the seats or bags sold after booking, and their EMDs. */
 export interface Services {
-  /** Whether a booked order can be given extras through us (and has seat maps): false for a supplier that sells them only with the booking. */
-  readonly afterBooking: boolean;
+  readonly afterBooking: AfterBooking;
   /**
    * The extras the offer can be booked with (bags, seat selections), or, with `orderId`, those the
    * order booking it can be given now, at the supplier's prices in the offer's currency; a remote
-   * supplier is asked.
+   * supplier is asked. For a booked order, a `paid_bags` supplier answers what is left of each for
+   * it (it counts what it sold); any other answers its offer's, and the domain counts what the
+   * order holds.
    */
   availableServices(offer: OfferView, orderId?: string): Promise<AvailableService[]>;
   /** Sells seats chosen after booking on a booking it holds, as one sale named by `saleId` (our addition's id): all of them or none. @throws SeatTaken */
   sellSeats(booking: BookingRef, saleId: string, seats: readonly SeatChoice[]): Promise<void>;
   /** Undoes the sale `saleId` (it never became part of the order): its seats go back on sale. Nothing happens for a sale it does not know. */
   cancelSeatSale(booking: BookingRef, saleId: string): Promise<void>;
+  /**
+   * `paid_bags`: sells the services (bags) added to the ticketed booking and pays the supplier for
+   * them, as one sale named by `saleId` (our addition's id), all or none. `booking.services` are
+   * those its order holds without the sale. Safe to repeat: a sale the supplier has made already
+   * is neither made nor paid again. A refusal (a 4xx in the catalogue's words, nothing sold) for a
+   * service the supplier no longer offers, or prices otherwise now.
+   */
+  sellServices(booking: SupplierBooking, saleId: string, services: readonly BookedService[]): Promise<void>;
+  /** `paid_bags`: whether the sale `saleId` (of `services`, on the booking whose order holds `booking.services` without it) was made at the supplier. */
+  serviceSaleMade(booking: SupplierBooking, saleId: string, services: readonly BookedService[]): Promise<boolean>;
   /** An EMD for each service sold on the ticketed booking after ticketing: the same booking and references get the same numbers. */
   issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]>;
 }

@@ -1,7 +1,7 @@
 import type { Airport } from "../../locations/airport";
 import type { Environment } from "../contract/air";
-import type { BookingAnswer, BookingRef, CancellationQuote, ChangeQuoteRequest, FlightChange, IssuedEmd, OrderRef, RefundOutcome, ReissuedTicket, ReportedChange, SeatChoice, ServiceSale, SupplierBooking, SupplierChangeOffer, SupplierOrder, TicketingAnswer } from "../contract/bookings";
-import type { Availability, CancelledElsewhere, DeclaredCapabilities, LowestFares, OrderChanges, PricedHolds, QuotedChanges, ReportedChanges, SeatSelection, Services } from "../contract/capabilities";
+import type { BookedService, BookingAnswer, BookingRef, CancellationQuote, ChangeQuoteRequest, FlightChange, IssuedEmd, OrderRef, RefundOutcome, ReissuedTicket, ReportedChange, SeatChoice, ServiceSale, SupplierBooking, SupplierChangeOffer, SupplierOrder, TicketingAnswer } from "../contract/bookings";
+import type { AfterBooking, Availability, CancelledElsewhere, DeclaredCapabilities, LowestFares, OrderChanges, PricedHolds, QuotedChanges, ReportedChanges, SeatSelection, Services } from "../contract/capabilities";
 import type { DatedFare, FareQuote, OfferView, SupplierOffer, SupplierOfferRef, SupplierSearch } from "../contract/offers";
 import type { AvailableService, SeatMapAnswer, SeatMapSubject, SeatOption } from "../contract/seat-maps";
 import type { Supplier } from "../contract/supplier";
@@ -143,7 +143,7 @@ class PipedSeatSelection implements SeatSelection {
 }
 
 class PipedServices implements Services {
-  readonly afterBooking: boolean;
+  readonly afterBooking: AfterBooking;
 
   constructor(
     private readonly inner: Services,
@@ -162,6 +162,14 @@ class PipedServices implements Services {
 
   cancelSeatSale(booking: BookingRef, saleId: string): Promise<void> {
     return this.calls.call("cancelSeatSale", "interactive", booking.environment, () => this.inner.cancelSeatSale(booking, saleId));
+  }
+
+  sellServices(booking: SupplierBooking, saleId: string, services: readonly BookedService[]): Promise<void> {
+    return this.calls.call("sellServices", "interactive", booking.environment, () => this.inner.sellServices(booking, saleId, services));
+  }
+
+  serviceSaleMade(booking: SupplierBooking, saleId: string, services: readonly BookedService[]): Promise<boolean> {
+    return this.calls.call("serviceSaleMade", "job", booking.environment, () => this.inner.serviceSaleMade(booking, saleId, services));
   }
 
   issueEmds(booking: SupplierBooking, services: readonly ServiceSale[]): Promise<IssuedEmd[]> {

@@ -1,10 +1,10 @@
 import { appError } from "../../errors/app-error";
-import type { OrderChanges, QuotedChanges, TicketReissues } from "../../gateway/contract/capabilities";
+import type { AfterBooking, OrderChanges, QuotedChanges, TicketReissues } from "../../gateway/contract/capabilities";
 import type { OrderSuppliers, SupplierSubject } from "../../gateway/contract/gateway";
 import { offerSupplier } from "../../search/offer-payload";
 import type { TenantClock } from "../../tenancy/tenant-clock";
 import type { Order } from "./order";
-import { allows, type OrderAction } from "./order-actions";
+import { allows, isTicketed, type OrderAction } from "./order-actions";
 
 /** The actions Variant A's `available_actions` lists. */
 export type AvailableAction = "cancel" | "change" | "add_services" | "pay" | "select_seats";
@@ -21,11 +21,22 @@ export function availableActions(order: Order, now: Date, suppliers: Pick<OrderS
   const actions: AvailableAction[] = [];
   if (allowed("cancel") || allowed("cancelWithQuote")) actions.push("cancel");
   if ((does("quotedChanges") || does("orderChanges")) && allowed("change")) actions.push("change");
-  const afterBooking = suppliers.declared(order.offer.payload, "services")?.afterBooking === true;
-  if (afterBooking && allowed("addServices")) actions.push("add_services");
+  const afterBooking = servicesAfterBooking(order, now, suppliers);
+  if (afterBooking !== "none") actions.push("add_services");
   if (allowed("pay")) actions.push("pay");
-  if (afterBooking && does("seatSelection") && allowed("addServices")) actions.push("select_seats");
+  if (afterBooking === "extras" && does("seatSelection")) actions.push("select_seats");
   return actions;
+}
+
+/**
+ * What the order's supplier sells it now after booking (its `services` capability's
+ * `afterBooking`): `none` when the order takes no services in its state, or when its supplier
+ * sells them only on a ticketed order (`paid_bags`) and it is not ticketed.
+ */
+export function servicesAfterBooking(order: Order, now: Date, suppliers: Pick<OrderSuppliers, "declared">): AfterBooking {
+  const afterBooking = suppliers.declared(order.offer.payload, "services")?.afterBooking ?? "none";
+  if (afterBooking === "none" || !allows(order, "addServices", now)) return "none";
+  return afterBooking === "paid_bags" && !isTicketed(order) ? "none" : afterBooking;
 }
 
 /**

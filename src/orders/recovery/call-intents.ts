@@ -48,6 +48,8 @@ export interface ClaimedIntent {
   kind: IntentKind;
   /** An exchange's flights the booking leaves (empty for other kinds). */
   release: string[];
+  /** What a call that cannot be undone commits once made (`CallSubject.commits`); null for the others. */
+  commits: unknown;
   createdAt: Date;
 }
 
@@ -57,6 +59,13 @@ export interface CallSubject {
   booking: BookingRef;
   /** An exchange's flights the booking leaves: released once the exchange is the order's. */
   release?: readonly string[];
+  /**
+   * For a call the supplier cannot undo (a sale paid at the supplier): what the order's commit
+   * writes, kept with the intent so that the reconciler commits it (rolls forward) once the call
+   * was made and its commit lost. Stored in the intent's JSON column, which an exchange's
+   * `release` uses otherwise.
+   */
+  commits?: object;
 }
 
 /** How often a request waits to see whether a racing request's call on the same key was seen through. */
@@ -96,7 +105,7 @@ export class CallIntents {
     const lease = leaseEnd({ now: at, leaseMs: this.leaseMs });
     const { provider } = this.db;
     const insert = Sql.sql`INSERT INTO "SeatIntent" ("id", "orderId", "tenantId", "kind", "release", "lockedUntil", "createdAt")
-      VALUES (${subject.id}, ${subject.booking.id}, ${subject.booking.tenantId}, ${sqlEnum(provider, "SeatIntentKind", kind)}, ${subject.release ? sqlJson(provider, subject.release) : null},
+      VALUES (${subject.id}, ${subject.booking.id}, ${subject.booking.tenantId}, ${sqlEnum(provider, "SeatIntentKind", kind)}, ${storedJson(provider, subject)},
         ${sqlTimestamp(provider, lease)}, ${sqlTimestamp(provider, at)})
       ON CONFLICT ("id") DO NOTHING`;
     // One statement: on PostgreSQL it commits on its own, one round trip instead of a transaction's three.
@@ -128,6 +137,11 @@ export class CallIntents {
       return guarded(Sql.sql`UPDATE "SeatIntent" SET "kind" = ${sqlEnum(this.db.provider, "SeatIntentKind", "exchanged")} WHERE "id" = ${call.id} AND ${fence}`, CALL_INTENT_GUARD);
     }
     return guarded(Sql.sql`DELETE FROM "SeatIntent" WHERE "id" = ${call.id} AND ${fence}`, CALL_INTENT_GUARD);
+  }
+
+  /** For the batch the reconciler commits for a claimed intent (a sale it rolls forward): the intent goes with it. */
+  settledIn(id: string): GuardedStatement {
+    return guarded(Sql.sql`DELETE FROM "SeatIntent" WHERE "id" = ${id}`, CALL_INTENT_GUARD);
   }
 
   /** Whether `error` (from an order's commit) says the reconciler took the call's intent over. */
@@ -173,7 +187,7 @@ export class CallIntents {
       orderId: row.orderId,
       tenantId: row.tenantId,
       kind: row.kind,
-      release: row.release === null ? [] : jsonFrom<string[]>(row.release),
+      ...storedFrom(row.release),
       createdAt: dateFrom(row.createdAt),
     }));
   }
@@ -182,4 +196,16 @@ export class CallIntents {
   releaseAllLeases(): Promise<void> {
     return releaseAllLeases(this.db, "SeatIntent");
   }
+}
+
+/** The intent's JSON column: an exchange's flights left (an array), or what a call that cannot be undone commits (`{ commits }`). */
+function storedJson(provider: Database["provider"], subject: CallSubject) {
+  if (subject.commits) return sqlJson(provider, { commits: subject.commits });
+  return subject.release ? sqlJson(provider, subject.release) : null;
+}
+
+function storedFrom(column: unknown): Pick<ClaimedIntent, "release" | "commits"> {
+  const stored = column === null ? null : jsonFrom<string[] | { commits: unknown }>(column);
+  if (stored === null) return { release: [], commits: null };
+  return Array.isArray(stored) ? { release: stored, commits: null } : { release: [], commits: stored.commits };
 }

@@ -1,5 +1,5 @@
 import { appError } from "../../errors/app-error";
-import type { BookingRef, SeatChoice, SupplierBooking } from "../../gateway/contract/bookings";
+import type { BookedService, BookingRef, SeatChoice, SupplierBooking } from "../../gateway/contract/bookings";
 import type { Services } from "../../gateway/contract/capabilities";
 import { inCatalogueWords, isRefusal } from "../../gateway/contract/errors";
 import type { EverySupplier } from "../../gateway/contract/gateway";
@@ -21,6 +21,11 @@ export function undoCall(suppliers: EverySupplier, kind: CallKind, booking: Book
 /** The supplier call owed after an order's commit: a cancelled order's booking given back, a change's flights left released. Safe to repeat. */
 export function finishCall(suppliers: EverySupplier, kind: Exclude<IntentKind, CallKind>, booking: BookingRef, id: string, release: readonly string[]): Promise<void> {
   return kind === "release" ? suppliers.cancelBookings([booking]) : suppliers.completeChange(booking, id, release);
+}
+
+/** The key of the intent of an order's sale paid at the supplier: one per order at a time. */
+export function paidSaleKey(orderId: string): string {
+  return `${orderId}.services`;
 }
 
 /**
@@ -52,6 +57,39 @@ export class IntentCalls {
   /** `sellSeats` of the order's supplier, under a `sale` intent keyed by the sale's id (the addition's). */
   sell(services: Services, booking: BookingRef, saleId: string, seats: readonly SeatChoice[]) {
     return this.make("sale", { id: saleId, booking }, () => services.sellSeats(booking, saleId, seats));
+  }
+
+  /**
+   * `sellServices` of the order's supplier: a sale paid at the supplier, which cannot be undone,
+   * under a `sale` intent keyed by the order (`paidSaleKey`: one such sale of an order at a time,
+   * so racing additions never both pay) that carries what its commit writes (`commits`). A call
+   * that fails without a refusal may have paid: its intent stays, and once its lease is over the
+   * reconciler commits the addition if the supplier made the sale, or drops it. "raced" when
+   * another addition's sale of the order was under way (it is settled now: read the order again),
+   * or, once the intent is this request's, `unchanged()` says another addition committed since
+   * the booking was read (the supplier is not asked); 409 `order_state_conflict` when a racing
+   * sale is not settled within two leases.
+   */
+  async sellPaid(services: Services, booking: SupplierBooking, saleId: string, sold: readonly BookedService[], commits: object, unchanged: () => Promise<boolean>): Promise<IntentCall | "raced"> {
+    const key = paidSaleKey(booking.id);
+    const made = await this.make(
+      "sale",
+      { id: key, booking, commits },
+      async () => {
+        if (!(await unchanged())) return "changed";
+        await services.sellServices(booking, saleId, sold);
+        return "sold";
+      },
+      // It may have been paid: the reconciler finds out, once the lease is over.
+      () => Promise.resolve(),
+    );
+    if (made?.answer === "sold") return made.call;
+    if (made) {
+      await this.intents.settled(made.call.id);
+      return "raced";
+    }
+    if (await this.intents.awaitTurn(key)) return "raced";
+    throw appError("order_state_conflict", { reason: "Another addition of services to this order is under way; try again." });
   }
 
   /**

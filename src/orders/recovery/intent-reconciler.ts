@@ -39,7 +39,9 @@ export interface IntentReconcilerOptions {
  *   back, a `sale` cancelled, an `exchange` cancelled (the booking keeps its flights); the
  *   request's fenced commit, should the process wake, fails;
  * - after a commit whose supplier call was not made: a `release` intent's booking is given back,
- *   an `exchanged` intent's flights left are released.
+ *   an `exchanged` intent's flights left are released;
+ * - a call the supplier cannot undo (a sale paid at the supplier, its intent carrying what its
+ *   commit writes) rolls forward: committed if the supplier made it, dropped if it never did.
  *
  * An intent names the order, not its supplier, so every supplier is asked (each undoes what it
  * did, if anything), under the circuit of the tenant's environment. Intents are claimed with a
@@ -57,6 +59,8 @@ export class IntentReconciler {
     private readonly suppliers: EverySupplier,
     private readonly log: Logger,
     options: IntentReconcilerOptions,
+    /** Settles an intent of a call the supplier cannot undo (`commits` set): commits what it was for if the call was made, else drops it. */
+    private readonly rollForward: (intent: ClaimedIntent, environment: Environment) => Promise<"completed" | "dropped">,
   ) {
     this.#loop = new PollingLoop(() => this.round(), options.pollMs, (error) => this.log.error({ err: error }, "supplier call intents could not be claimed"), db.availability);
   }
@@ -95,6 +99,9 @@ export class IntentReconciler {
       // Never expected (the order's commit removes a hold intent; a cancellation ends the order's
       // holding): the order is the booking's owner, so it stays with it.
       this.log.warn(context, "intent of an order that holds its seats dropped; its booking kept");
+    } else if (intent.commits !== null) {
+      const outcome = await this.rollForward(intent, environment);
+      this.log.warn(context, outcome === "completed" ? "a sale paid at the supplier whose commit was lost was committed" : "a sale paid at the supplier that was never made was dropped");
     } else {
       if (intent.kind === "release" || intent.kind === "exchanged") await finishCall(this.suppliers, intent.kind, booking, intent.id, intent.release);
       else await undoCall(this.suppliers, intent.kind, booking, intent.id);

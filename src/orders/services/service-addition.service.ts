@@ -1,19 +1,15 @@
 import type { TenantScope } from "../../tenancy/tenant-scope";
 import type { Database } from "../../db/database";
-import { sqlJson, sqlTimestamp } from "../../db/sql-values";
 import { GuardFailed } from "../../db/write-batch";
 import { orderEvent } from "../presentation/order-event-payload";
 import { appError } from "../../errors/app-error";
 import { offerSupplier } from "../../search/offer-payload";
-import { Prisma as Sql } from "../../generated/prisma-sqlite/client";
-import { newId } from "../../ids";
-import { convertMinor } from "../../money/exchange-rates";
 import { SeatTaken } from "../../gateway/contract/errors";
 import type { BookingRef, SeatChoice } from "../../gateway/contract/bookings";
-import type { Services } from "../../gateway/contract/capabilities";
+import type { AfterBooking, Services } from "../../gateway/contract/capabilities";
 import type { OrderSuppliers } from "../../gateway/contract/gateway";
 import type { AvailableService } from "../../gateway/contract/seat-maps";
-import { walletChange, WALLET_GUARD } from "../../wallet/wallet-change";
+import { WALLET_GUARD } from "../../wallet/wallet-change";
 import { insufficientBalance } from "../../wallet/insufficient-balance";
 import type { WalletService } from "../../wallet/wallet.service";
 import { noPause, type TestPause } from "../../test-pause";
@@ -21,10 +17,13 @@ import type { Order, OrderDetail, SelectedService } from "../core/order";
 import type { OrderCommits } from "../core/order-commits";
 import type { AirlineJobs } from "../jobs/airline-jobs";
 import type { OrderService } from "../core/order.service";
-import { allows, awaitsPayment, isTicketed, refusal } from "../core/order-actions";
-import { ORDER_GUARD, touchIn } from "../core/order-state-machine";
+import { awaitsPayment, isTicketed, refusal } from "../core/order-actions";
+import { servicesAfterBooking } from "../core/order-supplier";
+import { ORDER_GUARD } from "../core/order-state-machine";
 import { checkPayment } from "../payment/payment-rules";
 import type { ServiceAddition } from "./service-addition";
+import { additionWrites, newAddition, servicesDebit } from "./addition-writes";
+import type { PaidServiceAdditions } from "./paid-service-additions";
 import type { AddServicesRequest } from "./service-addition.inputs";
 import { offerExtras, offerServices, seatServiceIndex, selectServices, servicesLeft } from "./service-selection";
 import { supplierBooking } from "../core/supplier-booking";
@@ -61,6 +60,8 @@ export class ServiceAdditionService {
     /** Queues the EMD job with services paid on a ticketed order, due after the airline's delay. */
     private readonly jobs: AirlineJobs,
     private readonly commits: OrderCommits,
+    /** Services sold and paid at the supplier (its `afterBooking` is `paid_bags`). */
+    private readonly paid: PaidServiceAdditions,
     /** TEST ONLY (AEROGATE_TEST_PAUSE_AT): stops a request inside a crash window. */
     private readonly pause: TestPause = noPause,
   ) {}
@@ -72,8 +73,9 @@ export class ServiceAdditionService {
    */
   async available(scope: TenantScope, orderId: string): Promise<AvailableService[]> {
     const order = await this.orders.get(scope, orderId);
-    const sellsAfterBooking = this.suppliers.declared(order.offer.payload, "services")?.afterBooking === true;
-    return !sellsAfterBooking || !allows(order, "addServices", scope.clock.now()) ? [] : servicesLeft(await offerServices(this.suppliers, order.offer, order.id), order.services);
+    const afterBooking = servicesAfterBooking(order, scope.clock.now(), this.suppliers);
+    if (afterBooking === "none") return [];
+    return servicesLeft(await offerServices(this.suppliers, order.offer, order.id), countedAgainst(afterBooking, order));
   }
 
   /**
@@ -92,24 +94,25 @@ export class ServiceAdditionService {
       const order = await this.orders.get(scope, orderId);
       const now = scope.clock.now();
       const supplier = this.suppliers.require(order.offer.payload, "services", "services after booking", "order");
-      if (!supplier.afterBooking) {
-        const { id, name } = offerSupplier(order.offer.payload);
-        throw appError("unsupported_by_supplier", { message: `The order's supplier ${id} (${name}) sells extras only with the booking, not after it.` });
-      }
+      const { id, name } = offerSupplier(order.offer.payload);
+      if (supplier.afterBooking === "none") throw appError("unsupported_by_supplier", { message: `The order's supplier ${id} (${name}) sells extras only with the booking, not after it.` });
       const refused = refusal(order, "addServices", now);
       if (refused) throw refused;
+      if (supplier.afterBooking === "paid_bags" && !isTicketed(order)) {
+        throw appError("order_state_conflict", { reason: `The order's supplier ${id} (${name}) sells services after booking only on a ticketed order, paid at once: pay the order first.` });
+      }
       const extras = await offerExtras(this.suppliers, supplier, order.offer, request.services.map((service) => service.id), order.id);
       const { services, amount } = selectServices(request.services, order.offer, extras, {
         field: FIELD,
         subject: "order",
-        booked: order.services,
+        booked: countedAgainst(supplier.afterBooking, order),
         refusal: "invalid_field_value",
       });
       if (request.payment) {
         if (awaitsPayment(order)) throw appError("invalid_field_value", { field: "payment", message: "payment: services added to a pending order are paid with it (POST /v1/air/payments); send no payment" });
         checkPayment(request.payment, amount, order.currency, "payment.amount");
       }
-      const result = await this.commit(scope, order, services, amount, now, supplier);
+      const result = supplier.afterBooking === "paid_bags" ? await this.paid.add(scope, order, services, amount, now, supplier) : await this.commit(scope, order, services, amount, now, supplier);
       if (result === "order_changed") {
         if (attempt < MAX_ATTEMPTS) continue;
         throw appError("order_state_conflict", { reason: `Order ${order.id} kept changing while services were added to it; try again.` });
@@ -125,40 +128,21 @@ export class ServiceAdditionService {
    */
   private async commit(scope: TenantScope, order: Order, selected: SelectedService[], amount: number, now: Date, supplier: Services): Promise<"committed" | "order_changed"> {
     const ticketed = isTicketed(order);
-    // Strictly later than the order's last change, so a racing addition that read it cannot match.
-    const at = new Date(Math.max(now.getTime(), order.updatedAt.getTime() + 1));
-    const additionId = newId("osa", at.getTime());
-    const addition: ServiceAddition = {
-      id: additionId,
-      orderId: order.id,
-      tenantId: order.tenantId,
-      services: selected.map((service) => ({ ...service, additionId, ...(ticketed && { emdId: newId("doc", at.getTime()) }) })),
-      totalAmount: amount,
-      currency: order.currency,
-      paidAt: ticketed ? at : null,
-      createdAt: at,
-    };
-    const updated: Order = { ...order, services: [...order.services, ...addition.services], totalAmount: order.totalAmount + amount, updatedAt: at };
+    const addition = newAddition(order, selected, amount, now, ticketed);
+    const at = addition.createdAt;
+    const { updated, statements } = additionWrites(this.db, order, addition);
     const booking = supplierBooking({ ...order, services: addition.services }, [], scope.tenant.environment);
     const sale = booking.seats.length === 0 ? null : await this.sellSeats(supplier, booking, addition);
     if (sale) await this.pause("after_supplier_seat_sale", { orderId: order.id, additionId: addition.id });
     const emds = ticketed ? this.jobs.schedule(order, "emd") : null;
     // A second pass only if a sandbox wallet was re-denominated between reading and debiting it.
     for (let pass = 0; pass < 2; pass++) {
-      const debit = ticketed && amount > 0 ? await this.debit(order, addition) : null;
+      const debit = ticketed && amount > 0 ? await servicesDebit(this.db, this.wallets, order, addition) : null;
       try {
         await this.commits.commit(
           [order],
           [
-            touchIn(
-              this.db,
-              order,
-              order.status,
-              at,
-              Sql.sql`, "services" = ${sqlJson(this.db.provider, updated.services)}, "totalAmount" = ${updated.totalAmount}`,
-              Sql.sql`AND "updatedAt" = ${sqlTimestamp(this.db.provider, order.updatedAt)} AND "totalAmount" = ${order.totalAmount} ${ticketed ? Sql.sql`AND "refundRequestedAt" IS NULL` : Sql.empty}`,
-            ),
-            this.insertAddition(addition),
+            ...statements,
             ...(debit?.statements ?? []),
             ...(emds ? [emds.statement] : []),
             ...(sale ? [this.calls.intents.committed(sale)] : []),
@@ -197,32 +181,9 @@ export class ServiceAdditionService {
       throw appError("seat_unavailable", { field: `${FIELD}[${index}].id`, reason: `Seat ${addition.services[index]!.designator} is taken (by another order, or by this one for another passenger).` });
     }
   }
+}
 
-  /**
-   * The services' debit from the wallet, in its currency: a `services_debit` entry once per
-   * addition (the ledger's unique order, type and operation), guarded by the balance in the
-   * database, so concurrent additions never overdraw it.
-   */
-  private async debit(order: Order, addition: ServiceAddition) {
-    const wallet = await this.wallets.get(order.tenantId);
-    const amount = convertMinor(addition.totalAmount, addition.currency, wallet.currency);
-    const change = walletChange(this.db, {
-      tenantId: order.tenantId,
-      type: "services_debit",
-      amount: -amount,
-      currency: wallet.currency,
-      orderId: order.id,
-      reference: addition.id,
-      operationId: addition.id,
-      at: addition.createdAt,
-    });
-    return { statements: change.statements, amount, currency: wallet.currency };
-  }
-
-  private insertAddition(addition: ServiceAddition): Sql.Sql {
-    const { provider } = this.db;
-    return Sql.sql`INSERT INTO "OrderServiceAddition" ("id", "orderId", "tenantId", "services", "totalAmount", "currency", "paidAt", "createdAt")
-      VALUES (${addition.id}, ${addition.orderId}, ${addition.tenantId}, ${sqlJson(provider, addition.services)}, ${addition.totalAmount}, ${addition.currency},
-        ${addition.paidAt && sqlTimestamp(provider, addition.paidAt)}, ${sqlTimestamp(provider, addition.createdAt)})`;
-  }
+/** The services of the order that count against what its supplier offers it: none when the supplier answers what is left for the order itself (`paid_bags`). */
+function countedAgainst(afterBooking: AfterBooking, order: Order): SelectedService[] {
+  return afterBooking === "paid_bags" ? [] : order.services;
 }
