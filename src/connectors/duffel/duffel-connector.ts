@@ -15,6 +15,7 @@ import type {
   DuffelPage,
   DuffelPayment,
   DuffelSeatMap,
+  DuffelWebhook,
 } from "./duffel-shapes";
 
 /** Duffel's `supplier_timeout` bounds, in milliseconds. */
@@ -169,15 +170,37 @@ export class DuffelConnector {
   }
 
   /** The airline's changes to the order's flights (every page). */
-  async listAirlineInitiatedChanges(orderId: string, options: Deadline = {}): Promise<DuffelAirlineInitiatedChange[]> {
-    const changes: DuffelAirlineInitiatedChange[] = [];
+  listAirlineInitiatedChanges(orderId: string, options: Deadline = {}): Promise<DuffelAirlineInitiatedChange[]> {
+    return this.allPages("/air/airline_initiated_changes", { order_id: orderId }, options.deadlineMs);
+  }
+
+  /** Creates a webhook to `url` for `events`: Duffel shows its secret only in this answer. */
+  createWebhook(url: string, events: readonly string[], options: Deadline = {}): Promise<DuffelWebhook & { secret: string }> {
+    return this.client.post("/air/webhooks", { body: { url, events }, deadlineMs: options.deadlineMs });
+  }
+
+  /** The account's webhooks (every page, Duffel's largest pages). */
+  listWebhooks(options: Deadline = {}): Promise<DuffelWebhook[]> {
+    return this.allPages("/air/webhooks", { limit: 200 }, options.deadlineMs);
+  }
+
+  /** Removes the webhook; one already gone is no error. */
+  async deleteWebhook(webhookId: string, options: Deadline = {}): Promise<void> {
+    await this.client.delete(`/air/webhooks/${encodeURIComponent(webhookId)}`, { deadlineMs: options.deadlineMs }).catch((error: unknown) => {
+      if (!(error instanceof DuffelApiError && error.status === 404)) throw error;
+    });
+  }
+
+  /** Every page of a list, each read before `deadlineMs` (without one, each within one call's time). */
+  private async allPages<T>(path: string, query: Record<string, string | number>, deadlineMs: number | undefined): Promise<T[]> {
+    const items: T[] = [];
     let after: string | undefined;
     do {
-      const page = await this.client.page<DuffelAirlineInitiatedChange>("/air/airline_initiated_changes", { query: { order_id: orderId, after }, deadlineMs: options.deadlineMs });
-      changes.push(...page.data);
+      const page = await this.client.page<T>(path, { query: { ...query, after }, deadlineMs });
+      items.push(...page.data);
       after = page.meta.after ?? undefined;
     } while (after);
-    return changes;
+    return items;
   }
 
   acceptAirlineInitiatedChange(changeId: string, options: Deadline = {}): Promise<DuffelAirlineInitiatedChange> {

@@ -294,6 +294,13 @@ export interface DuffelErrorBody {
 }
 
 /** A list answer: its page, and the cursor of the next one (null on the last). */
+/** A webhook as Duffel lists it (`GET /air/webhooks`); its secret is shown only when it is created. */
+export interface DuffelWebhook {
+  id: string;
+  url: string;
+  created_at: string;
+}
+
 export interface DuffelPage<T> {
   data: T[];
   meta: { after: string | null; before: string | null; limit: number };
